@@ -1,0 +1,190 @@
+// swift-tools-version:6.2
+import PackageDescription
+
+/// Settings applied to every Swift target: Swift 6 mode with strict concurrency, plus the
+/// upcoming features the style guide asks for.
+let swiftSettings: [SwiftSetting] = [
+    .swiftLanguageMode(.v6),
+    .enableUpcomingFeature("ExistentialAny"),
+    .enableUpcomingFeature("MemberImportVisibility"),
+    .enableUpcomingFeature("InternalImportsByDefault"),
+]
+
+let package = Package(
+    name: "PushMock",
+    platforms: [.macOS(.v15)],
+    products: [
+        .executable(name: "pushmock", targets: ["pushmock"]),
+        .library(name: "PushMockJSON", targets: ["PushMockJSON"]),
+        .library(name: "PushMockCore", targets: ["PushMockCore"]),
+        .library(name: "PushMockAuth", targets: ["PushMockAuth"]),
+        .library(name: "PushMockRecording", targets: ["PushMockRecording"]),
+        .library(name: "PushMockGateway", targets: ["PushMockGateway"]),
+        .library(name: "PushMockTesting", targets: ["PushMockTesting"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
+        .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.37.6"),
+        .package(url: "https://github.com/apple/swift-nio-extras.git", from: "1.35.2"),
+        .package(url: "https://github.com/apple/swift-crypto.git", from: "4.5.2"),
+        .package(url: "https://github.com/apple/swift-certificates.git", from: "1.21.1"),
+        .package(url: "https://github.com/apple/swift-asn1.git", from: "1.7.4"),
+        .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
+    ],
+    targets: [
+        // libnghttp2 from the system (Debian: libnghttp2-dev). HTTP/2 framing and HPACK.
+        .systemLibrary(
+            name: "CNGHTTP2",
+            pkgConfig: "libnghttp2",
+            providers: [.apt(["libnghttp2-dev"])]
+        ),
+
+        // Allocation-light JSON: a single-pass validating scanner, a compactor, a writer and a
+        // small ordered value type for the places that need to look inside a payload.
+        .target(
+            name: "PushMockJSON",
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "PushMockJSONTests",
+            dependencies: ["PushMockJSON"],
+            swiftSettings: swiftSettings
+        ),
+
+        // Wire values, validation rules and error catalogues of APNs and FCM. No NIO.
+        .target(
+            name: "PushMockCore",
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "PushMockCoreTests",
+            dependencies: ["PushMockCore"],
+            swiftSettings: swiftSettings
+        ),
+
+        // JWT (ES256 / RS256), provider-token verification, APNs certificate topics, local PKI.
+        .target(
+            name: "PushMockAuth",
+            dependencies: [
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
+                .product(name: "X509", package: "swift-certificates"),
+                .product(name: "SwiftASN1", package: "swift-asn1"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "PushMockAuthTests",
+            dependencies: ["PushMockAuth"],
+            swiftSettings: swiftSettings
+        ),
+
+        // Bytes <-> messages: the libnghttp2 session owner with its NIO handlers (server and client
+        // mode), the HTTP/1.1 handler, and HTTP/2-preface sniffing for clients without ALPN.
+        .target(
+            name: "PushMockTransport",
+            dependencies: [
+                "CNGHTTP2",
+                "PushMockCore",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOTLS", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "PushMockTransportTests",
+            dependencies: [
+                "PushMockTransport",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOEmbedded", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+
+        // Exchange records: in-memory store and the JSON Lines journal.
+        .target(
+            name: "PushMockRecording",
+            dependencies: ["PushMockJSON"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "PushMockRecordingTests",
+            dependencies: ["PushMockRecording"],
+            swiftSettings: swiftSettings
+        ),
+
+        // The gateway: listeners, TLS/ALPN, routing, APNs service, registries, control API.
+        .target(
+            name: "PushMockGateway",
+            dependencies: [
+                "PushMockCore",
+                "PushMockJSON",
+                "PushMockAuth",
+                "PushMockTransport",
+                "PushMockRecording",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "NIOExtras", package: "swift-nio-extras"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "X509", package: "swift-certificates"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "PushMockGatewayTests",
+            dependencies: [
+                "PushMockGateway",
+                "PushMockTesting",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+
+        // Shipped test-support library: an in-process gateway and a client wired to it.
+        .target(
+            name: "PushMockTesting",
+            dependencies: [
+                "PushMockGateway",
+                "PushMockTransport",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+
+        // The thin command-line executable.
+        .executableTarget(
+            name: "pushmock",
+            dependencies: [
+                "PushMockGateway",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
+                "PushMockAuth",
+                "PushMockCore",
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "PushMockCLITests",
+            dependencies: [
+                "PushMockTesting",
+            ],
+            swiftSettings: swiftSettings
+        ),
+    ]
+)

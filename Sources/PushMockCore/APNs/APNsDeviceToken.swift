@@ -1,0 +1,77 @@
+/// Rules for the device token in `/3/device/<token>`.
+///
+/// Device tokens are the hex form of the bytes iOS hands the app (`%02x` per byte). Today they
+/// are 32 bytes (64 hex digits), but Apple says not to assume a size, so by default any
+/// even-length hex string of 8 to 200 bytes is well-formed; ``strictLength`` pins it to 64 digits
+/// as some mocks (pushy's) do.
+public struct APNsDeviceTokenFormat: Sendable, Hashable, Codable {
+    /// Require exactly 64 hex digits.
+    public var strictLength: Bool
+    /// Smallest accepted token, in bytes (hex digits / 2).
+    public var minimumBytes: Int
+    /// Largest accepted token, in bytes.
+    public var maximumBytes: Int
+
+    /// Variable length: 8 to 200 bytes.
+    public init(strictLength: Bool = false, minimumBytes: Int = 8, maximumBytes: Int = 200) {
+        self.strictLength = strictLength
+        self.minimumBytes = minimumBytes
+        self.maximumBytes = maximumBytes
+    }
+
+    /// The default, variable-length rule.
+    public static let variable = APNsDeviceTokenFormat()
+    /// Exactly 64 hex digits.
+    public static let strict64 = APNsDeviceTokenFormat(strictLength: true)
+
+    /// Whether `token` (the raw path segment) is well-formed. Hex digits may be upper or lower case.
+    public func accepts(_ token: some Collection<UInt8>) -> Bool {
+        let count = token.count
+        if strictLength {
+            guard count == 64 else { return false }
+        } else {
+            guard count % 2 == 0, count >= minimumBytes * 2, count <= maximumBytes * 2 else { return false }
+        }
+        for byte in token {
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "a")...UInt8(ascii: "f"),
+                UInt8(ascii: "A")...UInt8(ascii: "F"):
+                continue
+            default:
+                return false
+            }
+        }
+        return true
+    }
+
+    /// The canonical (lower-case) form used as the registry key, so `ABCD…` and `abcd…` are the
+    /// same device.
+    public static func canonical(_ token: String) -> String {
+        token.lowercased()
+    }
+}
+
+/// Checks for the `apns-id` header: a canonical UUID, `8-4-4-4-12` hex digits.
+public enum APNsMessageID {
+    /// Whether `value` is a canonical UUID. Apple documents lower case; upper case is accepted
+    /// because every UUID parser accepts it and several client libraries send it.
+    public static func isValid(_ value: some Collection<UInt8>) -> Bool {
+        guard value.count == 36 else { return false }
+        var index = 0
+        for byte in value {
+            if index == 8 || index == 13 || index == 18 || index == 23 {
+                guard byte == UInt8(ascii: "-") else { return false }
+            } else {
+                switch byte {
+                case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "a")...UInt8(ascii: "f"),
+                    UInt8(ascii: "A")...UInt8(ascii: "F"):
+                    break
+                default:
+                    return false
+                }
+            }
+            index += 1
+        }
+        return true
+    }
+}

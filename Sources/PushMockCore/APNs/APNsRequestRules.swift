@@ -1,0 +1,245 @@
+/// The headers of a device push request after the stateless checks passed.
+public struct APNsNotificationHeaders: Sendable, Hashable {
+    /// The device token exactly as it appears in the path.
+    public var deviceToken: String
+    /// The `apns-id` the client sent (already checked to be a UUID), or `nil`.
+    public var apnsID: String?
+    /// `apns-expiration` in seconds since the epoch; `0` = deliver now or never; `nil` = omitted.
+    public var expiration: Int64?
+    /// `apns-priority`, or `nil` when omitted (APNs then uses 10).
+    public var priority: APNsPriority?
+    /// `apns-push-type`, or `nil` when omitted.
+    public var pushType: APNsPushType?
+    /// `apns-topic`, or `nil` when omitted (or empty).
+    public var topic: String?
+    /// `apns-collapse-id`, or `nil`.
+    public var collapseID: String?
+    /// The index of the `authorization` field in the request's header list.
+    public var authorizationIndex: Int?
+
+    /// The priority APNs applies: the header, or 10.
+    public var effectivePriority: APNsPriority { priority ?? .immediate }
+
+    /// The push type APNs applies: the header, or the type the topic's suffix implies.
+    public var effectivePushType: APNsPushType {
+        if let pushType { return pushType }
+        if let topic { return APNsPushType.inferred(fromTopic: topic) }
+        return .alert
+    }
+
+    public init(
+        deviceToken: String,
+        apnsID: String? = nil,
+        expiration: Int64? = nil,
+        priority: APNsPriority? = nil,
+        pushType: APNsPushType? = nil,
+        topic: String? = nil,
+        collapseID: String? = nil,
+        authorizationIndex: Int? = nil
+    ) {
+        self.deviceToken = deviceToken
+        self.apnsID = apnsID
+        self.expiration = expiration
+        self.priority = priority
+        self.pushType = pushType
+        self.topic = topic
+        self.collapseID = collapseID
+        self.authorizationIndex = authorizationIndex
+    }
+}
+
+/// The stateless rules of `POST /3/device/<token>` (table C1 of the wire reference), applied in
+/// a fixed, documented order. The stateful rules (authentication, token registry) run in the
+/// gateway between ``parse(method:path:headers:tokenFormat:)`` and ``checkPayload(byteCount:pushType:)``.
+///
+/// Order (`docs/apns-validation-order.md` explains the choices):
+/// 1. `DuplicateHeaders` — an `apns-*` or `authorization` header appears twice
+/// 2. `BadMessageId` — `apns-id` present but not a UUID
+/// 3. `BadPath` (404) — the path is not under `/3/device/`
+/// 4. `MethodNotAllowed` (405) — the method is not POST
+/// 5. `MissingDeviceToken` — `/3/device/` with nothing after it
+/// 6. `BadPriority`, `BadExpirationDate`, `BadCollapseId`, `InvalidPushType`
+/// 7. (gateway) authentication: provider token or client certificate
+/// 8. (gateway) topic: `MissingTopic`, `BadTopic`, ``checkTopic(_:pushType:)`` → `TopicDisallowed`
+/// 9. (gateway) `BadDeviceToken` for the format, then the registry: other environment,
+///    `DeviceTokenNotForTopic`, 410 `Unregistered` / `ExpiredToken`
+/// 10. ``checkPayload(byteCount:pushType:)``: `PayloadEmpty`, 413 `PayloadTooLarge`
+public enum APNsRequestRules {
+    /// The path prefix of the device endpoint.
+    public static let devicePathPrefix = "/3/device/"
+
+    /// Longest accepted `apns-collapse-id`, in bytes.
+    public static let maximumCollapseIDBytes = 64
+
+    /// Header names that must not repeat.
+    static func mustBeUnique(_ headers: HTTPHeaderList, _ index: Int) -> Bool {
+        let name = headers.nameBytes(at: index)
+        if name.count > 5, name.starts(with: "apns-".utf8) { return true }
+        return headers.nameEquals(index, .authorization)
+    }
+
+    /// Finds a header that appears more than once among the ones APNs requires to be unique.
+    public static func firstDuplicate(in headers: HTTPHeaderList) -> String? {
+        let count = headers.count
+        guard count > 1 else { return nil }
+        for first in 0..<(count - 1) where mustBeUnique(headers, first) {
+            let name = headers.nameBytes(at: first)
+            for second in (first + 1)..<count where headers.nameBytes(at: second) == name {
+                return String(decoding: name, as: UTF8.self)
+            }
+        }
+        return nil
+    }
+
+    /// Applies steps 1–6. On failure the error comes with the `apns-id` to echo (the client's, if
+    /// it was a valid UUID).
+    public static func parse(
+        method: String,
+        path: String,
+        headers: HTTPHeaderList,
+        tokenFormat: APNsDeviceTokenFormat = .variable
+    ) -> Result<APNsNotificationHeaders, APNsRequestError> {
+        var apnsID: String?
+        var apnsIDIndex: Int?
+        var expirationIndex: Int?
+        var priorityIndex: Int?
+        var pushTypeIndex: Int?
+        var topicIndex: Int?
+        var collapseIndex: Int?
+        var authorizationIndex: Int?
+        for index in 0..<headers.count {
+            if headers.nameEquals(index, .apnsID) {
+                apnsIDIndex = index
+            } else if headers.nameEquals(index, .apnsExpiration) {
+                expirationIndex = index
+            } else if headers.nameEquals(index, .apnsPriority) {
+                priorityIndex = index
+            } else if headers.nameEquals(index, .apnsPushType) {
+                pushTypeIndex = index
+            } else if headers.nameEquals(index, .apnsTopic) {
+                topicIndex = index
+            } else if headers.nameEquals(index, .apnsCollapseID) {
+                collapseIndex = index
+            } else if headers.nameEquals(index, .authorization) {
+                authorizationIndex = index
+            }
+        }
+
+        // 2 (checked before 1 so that a valid apns-id is echoed on DuplicateHeaders too).
+        var badMessageID = false
+        if let apnsIDIndex {
+            if APNsMessageID.isValid(headers.valueBytes(at: apnsIDIndex)) {
+                apnsID = headers.value(at: apnsIDIndex)
+            } else {
+                badMessageID = true
+            }
+        }
+        // 1
+        if firstDuplicate(in: headers) != nil {
+            return .failure(APNsRequestError(.duplicateHeaders, apnsID: apnsID))
+        }
+        if badMessageID {
+            return .failure(APNsRequestError(.badMessageId, apnsID: nil))
+        }
+        // 3
+        guard path.hasPrefix(devicePathPrefix) else {
+            return .failure(APNsRequestError(.badPath, apnsID: apnsID))
+        }
+        // 4
+        guard method == "POST" else {
+            return .failure(APNsRequestError(.methodNotAllowed, apnsID: apnsID))
+        }
+        // 5
+        let token = path.utf8.dropFirst(devicePathPrefix.utf8.count)
+        guard !token.isEmpty else {
+            return .failure(APNsRequestError(.missingDeviceToken, apnsID: apnsID))
+        }
+        // 6
+        var priority: APNsPriority?
+        if let priorityIndex {
+            guard let parsed = APNsPriority(bytes: headers.valueBytes(at: priorityIndex)) else {
+                return .failure(APNsRequestError(.badPriority, apnsID: apnsID))
+            }
+            priority = parsed
+        }
+        var expiration: Int64?
+        if let expirationIndex {
+            guard let parsed = parseExpiration(headers.valueBytes(at: expirationIndex)) else {
+                return .failure(APNsRequestError(.badExpirationDate, apnsID: apnsID))
+            }
+            expiration = parsed
+        }
+        var collapseID: String?
+        if let collapseIndex {
+            let bytes = headers.valueBytes(at: collapseIndex)
+            guard bytes.count <= maximumCollapseIDBytes else {
+                return .failure(APNsRequestError(.badCollapseId, apnsID: apnsID))
+            }
+            collapseID = headers.value(at: collapseIndex)
+        }
+        var pushType: APNsPushType?
+        if let pushTypeIndex {
+            guard let parsed = APNsPushType(bytes: headers.valueBytes(at: pushTypeIndex)) else {
+                return .failure(APNsRequestError(.invalidPushType, apnsID: apnsID))
+            }
+            pushType = parsed
+        }
+        var topic: String?
+        if let topicIndex, !headers.valueBytes(at: topicIndex).isEmpty {
+            topic = headers.value(at: topicIndex)
+        }
+        return .success(
+            APNsNotificationHeaders(
+                deviceToken: String(Substring(token)),
+                apnsID: apnsID,
+                expiration: expiration,
+                priority: priority,
+                pushType: pushType,
+                topic: topic,
+                collapseID: collapseID,
+                authorizationIndex: authorizationIndex
+            )
+        )
+    }
+
+    /// `apns-expiration`: a non-negative decimal integer of seconds (at most 19 digits).
+    public static func parseExpiration(_ bytes: some Collection<UInt8>) -> Int64? {
+        guard !bytes.isEmpty, bytes.count <= 19 else { return nil }
+        var value: Int64 = 0
+        for byte in bytes {
+            guard byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") else { return nil }
+            value = value * 10 + Int64(byte - UInt8(ascii: "0"))
+        }
+        return value
+    }
+
+    /// Step 8's stateless part: a push type that requires a topic suffix (`.voip`,
+    /// `.push-type.liveactivity`, …) must be sent to a topic carrying it, else `TopicDisallowed`.
+    ///
+    /// Topics of `alert`/`background` pushes are not checked for foreign suffixes, because a
+    /// bundle ID may legitimately end in `.voip`.
+    public static func checkTopic(_ topic: String, pushType: APNsPushType) -> APNsReason? {
+        guard pushType.bundleID(fromTopic: topic) != nil else { return .topicDisallowed }
+        return nil
+    }
+
+    /// Step 10: `PayloadEmpty` for an empty body, 413 `PayloadTooLarge` above 4096 bytes (5120
+    /// for VoIP).
+    public static func checkPayload(byteCount: Int, pushType: APNsPushType) -> APNsReason? {
+        if byteCount == 0 { return .payloadEmpty }
+        if byteCount > pushType.maximumPayloadSize { return .payloadTooLarge }
+        return nil
+    }
+}
+
+/// A failed stateless check: the error, and the `apns-id` to echo in the response.
+public struct APNsRequestError: Error, Sendable, Hashable {
+    public var error: APNsError
+    /// The client's `apns-id` when it was valid; the gateway generates one otherwise.
+    public var apnsID: String?
+
+    public init(_ reason: APNsReason, apnsID: String?) {
+        self.error = APNsError(reason)
+        self.apnsID = apnsID
+    }
+}

@@ -1,0 +1,68 @@
+/// One complete HTTP request as the gateway sees it, whatever the transport (HTTP/2 over TLS,
+/// h2c, HTTP/1.1). Pseudo-headers are fields; ``headers`` holds the regular fields in order.
+public struct HTTPRequestMessage: Sendable {
+    /// `:method` (HTTP/1.1: the request-line method).
+    public var method: String
+    /// `:path` including any query string.
+    public var path: String
+    /// `:authority`, or the `Host` header over HTTP/1.1.
+    public var authority: String?
+    /// `:scheme` (HTTP/1.1: `http` or `https` from the listener).
+    public var scheme: String?
+    /// Regular header fields, names in lower case, order and duplicates kept.
+    public var headers: HTTPHeaderList
+    /// The body bytes received, up to the transport's storage cap.
+    public var body: [UInt8]
+    /// How many body bytes arrived in total; larger than `body.count` when the cap cut it off.
+    public var bodyByteCount: Int
+    /// The HTTP/2 stream, or `nil` over HTTP/1.1.
+    public var streamID: Int32?
+
+    public init(
+        method: String,
+        path: String,
+        authority: String? = nil,
+        scheme: String? = nil,
+        headers: HTTPHeaderList = HTTPHeaderList(),
+        body: [UInt8] = [],
+        bodyByteCount: Int? = nil,
+        streamID: Int32? = nil
+    ) {
+        self.method = method
+        self.path = path
+        self.authority = authority
+        self.scheme = scheme
+        self.headers = headers
+        self.body = body
+        self.bodyByteCount = bodyByteCount ?? body.count
+        self.streamID = streamID
+    }
+
+    /// Whether the body was cut off at the storage cap.
+    public var isBodyTruncated: Bool { bodyByteCount > body.count }
+
+    /// The path without its query string.
+    public var pathWithoutQuery: Substring {
+        if let question = path.firstIndex(of: "?") { return path[..<question] }
+        return Substring(path)
+    }
+
+    /// The query string after `?`, if any.
+    public var query: Substring? {
+        guard let question = path.firstIndex(of: "?") else { return nil }
+        return path[path.index(after: question)...]
+    }
+}
+
+/// An HTTP response: status, regular headers (no `:status`), body.
+public struct HTTPResponseMessage: Sendable {
+    public var status: Int
+    public var headers: HTTPHeaderList
+    public var body: [UInt8]
+
+    public init(status: Int, headers: HTTPHeaderList = HTTPHeaderList(), body: [UInt8] = []) {
+        self.status = status
+        self.headers = headers
+        self.body = body
+    }
+}

@@ -1,0 +1,165 @@
+import Synchronization
+
+/// A point in wall-clock time with millisecond resolution, as APNs and FCM count it
+/// (JWT `iat` in seconds, the 410 `timestamp` in milliseconds, `apns-expiration` in seconds).
+public struct Timestamp: Hashable, Comparable, Sendable, Codable, CustomStringConvertible {
+    /// Milliseconds since 1970-01-01T00:00:00Z.
+    public var millisecondsSince1970: Int64
+
+    public init(millisecondsSince1970: Int64) {
+        self.millisecondsSince1970 = millisecondsSince1970
+    }
+
+    public init(secondsSince1970: Int64) {
+        self.millisecondsSince1970 = secondsSince1970 * 1000
+    }
+
+    /// Whole seconds since the epoch (rounded down).
+    public var secondsSince1970: Int64 {
+        millisecondsSince1970 >= 0 ? millisecondsSince1970 / 1000 : (millisecondsSince1970 - 999) / 1000
+    }
+
+    public static func < (lhs: Self, rhs: Self) -> Bool {
+        lhs.millisecondsSince1970 < rhs.millisecondsSince1970
+    }
+
+    public static func + (lhs: Self, rhs: Duration) -> Self {
+        Timestamp(millisecondsSince1970: lhs.millisecondsSince1970 + rhs.wholeMilliseconds)
+    }
+
+    public static func - (lhs: Self, rhs: Duration) -> Self {
+        Timestamp(millisecondsSince1970: lhs.millisecondsSince1970 - rhs.wholeMilliseconds)
+    }
+
+    public static func - (lhs: Self, rhs: Self) -> Duration {
+        .milliseconds(lhs.millisecondsSince1970 - rhs.millisecondsSince1970)
+    }
+
+    public var description: String { ISO8601Milliseconds.format(millisecondsSince1970) }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        self.millisecondsSince1970 = try container.decode(Int64.self)
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(millisecondsSince1970)
+    }
+}
+
+extension Duration {
+    /// The duration in whole milliseconds (rounded towards zero).
+    public var wholeMilliseconds: Int64 {
+        let (seconds, attoseconds) = components
+        return seconds * 1000 + attoseconds / 1_000_000_000_000_000
+    }
+}
+
+/// The source of "now" for everything time-based in the gateway: JWT age, token lifecycle,
+/// expirations, rate windows. Inject a ``VirtualClock`` to freeze, set or advance time in tests
+/// and through the control API.
+public protocol PushMockClock: Sendable {
+    /// The current wall-clock time.
+    func now() -> Timestamp
+}
+
+/// Real time from the operating system.
+public struct SystemClock: PushMockClock {
+    public init() {}
+
+    public func now() -> Timestamp {
+        Timestamp(millisecondsSince1970: SystemClock.currentMilliseconds())
+    }
+
+    /// Milliseconds since the epoch from `clock_gettime(CLOCK_REALTIME)`.
+    public static func currentMilliseconds() -> Int64 {
+        RealtimeClock.milliseconds()
+    }
+}
+
+/// A clock that can be frozen, set and advanced. While running it moves with real time from
+/// wherever it was set.
+public final class VirtualClock: PushMockClock {
+    private struct State {
+        /// Offset added to real time while running.
+        var offsetMilliseconds: Int64
+        /// The frozen time, if frozen.
+        var frozenAt: Int64?
+    }
+
+    private let state: Mutex<State>
+
+    /// A clock that starts at real time and runs.
+    public init() {
+        self.state = Mutex(State(offsetMilliseconds: 0, frozenAt: nil))
+    }
+
+    /// A clock frozen at `time`.
+    public init(frozenAt time: Timestamp) {
+        self.state = Mutex(State(offsetMilliseconds: 0, frozenAt: time.millisecondsSince1970))
+    }
+
+    public func now() -> Timestamp {
+        let real = RealtimeClock.milliseconds()
+        return state.withLock { state in
+            Timestamp(millisecondsSince1970: state.frozenAt ?? (real + state.offsetMilliseconds))
+        }
+    }
+
+    /// Whether the clock is frozen.
+    public var isFrozen: Bool { state.withLock { $0.frozenAt != nil } }
+
+    /// Stops time at the current instant.
+    public func freeze() {
+        let real = RealtimeClock.milliseconds()
+        state.withLock { state in
+            if state.frozenAt == nil {
+                state.frozenAt = real + state.offsetMilliseconds
+            }
+        }
+    }
+
+    /// Lets time run again from the frozen instant.
+    public func resume() {
+        let real = RealtimeClock.milliseconds()
+        state.withLock { state in
+            if let frozen = state.frozenAt {
+                state.offsetMilliseconds = frozen - real
+                state.frozenAt = nil
+            }
+        }
+    }
+
+    /// Sets the current time; a frozen clock stays frozen, a running one runs on from there.
+    public func set(to time: Timestamp) {
+        let real = RealtimeClock.milliseconds()
+        state.withLock { state in
+            if state.frozenAt != nil {
+                state.frozenAt = time.millisecondsSince1970
+            } else {
+                state.offsetMilliseconds = time.millisecondsSince1970 - real
+            }
+        }
+    }
+
+    /// Moves time forward (or back, with a negative duration).
+    public func advance(by duration: Duration) {
+        let delta = duration.wholeMilliseconds
+        state.withLock { state in
+            if let frozen = state.frozenAt {
+                state.frozenAt = frozen + delta
+            } else {
+                state.offsetMilliseconds += delta
+            }
+        }
+    }
+
+    /// Returns to real time, running.
+    public func reset() {
+        state.withLock { state in
+            state.offsetMilliseconds = 0
+            state.frozenAt = nil
+        }
+    }
+}

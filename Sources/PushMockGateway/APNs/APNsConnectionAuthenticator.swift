@@ -1,0 +1,174 @@
+import PushMockAuth
+import PushMockCore
+
+/// The identity a request was authenticated with, kept for the recording.
+struct APNsAuthentication {
+    enum Method {
+        /// Provider token: the verified token (decoded header and claims; never the signature).
+        case providerToken(VerifiedProviderToken)
+        /// TLS client certificate.
+        case certificate(APNsClientCertificate)
+        /// `--auth none`.
+        case none
+    }
+
+    var method: Method
+    /// Set when this request made the connection adopt a new provider token.
+    var isNewToken: Bool
+}
+
+/// A provider token whose signature was verified on this connection.
+struct VerifiedProviderToken {
+    var token: String
+    var parsed: APNsProviderToken
+    var key: APNsKeyRecord
+}
+
+/// The authentication state of one APNs connection, as APNs keeps it: the team and key bound by
+/// the first push, the provider token in use and when it was adopted, and the client
+/// certificate. Event-loop confined (owned by the connection's responder).
+///
+/// Checks follow Apple's "Establishing a token-based connection to APNs" and the reason table;
+/// the order is documented in `docs/apns-validation-order.md`.
+final class APNsConnectionAuthenticator {
+    private let keys: APNsKeyRegistry
+    private let options: APNsOptions
+    /// The client certificate presented during the TLS handshake, if any.
+    let certificate: APNsClientCertificate?
+    /// A certificate that failed to parse as an APNs certificate.
+    let certificateProblem: String?
+
+    /// Team bound by the first authenticated push.
+    private(set) var boundTeamID: String?
+    /// Key used by the first authenticated push.
+    private(set) var firstKey: APNsKeyRecord?
+    /// The provider token currently in use on this connection.
+    private var current: VerifiedProviderToken?
+    /// Whether any request on this connection has authenticated.
+    private(set) var hasAuthenticated = false
+
+    init(keys: APNsKeyRegistry, options: APNsOptions, certificate: APNsClientCertificate?, certificateProblem: String?) {
+        self.keys = keys
+        self.options = options
+        self.certificate = certificate
+        self.certificateProblem = certificateProblem
+    }
+
+    /// Authenticates one request. `authorization` is the raw header value, if present.
+    func authenticate(
+        authorization: String?,
+        environment: APNsEnvironment,
+        now: Timestamp
+    ) -> Result<APNsAuthentication, APNsFailure> {
+        if options.authentication == .none {
+            return .success(APNsAuthentication(method: .none, isNewToken: false))
+        }
+        // "APNs ignores this header if you use certificate-based authentication."
+        if certificateProblem != nil {
+            return .failure(.error(.badCertificate))
+        }
+        if let certificate {
+            if !certificate.environments.isEmpty, !certificate.environments.contains(Self.certificateEnvironment(environment)) {
+                // Observed: APNs answers a wrong-environment certificate with GOAWAY, not a status.
+                return .failure(.goAway(.badCertificateEnvironment))
+            }
+            hasAuthenticated = true
+            return .success(APNsAuthentication(method: .certificate(certificate), isNewToken: false))
+        }
+        guard let token = Self.bearerToken(authorization) else {
+            return .failure(.error(.missingProviderToken))
+        }
+        if let current, current.token == token {
+            return checkAge(current, now: now).map { APNsAuthentication(method: .providerToken($0), isNewToken: false) }
+        }
+        return adopt(token, environment: environment, now: now)
+    }
+
+    /// Checks that the authenticated identity may push to `bundleID` (the topic's app).
+    func authorize(_ authentication: APNsAuthentication, bundleID: String) -> APNsReason? {
+        switch authentication.method {
+        case .providerToken(let verified):
+            // Pushy's mock and Apple's table: a key not entitled to the topic is an invalid token.
+            return keys.allows(verified.key, bundleID: bundleID) ? nil : .invalidProviderToken
+        case .certificate, .none:
+            return nil
+        }
+    }
+
+    private func adopt(_ token: String, environment: APNsEnvironment, now: Timestamp) -> Result<APNsAuthentication, APNsFailure> {
+        let parsed: APNsProviderToken
+        do {
+            parsed = try APNsProviderToken(parsing: token)
+        } catch {
+            return .failure(.error(.invalidProviderToken))
+        }
+        guard let key = keys.key(parsed.keyID), parsed.isSigned(by: key.publicKey) else {
+            return .failure(.error(.invalidProviderToken))
+        }
+        // "You can't map a connection to APNs to multiple teams."
+        guard parsed.teamID == key.teamID, boundTeamID == nil || boundTeamID == parsed.teamID else {
+            return .failure(.error(.invalidProviderToken))
+        }
+        if let firstKey, !firstKey.isRelated(to: key) {
+            return .failure(.error(.unrelatedKeyIdInToken))
+        }
+        if !key.environments.contains(environment) {
+            return .failure(.error(options.environmentKeySpelling.reason))
+        }
+        let verified = VerifiedProviderToken(token: token, parsed: parsed, key: key)
+        if case .failure(let failure) = checkAge(verified, now: now) {
+            return .failure(failure)
+        }
+        if let current, options.providerTokenUpdateInterval > .zero {
+            // "Refresh your token no more than once every 20 minutes": compare issue times, so a
+            // client sharing one token across connections is not punished for opening a
+            // connection late in the token's life.
+            let interval = Duration.seconds(parsed.issuedAt - current.parsed.issuedAt)
+            if interval < options.providerTokenUpdateInterval {
+                return .failure(.error(.tooManyProviderTokenUpdates))
+            }
+        }
+        current = verified
+        boundTeamID = boundTeamID ?? parsed.teamID
+        firstKey = firstKey ?? key
+        hasAuthenticated = true
+        return .success(APNsAuthentication(method: .providerToken(verified), isNewToken: true))
+    }
+
+    private func checkAge(_ verified: VerifiedProviderToken, now: Timestamp) -> Result<VerifiedProviderToken, APNsFailure> {
+        let age = Duration.seconds(now.secondsSince1970 - verified.parsed.issuedAt)
+        if age > options.providerTokenLifetime {
+            return .failure(.error(.expiredProviderToken))
+        }
+        return .success(verified)
+    }
+
+    /// `bearer <token>`; the scheme is matched case-insensitively (Apple writes `bearer`,
+    /// several clients send `Bearer`). Missing, other schemes and empty tokens give `nil`.
+    static func bearerToken(_ authorization: String?) -> String? {
+        guard let authorization else { return nil }
+        let trimmed = authorization.drop { $0 == " " }
+        guard trimmed.count > 7, trimmed.prefix(7).lowercased() == "bearer " else { return nil }
+        let token = trimmed.dropFirst(7).trimmingCharacters(in: " ")
+        return token.isEmpty ? nil : token
+    }
+
+    static func certificateEnvironment(_ environment: APNsEnvironment) -> APNsCertificateEnvironment {
+        environment == .production ? .production : .sandbox
+    }
+}
+
+/// How an APNs request fails: an error response, or a GOAWAY that ends the connection.
+enum APNsFailure: Error {
+    case error(APNsReason)
+    case goAway(APNsReason)
+}
+
+extension Substring {
+    fileprivate func trimmingCharacters(in character: Character) -> String {
+        var view = self[...]
+        while view.last == character { view = view.dropLast() }
+        while view.first == character { view = view.dropFirst() }
+        return String(view)
+    }
+}

@@ -1,0 +1,163 @@
+import Foundation
+public import PushMockCore
+
+/// The `--config` file: JSON with the keys, teams, tokens and options the gateway starts with.
+/// The same definitions can be added at run time through the control API.
+///
+/// ```json
+/// {
+///   "apns": {
+///     "options": {"rejectUnknownTokens": true, "maxConcurrentStreams": 500},
+///     "keys": [{"keyId": "ABC123DEFG", "teamId": "DEF123GHIJ", "keyPath": "AuthKey_ABC123DEFG.p8"}],
+///     "teams": [{"teamId": "DEF123GHIJ", "bundleIds": ["com.example.app"]}],
+///     "tokens": [{"token": "00fc13ad…", "bundleId": "com.example.app", "environment": "sandbox"}],
+///     "certificateAuthorities": ["client-ca.pem"]
+///   }
+/// }
+/// ```
+/// Relative paths are resolved against the file's directory. Unknown keys are an error, so a
+/// typo never silently falls back to a default.
+public struct ConfigurationFile: Codable, Sendable {
+    public struct APNsSection: Codable, Sendable {
+        public var options: APNsOptionsPatch?
+        public var keys: [APNsKeyDefinition]?
+        public var teams: [APNsTeamDefinition]?
+        public var tokens: [APNsDeviceDefinition]?
+        public var certificateAuthorities: [String]?
+    }
+
+    public var apns: APNsSection?
+
+    /// The directory relative paths are resolved against (the file's own directory).
+    public var baseDirectory: String?
+
+    private enum CodingKeys: String, CodingKey {
+        case apns
+    }
+
+    public init(apns: APNsSection? = nil) {
+        self.apns = apns
+    }
+
+    /// Reads and validates a configuration file.
+    public static func load(path: String) throws -> ConfigurationFile {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw DefinitionError("cannot read the configuration file \(path)")
+        }
+        try checkKnownKeys(data, path: path)
+        var file: ConfigurationFile
+        do {
+            file = try JSONDecoder().decode(ConfigurationFile.self, from: data)
+        } catch let error as DecodingError {
+            throw DefinitionError("\(path): \(Self.describe(error))")
+        }
+        file.baseDirectory = (path as NSString).deletingLastPathComponent
+        return file
+    }
+
+    /// Applies options and CA paths to a configuration.
+    public func apply(to configuration: inout GatewayConfiguration) {
+        guard let apns else { return }
+        apns.options?.apply(to: &configuration.apns)
+        for path in apns.certificateAuthorities ?? [] {
+            configuration.clientCertificateAuthorityPaths.append(DefinitionError.resolve(path, relativeTo: baseDirectory))
+        }
+    }
+
+    /// Registers keys, teams and tokens.
+    public func register(in state: GatewayState) throws {
+        guard let apns else { return }
+        for key in apns.keys ?? [] {
+            state.apnsKeys.register(try key.makeRecord(relativeTo: baseDirectory))
+        }
+        for team in apns.teams ?? [] {
+            state.apnsKeys.setBundleIDs(Set(team.bundleIds), forTeam: team.teamId)
+        }
+        let now = state.clock.now()
+        for token in apns.tokens ?? [] {
+            state.devices.register(try token.makeRecord(now: now))
+        }
+    }
+
+    private static let knownKeys: [String: Set<String>] = [
+        "": ["apns"],
+        "apns": ["options", "keys", "teams", "tokens", "certificateAuthorities"],
+        "apns.options": Set(APNsOptionsPatch.CodingKeys.allCases.map(\.stringValue)),
+    ]
+
+    private static func checkKnownKeys(_ data: Data, path: String) throws {
+        let object: Any
+        do {
+            object = try JSONSerialization.jsonObject(with: data)
+        } catch {
+            throw DefinitionError("\(path) is not valid JSON: \(error.localizedDescription)")
+        }
+        func check(_ value: Any, at section: String) throws {
+            guard let dictionary = value as? [String: Any], let allowed = knownKeys[section] else { return }
+            for key in dictionary.keys.sorted() where !allowed.contains(key) {
+                let place = section.isEmpty ? "top level" : "\"\(section)\""
+                throw DefinitionError(
+                    "\(path): unknown key \"\(key)\" at \(place) (expected one of \(allowed.sorted().joined(separator: ", ")))"
+                )
+            }
+            for (key, child) in dictionary {
+                try check(child, at: section.isEmpty ? key : "\(section).\(key)")
+            }
+        }
+        try check(object, at: "")
+    }
+
+    static func describe(_ error: DecodingError) -> String {
+        func path(_ context: DecodingError.Context) -> String {
+            context.codingPath.map { $0.intValue.map { "[\($0)]" } ?? ".\($0.stringValue)" }.joined()
+        }
+        switch error {
+        case .typeMismatch(_, let context), .valueNotFound(_, let context), .dataCorrupted(let context):
+            return "\(path(context)): \(context.debugDescription)"
+        case .keyNotFound(let key, let context):
+            return "\(path(context)): missing \"\(key.stringValue)\""
+        @unknown default:
+            return "\(error)"
+        }
+    }
+}
+
+/// Optional overrides of ``APNsOptions`` (config file `apns.options`).
+public struct APNsOptionsPatch: Codable, Sendable, Hashable {
+    public var authentication: APNsOptions.Authentication?
+    public var defaultEnvironment: APNsEnvironment?
+    public var environmentFromAuthority: Bool?
+    public var strictTokenLength: Bool?
+    public var rejectUnknownTokens: Bool?
+    public var environmentKeySpelling: APNsReason.EnvironmentKeySpelling?
+    public var providerTokenLifetimeSeconds: Int?
+    public var providerTokenUpdateIntervalSeconds: Int?
+    public var maxConcurrentStreams: UInt32?
+    public var oneStreamUntilAuthenticated: Bool?
+    public var throttleStreamsAfterRejection: Bool?
+    public var rejectHighPriorityBackground: Bool?
+
+    enum CodingKeys: String, CodingKey, CaseIterable {
+        case authentication, defaultEnvironment, environmentFromAuthority, strictTokenLength, rejectUnknownTokens
+        case environmentKeySpelling, providerTokenLifetimeSeconds, providerTokenUpdateIntervalSeconds
+        case maxConcurrentStreams, oneStreamUntilAuthenticated, throttleStreamsAfterRejection
+        case rejectHighPriorityBackground
+    }
+
+    public func apply(to options: inout APNsOptions) {
+        if let authentication { options.authentication = authentication }
+        if let defaultEnvironment { options.defaultEnvironment = defaultEnvironment }
+        if let environmentFromAuthority { options.environmentFromAuthority = environmentFromAuthority }
+        if let strictTokenLength { options.tokenFormat = strictTokenLength ? .strict64 : .variable }
+        if let rejectUnknownTokens { options.rejectUnknownTokens = rejectUnknownTokens }
+        if let environmentKeySpelling { options.environmentKeySpelling = environmentKeySpelling }
+        if let providerTokenLifetimeSeconds { options.providerTokenLifetime = .seconds(providerTokenLifetimeSeconds) }
+        if let providerTokenUpdateIntervalSeconds {
+            options.providerTokenUpdateInterval = .seconds(providerTokenUpdateIntervalSeconds)
+        }
+        if let maxConcurrentStreams { options.maxConcurrentStreams = maxConcurrentStreams }
+        if let oneStreamUntilAuthenticated { options.oneStreamUntilAuthenticated = oneStreamUntilAuthenticated }
+        if let throttleStreamsAfterRejection { options.throttleStreamsAfterRejection = throttleStreamsAfterRejection }
+        if let rejectHighPriorityBackground { options.rejectHighPriorityBackground = rejectHighPriorityBackground }
+    }
+}

@@ -1,0 +1,213 @@
+import Foundation
+import PushMockAuth
+public import PushMockCore
+import Crypto
+
+/// A signing key as written in the config file and accepted by `POST /_pushmock/apns/keys`.
+///
+/// ```json
+/// {"keyId": "ABC123DEFG", "teamId": "DEF123GHIJ", "publicKeyPem": "-----BEGIN PUBLIC KEY-----…",
+///  "environments": ["sandbox"], "scope": "team", "bundleIds": ["com.example.app"]}
+/// ```
+/// Give exactly one of `publicKeyPem`, `privateKeyPem` or `keyPath` (a `.p8` file; only the
+/// public half is kept).
+public struct APNsKeyDefinition: Codable, Sendable, Hashable {
+    public var keyId: String
+    public var teamId: String
+    public var publicKeyPem: String?
+    public var privateKeyPem: String?
+    public var keyPath: String?
+    /// `sandbox`, `production`; omitted = both (a legacy key).
+    public var environments: [APNsEnvironment]?
+    /// `team` (default) or `topic`.
+    public var scope: APNsKeyRecord.Scope?
+    /// Bundle IDs the key may push to; omitted = every app of the team.
+    public var bundleIds: [String]?
+    /// The one related key of a topic-specific key.
+    public var relatedKeyId: String?
+
+    public init(
+        keyId: String,
+        teamId: String,
+        publicKeyPem: String? = nil,
+        privateKeyPem: String? = nil,
+        keyPath: String? = nil,
+        environments: [APNsEnvironment]? = nil,
+        scope: APNsKeyRecord.Scope? = nil,
+        bundleIds: [String]? = nil,
+        relatedKeyId: String? = nil
+    ) {
+        self.keyId = keyId
+        self.teamId = teamId
+        self.publicKeyPem = publicKeyPem
+        self.privateKeyPem = privateKeyPem
+        self.keyPath = keyPath
+        self.environments = environments
+        self.scope = scope
+        self.bundleIds = bundleIds
+        self.relatedKeyId = relatedKeyId
+    }
+
+    /// Builds the registry record, reading the key material.
+    public func makeRecord(relativeTo base: String? = nil) throws -> APNsKeyRecord {
+        let publicKey: P256.Signing.PublicKey
+        let sources = [publicKeyPem, privateKeyPem, keyPath].compactMap { $0 }
+        guard sources.count == 1 else {
+            throw DefinitionError("key \(keyId): give exactly one of publicKeyPem, privateKeyPem or keyPath")
+        }
+        do {
+            if let publicKeyPem {
+                publicKey = try P256.Signing.PublicKey(pemRepresentation: publicKeyPem)
+            } else if let privateKeyPem {
+                publicKey = try APNsSigningKey(pem: privateKeyPem, keyID: keyId, teamID: teamId).publicKey
+            } else {
+                let path = DefinitionError.resolve(keyPath!, relativeTo: base)
+                publicKey = try APNsSigningKey(p8FilePath: path, keyID: keyId, teamID: teamId).publicKey
+            }
+        } catch let error as DefinitionError {
+            throw error
+        } catch {
+            throw DefinitionError("key \(keyId): cannot read the key (\(error))")
+        }
+        return APNsKeyRecord(
+            keyID: keyId,
+            teamID: teamId,
+            publicKey: publicKey,
+            environments: environments.map(Set.init) ?? [.sandbox, .production],
+            scope: scope ?? .team,
+            bundleIDs: bundleIds.map(Set.init),
+            relatedKeyID: relatedKeyId
+        )
+    }
+
+    /// The definition of a registered key (public half only).
+    public init(_ record: APNsKeyRecord) {
+        self.init(
+            keyId: record.keyID,
+            teamId: record.teamID,
+            publicKeyPem: record.publicKey.pemRepresentation,
+            environments: APNsEnvironment.all.filter(record.environments.contains),
+            scope: record.scope,
+            bundleIds: record.bundleIDs.map { $0.sorted() },
+            relatedKeyId: record.relatedKeyID
+        )
+    }
+}
+
+/// A device token as written in the config file and accepted by `POST /_pushmock/apns/tokens`.
+///
+/// ```json
+/// {"token": "00fc13ad…", "bundleId": "com.example.app", "environment": "sandbox",
+///  "state": "unregistered", "at": "2026-11-21T10:02:00Z"}
+/// ```
+public struct APNsDeviceDefinition: Codable, Sendable, Hashable {
+    public var token: String
+    /// The app; `topic` is accepted as a synonym.
+    public var bundleId: String?
+    public var topic: String?
+    /// `sandbox` (default) or `production`.
+    public var environment: APNsEnvironment?
+    /// `active` (default), `unregistered` or `expired`.
+    public var state: String?
+    /// When the state takes effect: ISO 8601, or milliseconds since the epoch. Default: now.
+    public var at: FlexibleTimestamp?
+
+    public init(
+        token: String,
+        bundleId: String? = nil,
+        environment: APNsEnvironment? = nil,
+        state: String? = nil,
+        at: FlexibleTimestamp? = nil
+    ) {
+        self.token = token
+        self.bundleId = bundleId
+        self.environment = environment
+        self.state = state
+        self.at = at
+    }
+
+    public func makeRecord(now: Timestamp) throws -> APNsDeviceRecord {
+        guard let bundleID = bundleId ?? topic.map({ APNsPushType.inferred(fromTopic: $0).bundleID(fromTopic: $0) ?? $0 }) else {
+            throw DefinitionError("token \(token): bundleId is required")
+        }
+        guard APNsDeviceTokenFormat.variable.accepts(token.utf8) else {
+            throw DefinitionError("token \(token): not an even-length hex string of 8 to 200 bytes")
+        }
+        let when = at?.timestamp ?? now
+        let parsedState: APNsDeviceRecord.State
+        switch (state ?? "active").lowercased() {
+        case "active": parsedState = .active
+        case "unregistered", "uninstalled": parsedState = .unregistered(at: when)
+        case "expired": parsedState = .expired(at: when)
+        default: throw DefinitionError("token \(token): state must be active, unregistered or expired")
+        }
+        return APNsDeviceRecord(token: token, bundleID: bundleID, environment: environment ?? .sandbox, state: parsedState)
+    }
+
+    public init(_ record: APNsDeviceRecord) {
+        self.token = record.token
+        self.bundleId = record.bundleID
+        self.environment = record.environment
+        switch record.state {
+        case .active:
+            self.state = "active"
+        case .unregistered(let at):
+            self.state = "unregistered"
+            self.at = FlexibleTimestamp(at)
+        case .expired(let at):
+            self.state = "expired"
+            self.at = FlexibleTimestamp(at)
+        }
+    }
+}
+
+/// A team's apps: team-scoped keys of the team may push to these bundle IDs only.
+public struct APNsTeamDefinition: Codable, Sendable, Hashable {
+    public var teamId: String
+    public var bundleIds: [String]
+
+    public init(teamId: String, bundleIds: [String]) {
+        self.teamId = teamId
+        self.bundleIds = bundleIds
+    }
+}
+
+/// A time given as ISO 8601 text or as milliseconds since the epoch; encoded as ISO 8601.
+public struct FlexibleTimestamp: Codable, Sendable, Hashable {
+    public var timestamp: Timestamp
+
+    public init(_ timestamp: Timestamp) { self.timestamp = timestamp }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        if let milliseconds = try? container.decode(Int64.self) {
+            timestamp = Timestamp(millisecondsSince1970: milliseconds)
+        } else {
+            let text = try container.decode(String.self)
+            guard let milliseconds = ISO8601Milliseconds.parse(text) ?? Int64(text) else {
+                throw DecodingError.dataCorruptedError(
+                    in: container,
+                    debugDescription: "expected an ISO 8601 time such as 2026-11-21T10:02:00Z or milliseconds since 1970"
+                )
+            }
+            timestamp = Timestamp(millisecondsSince1970: milliseconds)
+        }
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(timestamp.description)
+    }
+}
+
+/// A readable problem with a definition (config file or control API body).
+public struct DefinitionError: Error, CustomStringConvertible, Sendable {
+    public var description: String
+
+    public init(_ description: String) { self.description = description }
+
+    static func resolve(_ path: String, relativeTo base: String?) -> String {
+        guard let base, !path.hasPrefix("/") else { return path }
+        return (base as NSString).appendingPathComponent(path)
+    }
+}

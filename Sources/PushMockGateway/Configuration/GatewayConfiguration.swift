@@ -1,0 +1,114 @@
+public import PushMockCore
+
+/// Everything `pushmock serve` needs to start. Every property has a documented default; the
+/// defaults are the zero-configuration behaviour.
+public struct GatewayConfiguration: Sendable {
+    /// Where the TLS identity comes from.
+    public enum TLSIdentity: Sendable {
+        /// Load or create a local CA and server certificate in this directory (default `certs`).
+        case managed(directory: String)
+        /// Your own certificate chain and key files; `caPath` is printed for clients.
+        case files(certificatePath: String, keyPath: String, caPath: String?)
+        /// Already loaded credentials (tests, `withPushMock`).
+        case provided(GatewayCredentials)
+    }
+
+    /// Interface to bind. Default `127.0.0.1` (loopback only: the mock has no access control).
+    public var host: String
+    /// TLS listener port (ALPN h2 and http/1.1, and h2 without ALPN). Default 2197, the port
+    /// APNs offers besides 443. `0` picks a free port; `nil` disables the listener.
+    public var tlsPort: Int?
+    /// Cleartext listener port (h2c prior knowledge and HTTP/1.1). Default 2198; `0` picks a
+    /// free port; `nil` disables it.
+    public var cleartextPort: Int?
+    /// An extra TLS listener whose requests are production unless the authority says otherwise
+    /// (the other listeners use ``APNsOptions/defaultEnvironment``). Default: none.
+    public var productionTLSPort: Int?
+    /// TLS identity. Default: managed in `certs/`.
+    public var tlsIdentity: TLSIdentity
+    /// PEM files of CAs whose client certificates are accepted for APNs certificate-based
+    /// authentication. Default: none (client certificates are then not requested).
+    public var clientCertificateAuthorityPaths: [String]
+    /// Extra PEM CAs given directly (tests, control API).
+    public var clientCertificateAuthorityPEMs: [String]
+    /// Whether to register the sample APNs key so any client can authenticate. Default: true.
+    public var trustSampleAPNsKey: Bool
+    /// APNs behaviour.
+    public var apns: APNsOptions
+    /// Recording behaviour.
+    public var recording: RecordingOptions
+    /// Body bytes stored per request (the rest is counted, then answered with 413). Default 1 MiB.
+    public var maximumStoredBodyBytes: Int
+    /// How long shutdown waits for in-flight requests before closing connections. Default 5 s.
+    public var shutdownGracePeriod: Duration
+    /// Event-loop threads. Default: one per core.
+    public var eventLoopThreads: Int?
+
+    public init(
+        host: String = "127.0.0.1",
+        tlsPort: Int? = 2197,
+        cleartextPort: Int? = 2198,
+        productionTLSPort: Int? = nil,
+        tlsIdentity: TLSIdentity = .managed(directory: "certs"),
+        clientCertificateAuthorityPaths: [String] = [],
+        clientCertificateAuthorityPEMs: [String] = [],
+        trustSampleAPNsKey: Bool = true,
+        apns: APNsOptions = .defaults,
+        recording: RecordingOptions = RecordingOptions(),
+        maximumStoredBodyBytes: Int = 1 << 20,
+        shutdownGracePeriod: Duration = .seconds(5),
+        eventLoopThreads: Int? = nil
+    ) {
+        self.host = host
+        self.tlsPort = tlsPort
+        self.cleartextPort = cleartextPort
+        self.productionTLSPort = productionTLSPort
+        self.tlsIdentity = tlsIdentity
+        self.clientCertificateAuthorityPaths = clientCertificateAuthorityPaths
+        self.clientCertificateAuthorityPEMs = clientCertificateAuthorityPEMs
+        self.trustSampleAPNsKey = trustSampleAPNsKey
+        self.apns = apns
+        self.recording = recording
+        self.maximumStoredBodyBytes = maximumStoredBodyBytes
+        self.shutdownGracePeriod = shutdownGracePeriod
+        self.eventLoopThreads = eventLoopThreads
+    }
+
+    /// An in-process configuration for tests: loopback, free ports, throwaway TLS identity,
+    /// no journal on disk.
+    public static func testing(credentials: GatewayCredentials) -> GatewayConfiguration {
+        GatewayConfiguration(
+            tlsPort: 0,
+            cleartextPort: 0,
+            tlsIdentity: .provided(credentials),
+            recording: RecordingOptions(journalPath: nil)
+        )
+    }
+}
+
+/// How exchanges are recorded.
+public struct RecordingOptions: Sendable, Hashable {
+    /// When a journal line counts as safe.
+    public enum Durability: String, Sendable, Hashable, Codable, CaseIterable {
+        /// Written to the OS (`write(2)`) before the response is sent: survives the process
+        /// being killed, not a power loss. Default.
+        case written
+        /// Group-committed with `fdatasync` before the responses of the batch are sent.
+        case fsync
+        /// Written before responding, `fdatasync` at most once a second in the background.
+        case fsyncInterval = "fsync-interval"
+    }
+
+    /// Records kept in memory (oldest evicted first). Default 100 000.
+    public var memoryCapacity: Int
+    /// JSON Lines journal path, or `nil` for no journal. Default `Recordings/journal.jsonl`.
+    public var journalPath: String?
+    /// Journal durability. Default: written.
+    public var durability: Durability
+
+    public init(memoryCapacity: Int = 100_000, journalPath: String? = "Recordings/journal.jsonl", durability: Durability = .written) {
+        self.memoryCapacity = memoryCapacity
+        self.journalPath = journalPath
+        self.durability = durability
+    }
+}

@@ -1,0 +1,213 @@
+public import Foundation
+public import PushMockAuth
+import X509
+
+/// The sample APNs signing key `pushmock serve` writes and trusts, so that any client can
+/// authenticate out of the box. Clearly fake: generated locally, never committed.
+public struct SampleAPNsKey: Sendable {
+    /// Where the `.p8` file is (nil for in-memory keys).
+    public var path: String?
+    /// The key, with its Key ID and Team ID.
+    public var signingKey: APNsSigningKey
+    /// The app topic the sample is meant for.
+    public var topic: String
+
+    public var keyID: String { signingKey.keyID }
+    public var teamID: String { signingKey.teamID }
+
+    /// Key ID of generated sample keys.
+    public static let defaultKeyID = "PUSHMOCK01"
+    /// Team ID of generated sample keys.
+    public static let defaultTeamID = "PUSHMOCK00"
+    /// App topic of generated sample keys.
+    public static let defaultTopic = "dev.pushmock.sample"
+}
+
+/// The TLS identity of the gateway and the sample credentials it hands out.
+public struct GatewayCredentials: Sendable {
+    /// The server certificate chain (leaf first) in PEM.
+    public var certificateChainPEM: String
+    /// The server's private key in PEM.
+    public var privateKeyPEM: String
+    /// The CA that issued the server certificate, in PEM, if known (clients must trust it).
+    public var certificateAuthorityPEM: String?
+    /// Where that CA is on disk, if anywhere (printed in the banner).
+    public var certificateAuthorityPath: String?
+    /// The local CA itself (with its key) when the gateway generated it; used to issue test
+    /// client certificates.
+    public var certificateAuthority: LocalCertificateAuthority?
+    /// The sample APNs key, if one was prepared.
+    public var sampleAPNsKey: SampleAPNsKey?
+
+    /// Host names every generated server certificate covers: loopback and the real push hosts,
+    /// so clients that verify the host name can be pointed at the mock via /etc/hosts.
+    public static let serverDNSNames = [
+        "localhost",
+        "api.push.apple.com",
+        "api.sandbox.push.apple.com",
+        "api.development.push.apple.com",
+        "fcm.googleapis.com",
+        "oauth2.googleapis.com",
+        "iid.googleapis.com",
+    ]
+    /// IP addresses every generated server certificate covers.
+    public static let serverIPAddresses = ["127.0.0.1", "::1"]
+
+    public init(
+        certificateChainPEM: String,
+        privateKeyPEM: String,
+        certificateAuthorityPEM: String? = nil,
+        certificateAuthorityPath: String? = nil,
+        certificateAuthority: LocalCertificateAuthority? = nil,
+        sampleAPNsKey: SampleAPNsKey? = nil
+    ) {
+        self.certificateChainPEM = certificateChainPEM
+        self.privateKeyPEM = privateKeyPEM
+        self.certificateAuthorityPEM = certificateAuthorityPEM
+        self.certificateAuthorityPath = certificateAuthorityPath
+        self.certificateAuthority = certificateAuthority
+        self.sampleAPNsKey = sampleAPNsKey
+    }
+
+    /// Throwaway credentials that never touch the disk (tests, `withPushMock`).
+    public static func ephemeral(extraDNSNames: [String] = []) throws -> GatewayCredentials {
+        let authority = try LocalPKI.makeCertificateAuthority(commonName: "PushMock Ephemeral CA")
+        let server = try LocalPKI.makeServerCertificate(
+            issuer: authority,
+            dnsNames: serverDNSNames + extraDNSNames,
+            ipAddresses: serverIPAddresses
+        )
+        return GatewayCredentials(
+            certificateChainPEM: server.certificatePEM,
+            privateKeyPEM: server.privateKeyPEM,
+            certificateAuthorityPEM: authority.certificatePEM,
+            certificateAuthority: authority,
+            sampleAPNsKey: SampleAPNsKey(
+                path: nil,
+                signingKey: APNsSigningKey.generate(keyID: SampleAPNsKey.defaultKeyID, teamID: SampleAPNsKey.defaultTeamID),
+                topic: SampleAPNsKey.defaultTopic
+            )
+        )
+    }
+
+    /// Your own certificate and key (`--cert`/`--key`); `caPath` names the CA to print, if any.
+    public static func files(certificatePath: String, keyPath: String, caPath: String?) throws -> GatewayCredentials {
+        let chain = try PEM.readText(at: certificatePath)
+        let key = try PEM.readText(at: keyPath)
+        return GatewayCredentials(
+            certificateChainPEM: chain,
+            privateKeyPEM: key,
+            certificateAuthorityPEM: try caPath.map { try PEM.readText(at: $0) },
+            certificateAuthorityPath: caPath
+        )
+    }
+
+    /// Loads the credentials kept in `directory`, creating what is missing: a local CA
+    /// (`ca.pem`, `ca-key.pem`), a server certificate (`server.pem`, `server-key.pem`) renewed
+    /// when it expires within 30 days or misses a host name, and the sample APNs key
+    /// (`apns-sample-key.p8` with `apns-sample-key.json`). Private keys are written 0600 and are
+    /// git-ignored.
+    public static func prepare(
+        directory: String,
+        extraDNSNames: [String] = [],
+        extraIPAddresses: [String] = [],
+        now: Date = Date()
+    ) throws -> GatewayCredentials {
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        let caPath = (directory as NSString).appendingPathComponent("ca.pem")
+        let caKeyPath = (directory as NSString).appendingPathComponent("ca-key.pem")
+        let serverPath = (directory as NSString).appendingPathComponent("server.pem")
+        let serverKeyPath = (directory as NSString).appendingPathComponent("server-key.pem")
+
+        var authority: LocalCertificateAuthority?
+        if let caPEM = try? PEM.readText(at: caPath), let keyPEM = try? PEM.readText(at: caKeyPath) {
+            authority = try? LocalCertificateAuthority(certificatePEM: caPEM, privateKeyPEM: keyPEM)
+            if let existing = authority, existing.certificate.notValidAfter < now.addingTimeInterval(30 * 86_400) {
+                authority = nil
+            }
+        }
+        var regenerateServer = false
+        if authority == nil {
+            let created = try LocalPKI.makeCertificateAuthority(now: now)
+            try PEM.writeCertificatePEM(created.certificatePEM, to: caPath)
+            try PEM.writePrivateKeyPEM(created.privateKeyPEM, to: caKeyPath)
+            authority = created
+            regenerateServer = true
+        }
+        guard let authority else { throw PKIError.certificateCreationFailed }
+
+        let dnsNames = serverDNSNames + extraDNSNames.filter { !serverDNSNames.contains($0) }
+        let ipAddresses = serverIPAddresses + extraIPAddresses.filter { !serverIPAddresses.contains($0) }
+        var server: IssuedCertificate?
+        if !regenerateServer, let certificatePEM = try? PEM.readText(at: serverPath),
+            let keyPEM = try? PEM.readText(at: serverKeyPath),
+            let existing = try? IssuedCertificate(certificatePEM: certificatePEM, privateKeyPEM: keyPEM),
+            existing.certificate.notValidAfter > now.addingTimeInterval(30 * 86_400),
+            existing.certificate.issuer == authority.certificate.subject,
+            Self.covers(existing.certificate, dnsNames: dnsNames)
+        {
+            server = existing
+        }
+        if server == nil {
+            let issued = try LocalPKI.makeServerCertificate(
+                issuer: authority,
+                dnsNames: dnsNames,
+                ipAddresses: ipAddresses,
+                now: now
+            )
+            try PEM.writeCertificatePEM(issued.certificatePEM, to: serverPath)
+            try PEM.writePrivateKeyPEM(issued.privateKeyPEM, to: serverKeyPath)
+            server = issued
+        }
+        guard let server else { throw PKIError.certificateCreationFailed }
+
+        return GatewayCredentials(
+            certificateChainPEM: server.certificatePEM,
+            privateKeyPEM: server.privateKeyPEM,
+            certificateAuthorityPEM: authority.certificatePEM,
+            certificateAuthorityPath: caPath,
+            certificateAuthority: authority,
+            sampleAPNsKey: try prepareSampleKey(directory: directory)
+        )
+    }
+
+    private struct SampleKeyMetadata: Codable {
+        var keyId: String
+        var teamId: String
+        var topic: String
+        var note: String?
+    }
+
+    /// Loads or writes `apns-sample-key.p8` and its metadata.
+    private static func prepareSampleKey(directory: String) throws -> SampleAPNsKey {
+        let keyPath = (directory as NSString).appendingPathComponent("apns-sample-key.p8")
+        let metadataPath = (directory as NSString).appendingPathComponent("apns-sample-key.json")
+        if let data = FileManager.default.contents(atPath: metadataPath),
+            let metadata = try? JSONDecoder().decode(SampleKeyMetadata.self, from: data),
+            let key = try? APNsSigningKey(p8FilePath: keyPath, keyID: metadata.keyId, teamID: metadata.teamId)
+        {
+            return SampleAPNsKey(path: keyPath, signingKey: key, topic: metadata.topic)
+        }
+        let key = APNsSigningKey.generate(keyID: SampleAPNsKey.defaultKeyID, teamID: SampleAPNsKey.defaultTeamID)
+        try PEM.writePrivateKeyPEM(key.pkcs8PEM, to: keyPath)
+        let metadata = SampleKeyMetadata(
+            keyId: key.keyID,
+            teamId: key.teamID,
+            topic: SampleAPNsKey.defaultTopic,
+            note: "Sample APNs signing key generated by pushmock; trusted only by the local mock."
+        )
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+        try encoder.encode(metadata).write(to: URL(fileURLWithPath: metadataPath))
+        return SampleAPNsKey(path: keyPath, signingKey: key, topic: SampleAPNsKey.defaultTopic)
+    }
+
+    private static func covers(_ certificate: Certificate, dnsNames: [String]) -> Bool {
+        guard let names = try? certificate.extensions.subjectAlternativeNames else { return false }
+        var present: Set<String> = []
+        for name in names {
+            if case .dnsName(let dns) = name { present.insert(dns) }
+        }
+        return dnsNames.allSatisfy(present.contains)
+    }
+}

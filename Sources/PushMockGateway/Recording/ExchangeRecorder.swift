@@ -1,0 +1,205 @@
+import NIOCore
+import PushMockAuth
+import PushMockCore
+import PushMockJSON
+import PushMockRecording
+import PushMockTransport
+import Synchronization
+
+/// Turns answered requests into ``ExchangeRecord``s and makes them durable before the answers
+/// go out: appended to the in-memory store (which assigns sequence numbers), then encoded as
+/// JSON Lines and handed to the journal in one append per batch.
+struct ExchangeRecorder {
+    let store: RecordingStore
+    let journal: JournalWriter?
+
+    /// How a batch was committed.
+    enum Commit {
+        /// Durable already (or no journal): reply now.
+        case done
+        /// Reply when this completes.
+        case pending(EventLoopFuture<Void>)
+        /// The journal failed: the exchanges could not be made durable.
+        case failed(any Error)
+    }
+
+    func commit(_ records: inout [ExchangeRecord], eventLoop: any EventLoop) -> Commit {
+        store.append(&records)
+        guard let journal else { return .done }
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(records.count * 1024)
+        for record in records {
+            record.encodeJSONLine(into: &bytes)
+        }
+        switch journal.durability {
+        case .written, .fsyncInterval:
+            // Written synchronously: on failure the completion runs before `append` returns.
+            let failure = Mutex<(any Error)?>(nil)
+            let written = journal.append(bytes) { result in
+                if case .failure(let error) = result {
+                    failure.withLock { $0 = error }
+                }
+            }
+            if written { return .done }
+            return .failed(failure.withLock { $0 } ?? JournalFailure())
+        case .fsyncEachBatch:
+            let promise = eventLoop.makePromise(of: Void.self)
+            _ = journal.append(bytes) { result in
+                promise.completeWith(result)
+            }
+            return .pending(promise.futureResult)
+        }
+    }
+
+    struct JournalFailure: Error, CustomStringConvertible {
+        var description: String { "the journal write failed" }
+    }
+
+    // MARK: Building records
+
+    /// The record of one APNs exchange.
+    static func apnsRecord(
+        request: HTTPRequestMessage,
+        outcome: APNsOutcome,
+        connection: GatewayConnectionContext,
+        time: Timestamp,
+        latencyMicroseconds: Int64
+    ) -> ExchangeRecord {
+        var auth: AuthInfo?
+        var authorizationPlaceholder = "[absent]"
+        if let authentication = outcome.authentication {
+            switch authentication.method {
+            case .providerToken(let verified):
+                auth = AuthInfo(
+                    scheme: "bearer-jwt",
+                    jwtHeader: Array(verified.parsed.headerJSON.utf8),
+                    jwtClaims: Array(verified.parsed.claimsJSON.utf8),
+                    keyID: verified.parsed.keyID,
+                    teamID: verified.parsed.teamID,
+                    detail: authentication.isNewToken ? "new provider token on this connection" : nil
+                )
+                authorizationPlaceholder = "bearer [JWT kid=\(verified.parsed.keyID); decoded in auth, signature withheld]"
+            case .certificate(let certificate):
+                auth = AuthInfo(scheme: "certificate", subject: certificate.subject)
+            case .none:
+                auth = AuthInfo(scheme: "none")
+            }
+        } else if let index = request.headers.firstIndex(of: .authorization) {
+            // Rejected before or during authentication: record what can be decoded, never the
+            // signature.
+            let value = request.headers.value(at: index)
+            auth = undecodedAuth(value)
+            authorizationPlaceholder = "[withheld; see auth]"
+        }
+
+        var notification = NotificationInfo()
+        notification.token = outcome.deviceToken
+        notification.topic = outcome.topic ?? outcome.headers?.topic
+        notification.pushType = outcome.pushType?.rawValue ?? outcome.headers?.pushType?.rawValue
+        notification.priority = outcome.headers?.effectivePriority.rawValue
+        notification.expiration = outcome.headers?.expiration
+        notification.collapseID = outcome.headers?.collapseID
+        notification.messageID = outcome.apnsID
+
+        var annotations: [String: String] = [:]
+        if outcome.pushTypeInferred, outcome.pushType != nil {
+            annotations["pushTypeInferred"] = "true"
+        }
+        var responseHeaders: [HeaderField] = []
+        var responseBody = RecordedBody.none
+        var status = outcome.status
+        switch outcome.reply.action {
+        case .respond(let response):
+            status = response.status
+            responseHeaders = headerFields(response.headers)
+            if !response.body.isEmpty {
+                responseBody = RecordedBody(capturing: response.body)
+            }
+        case .goAway(let code, let debugData, let lastStreamID, _):
+            annotations["goAway"] = "\(code.name) lastStreamID=\(lastStreamID.map(String.init) ?? "last") \(String(decoding: debugData, as: UTF8.self))"
+        case .resetStream(let code):
+            annotations["resetStream"] = code.name
+        case .closeConnection:
+            annotations["closeConnection"] = "true"
+        case .noResponse:
+            annotations["noResponse"] = "true"
+        }
+
+        return ExchangeRecord(
+            timeMilliseconds: time.millisecondsSince1970,
+            platform: "apns",
+            connection: connectionInfo(connection),
+            streamID: request.streamID,
+            environment: outcome.environment.name,
+            request: RequestInfo(
+                method: request.method,
+                path: request.path,
+                authority: request.authority,
+                scheme: request.scheme,
+                headers: headerFields(request.headers, authorization: authorizationPlaceholder),
+                body: request.body.isEmpty ? .none : RecordedBody(capturing: request.body),
+                bodySize: request.bodyByteCount
+            ),
+            auth: auth,
+            notification: notification,
+            response: ResponseInfo(
+                status: status,
+                reason: outcome.reason?.rawValue,
+                headers: responseHeaders,
+                body: responseBody,
+                timestampMilliseconds: outcome.timestamp?.millisecondsSince1970
+            ),
+            latencyMicroseconds: latencyMicroseconds,
+            annotations: annotations
+        )
+    }
+
+    static func connectionInfo(_ connection: GatewayConnectionContext) -> ConnectionInfo {
+        ConnectionInfo(
+            id: connection.id,
+            transport: connection.transport.name,
+            tls: connection.isTLS,
+            alpn: connection.alpn,
+            remoteAddress: connection.remoteAddress,
+            clientCertificateSubject: connection.clientCertificateSubject
+        )
+    }
+
+    /// Header fields for the record; `authorization` is replaced by `placeholder`.
+    static func headerFields(_ headers: HTTPHeaderList, authorization placeholder: String? = nil) -> [HeaderField] {
+        var fields: [HeaderField] = []
+        fields.reserveCapacity(headers.count)
+        for index in 0..<headers.count {
+            if let placeholder, headers.nameEquals(index, .authorization) {
+                fields.append(HeaderField(name: "authorization", value: placeholder))
+            } else {
+                fields.append(HeaderField(name: headers.name(at: index), value: headers.value(at: index)))
+            }
+        }
+        return fields
+    }
+
+    /// Decodes the header and claims of a JWT that failed verification, for the record.
+    static func undecodedAuth(_ authorization: String) -> AuthInfo {
+        guard let token = APNsConnectionAuthenticator.bearerToken(authorization) else {
+            return AuthInfo(scheme: "bearer", detail: "no bearer token")
+        }
+        guard let jws = try? CompactJWS(parsing: token) else {
+            return AuthInfo(scheme: "bearer", detail: "not a JWT")
+        }
+        // Only embed what is valid JSON: the journal embeds these bytes verbatim.
+        let header = Array(jws.compactHeaderJSON.utf8)
+        let claims = Array(jws.compactClaimsJSON.utf8)
+        let headerIsJSON = JSONScanner.scan(header).isCompact
+        let claimsAreJSON = JSONScanner.scan(claims).isCompact
+        let parsed = try? APNsProviderToken(parsing: token)
+        return AuthInfo(
+            scheme: "bearer-jwt",
+            jwtHeader: headerIsJSON ? header : nil,
+            jwtClaims: claimsAreJSON ? claims : nil,
+            keyID: parsed?.keyID,
+            teamID: parsed?.teamID,
+            detail: "not accepted"
+        )
+    }
+}

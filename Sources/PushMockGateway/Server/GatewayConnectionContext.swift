@@ -1,0 +1,79 @@
+import PushMockAuth
+import PushMockCore
+import PushMockTransport
+import Synchronization
+
+/// Per-connection state: who is connected and how, the APNs authentication bound to the
+/// connection, the MAX_CONCURRENT_STREAMS currently advertised, and a private random generator
+/// for identifiers. Owned by the connection's responder; used only on its event loop.
+final class GatewayConnectionContext {
+    /// Process-wide connection counter (recorded as the connection id).
+    private static let nextID = Atomic<UInt64>(1)
+
+    let id: UInt64
+    let transport: HTTPTransportProtocol
+    let isTLS: Bool
+    let alpn: String?
+    let remoteAddress: String?
+    /// The environment this listener serves when the authority does not name one.
+    let listenerEnvironment: APNsEnvironment?
+    let apnsAuthenticator: APNsConnectionAuthenticator
+    /// The client certificate's subject, for the recording.
+    let clientCertificateSubject: String?
+    private var random = FastRandom()
+    private var advertisedMaxStreams: UInt32
+
+    init(
+        transport: HTTPTransportProtocol,
+        isTLS: Bool,
+        alpn: String?,
+        remoteAddress: String?,
+        listenerEnvironment: APNsEnvironment?,
+        apnsAuthenticator: APNsConnectionAuthenticator,
+        clientCertificateSubject: String?,
+        advertisedMaxStreams: UInt32
+    ) {
+        self.id = Self.nextID.wrappingAdd(1, ordering: .relaxed).oldValue
+        self.transport = transport
+        self.isTLS = isTLS
+        self.alpn = alpn
+        self.remoteAddress = remoteAddress
+        self.listenerEnvironment = listenerEnvironment
+        self.apnsAuthenticator = apnsAuthenticator
+        self.clientCertificateSubject = clientCertificateSubject
+        self.advertisedMaxStreams = advertisedMaxStreams
+    }
+
+    /// The APNs environment of a request: Apple's host name in `:authority` wins (when enabled),
+    /// then the listener's setting, then the configured default.
+    func apnsEnvironment(authority: String?, options: APNsOptions) -> APNsEnvironment {
+        if options.environmentFromAuthority, let authority, let named = APNsEnvironment.named(byAuthority: authority) {
+            return named
+        }
+        return listenerEnvironment ?? options.defaultEnvironment
+    }
+
+    /// A fresh lower-case UUID.
+    func makeUUID() -> String {
+        random.uuidString()
+    }
+
+    /// Next value of the connection's generator (seeding, jitter).
+    func nextRandom() -> UInt64 {
+        random.next()
+    }
+
+    /// The SETTINGS change (if any) that APNs' stream realism calls for after a request.
+    func streamSettingsAfter(accepted: Bool, options: APNsOptions) -> [HTTP2Setting] {
+        guard transport.isHTTP2 else { return [] }
+        var desired = options.maxConcurrentStreams
+        if options.oneStreamUntilAuthenticated, !apnsAuthenticator.hasAuthenticated {
+            desired = 1
+        } else if options.throttleStreamsAfterRejection, !accepted {
+            desired = 1
+        }
+        guard desired != advertisedMaxStreams else { return [] }
+        advertisedMaxStreams = desired
+        return [.maxConcurrentStreams(desired)]
+    }
+}

@@ -1,0 +1,347 @@
+import Foundation
+public import Logging
+import NIOCore
+import NIOPosix
+import NIOSSL
+import PushMockAuth
+public import PushMockCore
+import PushMockRecording
+import PushMockTransport
+public import ServiceLifecycle
+import Synchronization
+
+/// The gateway: binds the listeners, serves APNs (and the control API) on every one of them,
+/// and drains gracefully on shutdown. A ServiceLifecycle `Service`: `run()` returns once a
+/// graceful shutdown has finished (or throws if a listener cannot bind).
+///
+/// ```swift
+/// let server = try PushMockServer(configuration: .testing(credentials: .ephemeral()))
+/// try await withThrowingDiscardingTaskGroup { group in
+///     group.addTask { try await server.run() }
+///     let info = try await server.waitUntilReady()
+///     …
+///     server.triggerGracefulShutdown()
+/// }
+/// ```
+public final class PushMockServer: Service, Sendable {
+    /// The configuration it was started with (after the config file was applied).
+    public let configuration: GatewayConfiguration
+    /// Registries, recordings and clock, shared by every connection.
+    public let state: GatewayState
+    /// The TLS identity in use.
+    public let credentials: GatewayCredentials
+    private let logger: Logger
+    private let group: any EventLoopGroup
+    private let ownsGroup: Bool
+    private let tlsContext: Mutex<NIOSSLContext?>
+    private let readiness = ReadinessSignal()
+    private let shutdownRequested = ShutdownSignal()
+    private let connections = ConnectionTracker()
+
+    /// Prepares credentials, registries and the journal. Nothing is bound until ``run()``.
+    public init(
+        configuration: GatewayConfiguration,
+        clock: any PushMockClock = SystemClock(),
+        logger: Logger = Logger(label: "pushmock")
+    ) throws {
+        self.configuration = configuration
+        self.logger = logger
+
+        switch configuration.tlsIdentity {
+        case .managed(let directory):
+            self.credentials = try GatewayCredentials.prepare(
+                directory: directory,
+                extraDNSNames: Self.isIPAddress(configuration.host) ? [] : [configuration.host],
+                extraIPAddresses: Self.isIPAddress(configuration.host) && !["0.0.0.0", "::"].contains(configuration.host)
+                    ? [configuration.host] : []
+            )
+        case .files(let certificatePath, let keyPath, let caPath):
+            self.credentials = try GatewayCredentials.files(certificatePath: certificatePath, keyPath: keyPath, caPath: caPath)
+        case .provided(let credentials):
+            self.credentials = credentials
+        }
+
+        let journal: JournalWriter?
+        if let path = configuration.recording.journalPath {
+            journal = try JournalWriter(path: path, durability: Self.journalDurability(configuration.recording.durability))
+        } else {
+            journal = nil
+        }
+        self.state = GatewayState(
+            clock: clock,
+            apnsOptions: configuration.apns,
+            recordings: RecordingStore(configuration: .init(capacity: configuration.recording.memoryCapacity)),
+            journal: journal
+        )
+        if configuration.trustSampleAPNsKey, let sample = credentials.sampleAPNsKey {
+            state.apnsKeys.register(
+                APNsKeyRecord(keyID: sample.keyID, teamID: sample.teamID, publicKey: sample.signingKey.publicKey)
+            )
+        }
+
+        if let threads = configuration.eventLoopThreads {
+            self.group = MultiThreadedEventLoopGroup(numberOfThreads: threads)
+            self.ownsGroup = true
+        } else {
+            self.group = MultiThreadedEventLoopGroup.singleton
+            self.ownsGroup = false
+        }
+        self.tlsContext = Mutex(nil)
+        if configuration.tlsPort != nil || configuration.productionTLSPort != nil {
+            tlsContext.withLock { $0 = nil }
+            try rebuildTLSContext()
+        }
+    }
+
+    /// Waits until every listener is bound and returns where.
+    public func waitUntilReady() async throws -> GatewayServerInfo {
+        try await readiness.wait()
+    }
+
+    /// Starts a graceful shutdown (the same as SIGTERM under a ServiceGroup).
+    public func triggerGracefulShutdown() {
+        shutdownRequested.signal()
+    }
+
+    // MARK: Running
+
+    public func run() async throws {
+        var channels: [any Channel] = []
+        do {
+            var info = GatewayServerInfo(pid: ProcessInfo.processInfo.processIdentifier, version: PushMockVersion.current)
+            if let port = configuration.tlsPort {
+                let channel = try await bind(port: port, tls: true, environment: nil)
+                channels.append(channel)
+                info.tls = listenerInfo(channel, scheme: "https", environment: configuration.apns.defaultEnvironment)
+            }
+            if let port = configuration.productionTLSPort {
+                let channel = try await bind(port: port, tls: true, environment: .production)
+                channels.append(channel)
+                info.productionTLS = listenerInfo(channel, scheme: "https", environment: .production)
+            }
+            if let port = configuration.cleartextPort {
+                let channel = try await bind(port: port, tls: false, environment: nil)
+                channels.append(channel)
+                info.cleartext = listenerInfo(channel, scheme: "http", environment: configuration.apns.defaultEnvironment)
+            }
+            info.caCertificatePath = credentials.certificateAuthorityPath
+            if let sample = credentials.sampleAPNsKey, configuration.trustSampleAPNsKey {
+                info.apnsSampleKey = .init(path: sample.path, keyId: sample.keyID, teamId: sample.teamID, topic: sample.topic)
+            }
+            info.journalPath = state.journalPath
+            info.controlAPI = (info.cleartext ?? info.tls).map { "\($0.url)/_pushmock" }
+            state.serverInfo.withLock { $0 = info }
+            readiness.succeed(info)
+        } catch {
+            readiness.fail(error)
+            for channel in channels {
+                try? await channel.close()
+            }
+            await shutdownGroup()
+            throw error
+        }
+
+        await withGracefulShutdownHandler {
+            await shutdownRequested.wait()
+        } onGracefulShutdown: {
+            self.shutdownRequested.signal()
+        }
+
+        logger.info("shutting down: draining connections")
+        for channel in channels {
+            try? await channel.close()
+        }
+        await connections.drain(gracePeriod: configuration.shutdownGracePeriod)
+        state.journalClose()
+        await shutdownGroup()
+        logger.info("stopped")
+    }
+
+    private func shutdownGroup() async {
+        if ownsGroup {
+            try? await group.shutdownGracefully()
+        }
+    }
+
+    private func listenerInfo(_ channel: any Channel, scheme: String, environment: APNsEnvironment) -> GatewayServerInfo.Listener {
+        let port = channel.localAddress?.port ?? 0
+        let host = configuration.host
+        let urlHost = host.contains(":") ? "[\(host)]" : host
+        return .init(host: host, port: port, url: "\(scheme)://\(urlHost):\(port)", environment: environment.name)
+    }
+
+    private func bind(port: Int, tls: Bool, environment: APNsEnvironment?) async throws -> any Channel {
+        let pipeline = HTTPServerPipeline(
+            http2: HTTP2ServerConfiguration(
+                initialSettings: HTTP2ServerConfiguration.apnsSettings(
+                    maxConcurrentStreams: configuration.apns.oneStreamUntilAuthenticated ? 1 : configuration.apns.maxConcurrentStreams
+                ),
+                maximumStoredBodyBytes: configuration.maximumStoredBodyBytes
+            )
+        )
+        let bootstrap = ServerBootstrap(group: group)
+            .serverChannelOption(.backlog, value: 256)
+            .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
+            .childChannelOption(.socketOption(.tcp_nodelay), value: 1)
+            .childChannelOption(.maxMessagesPerRead, value: 16)
+            .childChannelInitializer { [self] channel in
+                channel.eventLoop.makeCompletedFuture {
+                    try self.initializeConnection(channel, tls: tls, environment: environment, pipeline: pipeline)
+                }
+            }
+        do {
+            return try await bootstrap.bind(host: configuration.host, port: port).get()
+        } catch {
+            throw GatewayStartError("cannot listen on \(configuration.host):\(port) (\(error))")
+        }
+    }
+
+    private func initializeConnection(
+        _ channel: any Channel,
+        tls: Bool,
+        environment: APNsEnvironment?,
+        pipeline: HTTPServerPipeline
+    ) throws {
+        connections.add(channel)
+        let remote = channel.remoteAddress.map { "\($0.ipAddress ?? "?"):\($0.port ?? 0)" }
+        let controlAPI = ControlAPI(state: state) { [self] in try self.rebuildTLSContext() }
+        let eventLoop = channel.eventLoop
+        if tls {
+            guard let context = tlsContext.withLock({ $0 }) else { throw GatewayStartError("TLS is not configured") }
+            let sslHandler = NIOSSLServerHandler(context: context)
+            try channel.pipeline.syncOperations.addHandler(sslHandler)
+            try pipeline.addTLSNegotiation(to: channel) { [self] transport, alpn in
+                var certificate: APNsClientCertificate?
+                var problem: String?
+                var subject: String?
+                if let peer = sslHandler.peerCertificate {
+                    do {
+                        let parsed = try APNsClientCertificate(derBytes: try peer.toDERBytes())
+                        certificate = parsed
+                        subject = parsed.subject
+                        if parsed.bundleID == nil, parsed.multiTopics.isEmpty {
+                            problem = "the client certificate names no topic (no UID)"
+                        }
+                    } catch {
+                        problem = "\(error)"
+                    }
+                }
+                return self.makeConnection(
+                    transport: transport,
+                    tls: true,
+                    alpn: alpn,
+                    remote: remote,
+                    environment: environment,
+                    certificate: certificate,
+                    certificateProblem: problem,
+                    certificateSubject: subject,
+                    controlAPI: controlAPI,
+                    eventLoop: eventLoop
+                )
+            }
+        } else {
+            try pipeline.addCleartextDetection(to: channel) { [self] transport in
+                self.makeConnection(
+                    transport: transport,
+                    tls: false,
+                    alpn: nil,
+                    remote: remote,
+                    environment: environment,
+                    certificate: nil,
+                    certificateProblem: nil,
+                    certificateSubject: nil,
+                    controlAPI: controlAPI,
+                    eventLoop: eventLoop
+                )
+            }
+        }
+    }
+
+    private func makeConnection(
+        transport: HTTPTransportProtocol,
+        tls: Bool,
+        alpn: String?,
+        remote: String?,
+        environment: APNsEnvironment?,
+        certificate: APNsClientCertificate?,
+        certificateProblem: String?,
+        certificateSubject: String?,
+        controlAPI: ControlAPI,
+        eventLoop: any EventLoop
+    ) -> any HTTPConnectionResponder {
+        let authenticator = APNsConnectionAuthenticator(
+            keys: state.apnsKeys,
+            options: configuration.apns,
+            certificate: certificate,
+            certificateProblem: certificateProblem
+        )
+        let context = GatewayConnectionContext(
+            transport: transport,
+            isTLS: tls,
+            alpn: alpn,
+            remoteAddress: remote,
+            listenerEnvironment: environment,
+            apnsAuthenticator: authenticator,
+            clientCertificateSubject: certificateSubject,
+            advertisedMaxStreams: configuration.apns.oneStreamUntilAuthenticated ? 1 : configuration.apns.maxConcurrentStreams
+        )
+        return GatewayConnection(context: context, state: state, controlAPI: controlAPI, eventLoop: eventLoop, logger: logger)
+    }
+
+    // MARK: TLS
+
+    /// Builds the TLS context from the credentials and the trusted client-certificate CAs.
+    /// New connections use the new context; open ones keep theirs.
+    func rebuildTLSContext() throws {
+        var configurationTLS = TLSConfiguration.makeServerConfiguration(
+            certificateChain: try NIOSSLCertificate.fromPEMBytes(Array(credentials.certificateChainPEM.utf8)).map { .certificate($0) },
+            privateKey: .privateKey(try NIOSSLPrivateKey(bytes: Array(credentials.privateKeyPEM.utf8), format: .pem))
+        )
+        configurationTLS.applicationProtocols = HTTPServerPipeline.alpnProtocols
+        configurationTLS.minimumTLSVersion = .tlsv12
+        var authorities: [NIOSSLCertificate] = []
+        for path in configuration.clientCertificateAuthorityPaths {
+            authorities += try NIOSSLCertificate.fromPEMFile(path)
+        }
+        for pem in configuration.clientCertificateAuthorityPEMs + state.addedClientCertificateAuthorities.withLock({ $0 }) {
+            authorities += try NIOSSLCertificate.fromPEMBytes(Array(pem.utf8))
+        }
+        if authorities.isEmpty {
+            // No client-certificate CAs: do not ask for certificates at all.
+            configurationTLS.certificateVerification = .none
+        } else {
+            // Ask for a certificate, verify it if presented (a bad one fails the handshake, as
+            // APNs refuses revoked certificates), accept connections without one (token auth).
+            configurationTLS.certificateVerification = .optionalVerification
+            configurationTLS.trustRoots = .certificates(authorities)
+        }
+        let context = try NIOSSLContext(configuration: configurationTLS)
+        tlsContext.withLock { $0 = context }
+    }
+
+    private static func isIPAddress(_ host: String) -> Bool {
+        (try? SocketAddress(ipAddress: host, port: 0)) != nil
+    }
+
+    private static func journalDurability(_ durability: RecordingOptions.Durability) -> JournalWriter.Durability {
+        switch durability {
+        case .written: return .written
+        case .fsync: return .fsyncEachBatch
+        case .fsyncInterval: return .fsyncInterval(.seconds(1))
+        }
+    }
+}
+
+/// A gateway that could not start (for example, a port in use).
+public struct GatewayStartError: Error, CustomStringConvertible, Sendable {
+    public var description: String
+
+    public init(_ description: String) { self.description = description }
+}
+
+extension GatewayState {
+    /// Flushes and closes the journal (shutdown).
+    func journalClose() {
+        try? journal?.close()
+    }
+}

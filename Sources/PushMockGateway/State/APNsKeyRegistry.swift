@@ -1,0 +1,112 @@
+public import Crypto
+public import PushMockCore
+import Synchronization
+
+/// A provider-token signing key the gateway trusts, as Apple's developer account would list it.
+public struct APNsKeyRecord: Sendable {
+    /// Team-scoped keys sign for any app of the team; topic-specific keys for listed topics only.
+    public enum Scope: String, Sendable, Hashable, Codable {
+        case team
+        case topic
+    }
+
+    /// The 10-character Key ID (JWT `kid`).
+    public var keyID: String
+    /// The 10-character Team ID (JWT `iss`).
+    public var teamID: String
+    /// The key's public half, used to verify ES256 signatures.
+    public var publicKey: P256.Signing.PublicKey
+    /// The environments the key may be used in; both by default (a legacy key).
+    public var environments: Set<APNsEnvironment>
+    /// Team-scoped (default) or topic-specific.
+    public var scope: Scope
+    /// Bundle IDs this key may push to; `nil` means every bundle ID of the team (or any, if
+    /// the team lists none).
+    public var bundleIDs: Set<String>?
+    /// A topic-specific key may have one related key that can share its connections.
+    public var relatedKeyID: String?
+
+    public init(
+        keyID: String,
+        teamID: String,
+        publicKey: P256.Signing.PublicKey,
+        environments: Set<APNsEnvironment> = [.sandbox, .production],
+        scope: Scope = .team,
+        bundleIDs: Set<String>? = nil,
+        relatedKeyID: String? = nil
+    ) {
+        self.keyID = keyID
+        self.teamID = teamID
+        self.publicKey = publicKey
+        self.environments = environments
+        self.scope = scope
+        self.bundleIDs = bundleIDs
+        self.relatedKeyID = relatedKeyID
+    }
+
+    /// Whether two keys may be used on the same connection (Apple, "Establishing a token-based
+    /// connection": a connection opened with a team-scoped key accepts other team-scoped keys of
+    /// the team; one opened with a topic-specific key accepts only its related key).
+    public func isRelated(to other: APNsKeyRecord) -> Bool {
+        if keyID == other.keyID { return true }
+        if scope == .team, other.scope == .team { return teamID == other.teamID }
+        return relatedKeyID == other.keyID || other.relatedKeyID == keyID
+    }
+}
+
+/// Keys and teams the gateway trusts for token-based authentication.
+public final class APNsKeyRegistry: Sendable {
+    private struct State {
+        var keys: [String: APNsKeyRecord] = [:]
+        var teamBundleIDs: [String: Set<String>] = [:]
+    }
+
+    private let state = Mutex(State())
+
+    public init() {}
+
+    /// Adds or replaces a key.
+    public func register(_ key: APNsKeyRecord) {
+        state.withLock { $0.keys[key.keyID] = key }
+    }
+
+    /// Removes a key; returns whether it was known.
+    @discardableResult
+    public func remove(keyID: String) -> Bool {
+        state.withLock { $0.keys.removeValue(forKey: keyID) != nil }
+    }
+
+    /// The key with this `kid`.
+    public func key(_ keyID: String) -> APNsKeyRecord? {
+        state.withLock { $0.keys[keyID] }
+    }
+
+    /// All keys, sorted by Key ID.
+    public var keys: [APNsKeyRecord] {
+        state.withLock { Array($0.keys.values) }.sorted { $0.keyID < $1.keyID }
+    }
+
+    /// Declares the apps (bundle IDs) of a team; team-scoped keys may push to these only.
+    public func setBundleIDs(_ bundleIDs: Set<String>, forTeam teamID: String) {
+        state.withLock { $0.teamBundleIDs[teamID] = bundleIDs }
+    }
+
+    /// The apps declared for a team, if any.
+    public func bundleIDs(forTeam teamID: String) -> Set<String>? {
+        state.withLock { $0.teamBundleIDs[teamID] }
+    }
+
+    /// Whether `key` may push to `bundleID`.
+    public func allows(_ key: APNsKeyRecord, bundleID: String) -> Bool {
+        if let bundleIDs = key.bundleIDs {
+            return bundleIDs.contains(bundleID)
+        }
+        guard let teamApps = bundleIDs(forTeam: key.teamID), !teamApps.isEmpty else { return true }
+        return teamApps.contains(bundleID)
+    }
+
+    /// Every team with declared apps.
+    public var teams: [String: Set<String>] {
+        state.withLock { $0.teamBundleIDs }
+    }
+}

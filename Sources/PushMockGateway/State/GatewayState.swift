@@ -1,0 +1,46 @@
+public import PushMockCore
+public import PushMockRecording
+import Synchronization
+
+/// Everything shared by all connections of one gateway: the clock, the registries, the
+/// recording store and journal. One instance per gateway; every member is `Sendable` and guards
+/// its own state, so connections on different event loops can use it concurrently.
+public final class GatewayState: Sendable {
+    /// The source of "now" (real or virtual).
+    public let clock: any PushMockClock
+    /// APNs provider-token keys and team apps.
+    public let apnsKeys: APNsKeyRegistry
+    /// APNs device tokens.
+    public let devices: DeviceRegistry
+    /// In-memory recordings.
+    public let recordings: RecordingStore
+    /// The APNs behaviour in force.
+    public let apnsOptions: APNsOptions
+    /// The journal, if enabled.
+    let journal: JournalWriter?
+    /// Server details the control API reports, filled in once the listeners are bound.
+    let serverInfo: Mutex<GatewayServerInfo?>
+    /// Client-certificate CAs added through the control API (PEM), on top of the configured ones.
+    let addedClientCertificateAuthorities: Mutex<[String]>
+
+    public init(
+        clock: any PushMockClock = SystemClock(),
+        apnsOptions: APNsOptions = .defaults,
+        apnsKeys: APNsKeyRegistry = APNsKeyRegistry(),
+        devices: DeviceRegistry = DeviceRegistry(),
+        recordings: RecordingStore,
+        journal: JournalWriter?
+    ) {
+        self.clock = clock
+        self.apnsOptions = apnsOptions
+        self.apnsKeys = apnsKeys
+        self.devices = devices
+        self.recordings = recordings
+        self.journal = journal
+        self.serverInfo = Mutex(nil)
+        self.addedClientCertificateAuthorities = Mutex([])
+    }
+
+    /// The journal's path, if journaling is on.
+    public var journalPath: String? { journal?.path }
+}

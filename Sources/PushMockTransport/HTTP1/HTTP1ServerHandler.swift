@@ -1,0 +1,148 @@
+public import NIOCore
+public import NIOHTTP1
+import PushMockCore
+
+/// Serves HTTP/1.1 (FCM, OAuth2 and IID clients often use it; the control API too) through
+/// NIOHTTP1, handing each complete request to the same responder the HTTP/2 handler uses.
+///
+/// Requests are answered one at a time: NIOHTTP1's pipelining assistance holds back the next
+/// request until the current response is written.
+public final class HTTP1ServerHandler: ChannelInboundHandler, RemovableChannelHandler {
+    public typealias InboundIn = HTTPServerRequestPart
+    public typealias OutboundOut = HTTPServerResponsePart
+
+    private let responder: any HTTPConnectionResponder
+    private let scheme: String
+    private let maximumStoredBodyBytes: Int
+    private var current: HTTPRequestMessage?
+    private var keepAlive = true
+    private var context: ChannelHandlerContext?
+    private var closed = false
+
+    public init(responder: any HTTPConnectionResponder, scheme: String, maximumStoredBodyBytes: Int = 1 << 20) {
+        self.responder = responder
+        self.scheme = scheme
+        self.maximumStoredBodyBytes = maximumStoredBodyBytes
+    }
+
+    public func handlerAdded(context: ChannelHandlerContext) {
+        self.context = context
+    }
+
+    public func handlerRemoved(context: ChannelHandlerContext) {
+        self.context = nil
+    }
+
+    public func channelInactive(context: ChannelHandlerContext) {
+        if !closed {
+            closed = true
+            responder.connectionClosed()
+        }
+        context.fireChannelInactive()
+    }
+
+    public func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        switch unwrapInboundIn(data) {
+        case .head(let head):
+            var headers = HTTPHeaderList()
+            headers.reserveCapacity(fields: head.headers.count, bytes: 512)
+            var authority: String?
+            for (name, value) in head.headers {
+                let lowered = name.lowercased()
+                if lowered == "host", authority == nil {
+                    authority = value
+                }
+                headers.append(name: lowered, value: value)
+            }
+            keepAlive = head.isKeepAlive
+            current = HTTPRequestMessage(
+                method: head.method.rawValue,
+                path: head.uri,
+                authority: authority,
+                scheme: scheme,
+                headers: headers
+            )
+        case .body(var buffer):
+            guard current != nil else { return }
+            current!.bodyByteCount += buffer.readableBytes
+            let room = maximumStoredBodyBytes - current!.body.count
+            if room > 0, let bytes = buffer.readBytes(length: min(room, buffer.readableBytes)) {
+                current!.body.append(contentsOf: bytes)
+            }
+        case .end:
+            guard let request = current else { return }
+            current = nil
+            dispatch(request, context: context)
+        }
+    }
+
+    private func dispatch(_ request: HTTPRequestMessage, context: ChannelHandlerContext) {
+        switch responder.respond(to: [request]) {
+        case .immediate(let replies):
+            schedule(replies.first, context: context)
+        case .deferred(let future):
+            future.assumeIsolated().whenComplete { [self] result in
+                guard let context = self.context else { return }
+                switch result {
+                case .success(let replies):
+                    self.schedule(replies.first, context: context)
+                case .failure:
+                    self.perform(HTTPReply(.closeConnection), context: context)
+                }
+            }
+        }
+    }
+
+    private func schedule(_ reply: HTTPReply?, context: ChannelHandlerContext) {
+        guard let reply else { return }
+        if let delay = reply.delay, delay > .zero {
+            context.eventLoop.assumeIsolated().scheduleTask(in: TimeAmount(delay)) { [self] in
+                guard let context = self.context else { return }
+                self.perform(reply, context: context)
+            }
+        } else {
+            perform(reply, context: context)
+        }
+    }
+
+    private func perform(_ reply: HTTPReply, context: ChannelHandlerContext) {
+        switch reply.action {
+        case .respond(let response):
+            write(response, context: context)
+        case .resetStream, .goAway, .closeConnection:
+            // HTTP/1.1 has no streams or GOAWAY: the nearest behaviour is a dropped connection.
+            context.close(promise: nil)
+        case .noResponse:
+            break
+        }
+    }
+
+    private func write(_ response: HTTPResponseMessage, context: ChannelHandlerContext) {
+        var headers = HTTPHeaders()
+        headers.reserveCapacity(response.headers.count + 2)
+        for index in 0..<response.headers.count {
+            headers.add(name: response.headers.name(at: index), value: response.headers.value(at: index))
+        }
+        headers.replaceOrAdd(name: "content-length", value: String(response.body.count))
+        if !keepAlive {
+            headers.replaceOrAdd(name: "connection", value: "close")
+        }
+        let head = HTTPResponseHead(
+            version: .http1_1,
+            status: HTTPResponseStatus(statusCode: response.status),
+            headers: headers
+        )
+        context.write(wrapOutboundOut(.head(head)), promise: nil)
+        if !response.body.isEmpty {
+            var buffer = context.channel.allocator.buffer(capacity: response.body.count)
+            buffer.writeBytes(response.body)
+            context.write(wrapOutboundOut(.body(.byteBuffer(buffer))), promise: nil)
+        }
+        let keepAlive = self.keepAlive
+        context.writeAndFlush(wrapOutboundOut(.end(nil))).assumeIsolated().whenComplete { _ in
+            if !keepAlive {
+                context.close(promise: nil)
+            }
+        }
+    }
+}

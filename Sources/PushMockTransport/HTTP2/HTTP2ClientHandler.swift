@@ -1,0 +1,262 @@
+public import NIOCore
+public import PushMockCore
+
+/// Why a request sent over ``HTTP2ClientHandler`` got no response.
+public struct HTTP2ClientError: Error, Hashable, Sendable, CustomStringConvertible {
+    public enum Kind: Hashable, Sendable {
+        /// The server reset the stream (RST_STREAM) with this code.
+        case streamReset(HTTP2ErrorCode)
+        /// The server sent GOAWAY and this stream was above its last stream ID, or the
+        /// connection closed after a GOAWAY.
+        case goAway(ReceivedGoAway)
+        /// The connection closed before the response completed.
+        case connectionClosed
+        /// libnghttp2 refused the request (e.g. the session is shutting down).
+        case submitFailed(String)
+    }
+
+    public var kind: Kind
+
+    public init(_ kind: Kind) { self.kind = kind }
+
+    public var description: String {
+        switch kind {
+        case .streamReset(let code): return "stream reset by peer (\(code))"
+        case .goAway(let goAway):
+            let debug = String(decoding: goAway.debugData, as: UTF8.self)
+            return "connection going away (\(goAway.errorCode), last stream \(goAway.lastStreamID)\(debug.isEmpty ? "" : ", \(debug)"))"
+        case .connectionClosed: return "connection closed before the response completed"
+        case .submitFailed(let message): return "request not sent: \(message)"
+        }
+    }
+}
+
+/// The client side of an HTTP/2 connection over libnghttp2: the sender's transport and the
+/// test suite's own HTTP/2 client.
+///
+/// Many requests are multiplexed on one connection; libnghttp2 holds back new streams while
+/// the server's MAX_CONCURRENT_STREAMS is reached. Use it only on its channel's event loop
+/// (``HTTP2ClientConnection`` does the hopping).
+public final class HTTP2ClientHandler: ChannelInboundHandler, RemovableChannelHandler {
+    public typealias InboundIn = ByteBuffer
+    public typealias OutboundOut = ByteBuffer
+
+    private let authority: String
+    private let scheme: String
+    private var session: NGHTTP2Session?
+    private var context: ChannelHandlerContext?
+    private var pending: [Int32: EventLoopPromise<HTTPResponseMessage>] = [:]
+    private var started = false
+    private var isClosed = false
+    private var settingsWaiters: [EventLoopPromise<Void>] = []
+    private var receivedSettings = false
+
+    /// The last GOAWAY the server sent, if any.
+    public private(set) var receivedGoAway: ReceivedGoAway?
+
+    /// Called on the event loop when a GOAWAY arrives.
+    public var onGoAway: ((ReceivedGoAway) -> Void)?
+
+    /// - Parameters:
+    ///   - authority: the `:authority` to send (host[:port]).
+    ///   - scheme: `https` or `http`.
+    public init(authority: String, scheme: String) {
+        self.authority = authority
+        self.scheme = scheme
+    }
+
+    public func handlerAdded(context: ChannelHandlerContext) {
+        self.context = context
+        do {
+            // Until the server's SETTINGS arrive assume 100 streams (RFC 9113 recommends a
+            // minimum of 100), so a burst before the first SETTINGS cannot overrun a server.
+            session = try NGHTTP2Session(role: .client, maximumStoredBodyBytes: 16 << 20, peerMaxConcurrentStreams: 100)
+        } catch {
+            context.fireErrorCaught(error)
+            context.close(promise: nil)
+            return
+        }
+        if context.channel.isActive {
+            start(context: context)
+        }
+    }
+
+    public func handlerRemoved(context: ChannelHandlerContext) {
+        failAll(HTTP2ClientError(.connectionClosed))
+        session?.close()
+        session = nil
+        self.context = nil
+    }
+
+    public func channelActive(context: ChannelHandlerContext) {
+        start(context: context)
+        context.fireChannelActive()
+    }
+
+    public func channelInactive(context: ChannelHandlerContext) {
+        isClosed = true
+        if let receivedGoAway {
+            failAll(HTTP2ClientError(.goAway(receivedGoAway)))
+        } else {
+            failAll(HTTP2ClientError(.connectionClosed))
+        }
+        for waiter in settingsWaiters {
+            waiter.fail(HTTP2ClientError(.connectionClosed))
+        }
+        settingsWaiters.removeAll()
+        context.fireChannelInactive()
+    }
+
+    private func start(context: ChannelHandlerContext) {
+        guard !started, let session else { return }
+        started = true
+        do {
+            try session.submitSettings([.enablePush(0), .maxConcurrentStreams(1000), .initialWindowSize(1 << 20)])
+        } catch {
+            context.close(promise: nil)
+            return
+        }
+        flush(context: context)
+    }
+
+    /// The server's MAX_CONCURRENT_STREAMS (0 before its SETTINGS arrived means "not yet known").
+    public var remoteMaxConcurrentStreams: UInt32 {
+        session?.remoteSetting(0x3) ?? 0
+    }
+
+    /// Completes once the server's first SETTINGS frame has arrived.
+    public func waitForRemoteSettings(promise: EventLoopPromise<Void>) {
+        if receivedSettings {
+            promise.succeed()
+        } else if isClosed {
+            promise.fail(HTTP2ClientError(.connectionClosed))
+        } else {
+            settingsWaiters.append(promise)
+        }
+    }
+
+    /// Number of requests waiting for a response.
+    public var inFlightCount: Int { pending.count }
+
+    /// Sends a request; `promise` completes with the response or an ``HTTP2ClientError``.
+    /// `request.authority`/`scheme` override the connection's defaults when set.
+    public func send(_ request: HTTPRequestMessage, promise: EventLoopPromise<HTTPResponseMessage>) {
+        guard let session, let context, !isClosed else {
+            promise.fail(receivedGoAway.map { HTTP2ClientError(.goAway($0)) } ?? HTTP2ClientError(.connectionClosed))
+            return
+        }
+        if let receivedGoAway {
+            promise.fail(HTTP2ClientError(.goAway(receivedGoAway)))
+            return
+        }
+        do {
+            let streamID = try session.submitRequest(
+                method: request.method,
+                path: request.path,
+                scheme: request.scheme ?? scheme,
+                authority: request.authority ?? authority,
+                headers: request.headers,
+                body: request.body
+            )
+            pending[streamID] = promise
+        } catch {
+            promise.fail(HTTP2ClientError(.submitFailed(error.description)))
+            return
+        }
+        flush(context: context)
+    }
+
+    /// Sends a PING (keeps an idle connection alive, as Apple suggests after an hour).
+    public func ping() {
+        guard let session, let context else { return }
+        try? session.submitPing()
+        flush(context: context)
+    }
+
+    /// Sends GOAWAY(NO_ERROR) and closes once in-flight requests are answered.
+    public func shutdownGracefully() {
+        guard let session, let context else { return }
+        try? session.submitGoAway(lastStreamID: 0, errorCode: .noError, debugData: [])
+        flush(context: context)
+    }
+
+    public func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        guard let session else { return }
+        let buffer = unwrapInboundIn(data)
+        do {
+            try buffer.withUnsafeReadableBytes { bytes in
+                try session.receive(bytes)
+            }
+        } catch {
+            flush(context: context)
+            context.close(promise: nil)
+            return
+        }
+    }
+
+    public func channelReadComplete(context: ChannelHandlerContext) {
+        processEvents()
+        flush(context: context)
+        context.fireChannelReadComplete()
+    }
+
+    private func processEvents() {
+        guard let session else { return }
+        if session.remoteSettingsChanged {
+            session.remoteSettingsChanged = false
+            if !receivedSettings {
+                receivedSettings = true
+                for waiter in settingsWaiters { waiter.succeed() }
+                settingsWaiters.removeAll()
+            }
+        }
+        if let goAway = session.receivedGoAway, receivedGoAway != goAway {
+            receivedGoAway = goAway
+            onGoAway?(goAway)
+        }
+        for streamID in session.completed {
+            guard let stream = session.inbound.removeValue(forKey: streamID),
+                let promise = pending.removeValue(forKey: streamID)
+            else { continue }
+            promise.succeed(
+                HTTPResponseMessage(status: stream.status ?? 0, headers: stream.headers, body: stream.body)
+            )
+        }
+        session.completed.removeAll(keepingCapacity: true)
+        for (streamID, errorCode) in session.closed {
+            session.inbound.removeValue(forKey: streamID)
+            guard let promise = pending.removeValue(forKey: streamID) else { continue }
+            if let receivedGoAway, streamID > receivedGoAway.lastStreamID {
+                promise.fail(HTTP2ClientError(.goAway(receivedGoAway)))
+            } else {
+                promise.fail(HTTP2ClientError(.streamReset(.init(networkCode: errorCode))))
+            }
+        }
+        session.closed.removeAll(keepingCapacity: true)
+    }
+
+    private func failAll(_ error: HTTP2ClientError) {
+        let promises = pending
+        pending.removeAll()
+        for (_, promise) in promises {
+            promise.fail(error)
+        }
+    }
+
+    private func flush(context: ChannelHandlerContext) {
+        guard let session else { return }
+        var buffer = context.channel.allocator.buffer(capacity: 1024)
+        do {
+            try session.drainOutput(into: &buffer)
+        } catch {
+            context.close(promise: nil)
+            return
+        }
+        if buffer.readableBytes > 0 {
+            context.writeAndFlush(wrapOutboundOut(buffer), promise: nil)
+        }
+        if started, !session.wantsIO {
+            context.close(promise: nil)
+        }
+    }
+}

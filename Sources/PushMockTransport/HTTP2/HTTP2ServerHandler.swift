@@ -1,0 +1,268 @@
+public import NIOCore
+public import PushMockCore
+
+/// Settings of the HTTP/2 server side of a connection.
+public struct HTTP2ServerConfiguration: Sendable, Hashable {
+    /// SETTINGS sent when the connection opens. Defaults to what APNs was observed sending:
+    /// HEADER_TABLE_SIZE 4096, MAX_CONCURRENT_STREAMS 1000, INITIAL_WINDOW_SIZE 65535,
+    /// MAX_FRAME_SIZE 16384, MAX_HEADER_LIST_SIZE 8000.
+    public var initialSettings: [HTTP2Setting]
+    /// Body bytes stored per request; more are counted but dropped (the gateway answers 413).
+    public var maximumStoredBodyBytes: Int
+
+    public init(
+        initialSettings: [HTTP2Setting] = HTTP2ServerConfiguration.apnsSettings(maxConcurrentStreams: 1000),
+        maximumStoredBodyBytes: Int = 1 << 20
+    ) {
+        self.initialSettings = initialSettings
+        self.maximumStoredBodyBytes = maximumStoredBodyBytes
+    }
+
+    /// The SETTINGS frame APNs sends, with a chosen MAX_CONCURRENT_STREAMS.
+    public static func apnsSettings(maxConcurrentStreams: UInt32) -> [HTTP2Setting] {
+        [
+            .headerTableSize(4096),
+            .maxConcurrentStreams(maxConcurrentStreams),
+            .initialWindowSize(65535),
+            .maxFrameSize(16384),
+            .maxHeaderListSize(8000),
+        ]
+    }
+}
+
+/// Serves HTTP/2 on one connection with libnghttp2 doing framing and HPACK.
+///
+/// Reads are fed to the session as they arrive; requests completed during a read cycle are
+/// handed to the responder together at `channelReadComplete`, and everything libnghttp2 wants
+/// to send is written with one flush per cycle. There is no child channel or task per stream.
+public final class HTTP2ServerHandler: ChannelInboundHandler, RemovableChannelHandler {
+    public typealias InboundIn = ByteBuffer
+    public typealias OutboundOut = ByteBuffer
+
+    private let configuration: HTTP2ServerConfiguration
+    private let responder: any HTTPConnectionResponder
+    private var session: NGHTTP2Session?
+    private var context: ChannelHandlerContext?
+    private var started = false
+    private var closeAfterFlush = false
+    private var closing = false
+
+    public init(configuration: HTTP2ServerConfiguration, responder: any HTTPConnectionResponder) {
+        self.configuration = configuration
+        self.responder = responder
+    }
+
+    public func handlerAdded(context: ChannelHandlerContext) {
+        self.context = context
+        do {
+            session = try NGHTTP2Session(
+                role: .server,
+                maximumStoredBodyBytes: configuration.maximumStoredBodyBytes
+            )
+        } catch {
+            context.fireErrorCaught(error)
+            context.close(promise: nil)
+            return
+        }
+        if context.channel.isActive {
+            start(context: context)
+        }
+    }
+
+    public func handlerRemoved(context: ChannelHandlerContext) {
+        session?.close()
+        session = nil
+        self.context = nil
+    }
+
+    public func channelActive(context: ChannelHandlerContext) {
+        start(context: context)
+        context.fireChannelActive()
+    }
+
+    public func channelInactive(context: ChannelHandlerContext) {
+        closing = true
+        responder.connectionClosed()
+        session?.close()
+        context.fireChannelInactive()
+    }
+
+    private func start(context: ChannelHandlerContext) {
+        guard !started, let session else { return }
+        started = true
+        do {
+            try session.submitSettings(configuration.initialSettings)
+        } catch {
+            context.fireErrorCaught(error)
+            context.close(promise: nil)
+            return
+        }
+        flush(context: context)
+    }
+
+    public func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        guard let session, !closing else { return }
+        let buffer = unwrapInboundIn(data)
+        do {
+            try buffer.withUnsafeReadableBytes { bytes in
+                try session.receive(bytes)
+            }
+        } catch {
+            // A fatal error (e.g. not an HTTP/2 preface): send what libnghttp2 queued, then close.
+            closeAfterFlush = true
+            flush(context: context)
+        }
+    }
+
+    public func channelReadComplete(context: ChannelHandlerContext) {
+        processCompletedRequests(context: context)
+        flush(context: context)
+        context.fireChannelReadComplete()
+    }
+
+    public func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+        if event is ChannelShouldQuiesceEvent {
+            beginGracefulShutdown(context: context)
+            return
+        }
+        context.fireUserInboundEventTriggered(event)
+    }
+
+    /// Sends GOAWAY(NO_ERROR) with the last processed stream; the connection closes once the
+    /// streams in flight are answered.
+    private func beginGracefulShutdown(context: ChannelHandlerContext) {
+        guard let session else { return }
+        do {
+            try session.submitGoAway(
+                lastStreamID: session.lastProcessedStreamID,
+                errorCode: .noError,
+                debugData: []
+            )
+        } catch {
+            context.close(promise: nil)
+            return
+        }
+        flush(context: context)
+    }
+
+    // MARK: Requests and replies
+
+    private func processCompletedRequests(context: ChannelHandlerContext) {
+        guard let session, !session.completed.isEmpty else { return }
+        var requests: [HTTPRequestMessage] = []
+        requests.reserveCapacity(session.completed.count)
+        for streamID in session.completed {
+            if let request = session.takeRequest(streamID: streamID) {
+                requests.append(request)
+            }
+        }
+        session.completed.removeAll(keepingCapacity: true)
+        guard !requests.isEmpty else { return }
+        let streamIDs = requests.map { $0.streamID ?? 0 }
+
+        switch responder.respond(to: requests) {
+        case .immediate(let replies):
+            apply(replies, to: streamIDs, context: context)
+        case .deferred(let future):
+            future.assumeIsolated().whenComplete { [self] result in
+                guard let context = self.context, self.session != nil else { return }
+                switch result {
+                case .success(let replies):
+                    self.apply(replies, to: streamIDs, context: context)
+                case .failure:
+                    // The responder maps its own failures to replies; a failed future here
+                    // means it could not, so refuse the streams rather than leave them hanging.
+                    let refused = streamIDs.map { _ in HTTPReply(.resetStream(.internalError)) }
+                    self.apply(refused, to: streamIDs, context: context)
+                }
+                self.flush(context: context)
+            }
+        }
+    }
+
+    private func apply(_ replies: [HTTPReply], to streamIDs: [Int32], context: ChannelHandlerContext) {
+        for (reply, streamID) in zip(replies, streamIDs) {
+            if let delay = reply.delay, delay > .zero {
+                context.eventLoop.assumeIsolated().scheduleTask(in: TimeAmount(delay)) { [self] in
+                    guard let context = self.context else { return }
+                    self.perform(reply, streamID: streamID, context: context)
+                    self.flush(context: context)
+                }
+            } else {
+                perform(reply, streamID: streamID, context: context)
+            }
+        }
+    }
+
+    private func perform(_ reply: HTTPReply, streamID: Int32, context: ChannelHandlerContext) {
+        guard let session else { return }
+        do {
+            if !reply.settings.isEmpty {
+                try session.submitSettings(reply.settings)
+            }
+            switch reply.action {
+            case .respond(let response):
+                try session.submitResponse(
+                    streamID: streamID,
+                    status: response.status,
+                    headers: response.headers,
+                    body: response.body
+                )
+            case .resetStream(let code):
+                try session.submitReset(streamID: streamID, errorCode: code)
+            case .goAway(let code, let debugData, let lastStreamID, let closeConnection):
+                try session.submitGoAway(
+                    lastStreamID: lastStreamID ?? session.lastProcessedStreamID,
+                    errorCode: code,
+                    debugData: debugData
+                )
+                if closeConnection {
+                    closeAfterFlush = true
+                }
+            case .closeConnection:
+                flush(context: context)
+                closing = true
+                context.close(promise: nil)
+            case .noResponse:
+                break
+            }
+        } catch {
+            context.fireErrorCaught(error)
+            closeAfterFlush = true
+        }
+    }
+
+    /// Writes everything libnghttp2 has queued, with a single flush; closes the connection when
+    /// asked to, or when libnghttp2 has nothing more to read or write (after GOAWAY).
+    private func flush(context: ChannelHandlerContext) {
+        guard let session, !closing else { return }
+        var buffer = context.channel.allocator.buffer(capacity: 4096)
+        do {
+            try session.drainOutput(into: &buffer)
+        } catch {
+            closeAfterFlush = true
+        }
+        let shouldClose = closeAfterFlush || !session.wantsIO
+        if buffer.readableBytes > 0 {
+            if shouldClose {
+                closing = true
+                context.writeAndFlush(wrapOutboundOut(buffer)).assumeIsolated().whenComplete { _ in
+                    context.close(promise: nil)
+                }
+                return
+            }
+            context.writeAndFlush(wrapOutboundOut(buffer), promise: nil)
+        } else if shouldClose {
+            closing = true
+            context.close(promise: nil)
+        }
+    }
+}
+
+extension TimeAmount {
+    /// Converts a Swift `Duration` (nanosecond precision is enough for delays).
+    init(_ duration: Duration) {
+        let (seconds, attoseconds) = duration.components
+        self = .nanoseconds(seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
+    }
+}

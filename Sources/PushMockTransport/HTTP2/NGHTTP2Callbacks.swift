@@ -1,0 +1,188 @@
+import CNGHTTP2
+import PushMockCore
+
+/// The one libnghttp2 callback table shared by every session (libnghttp2 copies it into each
+/// session at creation). Callbacks are `@convention(c)` and capture nothing: they find their
+/// ``NGHTTP2Session`` through `user_data`.
+///
+/// Every callback returns 0: a non-zero return would kill the whole session, and nothing here
+/// is a reason to. Malformed input is handled by libnghttp2 (RST_STREAM / GOAWAY) before it
+/// reaches these callbacks.
+enum NGHTTP2Callbacks {
+    /// Built once; immutable afterwards, so sharing the pointer across threads is safe.
+    nonisolated(unsafe) static let shared: OpaquePointer = makeCallbacks()
+
+    private static func makeCallbacks() -> OpaquePointer {
+        var callbacks: OpaquePointer?
+        let result = nghttp2_session_callbacks_new(&callbacks)
+        // Only fails on out-of-memory, in which case nothing else would work either.
+        guard result == 0, let callbacks else {
+            fatalError("nghttp2_session_callbacks_new failed: \(result)")
+        }
+        nghttp2_session_callbacks_set_on_begin_headers_callback(callbacks, onBeginHeaders)
+        nghttp2_session_callbacks_set_on_header_callback(callbacks, onHeader)
+        nghttp2_session_callbacks_set_on_data_chunk_recv_callback(callbacks, onDataChunk)
+        nghttp2_session_callbacks_set_on_frame_recv_callback(callbacks, onFrameReceived)
+        nghttp2_session_callbacks_set_on_stream_close_callback(callbacks, onStreamClose)
+        return callbacks
+    }
+
+    @inline(__always)
+    private static func owner(_ userData: UnsafeMutableRawPointer?) -> NGHTTP2Session {
+        Unmanaged<NGHTTP2Session>.fromOpaque(userData!).takeUnretainedValue()
+    }
+
+    private static let onBeginHeaders: nghttp2_on_begin_headers_callback = { _, frame, userData in
+        guard let frame else { return 0 }
+        let header = frame.pointee.hd
+        guard header.type == UInt8(NGHTTP2_HEADERS.rawValue) else { return 0 }
+        let session = owner(userData)
+        let category = frame.pointee.headers.cat
+        switch session.role {
+        case .server:
+            if category == NGHTTP2_HCAT_REQUEST {
+                session.inbound[header.stream_id] = InboundStream()
+            }
+        case .client:
+            // The stream entry was created when the request was submitted.
+            break
+        }
+        return 0
+    }
+
+    private static let onHeader: nghttp2_on_header_callback = {
+        _, frame, name, nameLength, value, valueLength, _, userData in
+        guard let frame, let name, let value else { return 0 }
+        let session = owner(userData)
+        guard let stream = session.inbound[frame.pointee.hd.stream_id], !stream.isComplete else { return 0 }
+        // Trailers (a second HEADERS block) are not part of any push API; ignore them.
+        let category = frame.pointee.headers.cat
+        if session.role == .server, category != NGHTTP2_HCAT_REQUEST { return 0 }
+        if session.role == .client, category == NGHTTP2_HCAT_HEADERS, stream.status.map({ $0 >= 200 }) == true {
+            return 0
+        }
+        let nameBytes = UnsafeRawBufferPointer(start: name, count: nameLength)
+        let valueBytes = UnsafeRawBufferPointer(start: value, count: valueLength)
+        if nameLength > 1, name[0] == UInt8(ascii: ":") {
+            assignPseudoHeader(nameBytes, valueBytes, to: stream)
+        } else {
+            // Copy now: the pointers are valid only during this callback.
+            stream.headers.append(name: nameBytes, value: valueBytes)
+        }
+        return 0
+    }
+
+    private static func assignPseudoHeader(
+        _ name: UnsafeRawBufferPointer,
+        _ value: UnsafeRawBufferPointer,
+        to stream: InboundStream
+    ) {
+        let text = String(decoding: value, as: UTF8.self)
+        switch name.count {
+        case 5 where name.elementsEqual(":path".utf8):
+            stream.path = text
+        case 7 where name.elementsEqual(":method".utf8):
+            stream.method = text
+        case 7 where name.elementsEqual(":scheme".utf8):
+            stream.scheme = text
+        case 7 where name.elementsEqual(":status".utf8):
+            let status = Int(text) ?? 0
+            if status >= 200 {
+                stream.status = status
+            } else {
+                // An informational (1xx) response: the final one follows.
+                stream.status = nil
+            }
+        case 10 where name.elementsEqual(":authority".utf8):
+            stream.authority = text
+        default:
+            break
+        }
+    }
+
+    private static let onDataChunk: nghttp2_on_data_chunk_recv_callback = {
+        _, _, streamID, data, length, userData in
+        guard let data else { return 0 }
+        let session = owner(userData)
+        guard let stream = session.inbound[streamID], !stream.isComplete else { return 0 }
+        stream.bodyByteCount += length
+        let room = session.maximumStoredBodyBytes - stream.body.count
+        if room > 0 {
+            // Copy now: the chunk is valid only during this callback.
+            stream.body.append(contentsOf: UnsafeBufferPointer(start: data, count: min(room, length)))
+        }
+        return 0
+    }
+
+    private static let onFrameReceived: nghttp2_on_frame_recv_callback = { _, frame, userData in
+        guard let frame else { return 0 }
+        let session = owner(userData)
+        let header = frame.pointee.hd
+        switch UInt32(header.type) {
+        case NGHTTP2_HEADERS.rawValue, NGHTTP2_DATA.rawValue:
+            guard header.flags & UInt8(NGHTTP2_FLAG_END_STREAM.rawValue) != 0,
+                let stream = session.inbound[header.stream_id], !stream.isComplete
+            else { return 0 }
+            if session.role == .client, stream.status == nil {
+                // END_STREAM on an informational response cannot happen in valid HTTP/2;
+                // libnghttp2's messaging checks reset such streams.
+                return 0
+            }
+            stream.isComplete = true
+            session.completed.append(header.stream_id)
+        case NGHTTP2_GOAWAY.rawValue:
+            let goAway = frame.pointee.goaway
+            var debugData: [UInt8] = []
+            if goAway.opaque_data_len > 0, let opaque = goAway.opaque_data {
+                debugData = Array(UnsafeBufferPointer(start: opaque, count: goAway.opaque_data_len))
+            }
+            session.receivedGoAway = ReceivedGoAway(
+                lastStreamID: goAway.last_stream_id,
+                errorCode: .init(networkCode: goAway.error_code),
+                debugData: debugData
+            )
+        case NGHTTP2_SETTINGS.rawValue:
+            if header.flags & UInt8(NGHTTP2_FLAG_ACK.rawValue) == 0 {
+                session.remoteSettingsChanged = true
+            }
+        default:
+            break
+        }
+        return 0
+    }
+
+    private static let onStreamClose: nghttp2_on_stream_close_callback = { _, streamID, errorCode, userData in
+        let session = owner(userData)
+        session.outbound.removeValue(forKey: streamID)
+        if session.role == .server {
+            session.inbound.removeValue(forKey: streamID)
+        }
+        session.closed.append((streamID, errorCode))
+        return 0
+    }
+
+    /// Reads the outbound body of a stream into libnghttp2's buffer, at most `length` bytes per
+    /// call (flow control may make that small), and flags EOF with the last byte.
+    static let readOutboundBody: nghttp2_data_source_read_callback = {
+        _, streamID, buffer, length, flags, _, userData in
+        guard let buffer, let flags else { return Int(NGHTTP2_ERR_CALLBACK_FAILURE.rawValue) }
+        let session = owner(userData)
+        guard let body = session.outbound[streamID] else {
+            // Nothing to send (should not happen): end the stream cleanly.
+            flags.pointee |= NGHTTP2_DATA_FLAG_EOF.rawValue
+            return 0
+        }
+        let count = min(length, body.bytes.count - body.offset)
+        if count > 0 {
+            body.bytes.withUnsafeBufferPointer { source in
+                buffer.update(from: source.baseAddress! + body.offset, count: count)
+            }
+            body.offset += count
+        }
+        if body.offset >= body.bytes.count {
+            flags.pointee |= NGHTTP2_DATA_FLAG_EOF.rawValue
+            session.outbound.removeValue(forKey: streamID)
+        }
+        return count
+    }
+}

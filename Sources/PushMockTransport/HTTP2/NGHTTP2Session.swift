@@ -1,0 +1,408 @@
+import CNGHTTP2
+import NIOCore
+public import PushMockCore
+
+/// An error reported by libnghttp2, with the library's own message.
+public struct NGHTTP2Error: Error, Hashable, Sendable, CustomStringConvertible {
+    /// The library error code (`NGHTTP2_ERR_*`, negative).
+    public let code: Int32
+    /// What we were doing.
+    public let operation: String
+
+    init(_ code: Int, _ operation: String) {
+        self.code = Int32(truncatingIfNeeded: code)
+        self.operation = operation
+    }
+
+    public var description: String {
+        "\(operation) failed: \(String(cString: nghttp2_strerror(code))) (\(code))"
+    }
+}
+
+/// One inbound message (a request on a server session, a response on a client session) being
+/// assembled from HEADERS and DATA frames.
+///
+/// A small final class rather than a struct: the per-stream state is mutated from several
+/// callbacks and moved around in a dictionary; a struct with several reference-counted fields
+/// was measurably more expensive here (every move retains field by field).
+final class InboundStream {
+    var method: String?
+    var path: String?
+    var authority: String?
+    var scheme: String?
+    var status: Int?
+    var headers = HTTPHeaderList()
+    var body: [UInt8] = []
+    var bodyByteCount = 0
+    var isComplete = false
+    /// Set once the application has taken the message; the entry stays until the stream
+    /// closes so that a response can still be sent.
+    var isDelivered = false
+
+    init() {
+        headers.reserveCapacity(fields: 12, bytes: 512)
+    }
+}
+
+/// The outbound body of a stream, read by libnghttp2 through the data provider callback,
+/// possibly across several `mem_send` calls when flow control holds it back.
+final class OutboundBody {
+    let bytes: [UInt8]
+    var offset = 0
+
+    init(_ bytes: [UInt8]) { self.bytes = bytes }
+}
+
+/// A GOAWAY frame received from the peer.
+public struct ReceivedGoAway: Sendable, Hashable {
+    public var lastStreamID: Int32
+    public var errorCode: HTTP2ErrorCode
+    public var debugData: [UInt8]
+}
+
+/// Owns exactly one `nghttp2_session` and everything libnghttp2 lends it through callbacks.
+///
+/// Threading: not `Sendable`. The owning channel handler creates it, calls it only on its
+/// channel's event loop, and deletes it in `handlerRemoved`. libnghttp2 invokes the callbacks
+/// only from inside `receive(_:)` and `drainOutput(into:)`, i.e. synchronously on that loop, so
+/// the unretained `user_data` pointer back to this object is always valid when used.
+///
+/// Lifetimes: header names/values and DATA chunks are copied inside the callback that lends
+/// them; the pointer `mem_send` returns is copied before the next call; the name/value arrays
+/// passed to `submit_*` live only for the duration of that call (libnghttp2 copies them).
+final class NGHTTP2Session {
+    enum Role {
+        case server
+        case client
+    }
+
+    let role: Role
+    /// libnghttp2's session. `nil` only during `init` and after `close()`.
+    private var session: OpaquePointer?
+    /// Messages being received, by stream.
+    var inbound: [Int32: InboundStream] = [:]
+    /// Streams whose inbound message completed since the application last looked, in order.
+    var completed: [Int32] = []
+    /// Streams closed since the application last looked, with the RST_STREAM/GOAWAY code.
+    var closed: [(streamID: Int32, errorCode: UInt32)] = []
+    /// Bodies being sent, by stream.
+    var outbound: [Int32: OutboundBody] = [:]
+    /// The last GOAWAY the peer sent.
+    var receivedGoAway: ReceivedGoAway?
+    /// Whether the peer's SETTINGS changed since the application last looked.
+    var remoteSettingsChanged = false
+    /// How many inbound body bytes are stored per stream; the rest is only counted.
+    let maximumStoredBodyBytes: Int
+
+    init(role: Role, maximumStoredBodyBytes: Int, peerMaxConcurrentStreams: UInt32? = nil) throws {
+        self.role = role
+        self.maximumStoredBodyBytes = maximumStoredBodyBytes
+
+        var option: OpaquePointer?
+        let optionResult = nghttp2_option_new(&option)
+        guard optionResult == 0, let option else {
+            throw NGHTTP2Error(Int(optionResult), "nghttp2_option_new")
+        }
+        defer { nghttp2_option_del(option) }
+        if let peerMaxConcurrentStreams {
+            // Until the server's SETTINGS arrive, assume this many streams (RFC default: unlimited).
+            nghttp2_option_set_peer_max_concurrent_streams(option, peerMaxConcurrentStreams)
+        }
+
+        var created: OpaquePointer?
+        let userData = Unmanaged.passUnretained(self).toOpaque()
+        let result: Int32
+        switch role {
+        case .server:
+            result = nghttp2_session_server_new2(&created, NGHTTP2Callbacks.shared, userData, option)
+        case .client:
+            result = nghttp2_session_client_new2(&created, NGHTTP2Callbacks.shared, userData, option)
+        }
+        guard result == 0, let created else {
+            throw NGHTTP2Error(Int(result), "nghttp2_session_new")
+        }
+        self.session = created
+    }
+
+    deinit {
+        if let session {
+            nghttp2_session_del(session)
+        }
+    }
+
+    /// Deletes the libnghttp2 session. Safe to call more than once.
+    func close() {
+        if let session {
+            nghttp2_session_del(session)
+            self.session = nil
+        }
+        inbound.removeAll()
+        outbound.removeAll()
+    }
+
+    var isOpen: Bool { session != nil }
+
+    // MARK: Input and output
+
+    /// Feeds received bytes. Callbacks run inside this call and fill ``inbound``,
+    /// ``completed``, ``closed``. Throws on a fatal error (e.g. a bad client preface); on a
+    /// protocol error libnghttp2 queues a GOAWAY itself, so drain the output and close.
+    func receive(_ bytes: UnsafeRawBufferPointer) throws(NGHTTP2Error) {
+        guard let session, let base = bytes.baseAddress, !bytes.isEmpty else { return }
+        let consumed = nghttp2_session_mem_recv(session, base.assumingMemoryBound(to: UInt8.self), bytes.count)
+        if consumed < 0 {
+            throw NGHTTP2Error(consumed, "nghttp2_session_mem_recv")
+        }
+    }
+
+    /// Serialises every frame libnghttp2 wants to send into `output`.
+    func drainOutput(into output: inout ByteBuffer) throws(NGHTTP2Error) {
+        guard let session else { return }
+        while true {
+            var chunk: UnsafePointer<UInt8>?
+            let length = nghttp2_session_mem_send(session, &chunk)
+            if length < 0 {
+                throw NGHTTP2Error(length, "nghttp2_session_mem_send")
+            }
+            guard length > 0, let chunk else { return }
+            // The chunk is valid only until the next mem_send: copy now.
+            output.writeBytes(UnsafeRawBufferPointer(start: chunk, count: length))
+        }
+    }
+
+    /// Whether the session still wants to read or write; when neither, the connection can close.
+    var wantsIO: Bool {
+        guard let session else { return false }
+        return nghttp2_session_want_read(session) != 0 || nghttp2_session_want_write(session) != 0
+    }
+
+    /// The highest stream ID the session has processed (for GOAWAY).
+    var lastProcessedStreamID: Int32 {
+        guard let session else { return 0 }
+        return nghttp2_session_get_last_proc_stream_id(session)
+    }
+
+    /// A SETTINGS value the peer announced (e.g. MAX_CONCURRENT_STREAMS).
+    func remoteSetting(_ identifier: UInt16) -> UInt32 {
+        guard let session else { return 0 }
+        return nghttp2_session_get_remote_settings(session, nghttp2_settings_id(rawValue: UInt32(identifier)))
+    }
+
+    // MARK: Submitting frames
+
+    /// Queues SETTINGS.
+    func submitSettings(_ settings: [HTTP2Setting]) throws(NGHTTP2Error) {
+        guard let session else { return }
+        var entries = settings.map {
+            nghttp2_settings_entry(settings_id: Int32($0.identifier), value: $0.value)
+        }
+        let result = entries.withUnsafeMutableBufferPointer { buffer in
+            nghttp2_submit_settings(session, UInt8(NGHTTP2_FLAG_NONE.rawValue), buffer.baseAddress, buffer.count)
+        }
+        try check(result, "nghttp2_submit_settings")
+    }
+
+    /// Queues a response on `streamID`: HEADERS with END_STREAM when `body` is empty (what APNs
+    /// sends on success), else HEADERS followed by DATA. Returns `false` (without throwing) when
+    /// the stream is gone — the client reset it — which is not an error of ours.
+    @discardableResult
+    func submitResponse(streamID: Int32, status: Int, headers: HTTPHeaderList, body: [UInt8]) throws(NGHTTP2Error) -> Bool {
+        guard let session, inbound[streamID] != nil else { return false }
+        let statusBytes = HTTPStatusBytes.bytes(for: status)
+        let result: Int32 = NGHTTP2HeaderBlock.withNameValues(
+            firstName: HTTPStatusBytes.statusName,
+            firstValue: statusBytes,
+            headers: headers
+        ) { nameValues, count in
+            if body.isEmpty {
+                return nghttp2_submit_response(session, streamID, nameValues, count, nil)
+            }
+            var provider = nghttp2_data_provider(
+                source: nghttp2_data_source(ptr: nil),
+                read_callback: NGHTTP2Callbacks.readOutboundBody
+            )
+            return nghttp2_submit_response(session, streamID, nameValues, count, &provider)
+        }
+        if result == NGHTTP2_ERR_INVALID_ARGUMENT.rawValue || result == NGHTTP2_ERR_DATA_EXIST.rawValue
+            || result == NGHTTP2_ERR_STREAM_CLOSED.rawValue
+        {
+            return false
+        }
+        try check(result, "nghttp2_submit_response")
+        if !body.isEmpty {
+            outbound[streamID] = OutboundBody(body)
+        }
+        return true
+    }
+
+    /// Queues a request (client role). Returns the new stream ID.
+    func submitRequest(
+        method: String,
+        path: String,
+        scheme: String,
+        authority: String,
+        headers: HTTPHeaderList,
+        body: [UInt8]
+    ) throws(NGHTTP2Error) -> Int32 {
+        guard let session else { throw NGHTTP2Error(Int(NGHTTP2_ERR_INVALID_STATE.rawValue), "submit on a closed session") }
+        var pseudo = HTTPHeaderList()
+        pseudo.append(name: ":method", value: method)
+        pseudo.append(name: ":scheme", value: scheme)
+        pseudo.append(name: ":authority", value: authority)
+        pseudo.append(name: ":path", value: path)
+        let streamID: Int32 = NGHTTP2HeaderBlock.withNameValues(pseudo: pseudo, headers: headers) { nameValues, count in
+            if body.isEmpty {
+                return nghttp2_submit_request(session, nil, nameValues, count, nil, nil)
+            }
+            var provider = nghttp2_data_provider(
+                source: nghttp2_data_source(ptr: nil),
+                read_callback: NGHTTP2Callbacks.readOutboundBody
+            )
+            return nghttp2_submit_request(session, nil, nameValues, count, &provider, nil)
+        }
+        guard streamID > 0 else {
+            throw NGHTTP2Error(Int(streamID), "nghttp2_submit_request")
+        }
+        if !body.isEmpty {
+            outbound[streamID] = OutboundBody(body)
+        }
+        inbound[streamID] = InboundStream()
+        return streamID
+    }
+
+    /// Queues RST_STREAM.
+    func submitReset(streamID: Int32, errorCode: HTTP2ErrorCode) throws(NGHTTP2Error) {
+        guard let session else { return }
+        let result = nghttp2_submit_rst_stream(session, UInt8(NGHTTP2_FLAG_NONE.rawValue), streamID, errorCode.networkCode)
+        try check(result, "nghttp2_submit_rst_stream")
+    }
+
+    /// Queues GOAWAY with debug data (APNs sends `{"reason":"…"}` there).
+    func submitGoAway(lastStreamID: Int32, errorCode: HTTP2ErrorCode, debugData: [UInt8]) throws(NGHTTP2Error) {
+        guard let session else { return }
+        let result = debugData.withUnsafeBufferPointer { data in
+            nghttp2_submit_goaway(
+                session,
+                UInt8(NGHTTP2_FLAG_NONE.rawValue),
+                lastStreamID,
+                errorCode.networkCode,
+                data.baseAddress,
+                data.count
+            )
+        }
+        try check(result, "nghttp2_submit_goaway")
+    }
+
+    /// Queues a PING (client keep-alive).
+    func submitPing() throws(NGHTTP2Error) {
+        guard let session else { return }
+        try check(nghttp2_submit_ping(session, UInt8(NGHTTP2_FLAG_NONE.rawValue), nil), "nghttp2_submit_ping")
+    }
+
+    /// Only fatal library errors are thrown; a non-fatal failure to submit one frame (for
+    /// example a stream that just closed) must not take the connection down.
+    private func check(_ result: Int32, _ operation: String) throws(NGHTTP2Error) {
+        if result < 0, nghttp2_is_fatal(result) != 0 {
+            throw NGHTTP2Error(Int(result), operation)
+        }
+    }
+
+    /// Takes the completed inbound message of `streamID` as a request (server role).
+    func takeRequest(streamID: Int32) -> HTTPRequestMessage? {
+        guard let stream = inbound[streamID], stream.isComplete, !stream.isDelivered else { return nil }
+        stream.isDelivered = true
+        let message = HTTPRequestMessage(
+            method: stream.method ?? "",
+            path: stream.path ?? "",
+            authority: stream.authority,
+            scheme: stream.scheme,
+            headers: stream.headers,
+            body: stream.body,
+            bodyByteCount: stream.bodyByteCount,
+            streamID: streamID
+        )
+        stream.headers = HTTPHeaderList()
+        stream.body = []
+        return message
+    }
+}
+
+/// `:status` values as bytes, precomputed for the statuses the gateway sends.
+enum HTTPStatusBytes {
+    static let statusName: [UInt8] = Array(":status".utf8)
+    private static let table: [[UInt8]] = (0..<600).map { Array(String($0).utf8) }
+
+    static func bytes(for status: Int) -> [UInt8] {
+        status >= 0 && status < table.count ? table[status] : Array(String(status).utf8)
+    }
+}
+
+/// Builds the `nghttp2_nv` array for a header block. Pointers into the Swift arrays are valid
+/// only inside `body`; libnghttp2 copies names and values during the submit call.
+enum NGHTTP2HeaderBlock {
+    static func withNameValues<Result>(
+        firstName: [UInt8],
+        firstValue: [UInt8],
+        headers: HTTPHeaderList,
+        _ body: (UnsafePointer<nghttp2_nv>, Int) -> Result
+    ) -> Result {
+        firstName.withUnsafeBufferPointer { name in
+            firstValue.withUnsafeBufferPointer { value in
+                headers.withUnsafeStorage { storage in
+                    var nameValues: [nghttp2_nv] = []
+                    nameValues.reserveCapacity(headers.count + 1)
+                    nameValues.append(makeNV(name, value))
+                    appendFields(of: headers, storage: storage, to: &nameValues)
+                    return nameValues.withUnsafeBufferPointer { body($0.baseAddress!, $0.count) }
+                }
+            }
+        }
+    }
+
+    static func withNameValues<Result>(
+        pseudo: HTTPHeaderList,
+        headers: HTTPHeaderList,
+        _ body: (UnsafePointer<nghttp2_nv>, Int) -> Result
+    ) -> Result {
+        pseudo.withUnsafeStorage { pseudoStorage in
+            headers.withUnsafeStorage { storage in
+                var nameValues: [nghttp2_nv] = []
+                nameValues.reserveCapacity(headers.count + pseudo.count)
+                appendFields(of: pseudo, storage: pseudoStorage, to: &nameValues)
+                appendFields(of: headers, storage: storage, to: &nameValues)
+                return nameValues.withUnsafeBufferPointer { body($0.baseAddress!, $0.count) }
+            }
+        }
+    }
+
+    private static func appendFields(
+        of headers: HTTPHeaderList,
+        storage: UnsafeBufferPointer<UInt8>,
+        to nameValues: inout [nghttp2_nv]
+    ) {
+        guard let base = storage.baseAddress else { return }
+        for index in 0..<headers.count {
+            let name = headers.nameRange(at: index)
+            let value = headers.valueRange(at: index)
+            nameValues.append(
+                nghttp2_nv(
+                    name: UnsafeMutablePointer(mutating: base + name.lowerBound),
+                    value: UnsafeMutablePointer(mutating: base + value.lowerBound),
+                    namelen: name.count,
+                    valuelen: value.count,
+                    flags: UInt8(NGHTTP2_NV_FLAG_NONE.rawValue)
+                )
+            )
+        }
+    }
+
+    private static func makeNV(_ name: UnsafeBufferPointer<UInt8>, _ value: UnsafeBufferPointer<UInt8>) -> nghttp2_nv {
+        nghttp2_nv(
+            name: UnsafeMutablePointer(mutating: name.baseAddress!),
+            value: UnsafeMutablePointer(mutating: value.baseAddress ?? name.baseAddress!),
+            namelen: name.count,
+            valuelen: value.count,
+            flags: UInt8(NGHTTP2_NV_FLAG_NONE.rawValue)
+        )
+    }
+}

@@ -1,0 +1,44 @@
+import Foundation
+import PushMockGateway
+
+/// The text `pushmock serve` prints once it is ready.
+enum Banner {
+    static func print(_ info: GatewayServerInfo) {
+        var lines = ["PushMock \(info.version) ready (pid \(info.pid))"]
+        if let tls = info.tls {
+            lines.append("  APNs (TLS, h2 + http/1.1):   \(tls.url)   [\(tls.environment)]")
+        }
+        if let production = info.productionTLS {
+            lines.append("  APNs (TLS, production):      \(production.url)   [production]")
+        }
+        if let cleartext = info.cleartext {
+            lines.append("  Cleartext (h2c + HTTP/1.1):  \(cleartext.url)   [\(cleartext.environment)]")
+        }
+        if let ca = info.caCertificatePath {
+            lines.append("  CA certificate (trust this): \(ca)")
+        }
+        if let key = info.apnsSampleKey {
+            lines.append("  Sample APNs key:             \(key.path ?? "(in memory)")  key id \(key.keyId)  team id \(key.teamId)  topic \(key.topic)")
+        }
+        lines.append("  Journal:                     \(info.journalPath ?? "off (memory only)")")
+        if let control = info.controlAPI {
+            lines.append("  Control API:                 \(control)/recordings")
+        }
+        lines.append("Press Ctrl-C to stop.")
+        FileHandle.standardOutput.write(Data((lines.joined(separator: "\n") + "\n").utf8))
+    }
+}
+
+/// `--ready-file`: the same information as JSON, written atomically.
+enum ReadyFile {
+    static func write(_ info: GatewayServerInfo, to path: String) throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        let data = try encoder.encode(info)
+        let directory = (path as NSString).deletingLastPathComponent
+        if !directory.isEmpty {
+            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        }
+        try data.write(to: URL(fileURLWithPath: path), options: .atomic)
+    }
+}

@@ -1,0 +1,214 @@
+public import ArgumentParser
+import Foundation
+import Logging
+import PushMockCore
+import PushMockGateway
+import ServiceLifecycle
+import UnixSignals
+
+/// `pushmock serve`: runs the gateway until SIGINT/SIGTERM.
+struct Serve: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Run the gateway.",
+        discussion: """
+            With no options: TLS on 127.0.0.1:2197 (ALPN h2 and http/1.1, h2 without ALPN) and
+            cleartext on 127.0.0.1:2198 (h2c prior knowledge and HTTP/1.1), a local CA and server
+            certificate in certs/, a sample APNs signing key that is trusted out of the box, and a
+            journal in Recordings/journal.jsonl. SIGINT/SIGTERM drain connections and exit 0.
+            """
+    )
+
+    @Option(help: "Interface to bind.")
+    var host = "127.0.0.1"
+
+    @Option(name: .customLong("tls-port"), help: "TLS port (0 = any free port).")
+    var tlsPort = 2197
+
+    @Option(name: .customLong("port"), help: "Cleartext port for h2c and HTTP/1.1 (0 = any free port).")
+    var cleartextPort = 2198
+
+    @Option(name: .customLong("production-tls-port"), help: "Extra TLS port whose requests are production by default.")
+    var productionTLSPort: Int?
+
+    @Flag(name: .customLong("no-tls"), help: "Do not open the TLS listener.")
+    var noTLS = false
+
+    @Flag(name: .customLong("no-cleartext"), help: "Do not open the cleartext listener.")
+    var noCleartext = false
+
+    @Option(name: .customLong("certs-dir"), help: "Where the local CA, server certificate and sample key live.")
+    var certificatesDirectory = "certs"
+
+    @Option(name: .customLong("cert"), help: "Your own server certificate chain (PEM); needs --key.")
+    var certificatePath: String?
+
+    @Option(name: .customLong("key"), help: "Your own server private key (PEM).")
+    var keyPath: String?
+
+    @Option(name: .customLong("ca"), help: "The CA of --cert, to print for clients.")
+    var caPath: String?
+
+    @Option(name: .customLong("client-ca"), help: "Trust client certificates issued by this CA (PEM) for APNs certificate auth. Repeatable.")
+    var clientCAs: [String] = []
+
+    @Option(name: .customLong("config"), help: "JSON configuration file (keys, teams, tokens, options).")
+    var configPath: String?
+
+    @Option(help: "Authentication: required (provider tokens or client certificates) or none.")
+    var auth: APNsOptions.Authentication = .required
+
+    @Option(help: "APNs environment when the :authority names no Apple host: sandbox or production.")
+    var environment: EnvironmentArgument = .sandbox
+
+    @Flag(name: .customLong("strict-token-length"), help: "Accept only 64-hex-digit device tokens.")
+    var strictTokenLength = false
+
+    @Flag(name: .customLong("reject-unknown-tokens"), help: "Answer BadDeviceToken for tokens not in the registry.")
+    var rejectUnknownTokens = false
+
+    @Option(name: .customLong("environment-key-spelling"), help: "observed (BadEnvironmentKeyInToken) or documented (BadEnvironmentKeyIdInToken).")
+    var environmentKeySpelling: APNsReason.EnvironmentKeySpelling = .observed
+
+    @Option(name: .customLong("max-concurrent-streams"), help: "HTTP/2 MAX_CONCURRENT_STREAMS to advertise.")
+    var maxConcurrentStreams: UInt32 = 1000
+
+    @Flag(name: .customLong("one-stream-until-authenticated"), help: "Allow one stream per connection until a request authenticates (Apple's documented behaviour).")
+    var oneStreamUntilAuthenticated = false
+
+    @Flag(name: .customLong("throttle-after-rejection"), help: "Drop MAX_CONCURRENT_STREAMS to 1 after a rejected push until the next accepted one.")
+    var throttleAfterRejection = false
+
+    @Option(help: "JSON Lines journal.")
+    var journal = "Recordings/journal.jsonl"
+
+    @Flag(name: .customLong("no-journal"), help: "Keep recordings in memory only.")
+    var noJournal = false
+
+    @Option(help: "Journal durability before a response is sent: written, fsync or fsync-interval.")
+    var durability: RecordingOptions.Durability = .written
+
+    @Option(name: .customLong("memory-capacity"), help: "Recordings kept in memory.")
+    var memoryCapacity = 100_000
+
+    @Option(name: .customLong("ready-file"), help: "Write the listeners and credentials as JSON to this file once ready.")
+    var readyFile: String?
+
+    @Option(name: .customLong("log-level"), help: "trace, debug, info, notice, warning, error or critical.")
+    var logLevel: LogLevelArgument = .info
+
+    func validate() throws {
+        if (certificatePath == nil) != (keyPath == nil) {
+            throw ValidationError("--cert and --key go together.")
+        }
+        if noTLS && noCleartext {
+            throw ValidationError("--no-tls and --no-cleartext together leave nothing to listen on.")
+        }
+        for port in [tlsPort, cleartextPort] + [productionTLSPort].compactMap({ $0 }) where !(0...65535).contains(port) {
+            throw ValidationError("port \(port) is out of range 0–65535.")
+        }
+    }
+
+    func makeConfiguration() throws -> GatewayConfiguration {
+        var apns = APNsOptions()
+        apns.authentication = auth
+        apns.defaultEnvironment = environment.value
+        apns.tokenFormat = strictTokenLength ? .strict64 : .variable
+        apns.rejectUnknownTokens = rejectUnknownTokens
+        apns.environmentKeySpelling = environmentKeySpelling
+        apns.maxConcurrentStreams = maxConcurrentStreams
+        apns.oneStreamUntilAuthenticated = oneStreamUntilAuthenticated
+        apns.throttleStreamsAfterRejection = throttleAfterRejection
+        var configuration = GatewayConfiguration(
+            host: host,
+            tlsPort: noTLS ? nil : tlsPort,
+            cleartextPort: noCleartext ? nil : cleartextPort,
+            productionTLSPort: productionTLSPort,
+            tlsIdentity: certificatePath.map { .files(certificatePath: $0, keyPath: keyPath!, caPath: caPath) }
+                ?? .managed(directory: certificatesDirectory),
+            clientCertificateAuthorityPaths: clientCAs,
+            apns: apns,
+            recording: RecordingOptions(
+                memoryCapacity: memoryCapacity,
+                journalPath: noJournal ? nil : journal,
+                durability: durability
+            )
+        )
+        if let configPath {
+            try ConfigurationFile.load(path: configPath).apply(to: &configuration)
+        }
+        return configuration
+    }
+
+    func run() async throws {
+        var logger = Logger(label: "pushmock")
+        logger.logLevel = logLevel.value
+        let configuration: GatewayConfiguration
+        let server: PushMockServer
+        do {
+            configuration = try makeConfiguration()
+            server = try PushMockServer(configuration: configuration, logger: logger)
+            if let configPath {
+                try ConfigurationFile.load(path: configPath).register(in: server.state)
+            }
+        } catch let error as DefinitionError {
+            throw ValidationError(error.description)
+        }
+        let readyFile = self.readyFile
+        let group = ServiceGroup(
+            configuration: .init(services: [server], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
+        )
+        try await withThrowingTaskGroup(of: Void.self) { tasks in
+            tasks.addTask {
+                try await group.run()
+            }
+            tasks.addTask {
+                let info = try await server.waitUntilReady()
+                Banner.print(info)
+                if let readyFile {
+                    try ReadyFile.write(info, to: readyFile)
+                }
+            }
+            try await tasks.waitForAll()
+        }
+    }
+}
+
+/// `sandbox` / `production` as a command-line value.
+struct EnvironmentArgument: ExpressibleByArgument {
+    var value: APNsEnvironment
+
+    static let sandbox = EnvironmentArgument(value: .sandbox)
+
+    init(value: APNsEnvironment) { self.value = value }
+
+    init?(argument: String) {
+        guard let environment = APNsEnvironment(name: argument) else { return nil }
+        self.value = environment
+    }
+
+    var defaultValueDescription: String { value.name }
+
+    static var allValueStrings: [String] { ["sandbox", "production"] }
+}
+
+/// A swift-log level as a command-line value.
+struct LogLevelArgument: ExpressibleByArgument {
+    var value: Logger.Level
+
+    static let info = LogLevelArgument(value: .info)
+
+    init(value: Logger.Level) { self.value = value }
+
+    init?(argument: String) {
+        guard let level = Logger.Level(rawValue: argument.lowercased()) else { return nil }
+        self.value = level
+    }
+
+    var defaultValueDescription: String { value.rawValue }
+
+    static var allValueStrings: [String] { Logger.Level.allCases.map(\.rawValue) }
+}
+
+extension APNsOptions.Authentication: ExpressibleByArgument {}
+extension APNsReason.EnvironmentKeySpelling: ExpressibleByArgument {}
+extension RecordingOptions.Durability: ExpressibleByArgument {}

@@ -1,0 +1,124 @@
+import Foundation
+import NIOCore
+import NIOPosix
+import PushMockCore
+import PushMockTransport
+import Testing
+
+/// Echoes the request line and body length; `/reset` resets, `/goaway` sends GOAWAY.
+final class EchoResponder: HTTPConnectionResponder {
+    let transport: HTTPTransportProtocol
+    init(transport: HTTPTransportProtocol) { self.transport = transport }
+
+    func respond(to requests: [HTTPRequestMessage]) -> HTTPReplyBatch {
+        .immediate(requests.map { request in
+            switch request.path {
+            case "/reset": return HTTPReply(.resetStream(.refusedStream))
+            case "/goaway":
+                return HTTPReply(.goAway(.noError, debugData: Array(#"{"reason":"Shutdown"}"#.utf8), lastStreamID: 0, closeConnection: true))
+            case "/slow": return HTTPReply(.respond(HTTPResponseMessage(status: 200)), delay: .milliseconds(50))
+            default:
+                var headers = HTTPHeaderList()
+                headers.append(name: "x-transport", value: transport.name)
+                headers.append(name: "x-method", value: request.method)
+                headers.append(name: "x-path", value: request.path)
+                headers.append(name: "x-header-count", value: String(request.headers.count))
+                let body = Array("\(request.method) \(request.path) \(request.bodyByteCount)".utf8)
+                return .respond(HTTPResponseMessage(status: 200, headers: headers, body: body))
+            }
+        })
+    }
+
+    func connectionClosed() {}
+}
+
+func startCleartextServer() async throws -> any Channel {
+    let pipeline = HTTPServerPipeline()
+    return try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+        .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
+        .childChannelInitializer { channel in
+            channel.eventLoop.makeCompletedFuture {
+                try pipeline.addCleartextDetection(to: channel) { EchoResponder(transport: $0) }
+            }
+        }
+        .bind(host: "127.0.0.1", port: 0).get()
+}
+
+@Suite("Transport round trips")
+struct TransportRoundTripTests {
+    @Test("our HTTP/2 client and server exchange requests over h2c")
+    func h2cRoundTrip() async throws {
+        let server = try await startCleartextServer()
+        let port = try #require(server.localAddress?.port)
+        let client = try await HTTP2ClientConnection.connect(to: .init(host: "127.0.0.1", port: port))
+        var headers = HTTPHeaderList()
+        headers.append(name: "apns-topic", value: "com.example")
+        let response = try await client.send(
+            HTTPRequestMessage(method: "POST", path: "/3/device/abc", headers: headers, body: Array("{}".utf8))
+        )
+        #expect(response.status == 200)
+        #expect(response.headers.first(HTTPFieldName(string: "x-transport")) == "h2c")
+        #expect(String(decoding: response.body, as: UTF8.self) == "POST /3/device/abc 2")
+
+        // Many concurrent streams on one connection.
+        try await withThrowingTaskGroup(of: Int.self) { group in
+            for index in 0..<500 {
+                group.addTask {
+                    try await client.send(HTTPRequestMessage(method: "POST", path: "/n/\(index)", body: [1, 2, 3])).status
+                }
+            }
+            var count = 0
+            for try await status in group {
+                #expect(status == 200)
+                count += 1
+            }
+            #expect(count == 500)
+        }
+        await client.close()
+        try await server.close()
+    }
+
+    @Test("reset, delayed and GOAWAY replies reach the client")
+    func resetAndGoAway() async throws {
+        let server = try await startCleartextServer()
+        let port = try #require(server.localAddress?.port)
+        let client = try await HTTP2ClientConnection.connect(to: .init(host: "127.0.0.1", port: port))
+        await #expect(throws: HTTP2ClientError(.streamReset(.refusedStream))) {
+            _ = try await client.send(HTTPRequestMessage(method: "GET", path: "/reset"))
+        }
+        let slow = try await client.send(HTTPRequestMessage(method: "GET", path: "/slow"))
+        #expect(slow.status == 200)
+        do {
+            _ = try await client.send(HTTPRequestMessage(method: "GET", path: "/goaway"))
+            Issue.record("expected a GOAWAY error")
+        } catch let error as HTTP2ClientError {
+            guard case .goAway(let goAway) = error.kind else {
+                Issue.record("unexpected \(error)")
+                return
+            }
+            #expect(String(decoding: goAway.debugData, as: UTF8.self) == #"{"reason":"Shutdown"}"#)
+            #expect(goAway.lastStreamID == 0)
+        }
+        await client.closeFuture()
+        try await server.close()
+    }
+
+    @Test("curl speaks HTTP/1.1 and h2c prior knowledge to the same port")
+    func curlBothProtocols() async throws {
+        let server = try await startCleartextServer()
+        let port = try #require(server.localAddress?.port)
+        for (flag, expected) in [("--http1.1", "http/1.1"), ("--http2-prior-knowledge", "h2c")] {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
+            process.arguments = ["-s", "-i", flag, "-X", "POST", "-d", "hello", "http://127.0.0.1:\(port)/x"]
+            let pipe = Pipe()
+            process.standardOutput = pipe
+            try process.run()
+            let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            process.waitUntilExit()
+            #expect(output.lowercased().contains("x-transport: \(expected)"), "\(flag): \(output)")
+            #expect(output.hasSuffix("POST /x 5"))
+        }
+        try await server.close()
+    }
+}
