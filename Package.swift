@@ -145,6 +145,12 @@ let package = Package(
             dependencies: [
                 "PushMockGateway",
                 "PushMockTesting",
+                "PushMockAuth",
+                "PushMockCore",
+                "PushMockRecording",
+                "PushMockTransport",
+                "PushMockJSON",
+                .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
@@ -158,6 +164,10 @@ let package = Package(
             dependencies: [
                 "PushMockGateway",
                 "PushMockTransport",
+                "PushMockAuth",
+                "PushMockCore",
+                "PushMockRecording",
+                .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
@@ -182,7 +192,11 @@ let package = Package(
         .testTarget(
             name: "PushMockCLITests",
             dependencies: [
-                "PushMockTesting",
+                "pushmock",
+                "PushMockGateway",
+                "PushMockCore",
+                "PushMockJSON",
+                "PushMockRecording",
             ],
             swiftSettings: swiftSettings
         ),

@@ -1,0 +1,193 @@
+import Foundation
+import PushMockCore
+import PushMockGateway
+import PushMockJSON
+import PushMockRecording
+import Testing
+
+/// `pushmock serve` as a process, driven by independent HTTP/2 clients: curl and nghttp
+/// (both built on libnghttp2 + OpenSSL, not on our code).
+@Suite("pushmock serve (process)", .serialized)
+struct ServeCommandTests {
+    static let token = "00fc13adff785122b4ad28809a3420982341241421348097878e577c991de8f0"
+
+    static func providerToken(_ server: ServeProcess) throws -> String {
+        let result = try run(ServeProcess.binary, ["provider-token", "--key", server.directory + "/certs/apns-sample-key.p8"])
+        #expect(result.status == 0, "\(result.error)")
+        return result.output.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    @Test("zero configuration: banner, ready file, certs with keys 0600, sample key")
+    func zeroConfiguration() async throws {
+        let server = try await ServeProcess()
+        defer { server.removeDirectory() }
+        #expect(server.info.tls != nil)
+        #expect(server.info.cleartext != nil)
+        #expect(server.info.apnsSampleKey?.keyId == "PUSHMOCK01")
+        #expect(server.info.apnsSampleKey?.teamId == "PUSHMOCK00")
+        #expect(server.info.apnsSampleKey?.topic == "dev.pushmock.sample")
+        for (file, permissions) in [("ca.pem", 0o644), ("ca-key.pem", 0o600), ("server.pem", 0o644), ("server-key.pem", 0o600), ("apns-sample-key.p8", 0o600)] {
+            let attributes = try FileManager.default.attributesOfItem(atPath: server.directory + "/certs/" + file)
+            #expect((attributes[.posixPermissions] as? Int) == permissions, "\(file)")
+        }
+        // The server certificate names the real push hosts and loopback.
+        if let openssl = tool("openssl") {
+            let text = try run(openssl, ["x509", "-noout", "-text", "-in", server.directory + "/certs/server.pem"]).output
+            for name in ["DNS:localhost", "DNS:api.push.apple.com", "DNS:api.sandbox.push.apple.com", "DNS:api.development.push.apple.com",
+                "DNS:fcm.googleapis.com", "DNS:oauth2.googleapis.com", "DNS:iid.googleapis.com", "IP Address:127.0.0.1", "IP Address:0:0:0:0:0:0:0:1"]
+            {
+                #expect(text.contains(name), "SAN \(name)")
+            }
+        }
+        let stopped = server.stop()
+        #expect(stopped.status == 0)
+        #expect(stopped.output.contains("PushMock \(PushMockVersion.current) ready"))
+        #expect(stopped.output.contains("CA certificate (trust this)"))
+        #expect(stopped.output.contains("PUSHMOCK01"))
+    }
+
+    @Test("certificates are reused on the next start")
+    func reuseCertificates() async throws {
+        let first = try await ServeProcess()
+        defer { first.removeDirectory() }
+        let ca = try String(contentsOfFile: first.caPath, encoding: .utf8)
+        let key = try String(contentsOfFile: first.directory + "/certs/apns-sample-key.p8", encoding: .utf8)
+        #expect(first.stop().status == 0)
+        let second = try await ServeProcess(directory: first.directory)
+        #expect(try String(contentsOfFile: second.caPath, encoding: .utf8) == ca)
+        #expect(try String(contentsOfFile: second.directory + "/certs/apns-sample-key.p8", encoding: .utf8) == key)
+        #expect(second.stop().status == 0)
+    }
+
+    @Test("curl --http2 over TLS with the printed CA: success and an error body")
+    func curlHTTP2() async throws {
+        let curl = try #require(tool("curl"), "curl is required (Debian package curl)")
+        let server = try await ServeProcess()
+        defer { server.removeDirectory() }
+        let jwt = try Self.providerToken(server)
+        let base = ["-s", "-i", "--http2", "--cacert", server.caPath, "-H", "authorization: bearer \(jwt)", "-H", "apns-topic: dev.pushmock.sample"]
+        let ok = try run(curl, base + ["-H", "apns-push-type: alert", "-d", #"{"aps":{"alert":"Hello"}}"#, "https://localhost:\(server.tlsPort)/3/device/\(Self.token)"])
+        #expect(ok.output.hasPrefix("HTTP/2 200"), "\(ok.output) \(ok.error)")
+        #expect(ok.output.contains("apns-id: "))
+        #expect(ok.output.contains("apns-unique-id: "))
+        let bad = try run(curl, base + ["-d", #"{"aps":{}}"#, "https://127.0.0.1:\(server.tlsPort)/3/device/nothex"])
+        #expect(bad.output.hasPrefix("HTTP/2 400"))
+        #expect(bad.output.hasSuffix(#"{"reason":"BadDeviceToken"}"#))
+        // Production by authority: curl --connect-to keeps the real host name for TLS and :authority.
+        let production = try run(curl, base + [
+            "--connect-to", "api.push.apple.com:443:127.0.0.1:\(server.tlsPort)",
+            "-d", #"{"aps":{}}"#, "https://api.push.apple.com/3/device/\(Self.token)",
+        ])
+        #expect(production.output.hasPrefix("HTTP/2 200"), "\(production.output) \(production.error)")
+        #expect(!production.output.contains("apns-unique-id"))
+        #expect(server.stop().status == 0)
+        let lines = try String(contentsOfFile: server.journalPath, encoding: .utf8).split(separator: "\n")
+        #expect(lines.count == 3)
+        #expect(lines.last?.contains(#""environment":"production""#) == true)
+    }
+
+    @Test("nghttp over TLS and h2c")
+    func nghttp() async throws {
+        let nghttp = try #require(tool("nghttp"), "nghttp is required (Debian package nghttp2-client)")
+        let server = try await ServeProcess()
+        defer { server.removeDirectory() }
+        let jwt = try Self.providerToken(server)
+        let payload = server.directory + "/payload.json"
+        try #"{"aps":{"alert":{"title":"Hi","body":"there"}}}"#.write(toFile: payload, atomically: true, encoding: .utf8)
+        for url in ["https://127.0.0.1:\(server.tlsPort)", "http://127.0.0.1:\(server.cleartextPort)"] {
+            let result = try run(nghttp, [
+                "-v", "-d", payload,
+                "-H", "authorization: bearer \(jwt)", "-H", "apns-topic: dev.pushmock.sample", "-H", "apns-push-type: alert",
+                "\(url)/3/device/\(Self.token)",
+            ])
+            #expect(result.status == 0, "\(url): \(result.error)")
+            #expect(result.output.contains(":status: 200"), "\(url): \(result.output)")
+            #expect(result.output.contains("SETTINGS_MAX_CONCURRENT_STREAMS(0x03):1000"))
+            let bad = try run(nghttp, ["-d", payload, "-H", "apns-topic: dev.pushmock.sample", "\(url)/3/device/\(Self.token)"])
+            #expect(bad.output.contains(#"{"reason":"MissingProviderToken"}"#), "\(url): \(bad.output)")
+        }
+        #expect(server.stop().status == 0)
+        let records = try String(contentsOfFile: server.journalPath, encoding: .utf8).split(separator: "\n")
+            .map { try ExchangeRecord.decode(jsonLine: Array($0.utf8)) }
+        #expect(records.map(\.connection.transport) == ["h2", "h2", "h2c", "h2c"])
+        #expect(records.first?.request.body.jsonValue?["aps"]?["alert"]?["title"]?.stringValue == "Hi")
+    }
+
+    @Test("SIGINT and SIGTERM drain and exit 0", arguments: [SIGINT, SIGTERM])
+    func signals(signal: Int32) async throws {
+        let server = try await ServeProcess()
+        defer { server.removeDirectory() }
+        let stopped = server.stop(signal: signal)
+        #expect(stopped.status == 0, "\(stopped.output)")
+    }
+
+    @Test("kill -9 loses no acknowledged exchange")
+    func killNine() async throws {
+        let curl = try #require(tool("curl"))
+        let server = try await ServeProcess()
+        defer { server.removeDirectory() }
+        let jwt = try Self.providerToken(server)
+        // Fifty transfers in parallel (-Z), multiplexed over HTTP/2; options repeat per transfer.
+        var arguments = ["-Z"]
+        for index in 0..<50 {
+            arguments += [
+                "-s", "--http2", "--cacert", server.caPath, "-o", "/dev/null", "-w", "%{http_code}\n",
+                "-H", "authorization: bearer \(jwt)", "-H", "apns-topic: dev.pushmock.sample",
+                "-d", #"{"aps":{"alert":"\#(index)"}}"#, "https://localhost:\(server.tlsPort)/3/device/\(Self.token)",
+            ]
+            if index < 49 { arguments.append("--next") }
+        }
+        let result = try run(curl, arguments)
+        let acknowledged = result.output.split(separator: "\n").filter { $0 == "200" }.count
+        #expect(acknowledged == 50, "\(result.output)")
+        _ = server.stop(signal: SIGKILL)
+        let lines = try String(contentsOfFile: server.journalPath, encoding: .utf8).split(separator: "\n")
+        #expect(lines.count == acknowledged)
+    }
+
+    @Test("a configuration file registers keys and tokens; unknown keys are rejected")
+    func configurationFile() async throws {
+        let curl = try #require(tool("curl"))
+        let directory = NSTemporaryDirectory() + "pushmock-config-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let config = directory + "/pushmock.json"
+        try """
+            {"apns": {
+              "options": {"rejectUnknownTokens": true},
+              "tokens": [
+                {"token": "\(Self.token)", "bundleId": "dev.pushmock.sample"},
+                {"token": "\(String(repeating: "ab", count: 32))", "bundleId": "dev.pushmock.sample", "state": "unregistered", "at": 1700000000000}
+              ]
+            }}
+            """.write(toFile: config, atomically: true, encoding: .utf8)
+        let server = try await ServeProcess(arguments: ["--config", config], directory: directory)
+        let jwt = try Self.providerToken(server)
+        func status(_ token: String) throws -> String {
+            try run(curl, [
+                "-s", "--http2", "--cacert", server.caPath, "-H", "authorization: bearer \(jwt)", "-H", "apns-topic: dev.pushmock.sample",
+                "-d", "{}", "https://localhost:\(server.tlsPort)/3/device/\(token)",
+            ]).output
+        }
+        #expect(try status(Self.token) == "")
+        #expect(try status(String(repeating: "ab", count: 32)) == #"{"reason":"Unregistered","timestamp":1700000000000}"#)
+        #expect(try status(String(repeating: "cd", count: 32)) == #"{"reason":"BadDeviceToken"}"#)
+        #expect(server.stop().status == 0)
+
+        try #"{"apns": {"tokenz": []}}"#.write(toFile: config, atomically: true, encoding: .utf8)
+        let rejected = try run(ServeProcess.binary, ["serve", "--config", config, "--tls-port", "0", "--port", "0", "--certs-dir", directory + "/certs"])
+        #expect(rejected.status != 0)
+        #expect(rejected.error.contains(#"unknown key "tokenz""#), "\(rejected.error)")
+    }
+
+    @Test("bad command lines are usage errors")
+    func usageErrors() throws {
+        let conflicting = try run(ServeProcess.binary, ["serve", "--no-tls", "--no-cleartext"])
+        #expect(conflicting.status == 64)
+        #expect(conflicting.error.contains("leave nothing to listen on"))
+        let certWithoutKey = try run(ServeProcess.binary, ["serve", "--cert", "x.pem"])
+        #expect(certWithoutKey.status == 64)
+        let badEnvironment = try run(ServeProcess.binary, ["serve", "--environment", "staging"])
+        #expect(badEnvironment.status == 64)
+    }
+}

@@ -1,0 +1,123 @@
+import Foundation
+import PushMockGateway
+import Testing
+
+/// A `pushmock serve` child process on free ports, with its own certs and journal in a
+/// temporary directory.
+/// Used from one test task only (not Sendable).
+final class ServeProcess {
+    let directory: String
+    let process: Process
+    let output: Pipe
+    let info: GatewayServerInfo
+
+    var tlsPort: Int { info.tls?.port ?? 0 }
+    var cleartextPort: Int { info.cleartext?.port ?? 0 }
+    var caPath: String { info.caCertificatePath ?? "" }
+    var journalPath: String { directory + "/journal.jsonl" }
+
+    /// The built `pushmock` executable, next to the test bundle (override with PUSHMOCK_BINARY).
+    static var binary: String {
+        if let override = ProcessInfo.processInfo.environment["PUSHMOCK_BINARY"] {
+            return override
+        }
+        var directory = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+        for _ in 0..<4 {
+            let candidate = directory.appendingPathComponent("pushmock").path
+            if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
+            directory = directory.deletingLastPathComponent()
+        }
+        let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        return packageRoot.appendingPathComponent(".build/debug/pushmock").path
+    }
+
+    init(arguments extra: [String] = [], directory: String? = nil) async throws {
+        let directory = directory ?? (NSTemporaryDirectory() + "pushmock-cli-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        self.directory = directory
+        let readyFile = directory + "/ready.json"
+        try? FileManager.default.removeItem(atPath: readyFile)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: Self.binary)
+        process.currentDirectoryURL = URL(fileURLWithPath: directory)
+        process.arguments = [
+            "serve", "--tls-port", "0", "--port", "0",
+            "--certs-dir", directory + "/certs",
+            "--journal", directory + "/journal.jsonl",
+            "--ready-file", readyFile,
+            "--log-level", "warning",
+        ] + extra
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = output
+        try process.run()
+        self.process = process
+        self.output = output
+        let deadline = ContinuousClock.now + .seconds(30)
+        while true {
+            if let data = FileManager.default.contents(atPath: readyFile),
+                let info = try? JSONDecoder().decode(GatewayServerInfo.self, from: data)
+            {
+                self.info = info
+                break
+            }
+            guard process.isRunning, ContinuousClock.now < deadline else {
+                process.terminate()
+                let text = String(decoding: output.fileHandleForReading.availableData, as: UTF8.self)
+                throw ServeProcessError("pushmock serve did not become ready: \(text)")
+            }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+    }
+
+    /// Sends a signal and waits for the exit status.
+    func stop(signal: Int32 = SIGTERM) -> (status: Int32, output: String) {
+        kill(process.processIdentifier, signal)
+        process.waitUntilExit()
+        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        return (process.terminationStatus, text)
+    }
+
+    func removeDirectory() {
+        try? FileManager.default.removeItem(atPath: directory)
+    }
+
+    deinit {
+        if process.isRunning {
+            process.terminate()
+            process.waitUntilExit()
+        }
+    }
+}
+
+struct ServeProcessError: Error, CustomStringConvertible {
+    var description: String
+    init(_ description: String) { self.description = description }
+}
+
+/// Runs a command and returns its exit status and output.
+@discardableResult
+func run(_ executable: String, _ arguments: [String], directory: String? = nil) throws -> (status: Int32, output: String, error: String) {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: executable)
+    process.arguments = arguments
+    if let directory { process.currentDirectoryURL = URL(fileURLWithPath: directory) }
+    let output = Pipe()
+    let error = Pipe()
+    process.standardOutput = output
+    process.standardError = error
+    try process.run()
+    let outputData = output.fileHandleForReading.readDataToEndOfFile()
+    let errorData = error.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    return (process.terminationStatus, String(decoding: outputData, as: UTF8.self), String(decoding: errorData, as: UTF8.self))
+}
+
+/// Where Debian installs a tool, or `nil` (the test then reports it as missing).
+func tool(_ name: String) -> String? {
+    for directory in ["/usr/bin", "/usr/sbin", "/usr/local/bin"] {
+        let path = directory + "/" + name
+        if FileManager.default.isExecutableFile(atPath: path) { return path }
+    }
+    return nil
+}

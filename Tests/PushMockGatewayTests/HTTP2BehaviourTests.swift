@@ -1,0 +1,190 @@
+import Foundation
+import PushMockAuth
+import PushMockCore
+import PushMockGateway
+import PushMockRecording
+import PushMockTesting
+import PushMockTransport
+import Testing
+
+@Suite("HTTP/2 and listener behaviour")
+struct HTTP2BehaviourTests {
+    @Test("SETTINGS advertise APNs' MAX_CONCURRENT_STREAMS (1000 by default, configurable)", arguments: [nil, 500] as [UInt32?])
+    func maxConcurrentStreams(configured: UInt32?) async throws {
+        try await withPushMock(configure: { if let configured { $0.apns.maxConcurrentStreams = configured } }) { mock in
+            let connection = try await mock.connect()
+            try await connection.waitForRemoteSettings()
+            #expect(try await connection.remoteMaxConcurrentStreams == configured ?? 1000)
+            await connection.close()
+        }
+    }
+
+    @Test("one stream until the first authenticated request, when enabled")
+    func oneStreamUntilAuthenticated() async throws {
+        try await withPushMock(configure: { $0.apns.oneStreamUntilAuthenticated = true }) { mock in
+            let connection = try await mock.connect()
+            try await connection.waitForRemoteSettings()
+            #expect(try await connection.remoteMaxConcurrentStreams == 1)
+            expectAPNsError(try await connection.send(try mock.apnsRequest(providerToken: .none)), status: 403, reason: "MissingProviderToken")
+            #expect(try await connection.remoteMaxConcurrentStreams == 1)
+            expectAccepted(try await connection.send(try mock.apnsRequest()))
+            // The SETTINGS frame went out before the response.
+            #expect(try await connection.remoteMaxConcurrentStreams == 1000)
+            await connection.close()
+        }
+    }
+
+    @Test("streams drop to 1 after a rejection and come back after the next accepted push, when enabled")
+    func throttleAfterRejection() async throws {
+        try await withPushMock(configure: { $0.apns.throttleStreamsAfterRejection = true }) { mock in
+            let connection = try await mock.connect()
+            expectAccepted(try await connection.send(try mock.apnsRequest()))
+            #expect(try await connection.remoteMaxConcurrentStreams == 1000)
+            _ = try await connection.send(try mock.apnsRequest(payload: ""))
+            #expect(try await connection.remoteMaxConcurrentStreams == 1)
+            expectAccepted(try await connection.send(try mock.apnsRequest()))
+            #expect(try await connection.remoteMaxConcurrentStreams == 1000)
+            // 410 is not an error condition for this purpose.
+            mock.state.devices.register(
+                APNsDeviceRecord(token: PushMockHarness.sampleDeviceToken, bundleID: mock.topic, state: .unregistered(at: Timestamp(millisecondsSince1970: 0)))
+            )
+            #expect(try await connection.send(try mock.apnsRequest()).status == 410)
+            #expect(try await connection.remoteMaxConcurrentStreams == 1000)
+            await connection.close()
+        }
+    }
+
+    @Test("TLS clients that send the HTTP/2 preface without ALPN are served")
+    func noALPN() async throws {
+        try await withPushMock { mock in
+            let connection = try await mock.connect(alpn: [])
+            #expect(connection.negotiatedProtocol == nil)
+            expectAccepted(try await connection.send(try mock.apnsRequest()))
+            let record = try #require(mock.recordings.records(limit: 1).first)
+            #expect(record.connection.transport == "h2")
+            #expect(record.connection.tls)
+            #expect(record.connection.alpn == nil)
+            await connection.close()
+        }
+    }
+
+    @Test("ALPN h2 is negotiated and recorded")
+    func alpnH2() async throws {
+        try await withPushMock { mock in
+            let connection = try await mock.connect(alpn: ["h2", "http/1.1"])
+            #expect(connection.negotiatedProtocol == "h2")
+            expectAccepted(try await connection.send(try mock.apnsRequest()))
+            #expect(mock.recordings.records(limit: 1).first?.connection.alpn == "h2")
+            await connection.close()
+        }
+    }
+
+    @Test("the cleartext listener speaks h2c with prior knowledge")
+    func h2c() async throws {
+        try await withPushMock { mock in
+            let connection = try await mock.connect(tls: false)
+            expectAccepted(try await connection.send(try mock.apnsRequest()))
+            let record = try #require(mock.recordings.records(limit: 1).first)
+            #expect(record.connection.transport == "h2c")
+            #expect(!record.connection.tls)
+            await connection.close()
+        }
+    }
+
+    @Test("HTTP/1.1 is served on both listeners", arguments: [true, false])
+    func http11(tls: Bool) async throws {
+        try await withPushMock { mock in
+            let directory = try makeTemporaryDirectory()
+            defer { try? FileManager.default.removeItem(atPath: directory) }
+            let caPath = directory + "/ca.pem"
+            try (mock.credentials.certificateAuthorityPEM ?? "").write(toFile: caPath, atomically: true, encoding: .utf8)
+            let url = tls
+                ? "https://localhost:\(mock.tlsPort)/3/device/\(PushMockHarness.sampleDeviceToken)"
+                : "http://127.0.0.1:\(mock.cleartextPort)/3/device/\(PushMockHarness.sampleDeviceToken)"
+            let result = try run("/usr/bin/curl", [
+                "-s", "-i", "--http1.1", "--cacert", caPath,
+                "-H", "authorization: bearer \(try mock.providerToken())",
+                "-H", "apns-topic: \(mock.topic)",
+                "-d", #"{"aps":{"alert":"hi"}}"#, url,
+            ])
+            #expect(result.output.hasPrefix("HTTP/1.1 200"), "\(result.output)\(result.error)")
+            #expect(result.output.lowercased().contains("apns-id: "))
+            let record = try #require(mock.recordings.records(limit: 1).first)
+            #expect(record.connection.transport == "http/1.1")
+            #expect(record.connection.tls == tls)
+        }
+    }
+
+    @Test("thousands of multiplexed streams on one connection all get answers")
+    func manyStreams() async throws {
+        try await withPushMock { mock in
+            let connection = try await mock.connect()
+            let request = try mock.apnsRequest()
+            let statuses = try await withThrowingTaskGroup(of: Int.self, returning: [Int].self) { group in
+                for _ in 0..<3000 {
+                    group.addTask { try await connection.send(request).status }
+                }
+                return try await group.reduce(into: []) { $0.append($1) }
+            }
+            #expect(statuses.count == 3000)
+            #expect(statuses.allSatisfy { $0 == 200 })
+            #expect(mock.recordings.count == 3000)
+            let records = mock.recordings.records(newestFirst: false)
+            #expect(Set(records.map(\.sequence)).count == 3000)
+            #expect(Set(records.compactMap(\.notification?.messageID)).count == 3000)
+            await connection.close()
+        }
+    }
+
+    @Test("graceful shutdown answers the requests in flight, then closes with GOAWAY")
+    func gracefulShutdown() async throws {
+        let credentials = try GatewayCredentials.ephemeral()
+        var configuration = GatewayConfiguration.testing(credentials: credentials)
+        configuration.shutdownGracePeriod = .seconds(2)
+        let server = try PushMockServer(configuration: configuration)
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { try await server.run() }
+            let info = try await server.waitUntilReady()
+            let connection = try await HTTP2ClientConnection.connect(to: .init(host: "127.0.0.1", port: info.cleartext!.port))
+            var headers = HTTPHeaderList()
+            headers.append(name: "apns-topic", value: credentials.sampleAPNsKey!.topic)
+            headers.append(
+                name: "authorization",
+                value: "bearer \(try credentials.sampleAPNsKey!.signingKey.makeProviderToken(issuedAt: Int64(Date().timeIntervalSince1970)))"
+            )
+            let request = HTTPRequestMessage(
+                method: "POST",
+                path: "/3/device/\(PushMockHarness.sampleDeviceToken)",
+                headers: headers,
+                body: Array("{}".utf8)
+            )
+            #expect(try await connection.send(request).status == 200)
+            server.triggerGracefulShutdown()
+            try await group.waitForAll()
+            await connection.closeFuture()
+            let goAway = try await connection.receivedGoAway
+            #expect(goAway?.errorCode == HTTP2ErrorCode.noError)
+            #expect(goAway?.lastStreamID == 1)
+            // The listener is gone.
+            await #expect(throws: (any Error).self) {
+                _ = try await HTTP2ClientConnection.connect(to: .init(host: "127.0.0.1", port: info.cleartext!.port))
+            }
+        }
+    }
+
+    @Test("a port in use is a clear start error")
+    func portInUse() async throws {
+        try await withPushMock { mock in
+            let credentials = try GatewayCredentials.ephemeral()
+            var configuration = GatewayConfiguration.testing(credentials: credentials)
+            configuration.cleartextPort = mock.cleartextPort
+            let second = try PushMockServer(configuration: configuration)
+            await #expect(throws: GatewayStartError.self) {
+                try await second.run()
+            }
+            await #expect(throws: GatewayStartError.self) {
+                _ = try await second.waitUntilReady()
+            }
+        }
+    }
+}
