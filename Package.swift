@@ -100,7 +100,9 @@ let package = Package(
             name: "PushMockTransportTests",
             dependencies: [
                 "PushMockTransport",
+                "PushMockCore",
                 .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "NIOEmbedded", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
             ],

@@ -1,0 +1,88 @@
+import PushMockCore
+import Testing
+
+@Suite("Support types")
+struct SupportTests {
+    @Test("header list keeps order, duplicates and bytes")
+    func headerList() {
+        var list = HTTPHeaderList()
+        list.append(name: "apns-topic", value: "a")
+        list.append(name: "x", value: "")
+        list.append(name: "apns-topic", value: "é")
+        #expect(list.count == 3)
+        #expect(list.count(of: .apnsTopic) == 2)
+        #expect(list.first(.apnsTopic) == "a")
+        #expect(list.value(at: 2) == "é")
+        #expect(list.value(at: 1) == "")
+        #expect(list.pairs.map(\.name) == ["apns-topic", "x", "apns-topic"])
+        #expect(list == HTTPHeaderList([("apns-topic", "a"), ("x", ""), ("apns-topic", "é")]))
+        #expect(list != HTTPHeaderList([("apns-topic", "a")]))
+    }
+
+    @Test("UUIDs are version 4, canonical, unique, and repeat for a seed")
+    func uuids() {
+        var random = FastRandom()
+        var seen: Set<String> = []
+        for _ in 0..<10_000 {
+            let id = random.uuidString()
+            #expect(APNsMessageID.isValid(id.utf8))
+            #expect(id == id.lowercased())
+            #expect(Array(id)[14] == "4")
+            #expect("89ab".contains(Array(id)[19]))
+            seen.insert(id)
+        }
+        #expect(seen.count == 10_000)
+        var first = FastRandom(seed: 42)
+        var second = FastRandom(seed: 42)
+        #expect((0..<100).map { _ in first.next() } == (0..<100).map { _ in second.next() })
+    }
+
+    @Test("ISO 8601 round trip", arguments: [0, 1_700_000_000_123, 951_782_400_000, -1, 4_102_444_799_999] as [Int64])
+    func iso8601(milliseconds: Int64) {
+        let text = ISO8601Milliseconds.format(milliseconds)
+        #expect(ISO8601Milliseconds.parse(text) == milliseconds, "\(text)")
+    }
+
+    @Test("ISO 8601 known values")
+    func iso8601Known() {
+        #expect(ISO8601Milliseconds.format(1_700_000_000_123) == "2023-11-14T22:13:20.123Z")
+        #expect(ISO8601Milliseconds.format(951_782_400_000) == "2000-02-29T00:00:00.000Z")
+        #expect(ISO8601Milliseconds.parse("2026-11-21T10:02:00Z") == 1_795_255_320_000)
+        #expect(ISO8601Milliseconds.parse("2026-11-21T11:02:00+01:00") == 1_795_255_320_000)
+        #expect(ISO8601Milliseconds.parse("2026-11-21T10:02:00.5Z") == 1_795_255_320_500)
+        #expect(ISO8601Milliseconds.parse("2026-11-21") == nil)
+        #expect(ISO8601Milliseconds.parse("2026-13-21T10:02:00Z") == nil)
+    }
+
+    @Test("virtual clock: frozen, set, advanced, resumed")
+    func virtualClock() {
+        let clock = VirtualClock(frozenAt: Timestamp(secondsSince1970: 1_000))
+        #expect(clock.now() == Timestamp(secondsSince1970: 1_000))
+        clock.advance(by: .seconds(90))
+        #expect(clock.now() == Timestamp(secondsSince1970: 1_090))
+        clock.set(to: Timestamp(secondsSince1970: 5_000))
+        #expect(clock.now() == Timestamp(secondsSince1970: 5_000))
+        #expect(clock.isFrozen)
+        clock.resume()
+        #expect(!clock.isFrozen)
+        let running = clock.now()
+        #expect(running >= Timestamp(secondsSince1970: 5_000))
+        #expect(running < Timestamp(secondsSince1970: 5_010))
+        clock.reset()
+        #expect(clock.now() > Timestamp(secondsSince1970: 1_700_000_000))
+    }
+
+    @Test("timestamps round down to seconds")
+    func timestampSeconds() {
+        #expect(Timestamp(millisecondsSince1970: 1_999).secondsSince1970 == 1)
+        #expect(Timestamp(millisecondsSince1970: -1).secondsSince1970 == -1)
+        #expect((Timestamp(secondsSince1970: 10) - Timestamp(secondsSince1970: 4)) == .seconds(6))
+    }
+
+    @Test("HTTP/2 error codes by name", arguments: HTTP2ErrorCode.all)
+    func errorCodes(code: HTTP2ErrorCode) {
+        #expect(HTTP2ErrorCode(name: code.name) == code)
+        #expect(HTTP2ErrorCode(name: code.name.lowercased()) == code)
+        #expect(HTTP2ErrorCode(name: String(code.networkCode)) == code)
+    }
+}
