@@ -1,0 +1,36 @@
+# Shared by scripts/test and scripts/serve: make sure Debian packages are installed.
+#
+# ensure_packages PKG...  installs what is missing with apt-get when running as root (or via
+# sudo when available without a password); otherwise prints the command to run and fails.
+
+ensure_packages() {
+    local missing=()
+    local package
+    for package in "$@"; do
+        if ! dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed"; then
+            missing+=("$package")
+        fi
+    done
+    if [ "${#missing[@]}" -eq 0 ]; then
+        return 0
+    fi
+    echo "pushmock: installing missing Debian packages: ${missing[*]}" >&2
+    local runner=()
+    if [ "$(id -u)" -ne 0 ]; then
+        if command -v sudo >/dev/null 2>&1 && sudo -n true 2>/dev/null; then
+            runner=(sudo)
+        else
+            echo "pushmock: please run: sudo apt-get install -y ${missing[*]}" >&2
+            return 1
+        fi
+    fi
+    export DEBIAN_FRONTEND=noninteractive
+    # The package lists may be missing on a fresh machine (or a slim image): update first.
+    "${runner[@]}" apt-get update -qq
+    "${runner[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}"
+}
+
+# What building PushMock needs (libnghttp2 is linked through pkg-config).
+BUILD_PACKAGES=(libnghttp2-dev pkg-config)
+# What the tests and benchmarks drive as independent HTTP/2 clients and references.
+TEST_PACKAGES=(curl nghttp2-client nghttp2-server openssl)
