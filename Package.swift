@@ -77,7 +77,12 @@ let package = Package(
         ),
         .testTarget(
             name: "PushMockAuthTests",
-            dependencies: ["PushMockAuth"],
+            dependencies: [
+                "PushMockAuth",
+                .product(name: "X509", package: "swift-certificates"),
+                .product(name: "SwiftASN1", package: "swift-asn1"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ],
             swiftSettings: swiftSettings
         ),
 
@@ -117,7 +122,7 @@ let package = Package(
         ),
         .testTarget(
             name: "PushMockRecordingTests",
-            dependencies: ["PushMockRecording"],
+            dependencies: ["PushMockRecording", "PushMockJSON"],
             swiftSettings: swiftSettings
         ),
 
