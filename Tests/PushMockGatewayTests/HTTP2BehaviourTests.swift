@@ -136,7 +136,7 @@ struct HTTP2BehaviourTests {
         }
     }
 
-    @Test("graceful shutdown answers the requests in flight, then closes with GOAWAY")
+    @Test("graceful shutdown answers the requests in flight, then closes with GOAWAY {\"reason\":\"Shutdown\"}")
     func gracefulShutdown() async throws {
         let credentials = try GatewayCredentials.ephemeral()
         var configuration = GatewayConfiguration.testing(credentials: credentials)
@@ -165,6 +165,7 @@ struct HTTP2BehaviourTests {
             let goAway = try await connection.receivedGoAway
             #expect(goAway?.errorCode == HTTP2ErrorCode.noError)
             #expect(goAway?.lastStreamID == 1)
+            #expect(goAway.map { String(decoding: $0.debugData, as: UTF8.self) } == #"{"reason":"Shutdown"}"#)
             // The listener is gone.
             await #expect(throws: (any Error).self) {
                 _ = try await HTTP2ClientConnection.connect(to: .init(host: "127.0.0.1", port: info.cleartext!.port))

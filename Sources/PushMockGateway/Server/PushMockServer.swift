@@ -176,7 +176,8 @@ public final class PushMockServer: Service, Sendable {
                 initialSettings: HTTP2ServerConfiguration.apnsSettings(
                     maxConcurrentStreams: configuration.apns.oneStreamUntilAuthenticated ? 1 : configuration.apns.maxConcurrentStreams
                 ),
-                maximumStoredBodyBytes: configuration.maximumStoredBodyBytes
+                maximumStoredBodyBytes: configuration.maximumStoredBodyBytes,
+                shutdownDebugData: APNsError(.shutdown).goAwayDebugData
             )
         )
         let bootstrap = ServerBootstrap(group: group)

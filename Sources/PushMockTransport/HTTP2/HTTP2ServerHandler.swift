@@ -9,13 +9,18 @@ public struct HTTP2ServerConfiguration: Sendable, Hashable {
     public var initialSettings: [HTTP2Setting]
     /// Body bytes stored per request; more are counted but dropped (the gateway answers 413).
     public var maximumStoredBodyBytes: Int
+    /// Debug data of the GOAWAY sent when the server shuts down gracefully (APNs sends
+    /// `{"reason":"Shutdown"}`). Default: none.
+    public var shutdownDebugData: [UInt8]
 
     public init(
         initialSettings: [HTTP2Setting] = HTTP2ServerConfiguration.apnsSettings(maxConcurrentStreams: 1000),
-        maximumStoredBodyBytes: Int = 1 << 20
+        maximumStoredBodyBytes: Int = 1 << 20,
+        shutdownDebugData: [UInt8] = []
     ) {
         self.initialSettings = initialSettings
         self.maximumStoredBodyBytes = maximumStoredBodyBytes
+        self.shutdownDebugData = shutdownDebugData
     }
 
     /// The SETTINGS frame APNs sends, with a chosen MAX_CONCURRENT_STREAMS.
@@ -128,15 +133,15 @@ public final class HTTP2ServerHandler: ChannelInboundHandler, RemovableChannelHa
         context.fireUserInboundEventTriggered(event)
     }
 
-    /// Sends GOAWAY(NO_ERROR) with the last processed stream; the connection closes once the
-    /// streams in flight are answered.
+    /// Sends GOAWAY(NO_ERROR) with the last processed stream and the configured debug data; the
+    /// connection closes once the streams in flight are answered.
     private func beginGracefulShutdown(context: ChannelHandlerContext) {
         guard let session else { return }
         do {
             try session.submitGoAway(
                 lastStreamID: session.lastProcessedStreamID,
                 errorCode: .noError,
-                debugData: []
+                debugData: configuration.shutdownDebugData
             )
         } catch {
             context.close(promise: nil)
