@@ -117,12 +117,12 @@ let package = Package(
         // Exchange records: in-memory store and the JSON Lines journal.
         .target(
             name: "PushMockRecording",
-            dependencies: ["PushMockJSON"],
+            dependencies: ["PushMockCore", "PushMockJSON"],
             swiftSettings: swiftSettings
         ),
         .testTarget(
             name: "PushMockRecordingTests",
-            dependencies: ["PushMockRecording", "PushMockJSON"],
+            dependencies: ["PushMockRecording", "PushMockJSON", "PushMockCore"],
             swiftSettings: swiftSettings
         ),
 

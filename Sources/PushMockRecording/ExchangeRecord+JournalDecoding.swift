@@ -1,3 +1,4 @@
+import PushMockCore
 import PushMockJSON
 
 extension ExchangeRecord {
@@ -203,18 +204,17 @@ private struct FieldReader {
         return result
     }
 
-    func headers(_ key: String) throws(JournalDecodingError) -> [HeaderField] {
-        guard let value = value(key) else { return [] }
+    func headers(_ key: String) throws(JournalDecodingError) -> HTTPHeaderList {
+        guard let value = value(key) else { return HTTPHeaderList() }
         guard case .array(let elements) = value else { throw .invalidField(fieldPath(key), expected: "an array of pairs") }
-        var result: [HeaderField] = []
-        result.reserveCapacity(elements.count)
+        var result = HTTPHeaderList()
         for (index, element) in elements.enumerated() {
             guard case .array(let pair) = element, pair.count == 2,
                 case .string(let name) = pair[0], case .string(let text) = pair[1]
             else {
                 throw .invalidField("\(fieldPath(key))[\(index)]", expected: "a [name, value] pair of strings")
             }
-            result.append(HeaderField(name: name, value: text))
+            result.append(name: name, value: text)
         }
         return result
     }

@@ -1,3 +1,4 @@
+import PushMockCore
 import PushMockJSON
 
 extension ExchangeRecord {
@@ -166,13 +167,13 @@ extension JSONWriter {
     }
 
     @inline(__always)
-    mutating func headers(_ headers: [HeaderField]) {
+    mutating func headers(_ headers: HTTPHeaderList) {
         staticKey("headers")
         beginArray()
-        for header in headers {
+        headers.forEachField { name, value in
             beginArray()
-            string(header.name)
-            string(header.value)
+            string(utf8: name)
+            string(utf8: value)
             endArray()
         }
         endArray()

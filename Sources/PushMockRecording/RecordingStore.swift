@@ -1,15 +1,19 @@
 import Synchronization
 
-/// The in-memory recording: a bounded ring of the most recent ``ExchangeRecord``s that tests
-/// and the control API query, and the authority that assigns sequence numbers.
+/// The in-memory recording: a bounded ring of the most recent exchanges that tests and the
+/// control API query, and the authority that assigns sequence numbers.
 ///
-/// Sequence numbers are assigned under the same lock that inserts the records, so they are
-/// unique, gap-free and in insertion order even with many event loops appending concurrently.
-/// Encode journal lines *after* appending, so the journal carries the same numbers.
+/// Each exchange is kept as its journal line — the very bytes the journal file gets — plus an
+/// ``ExchangeSummary`` of the fields queries filter on. Typed ``ExchangeRecord`` values are
+/// decoded from the line when asked for. Keeping lines rather than records was measured to
+/// matter: a record holds a dozen separately allocated strings and arrays that all had to be
+/// retained into the ring and freed on eviction, which cost more per request than the whole
+/// HTTP/2 exchange.
 ///
-/// Appending is one lock acquisition per batch and does no allocation once the ring is full
-/// (the oldest record's slot is reused). When full, the oldest records are evicted and
-/// ``evictedCount`` grows; the journal on disk is the complete history.
+/// Appending reserves sequence numbers under the lock, encodes the lines outside it, and
+/// inserts the batch under the lock again, at its place in sequence order (batches of
+/// concurrent event loops may finish encoding out of order). ``lastSequence`` is the highest
+/// number below which every record is in the store.
 ///
 /// Waiting (``wait(timeout:until:)``, ``wait(forSequence:timeout:)``) suspends on a
 /// continuation stored under the lock and resumed by the next change — no polling.
@@ -42,10 +46,13 @@ public final class RecordingStore: Sendable {
     private struct State {
         /// Ring storage. Invariant: if `buffer.count < capacity` then `head == 0` (records are in
         /// order from index 0); otherwise the oldest record is at `head`.
-        var buffer: [ExchangeRecord] = []
+        var buffer: [StoredExchange] = []
         var head = 0
         let capacity: Int
-        var lastSequence: UInt64
+        /// The highest sequence number handed out.
+        var lastReserved: UInt64
+        /// Ranges handed out but not inserted yet (usually none or one).
+        var pending: [ClosedRange<UInt64>] = []
         var evicted: UInt64 = 0
         /// Incremented on every append batch and clear; waiters wait for it to move.
         var changeCount: UInt64 = 0
@@ -54,13 +61,26 @@ public final class RecordingStore: Sendable {
 
         init(capacity: Int, lastSequence: UInt64) {
             self.capacity = capacity
-            self.lastSequence = lastSequence
+            self.lastReserved = lastSequence
         }
 
         var count: Int { buffer.count }
 
-        /// The record at logical position `index` (0 = oldest).
-        func record(at index: Int) -> ExchangeRecord {
+        /// Every record up to this number has been inserted (or evicted since).
+        var lastSequence: UInt64 {
+            guard let first = pending.min(by: { $0.lowerBound < $1.lowerBound }) else { return lastReserved }
+            return first.lowerBound - 1
+        }
+
+        mutating func reserve(_ count: Int) -> UInt64 {
+            let first = lastReserved + 1
+            lastReserved += UInt64(count)
+            pending.append(first...lastReserved)
+            return first
+        }
+
+        /// The entry at logical position `index` (0 = oldest).
+        func entry(at index: Int) -> StoredExchange {
             buffer[physical(index)]
         }
 
@@ -73,11 +93,32 @@ public final class RecordingStore: Sendable {
             buffer[physical(index)].sequence
         }
 
-        mutating func insert(_ record: ExchangeRecord) {
+        /// Inserts a batch (ascending sequence numbers) reserved as `range`.
+        mutating func insert(_ entries: [StoredExchange], reserved range: ClosedRange<UInt64>) {
+            if let index = pending.firstIndex(of: range) {
+                pending.remove(at: index)
+            }
+            guard let first = entries.first else { return }
+            if count == 0 || sequence(at: count - 1) < first.sequence {
+                for entry in entries {
+                    append(entry)
+                }
+                return
+            }
+            // Another batch with higher numbers got here first (concurrent event loops): merge.
+            var merged = ordered()
+            merged.append(contentsOf: entries)
+            merged.sort { $0.sequence < $1.sequence }
+            let overflow = max(0, merged.count - capacity)
+            evicted += UInt64(overflow)
+            replaceAll(with: Array(merged.dropFirst(overflow)))
+        }
+
+        private mutating func append(_ entry: StoredExchange) {
             if buffer.count < capacity {
-                buffer.append(record)
+                buffer.append(entry)
             } else {
-                buffer[head] = record
+                buffer[head] = entry
                 head += 1
                 if head == capacity { head = 0 }
                 evicted += 1
@@ -99,13 +140,13 @@ public final class RecordingStore: Sendable {
             return low
         }
 
-        func ordered() -> [ExchangeRecord] {
+        func ordered() -> [StoredExchange] {
             guard head != 0 else { return buffer }
             return Array(buffer[head...]) + buffer[..<head]
         }
 
-        mutating func replaceAll(with records: [ExchangeRecord]) {
-            buffer = records
+        mutating func replaceAll(with entries: [StoredExchange]) {
+            buffer = entries
             head = 0
         }
 
@@ -135,73 +176,89 @@ public final class RecordingStore: Sendable {
 
     // MARK: Appending
 
-    /// Appends a batch under one lock acquisition, assigning each record the next sequence
-    /// number (written back into `records`, so the caller can then encode journal lines).
-    public func append(_ records: inout [ExchangeRecord]) {
-        guard !records.isEmpty else { return }
+    /// Appends a batch: assigns each record the next sequence number (written back into
+    /// `records`), encodes every record as a journal line, and stores the lines.
+    ///
+    /// - Returns: the batch's journal bytes (every line, each ending in `\n`), ready for
+    ///   ``JournalWriter/append(_:completion:)``. The store keeps slices of the same buffer.
+    @discardableResult
+    public func append(_ records: inout [ExchangeRecord]) -> [UInt8] {
+        guard !records.isEmpty else { return [] }
+        let first = state.withLock { $0.reserve(records.count) }
+        let range = first...(first + UInt64(records.count - 1))
+
+        // Encode outside the lock, each line into its own right-sized buffer: one buffer for
+        // the whole batch crossed glibc's mmap threshold (≈ 128 KiB) and cost page faults.
+        var entries: [StoredExchange] = []
+        entries.reserveCapacity(records.count)
+        var totalBytes = 0
+        for index in records.indices {
+            records[index].sequence = first + UInt64(index)
+            var line: [UInt8] = []
+            line.reserveCapacity(2048)
+            records[index].encodeJSONLine(into: &line)
+            totalBytes += line.count
+            entries.append(
+                StoredExchange(
+                    sequence: records[index].sequence,
+                    summary: ExchangeSummary(records[index]),
+                    line: line[..<(line.count - 1)]  // without the "\n"
+                )
+            )
+        }
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(totalBytes)
+        for entry in entries {
+            bytes.append(contentsOf: entry.line)
+            bytes.append(UInt8(ascii: "\n"))
+        }
+
         let continuations = state.withLock { state in
-            for index in records.indices {
-                state.lastSequence += 1
-                records[index].sequence = state.lastSequence
-                state.insert(records[index])
-            }
+            state.insert(entries, reserved: range)
             state.changeCount &+= 1
             return state.takeSuspendedWaiters()
         }
         for continuation in continuations {
             continuation.resume(returning: true)
         }
+        return bytes
     }
 
     /// Appends one record and returns the sequence number it was given.
     @discardableResult
     public func append(_ record: ExchangeRecord) -> UInt64 {
-        let (sequence, continuations) = state.withLock { state in
-            state.lastSequence += 1
-            var stored = record
-            stored.sequence = state.lastSequence
-            state.insert(stored)
-            state.changeCount &+= 1
-            return (state.lastSequence, state.takeSuspendedWaiters())
-        }
-        for continuation in continuations {
-            continuation.resume(returning: true)
-        }
-        return sequence
+        var batch = [record]
+        append(&batch)
+        return batch[0].sequence
     }
 
     // MARK: Querying
 
-    /// Records matching `filter`, newest first by default, at most `limit` of them.
-    ///
-    /// `after` is a pagination cursor: the sequence number of the last record of the previous
-    /// page. The page continues in the direction of travel — with records older than the cursor
-    /// when `newestFirst`, newer otherwise.
-    ///
-    /// `filter` runs while the store is locked: keep it cheap and never call back into the store
-    /// from it (that would deadlock).
-    public func records(
-        filter: (ExchangeRecord) -> Bool = { _ in true },
+    /// Stored entries whose summary matches `filter`, newest first by default, at most `limit`
+    /// of them. Cheap: nothing is decoded. `after` is a pagination cursor as for
+    /// ``records(filter:newestFirst:limit:after:)``.
+    public func entries(
+        matching filter: (ExchangeSummary) -> Bool = { _ in true },
         newestFirst: Bool = true,
         limit: Int? = nil,
         after cursor: UInt64? = nil
-    ) -> [ExchangeRecord] {
+    ) -> [StoredExchange] {
         if let limit, limit <= 0 { return [] }
         return state.withLock { state in
-            var result: [ExchangeRecord] = []
+            var result: [StoredExchange] = []
             let maximum = limit ?? Int.max
             if newestFirst {
                 var index = (cursor.map { state.lowerBound($0) } ?? state.count) - 1
                 while index >= 0 && result.count < maximum {
-                    let record = state.record(at: index)
-                    if filter(record) { result.append(record) }
+                    let entry = state.entry(at: index)
+                    if filter(entry.summary) { result.append(entry) }
                     index -= 1
                 }
             } else {
                 var index = cursor.map { $0 == .max ? state.count : state.lowerBound($0 + 1) } ?? 0
                 while index < state.count && result.count < maximum {
-                    let record = state.record(at: index)
-                    if filter(record) { result.append(record) }
+                    let entry = state.entry(at: index)
+                    if filter(entry.summary) { result.append(entry) }
                     index += 1
                 }
             }
@@ -209,13 +266,41 @@ public final class RecordingStore: Sendable {
         }
     }
 
+    /// Records matching `filter`, newest first by default, at most `limit` of them.
+    ///
+    /// `after` is a pagination cursor: the sequence number of the last record of the previous
+    /// page. The page continues in the direction of travel — with records older than the cursor
+    /// when `newestFirst`, newer otherwise.
+    ///
+    /// Records are decoded from their lines outside the lock, newest (or oldest) first, until
+    /// `limit` match; a filter that matches little over a full store decodes a lot. Prefer
+    /// ``entries(matching:newestFirst:limit:after:)`` to narrow by summary first.
+    public func records(
+        filter: (ExchangeRecord) -> Bool = { _ in true },
+        newestFirst: Bool = true,
+        limit: Int? = nil,
+        after cursor: UInt64? = nil
+    ) -> [ExchangeRecord] {
+        if let limit, limit <= 0 { return [] }
+        let candidates = entries(newestFirst: newestFirst, after: cursor)
+        var result: [ExchangeRecord] = []
+        let maximum = limit ?? Int.max
+        for entry in candidates where result.count < maximum {
+            if let record = try? entry.record(), filter(record) {
+                result.append(record)
+            }
+        }
+        return result
+    }
+
     /// The retained record with this sequence number, if it has not been evicted or cleared.
     public func record(sequence: UInt64) -> ExchangeRecord? {
-        state.withLock { state in
+        let entry: StoredExchange? = state.withLock { state in
             let index = state.lowerBound(sequence)
             guard index < state.count, state.sequence(at: index) == sequence else { return nil }
-            return state.record(at: index)
+            return state.entry(at: index)
         }
+        return try? entry?.record()
     }
 
     /// Number of records currently retained.
@@ -253,7 +338,7 @@ public final class RecordingStore: Sendable {
     public func clear(namespace: String?) -> Int {
         let (removed, continuations) = state.withLock { state in
             let all = state.ordered()
-            let kept = all.filter { $0.namespace != namespace }
+            let kept = all.filter { $0.summary.namespace != namespace }
             state.replaceAll(with: kept)
             state.changeCount &+= 1
             return (all.count - kept.count, state.takeSuspendedWaiters())
@@ -268,8 +353,9 @@ public final class RecordingStore: Sendable {
     /// every append or clear. Returns `true` as soon as it holds (immediately if it already
     /// does), `false` on timeout or task cancellation.
     ///
-    /// The predicate runs outside the lock on a snapshot copy of the store, so each re-check
-    /// costs O(count); appends that happen while a check runs are coalesced into one re-check.
+    /// The predicate runs outside the lock on records decoded from a snapshot of the store, so
+    /// each re-check costs O(count) decodes; appends that happen while a check runs are
+    /// coalesced into one re-check.
     /// Intended for tests and the control API, not for per-request use.
     public func wait(
         timeout: Duration,
@@ -278,7 +364,7 @@ public final class RecordingStore: Sendable {
         await withDeadline(timeout) {
             while true {
                 let (snapshot, change) = self.state.withLock { ($0.ordered(), $0.changeCount) }
-                if predicate(snapshot) { return true }
+                if predicate(snapshot.compactMap { try? $0.record() }) { return true }
                 guard await self.waitForChange(after: change) else { return false }
             }
         }

@@ -1,3 +1,5 @@
+public import PushMockCore
+
 /// The request half of an exchange, as received.
 public struct RequestInfo: Sendable, Hashable {
     /// HTTP method (`:method`).
@@ -10,7 +12,7 @@ public struct RequestInfo: Sendable, Hashable {
     public var scheme: String?
     /// All headers in wire order, duplicates kept. Secrets must already be redacted by the
     /// caller (the gateway replaces `authorization` by a placeholder).
-    public var headers: [HeaderField]
+    public var headers: HTTPHeaderList
     /// The body as classified for storage.
     public var body: RecordedBody
     /// Size in bytes of the body as received (before any compaction), so size-limit checks
@@ -23,7 +25,7 @@ public struct RequestInfo: Sendable, Hashable {
         path: String = "/",
         authority: String? = nil,
         scheme: String? = nil,
-        headers: [HeaderField] = [],
+        headers: HTTPHeaderList = HTTPHeaderList(),
         body: RecordedBody = .none,
         bodySize: Int = 0
     ) {

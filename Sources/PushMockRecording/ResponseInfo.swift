@@ -1,3 +1,5 @@
+public import PushMockCore
+
 /// The response half of an exchange, as sent by the gateway.
 public struct ResponseInfo: Sendable, Hashable {
     /// HTTP status code.
@@ -5,7 +7,7 @@ public struct ResponseInfo: Sendable, Hashable {
     /// The APNs `reason` or FCM error status, when the response carried one.
     public var reason: String?
     /// Response headers in order.
-    public var headers: [HeaderField]
+    public var headers: HTTPHeaderList
     /// The response body as sent.
     public var body: RecordedBody
     /// The APNs 410 `timestamp` (milliseconds since the epoch) if one was reported.
@@ -15,7 +17,7 @@ public struct ResponseInfo: Sendable, Hashable {
     public init(
         status: Int = 200,
         reason: String? = nil,
-        headers: [HeaderField] = [],
+        headers: HTTPHeaderList = HTTPHeaderList(),
         body: RecordedBody = .none,
         timestampMilliseconds: Int64? = nil
     ) {

@@ -234,6 +234,6 @@ extension HTTPResponseMessage {
 
     /// The first value of a header.
     public func header(_ name: String) -> String? {
-        headers.first(HTTPFieldName(string: name))
+        headers.first(named: name)
     }
 }

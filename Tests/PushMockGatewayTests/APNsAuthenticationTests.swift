@@ -97,11 +97,13 @@ struct APNsAuthenticationTests {
 
     @Test("a token older than one hour is ExpiredProviderToken; exactly one hour is still valid")
     func expiry() async throws {
-        try await withPushMock { mock in
+        // A frozen clock: on a loaded machine real seconds pass between minting and checking.
+        let clock = VirtualClock(frozenAt: Timestamp(secondsSince1970: 1_800_000_000))
+        try await withPushMock(clock: clock) { mock in
             let now = mock.state.clock.now()
             let old = try mock.providerToken(issuedAt: now - .seconds(3601))
             expectAPNsError(try await mock.sendOnNewConnection(try mock.apnsRequest(providerToken: .some(old))), status: 403, reason: "ExpiredProviderToken")
-            let edge = try mock.providerToken(issuedAt: now - .seconds(3599))
+            let edge = try mock.providerToken(issuedAt: now - .seconds(3600))
             expectAccepted(try await mock.sendOnNewConnection(try mock.apnsRequest(providerToken: .some(edge))))
         }
     }

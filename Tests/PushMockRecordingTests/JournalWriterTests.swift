@@ -1,3 +1,4 @@
+import PushMockCore
 import Foundation
 import PushMockRecording
 import Synchronization

@@ -57,7 +57,7 @@ struct TransportRoundTripTests {
             HTTPRequestMessage(method: "POST", path: "/3/device/abc", headers: headers, body: Array("{}".utf8))
         )
         #expect(response.status == 200)
-        #expect(response.headers.first(HTTPFieldName(string: "x-transport")) == "h2c")
+        #expect(response.headers.first(named: "x-transport") == "h2c")
         #expect(String(decoding: response.body, as: UTF8.self) == "POST /3/device/abc 2")
 
         // Many concurrent streams on one connection.

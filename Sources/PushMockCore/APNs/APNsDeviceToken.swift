@@ -25,6 +25,14 @@ public struct APNsDeviceTokenFormat: Sendable, Hashable, Codable {
     public static let strict64 = APNsDeviceTokenFormat(strictLength: true)
 
     /// Whether `token` (the raw path segment) is well-formed. Hex digits may be upper or lower case.
+    @inlinable
+    public func accepts(_ token: String) -> Bool {
+        var token = token
+        return token.withUTF8 { accepts(UnsafeRawBufferPointer($0)) }
+    }
+
+    /// Whether `token` (the raw path segment) is well-formed. Hex digits may be upper or lower case.
+    @inlinable
     public func accepts(_ token: some Collection<UInt8>) -> Bool {
         let count = token.count
         if strictLength {
@@ -32,22 +40,22 @@ public struct APNsDeviceTokenFormat: Sendable, Hashable, Codable {
         } else {
             guard count % 2 == 0, count >= minimumBytes * 2, count <= maximumBytes * 2 else { return false }
         }
-        for byte in token {
-            switch byte {
-            case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "a")...UInt8(ascii: "f"),
-                UInt8(ascii: "A")...UInt8(ascii: "F"):
-                continue
-            default:
-                return false
-            }
+        for byte in token where !HexDigit.isHex(byte) {
+            return false
         }
         return true
     }
 
     /// The canonical (lower-case) form used as the registry key, so `ABCD…` and `abcd…` are the
-    /// same device.
+    /// same device. Tokens are hex, so an ASCII lower-casing suffices; the common all-lower-case
+    /// token is returned as is, without allocating.
     public static func canonical(_ token: String) -> String {
-        token.lowercased()
+        var copy = token
+        let needsLowering = copy.withUTF8 { bytes in
+            bytes.contains { $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") }
+        }
+        guard needsLowering else { return token }
+        return String(decoding: token.utf8.map { $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") ? $0 + 32 : $0 }, as: UTF8.self)
     }
 }
 
@@ -55,6 +63,7 @@ public struct APNsDeviceTokenFormat: Sendable, Hashable, Codable {
 public enum APNsMessageID {
     /// Whether `value` is a canonical UUID. Apple documents lower case; upper case is accepted
     /// because every UUID parser accepts it and several client libraries send it.
+    @inlinable
     public static func isValid(_ value: some Collection<UInt8>) -> Bool {
         guard value.count == 36 else { return false }
         var index = 0
@@ -73,5 +82,16 @@ public enum APNsMessageID {
             index += 1
         }
         return true
+    }
+}
+
+/// Hex-digit classification by arithmetic (device tokens are checked on every request; a table
+/// in a global would cost a lazy-initialisation check and a retain per lookup).
+@usableFromInline
+enum HexDigit {
+    @inlinable @inline(__always)
+    static func isHex(_ byte: UInt8) -> Bool {
+        let lowered = byte | 0x20
+        return (byte &- 0x30) < 10 || (lowered &- 0x61) < 6
     }
 }

@@ -3,7 +3,8 @@ public struct APNsPriority: Hashable, Sendable, Comparable, CustomStringConverti
     /// The numeric header value.
     public let rawValue: Int
 
-    private init(uncheckedRawValue: Int) { self.rawValue = uncheckedRawValue }
+    @usableFromInline
+    init(uncheckedRawValue: Int) { self.rawValue = uncheckedRawValue }
 
     /// Accepts only the three documented values.
     public init?(rawValue: Int) {
@@ -14,15 +15,16 @@ public struct APNsPriority: Hashable, Sendable, Comparable, CustomStringConverti
     }
 
     /// Parses the header bytes: exactly `10`, `5` or `1`; anything else is `BadPriority`.
+    @inlinable
     public init?(bytes: some Collection<UInt8>) {
         var iterator = bytes.makeIterator()
         guard let first = iterator.next() else { return nil }
         let second = iterator.next()
         guard iterator.next() == nil else { return nil }
         switch (first, second) {
-        case (UInt8(ascii: "1"), UInt8(ascii: "0")): self.rawValue = 10
-        case (UInt8(ascii: "5"), nil): self.rawValue = 5
-        case (UInt8(ascii: "1"), nil): self.rawValue = 1
+        case (UInt8(ascii: "1"), UInt8(ascii: "0")): self.init(uncheckedRawValue: 10)
+        case (UInt8(ascii: "5"), nil): self.init(uncheckedRawValue: 5)
+        case (UInt8(ascii: "1"), nil): self.init(uncheckedRawValue: 1)
         default: return nil
         }
     }

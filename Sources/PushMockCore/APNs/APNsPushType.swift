@@ -33,12 +33,30 @@ public struct APNsPushType: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// Parses a header value from raw bytes without allocating.
+    @inlinable
     public init?(bytes: some Collection<UInt8>) {
-        for candidate in Known.allCases where candidate.rawValue.utf8.elementsEqual(bytes) {
-            self.known = candidate
-            return
+        // Compare against static strings: no lookup table, no reference counting.
+        func matches(_ literal: StaticString) -> Bool {
+            guard literal.utf8CodeUnitCount == bytes.count else { return false }
+            var offset = 0
+            for byte in bytes {
+                if byte != literal.utf8Start[offset] { return false }
+                offset += 1
+            }
+            return true
         }
-        return nil
+        if matches("alert") { self.init(.alert) }
+        else if matches("background") { self.init(.background) }
+        else if matches("voip") { self.init(.voip) }
+        else if matches("liveactivity") { self.init(.liveactivity) }
+        else if matches("complication") { self.init(.complication) }
+        else if matches("controls") { self.init(.controls) }
+        else if matches("fileprovider") { self.init(.fileprovider) }
+        else if matches("location") { self.init(.location) }
+        else if matches("mdm") { self.init(.mdm) }
+        else if matches("pushtotalk") { self.init(.pushtotalk) }
+        else if matches("widgets") { self.init(.widgets) }
+        else { return nil }
     }
 
     /// The header value.

@@ -107,22 +107,39 @@ public enum APNsRequestRules {
         var topicIndex: Int?
         var collapseIndex: Int?
         var authorizationIndex: Int?
+        var duplicate = false
+        var otherAPNsFields = 0
+        // One pass: find the known fields, and notice any that repeats.
         for index in 0..<headers.count {
             if headers.nameEquals(index, .apnsID) {
+                duplicate = duplicate || apnsIDIndex != nil
                 apnsIDIndex = index
             } else if headers.nameEquals(index, .apnsExpiration) {
+                duplicate = duplicate || expirationIndex != nil
                 expirationIndex = index
             } else if headers.nameEquals(index, .apnsPriority) {
+                duplicate = duplicate || priorityIndex != nil
                 priorityIndex = index
             } else if headers.nameEquals(index, .apnsPushType) {
+                duplicate = duplicate || pushTypeIndex != nil
                 pushTypeIndex = index
             } else if headers.nameEquals(index, .apnsTopic) {
+                duplicate = duplicate || topicIndex != nil
                 topicIndex = index
             } else if headers.nameEquals(index, .apnsCollapseID) {
+                duplicate = duplicate || collapseIndex != nil
                 collapseIndex = index
             } else if headers.nameEquals(index, .authorization) {
+                duplicate = duplicate || authorizationIndex != nil
                 authorizationIndex = index
+            } else if mustBeUnique(headers, index) {
+                otherAPNsFields += 1
             }
+        }
+        // Other apns-* names (unknown to this table) must not repeat either; rare, so the
+        // quadratic check runs only when there are several of them.
+        if !duplicate, otherAPNsFields > 1, firstDuplicate(in: headers) != nil {
+            duplicate = true
         }
 
         // 2 (checked before 1 so that a valid apns-id is echoed on DuplicateHeaders too).
@@ -135,14 +152,14 @@ public enum APNsRequestRules {
             }
         }
         // 1
-        if firstDuplicate(in: headers) != nil {
+        if duplicate {
             return .failure(APNsRequestError(.duplicateHeaders, apnsID: apnsID))
         }
         if badMessageID {
             return .failure(APNsRequestError(.badMessageId, apnsID: nil))
         }
         // 3
-        guard path.hasPrefix(devicePathPrefix) else {
+        guard path.hasPrefix("/3/device/") else {
             return .failure(APNsRequestError(.badPath, apnsID: apnsID))
         }
         // 4
@@ -150,7 +167,7 @@ public enum APNsRequestRules {
             return .failure(APNsRequestError(.methodNotAllowed, apnsID: apnsID))
         }
         // 5
-        let token = path.utf8.dropFirst(devicePathPrefix.utf8.count)
+        let token = path.utf8.dropFirst(10)  // "/3/device/"
         guard !token.isEmpty else {
             return .failure(APNsRequestError(.missingDeviceToken, apnsID: apnsID))
         }
@@ -203,6 +220,7 @@ public enum APNsRequestRules {
     }
 
     /// `apns-expiration`: a non-negative decimal integer of seconds (at most 19 digits).
+    @inlinable
     public static func parseExpiration(_ bytes: some Collection<UInt8>) -> Int64? {
         guard !bytes.isEmpty, bytes.count <= 19 else { return nil }
         var value: Int64 = 0

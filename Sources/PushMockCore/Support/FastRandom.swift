@@ -47,11 +47,26 @@ public struct FastRandom: RandomNumberGenerator, Sendable {
         }
     }
 
-    /// A random version-4 UUID string in canonical lower-case form.
+    /// A random version-4 UUID string in canonical lower-case form, built in place (one
+    /// allocation).
     public mutating func uuidString() -> String {
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(36)
-        appendUUID(to: &bytes)
-        return String(decoding: bytes, as: UTF8.self)
+        var high = next()
+        var low = next()
+        high = (high & 0xffff_ffff_ffff_0fff) | 0x0000_0000_0000_4000
+        low = (low & 0x3fff_ffff_ffff_ffff) | 0x8000_0000_0000_0000
+        return String(unsafeUninitializedCapacity: 36) { buffer in
+            var position = 0
+            for index in 0..<32 {
+                if index == 8 || index == 12 || index == 16 || index == 20 {
+                    buffer[position] = UInt8(ascii: "-")
+                    position += 1
+                }
+                let word = index < 16 ? high : low
+                let nibble = UInt8(truncatingIfNeeded: (word >> UInt64(60 - (index % 16) * 4)) & 0xf)
+                buffer[position] = nibble < 10 ? UInt8(ascii: "0") + nibble : UInt8(ascii: "a") + nibble - 10
+                position += 1
+            }
+            return 36
+        }
     }
 }

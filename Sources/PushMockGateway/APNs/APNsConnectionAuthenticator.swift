@@ -17,11 +17,31 @@ struct APNsAuthentication {
     var isNewToken: Bool
 }
 
-/// A provider token whose signature was verified on this connection.
-struct VerifiedProviderToken {
-    var token: String
-    var parsed: APNsProviderToken
-    var key: APNsKeyRecord
+/// A provider token whose signature was verified on this connection, with what the recording
+/// needs precomputed once (a connection typically sends thousands of pushes with one token).
+final class VerifiedProviderToken {
+    let token: String
+    /// The whole `authorization` value that carried it, for a byte comparison on later requests.
+    let authorizationValue: [UInt8]
+    let parsed: APNsProviderToken
+    let key: APNsKeyRecord
+    /// Decoded header and claims (compact JSON) for the recording — never the signature.
+    let headerJSON: [UInt8]
+    let claimsJSON: [UInt8]
+    /// What the recording shows instead of the `authorization` value.
+    let recordedAuthorization: String
+    /// The last bundle ID this key was checked against, and the answer.
+    var lastAuthorizedBundleID: (bundleID: String, allowed: Bool)?
+
+    init(token: String, authorizationValue: [UInt8], parsed: APNsProviderToken, key: APNsKeyRecord) {
+        self.token = token
+        self.authorizationValue = authorizationValue
+        self.parsed = parsed
+        self.key = key
+        self.headerJSON = Array(parsed.headerJSON.utf8)
+        self.claimsJSON = Array(parsed.claimsJSON.utf8)
+        self.recordedAuthorization = "bearer [JWT kid=\(parsed.keyID) iss=\(parsed.teamID); decoded in auth, signature withheld]"
+    }
 }
 
 /// The authentication state of one APNs connection, as APNs keeps it: the team and key bound by
@@ -46,6 +66,8 @@ final class APNsConnectionAuthenticator {
     private var current: VerifiedProviderToken?
     /// Whether any request on this connection has authenticated.
     private(set) var hasAuthenticated = false
+    /// The key registry's generation when a cached authorization answer was computed.
+    private var generation: UInt64 = 0
 
     init(keys: APNsKeyRegistry, options: APNsOptions, certificate: APNsClientCertificate?, certificateProblem: String?) {
         self.keys = keys
@@ -54,9 +76,10 @@ final class APNsConnectionAuthenticator {
         self.certificateProblem = certificateProblem
     }
 
-    /// Authenticates one request. `authorization` is the raw header value, if present.
+    /// Authenticates one request; `authorizationIndex` is the `authorization` field in `headers`.
     func authenticate(
-        authorization: String?,
+        headers: HTTPHeaderList,
+        authorizationIndex: Int?,
         environment: APNsEnvironment,
         now: Timestamp
     ) -> Result<APNsAuthentication, APNsFailure> {
@@ -75,13 +98,20 @@ final class APNsConnectionAuthenticator {
             hasAuthenticated = true
             return .success(APNsAuthentication(method: .certificate(certificate), isNewToken: false))
         }
-        guard let token = Self.bearerToken(authorization) else {
+        guard let authorizationIndex else {
+            return .failure(.error(.missingProviderToken))
+        }
+        // The hot path: the same header value as the token in use, compared as bytes.
+        if let current, headers.valueEquals(at: authorizationIndex, current.authorizationValue) {
+            return checkAge(current, now: now).map { APNsAuthentication(method: .providerToken($0), isNewToken: false) }
+        }
+        guard let token = Self.bearerToken(headers.value(at: authorizationIndex)) else {
             return .failure(.error(.missingProviderToken))
         }
         if let current, current.token == token {
             return checkAge(current, now: now).map { APNsAuthentication(method: .providerToken($0), isNewToken: false) }
         }
-        return adopt(token, environment: environment, now: now)
+        return adopt(token, authorizationValue: Array(headers.valueBytes(at: authorizationIndex)), environment: environment, now: now)
     }
 
     /// Checks that the authenticated identity may push to `bundleID` (the topic's app).
@@ -89,13 +119,26 @@ final class APNsConnectionAuthenticator {
         switch authentication.method {
         case .providerToken(let verified):
             // Pushy's mock and Apple's table: a key not entitled to the topic is an invalid token.
-            return keys.allows(verified.key, bundleID: bundleID) ? nil : .invalidProviderToken
+            let allowed: Bool
+            if let last = verified.lastAuthorizedBundleID, last.bundleID == bundleID, !keys.changedSince(generation) {
+                allowed = last.allowed
+            } else {
+                generation = keys.generation
+                allowed = keys.allows(verified.key, bundleID: bundleID)
+                verified.lastAuthorizedBundleID = (bundleID, allowed)
+            }
+            return allowed ? nil : .invalidProviderToken
         case .certificate, .none:
             return nil
         }
     }
 
-    private func adopt(_ token: String, environment: APNsEnvironment, now: Timestamp) -> Result<APNsAuthentication, APNsFailure> {
+    private func adopt(
+        _ token: String,
+        authorizationValue: [UInt8],
+        environment: APNsEnvironment,
+        now: Timestamp
+    ) -> Result<APNsAuthentication, APNsFailure> {
         let parsed: APNsProviderToken
         do {
             parsed = try APNsProviderToken(parsing: token)
@@ -115,7 +158,7 @@ final class APNsConnectionAuthenticator {
         if !key.environments.contains(environment) {
             return .failure(.error(options.environmentKeySpelling.reason))
         }
-        let verified = VerifiedProviderToken(token: token, parsed: parsed, key: key)
+        let verified = VerifiedProviderToken(token: token, authorizationValue: authorizationValue, parsed: parsed, key: key)
         if case .failure(let failure) = checkAge(verified, now: now) {
             return .failure(failure)
         }

@@ -64,9 +64,13 @@ struct APNsService {
         outcome.deviceToken = headers.deviceToken
 
         // 7. Authentication.
-        let authorization = headers.authorizationIndex.map { request.headers.value(at: $0) }
         let authentication: APNsAuthentication
-        switch connection.apnsAuthenticator.authenticate(authorization: authorization, environment: environment, now: now) {
+        switch connection.apnsAuthenticator.authenticate(
+            headers: request.headers,
+            authorizationIndex: headers.authorizationIndex,
+            environment: environment,
+            now: now
+        ) {
         case .success(let value):
             authentication = value
         case .failure(.error(let reason)):
@@ -115,7 +119,7 @@ struct APNsService {
         }
 
         // 9. Device token: format, then the registry.
-        guard options.tokenFormat.accepts(headers.deviceToken.utf8) else {
+        guard options.tokenFormat.accepts(headers.deviceToken) else {
             return reject(APNsError(.badDeviceToken), apnsID: headers.apnsID, outcome: &outcome, connection: connection)
         }
         if let device = devices.lookup(headers.deviceToken) {
@@ -163,8 +167,7 @@ struct APNsService {
         outcome: inout APNsOutcome,
         connection: GatewayConnectionContext
     ) -> APNsOutcome {
-        var headers = HTTPHeaderList()
-        headers.reserveCapacity(fields: 2, bytes: 96)
+        var headers = HTTPHeaderList(fields: 2, bytes: 96)
         let id = appendIdentifiers(apnsID: apnsID, environment: outcome.environment, to: &headers, outcome: &outcome, connection: connection)
         outcome.apnsID = id
         outcome.status = 200
@@ -181,8 +184,7 @@ struct APNsService {
         outcome: inout APNsOutcome,
         connection: GatewayConnectionContext
     ) -> APNsOutcome {
-        var headers = HTTPHeaderList()
-        headers.reserveCapacity(fields: 3, bytes: 128)
+        var headers = HTTPHeaderList(fields: 3, bytes: 128)
         let id = appendIdentifiers(apnsID: apnsID, environment: outcome.environment, to: &headers, outcome: &outcome, connection: connection)
         headers.append(name: "content-type", value: "application/json")
         outcome.apnsID = id

@@ -59,12 +59,13 @@ struct ControlAPI: Sendable {
             return Self.json(status: 200, ["cleared": count])
         case ("GET", _) where segments.count == 2 && segments[0] == "recordings":
             let sequence = segments[1]
-            guard let number = UInt64(sequence), let record = state.recordings.record(sequence: number) else {
+            guard let number = UInt64(sequence),
+                let entry = state.recordings.entries(matching: { _ in true }, newestFirst: false, limit: 1, after: number &- 1).first,
+                entry.sequence == number
+            else {
                 throw ControlAPIError(404, "no recording with sequence \(sequence)")
             }
-            var bytes: [UInt8] = []
-            record.encodeJSONLine(into: &bytes)
-            return Self.rawJSON(status: 200, Array(bytes.dropLast()))
+            return Self.rawJSON(status: 200, Array(entry.line))
         case ("GET", ["apns", "keys"]):
             return try Self.encoded(state.apnsKeys.keys.map(APNsKeyDefinition.init))
         case ("POST", ["apns", "keys"]):
@@ -143,24 +144,24 @@ struct ControlAPI: Sendable {
         let token = query["token"]?.lowercased()
         let topic = query["topic"]
         let reason = query["reason"]
-        let records = state.recordings.records(
-            filter: { record in
-                if let platform, record.platform != platform { return false }
-                if let token, record.notification?.token?.lowercased() != token { return false }
-                if let topic, record.notification?.topic != topic { return false }
-                if let status, record.response.status != status { return false }
-                if let reason, record.response.reason != reason { return false }
+        let records = state.recordings.entries(
+            matching: { summary in
+                if let platform, summary.platform != platform { return false }
+                if let token, summary.token?.lowercased() != token { return false }
+                if let topic, summary.topic != topic { return false }
+                if let status, summary.status != status { return false }
+                if let reason, summary.reason != reason { return false }
                 return true
             },
             newestFirst: true,
             limit: limit,
             after: after
         )
+        // The stored lines are the journal's JSON objects: embed them as they are.
         var bytes: [UInt8] = Array(#"{"records":["#.utf8)
-        for (index, record) in records.enumerated() {
+        for (index, entry) in records.enumerated() {
             if index > 0 { bytes.append(UInt8(ascii: ",")) }
-            record.encodeJSONLine(into: &bytes)
-            bytes.removeLast()  // the line's "\n"
+            bytes.append(contentsOf: entry.line)
         }
         bytes.append(contentsOf: #"],"count":\#(records.count),"total":\#(state.recordings.count)}"#.utf8)
         return Self.rawJSON(status: 200, bytes)

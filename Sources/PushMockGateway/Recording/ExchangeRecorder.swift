@@ -24,13 +24,9 @@ struct ExchangeRecorder {
     }
 
     func commit(_ records: inout [ExchangeRecord], eventLoop: any EventLoop) -> Commit {
-        store.append(&records)
+        // The store encodes the lines once; the journal gets the same bytes.
+        let bytes = store.append(&records)
         guard let journal else { return .done }
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(records.count * 1024)
-        for record in records {
-            record.encodeJSONLine(into: &bytes)
-        }
         switch journal.durability {
         case .written, .fsyncInterval:
             // Written synchronously: on failure the completion runs before `append` returns.
@@ -72,13 +68,13 @@ struct ExchangeRecorder {
             case .providerToken(let verified):
                 auth = AuthInfo(
                     scheme: "bearer-jwt",
-                    jwtHeader: Array(verified.parsed.headerJSON.utf8),
-                    jwtClaims: Array(verified.parsed.claimsJSON.utf8),
+                    jwtHeader: verified.headerJSON,
+                    jwtClaims: verified.claimsJSON,
                     keyID: verified.parsed.keyID,
                     teamID: verified.parsed.teamID,
                     detail: authentication.isNewToken ? "new provider token on this connection" : nil
                 )
-                authorizationPlaceholder = "bearer [JWT kid=\(verified.parsed.keyID); decoded in auth, signature withheld]"
+                authorizationPlaceholder = verified.recordedAuthorization
             case .certificate(let certificate):
                 auth = AuthInfo(scheme: "certificate", subject: certificate.subject)
             case .none:
@@ -105,13 +101,14 @@ struct ExchangeRecorder {
         if outcome.pushTypeInferred, outcome.pushType != nil {
             annotations["pushTypeInferred"] = "true"
         }
-        var responseHeaders: [HeaderField] = []
+        var responseHeaders = HTTPHeaderList()
         var responseBody = RecordedBody.none
         var status = outcome.status
         switch outcome.reply.action {
         case .respond(let response):
             status = response.status
-            responseHeaders = headerFields(response.headers)
+            // Shared with the reply (copy-on-write): no copy is made.
+            responseHeaders = response.headers
             if !response.body.isEmpty {
                 responseBody = RecordedBody(capturing: response.body)
             }
@@ -128,7 +125,7 @@ struct ExchangeRecorder {
         return ExchangeRecord(
             timeMilliseconds: time.millisecondsSince1970,
             platform: "apns",
-            connection: connectionInfo(connection),
+            connection: connection.recordedConnection,
             streamID: request.streamID,
             environment: outcome.environment.name,
             request: RequestInfo(
@@ -136,7 +133,7 @@ struct ExchangeRecorder {
                 path: request.path,
                 authority: request.authority,
                 scheme: request.scheme,
-                headers: headerFields(request.headers, authorization: authorizationPlaceholder),
+                headers: recordedHeaders(request.headers, authorization: authorizationPlaceholder),
                 body: request.body.isEmpty ? .none : RecordedBody(capturing: request.body),
                 bodySize: request.bodyByteCount
             ),
@@ -154,29 +151,11 @@ struct ExchangeRecorder {
         )
     }
 
-    static func connectionInfo(_ connection: GatewayConnectionContext) -> ConnectionInfo {
-        ConnectionInfo(
-            id: connection.id,
-            transport: connection.transport.name,
-            tls: connection.isTLS,
-            alpn: connection.alpn,
-            remoteAddress: connection.remoteAddress,
-            clientCertificateSubject: connection.clientCertificateSubject
-        )
-    }
-
-    /// Header fields for the record; `authorization` is replaced by `placeholder`.
-    static func headerFields(_ headers: HTTPHeaderList, authorization placeholder: String? = nil) -> [HeaderField] {
-        var fields: [HeaderField] = []
-        fields.reserveCapacity(headers.count)
-        for index in 0..<headers.count {
-            if let placeholder, headers.nameEquals(index, .authorization) {
-                fields.append(HeaderField(name: "authorization", value: placeholder))
-            } else {
-                fields.append(HeaderField(name: headers.name(at: index), value: headers.value(at: index)))
-            }
-        }
-        return fields
+    /// The request headers for the record: shared as they are, or — when they carry an
+    /// `authorization` field — copied once with its value replaced by `placeholder`.
+    static func recordedHeaders(_ headers: HTTPHeaderList, authorization placeholder: String) -> HTTPHeaderList {
+        guard headers.firstIndex(of: .authorization) != nil else { return headers }
+        return headers.replacingValues(of: .authorization, with: placeholder)
     }
 
     /// Decodes the header and claims of a JWT that failed verification, for the record.

@@ -1,5 +1,6 @@
 import PushMockAuth
 import PushMockCore
+import PushMockRecording
 import PushMockTransport
 import Synchronization
 
@@ -22,6 +23,8 @@ final class GatewayConnectionContext {
     let clientCertificateSubject: String?
     private var random = FastRandom()
     private var advertisedMaxStreams: UInt32
+    /// The connection as every record of it shows it (built once).
+    let recordedConnection: ConnectionInfo
 
     init(
         transport: HTTPTransportProtocol,
@@ -42,16 +45,31 @@ final class GatewayConnectionContext {
         self.apnsAuthenticator = apnsAuthenticator
         self.clientCertificateSubject = clientCertificateSubject
         self.advertisedMaxStreams = advertisedMaxStreams
+        self.recordedConnection = ConnectionInfo(
+            id: id,
+            transport: transport.name,
+            tls: isTLS,
+            alpn: alpn,
+            remoteAddress: remoteAddress,
+            clientCertificateSubject: clientCertificateSubject
+        )
     }
 
     /// The APNs environment of a request: Apple's host name in `:authority` wins (when enabled),
     /// then the listener's setting, then the configured default.
     func apnsEnvironment(authority: String?, options: APNsOptions) -> APNsEnvironment {
-        if options.environmentFromAuthority, let authority, let named = APNsEnvironment.named(byAuthority: authority) {
-            return named
+        let fallback = listenerEnvironment ?? options.defaultEnvironment
+        guard options.environmentFromAuthority, let authority else { return fallback }
+        // Clients send the same authority on every request of a connection: remember the answer.
+        if let cached = lastAuthority, cached.authority == authority {
+            return cached.environment
         }
-        return listenerEnvironment ?? options.defaultEnvironment
+        let environment = APNsEnvironment.named(byAuthority: authority) ?? fallback
+        lastAuthority = (authority, environment)
+        return environment
     }
+
+    private var lastAuthority: (authority: String, environment: APNsEnvironment)?
 
     /// A fresh lower-case UUID.
     func makeUUID() -> String {

@@ -62,18 +62,30 @@ public final class APNsKeyRegistry: Sendable {
     }
 
     private let state = Mutex(State())
+    /// Bumped on every change, so connections can cache answers until something changes.
+    private let changes = Atomic<UInt64>(1)
+
+    /// The current generation (changes whenever keys or teams change).
+    public var generation: UInt64 { changes.load(ordering: .acquiring) }
+
+    /// Whether anything changed since `generation`.
+    public func changedSince(_ generation: UInt64) -> Bool {
+        changes.load(ordering: .acquiring) != generation
+    }
 
     public init() {}
 
     /// Adds or replaces a key.
     public func register(_ key: APNsKeyRecord) {
         state.withLock { $0.keys[key.keyID] = key }
+        changes.add(1, ordering: .releasing)
     }
 
     /// Removes a key; returns whether it was known.
     @discardableResult
     public func remove(keyID: String) -> Bool {
-        state.withLock { $0.keys.removeValue(forKey: keyID) != nil }
+        defer { changes.add(1, ordering: .releasing) }
+        return state.withLock { $0.keys.removeValue(forKey: keyID) != nil }
     }
 
     /// The key with this `kid`.
@@ -89,6 +101,7 @@ public final class APNsKeyRegistry: Sendable {
     /// Declares the apps (bundle IDs) of a team; team-scoped keys may push to these only.
     public func setBundleIDs(_ bundleIDs: Set<String>, forTeam teamID: String) {
         state.withLock { $0.teamBundleIDs[teamID] = bundleIDs }
+        changes.add(1, ordering: .releasing)
     }
 
     /// The apps declared for a team, if any.

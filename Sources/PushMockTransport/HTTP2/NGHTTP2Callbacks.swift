@@ -27,25 +27,19 @@ enum NGHTTP2Callbacks {
         return callbacks
     }
 
+    /// Runs `body` with the session that owns `userData`, without retaining it: the session
+    /// outlives every callback (callbacks run only inside its own `mem_recv`/`mem_send`).
     @inline(__always)
-    private static func owner(_ userData: UnsafeMutableRawPointer?) -> NGHTTP2Session {
-        Unmanaged<NGHTTP2Session>.fromOpaque(userData!).takeUnretainedValue()
+    private static func withOwner<Result>(_ userData: UnsafeMutableRawPointer?, _ body: (NGHTTP2Session) -> Result) -> Result {
+        Unmanaged<NGHTTP2Session>.fromOpaque(userData!)._withUnsafeGuaranteedRef(body)
     }
 
     private static let onBeginHeaders: nghttp2_on_begin_headers_callback = { _, frame, userData in
         guard let frame else { return 0 }
         let header = frame.pointee.hd
         guard header.type == UInt8(NGHTTP2_HEADERS.rawValue) else { return 0 }
-        let session = owner(userData)
-        let category = frame.pointee.headers.cat
-        switch session.role {
-        case .server:
-            if category == NGHTTP2_HCAT_REQUEST {
-                session.inbound[header.stream_id] = InboundStream()
-            }
-        case .client:
-            // The stream entry was created when the request was submitted.
-            break
+        withOwner(userData) { session in
+            session.beginHeaderBlock(streamID: header.stream_id, category: frame.pointee.headers.cat)
         }
         return 0
     }
@@ -53,80 +47,55 @@ enum NGHTTP2Callbacks {
     private static let onHeader: nghttp2_on_header_callback = {
         _, frame, name, nameLength, value, valueLength, _, userData in
         guard let frame, let name, let value else { return 0 }
-        let session = owner(userData)
-        guard let stream = session.inbound[frame.pointee.hd.stream_id], !stream.isComplete else { return 0 }
-        // Trailers (a second HEADERS block) are not part of any push API; ignore them.
-        let category = frame.pointee.headers.cat
-        if session.role == .server, category != NGHTTP2_HCAT_REQUEST { return 0 }
-        if session.role == .client, category == NGHTTP2_HCAT_HEADERS, stream.status.map({ $0 >= 200 }) == true {
-            return 0
-        }
-        let nameBytes = UnsafeRawBufferPointer(start: name, count: nameLength)
-        let valueBytes = UnsafeRawBufferPointer(start: value, count: valueLength)
-        if nameLength > 1, name[0] == UInt8(ascii: ":") {
-            assignPseudoHeader(nameBytes, valueBytes, to: stream)
-        } else {
+        withOwner(userData) { session in
             // Copy now: the pointers are valid only during this callback.
-            stream.headers.append(name: nameBytes, value: valueBytes)
+            session.appendToHeaderBlock(
+                streamID: frame.pointee.hd.stream_id,
+                name: UnsafeRawBufferPointer(start: name, count: nameLength),
+                value: UnsafeRawBufferPointer(start: value, count: valueLength)
+            )
         }
         return 0
-    }
-
-    private static func assignPseudoHeader(
-        _ name: UnsafeRawBufferPointer,
-        _ value: UnsafeRawBufferPointer,
-        to stream: InboundStream
-    ) {
-        let text = String(decoding: value, as: UTF8.self)
-        switch name.count {
-        case 5 where name.elementsEqual(":path".utf8):
-            stream.path = text
-        case 7 where name.elementsEqual(":method".utf8):
-            stream.method = text
-        case 7 where name.elementsEqual(":scheme".utf8):
-            stream.scheme = text
-        case 7 where name.elementsEqual(":status".utf8):
-            let status = Int(text) ?? 0
-            if status >= 200 {
-                stream.status = status
-            } else {
-                // An informational (1xx) response: the final one follows.
-                stream.status = nil
-            }
-        case 10 where name.elementsEqual(":authority".utf8):
-            stream.authority = text
-        default:
-            break
-        }
     }
 
     private static let onDataChunk: nghttp2_on_data_chunk_recv_callback = {
         _, _, streamID, data, length, userData in
         guard let data else { return 0 }
-        let session = owner(userData)
-        guard let stream = session.inbound[streamID], !stream.isComplete else { return 0 }
-        stream.bodyByteCount += length
-        let room = session.maximumStoredBodyBytes - stream.body.count
-        if room > 0 {
-            // Copy now: the chunk is valid only during this callback.
-            stream.body.append(contentsOf: UnsafeBufferPointer(start: data, count: min(room, length)))
+        withOwner(userData) { session in
+            guard let stream = session.inbound[streamID], !stream.isComplete else { return }
+            stream.bodyByteCount += length
+            let room = session.maximumStoredBodyBytes - stream.body.count
+            if room > 0 {
+                // Copy now: the chunk is valid only during this callback.
+                stream.body.append(contentsOf: UnsafeBufferPointer(start: data, count: min(room, length)))
+            }
         }
         return 0
     }
 
     private static let onFrameReceived: nghttp2_on_frame_recv_callback = { _, frame, userData in
         guard let frame else { return 0 }
-        let session = owner(userData)
+        withOwner(userData) { session in
+            frameReceived(frame, session: session)
+        }
+        return 0
+    }
+
+    private static func frameReceived(_ frame: UnsafePointer<nghttp2_frame>, session: NGHTTP2Session) {
         let header = frame.pointee.hd
         switch UInt32(header.type) {
         case NGHTTP2_HEADERS.rawValue, NGHTTP2_DATA.rawValue:
+            if header.type == UInt8(NGHTTP2_HEADERS.rawValue) {
+                // END_HEADERS has been seen (libnghttp2 reports HEADERS after CONTINUATIONs).
+                session.endHeaderBlock(streamID: header.stream_id)
+            }
             guard header.flags & UInt8(NGHTTP2_FLAG_END_STREAM.rawValue) != 0,
                 let stream = session.inbound[header.stream_id], !stream.isComplete
-            else { return 0 }
+            else { return }
             if session.role == .client, stream.status == nil {
                 // END_STREAM on an informational response cannot happen in valid HTTP/2;
                 // libnghttp2's messaging checks reset such streams.
-                return 0
+                return
             }
             stream.isComplete = true
             session.completed.append(header.stream_id)
@@ -148,16 +117,16 @@ enum NGHTTP2Callbacks {
         default:
             break
         }
-        return 0
     }
 
     private static let onStreamClose: nghttp2_on_stream_close_callback = { _, streamID, errorCode, userData in
-        let session = owner(userData)
-        session.outbound.removeValue(forKey: streamID)
-        if session.role == .server {
-            session.inbound.removeValue(forKey: streamID)
+        withOwner(userData) { session in
+            session.outbound.removeValue(forKey: streamID)
+            if session.role == .server {
+                session.inbound.removeValue(forKey: streamID)
+            }
+            session.closed.append((streamID, errorCode))
         }
-        session.closed.append((streamID, errorCode))
         return 0
     }
 
@@ -166,7 +135,18 @@ enum NGHTTP2Callbacks {
     static let readOutboundBody: nghttp2_data_source_read_callback = {
         _, streamID, buffer, length, flags, _, userData in
         guard let buffer, let flags else { return Int(NGHTTP2_ERR_CALLBACK_FAILURE.rawValue) }
-        let session = owner(userData)
+        return withOwner(userData) { session in
+            readBody(streamID: streamID, into: buffer, length: length, flags: flags, session: session)
+        }
+    }
+
+    private static func readBody(
+        streamID: Int32,
+        into buffer: UnsafeMutablePointer<UInt8>,
+        length: Int,
+        flags: UnsafeMutablePointer<UInt32>,
+        session: NGHTTP2Session
+    ) -> Int {
         guard let body = session.outbound[streamID] else {
             // Nothing to send (should not happen): end the stream cleanly.
             flags.pointee |= NGHTTP2_DATA_FLAG_EOF.rawValue

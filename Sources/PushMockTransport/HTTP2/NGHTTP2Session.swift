@@ -39,9 +39,7 @@ final class InboundStream {
     /// closes so that a response can still be sent.
     var isDelivered = false
 
-    init() {
-        headers.reserveCapacity(fields: 12, bytes: 512)
-    }
+    init() {}
 }
 
 /// The outbound body of a stream, read by libnghttp2 through the data provider callback,
@@ -93,6 +91,19 @@ final class NGHTTP2Session {
     var remoteSettingsChanged = false
     /// How many inbound body bytes are stored per stream; the rest is only counted.
     let maximumStoredBodyBytes: Int
+
+    /// The header block being received. HTTP/2 never interleaves header blocks (a HEADERS
+    /// frame and its CONTINUATIONs are contiguous), so one is enough; collecting it here keeps
+    /// the per-field callback free of dictionary lookups and reference counting.
+    private var blockStreamID: Int32 = 0
+    private var blockActive = false
+    private var blockIsTrailer = false
+    private var blockHeaders = HTTPHeaderList()
+    private var blockMethod: String?
+    private var blockPath: String?
+    private var blockAuthority: String?
+    private var blockScheme: String?
+    private var blockStatus: Int?
 
     init(role: Role, maximumStoredBodyBytes: Int, peerMaxConcurrentStreams: UInt32? = nil) throws {
         self.role = role
@@ -186,6 +197,75 @@ final class NGHTTP2Session {
     func remoteSetting(_ identifier: UInt16) -> UInt32 {
         guard let session else { return 0 }
         return nghttp2_session_get_remote_settings(session, nghttp2_settings_id(rawValue: UInt32(identifier)))
+    }
+
+    // MARK: Header blocks
+
+    func beginHeaderBlock(streamID: Int32, category: nghttp2_headers_category) {
+        switch role {
+        case .server:
+            // Trailers (a second HEADERS block) are not part of any push API; ignore them.
+            blockIsTrailer = category != NGHTTP2_HCAT_REQUEST
+        case .client:
+            // Headers after a final response are trailers.
+            blockIsTrailer = category == NGHTTP2_HCAT_HEADERS && (inbound[streamID]?.status.map { $0 >= 200 } ?? false)
+        }
+        blockStreamID = streamID
+        blockActive = true
+        if !blockIsTrailer {
+            blockHeaders = HTTPHeaderList(fields: 12, bytes: 512)
+            blockMethod = nil
+            blockPath = nil
+            blockAuthority = nil
+            blockScheme = nil
+            blockStatus = nil
+        }
+    }
+
+    func appendToHeaderBlock(streamID: Int32, name: UnsafeRawBufferPointer, value: UnsafeRawBufferPointer) {
+        guard blockActive, !blockIsTrailer, streamID == blockStreamID else { return }
+        if name.count > 1, name[0] == UInt8(ascii: ":") {
+            let text = String(decoding: value, as: UTF8.self)
+            // Distinguish by length and the second byte (`:path`, `:method`, `:scheme`,
+            // `:status`, `:authority`); libnghttp2 has already rejected unknown pseudo-headers.
+            switch (name.count, name[1]) {
+            case (5, UInt8(ascii: "p")): blockPath = text
+            case (7, UInt8(ascii: "m")): blockMethod = text
+            case (7, UInt8(ascii: "s")) where name[2] == UInt8(ascii: "c"): blockScheme = text
+            case (7, UInt8(ascii: "s")): blockStatus = Int(text)
+            case (10, UInt8(ascii: "a")): blockAuthority = text
+            default: break
+            }
+        } else {
+            blockHeaders.append(name: name, value: value)
+        }
+    }
+
+    /// Moves the finished block into its stream.
+    func endHeaderBlock(streamID: Int32) {
+        guard blockActive, streamID == blockStreamID else { return }
+        blockActive = false
+        guard !blockIsTrailer else { return }
+        if let status = blockStatus, status < 200 {
+            // An informational (1xx) response: the final one follows.
+            return
+        }
+        let stream: InboundStream
+        if let existing = inbound[streamID] {
+            stream = existing
+        } else if role == .server {
+            stream = InboundStream()
+            inbound[streamID] = stream
+        } else {
+            return
+        }
+        stream.method = blockMethod
+        stream.path = blockPath
+        stream.authority = blockAuthority
+        stream.scheme = blockScheme
+        stream.status = blockStatus
+        stream.headers = blockHeaders
+        blockHeaders = HTTPHeaderList()
     }
 
     // MARK: Submitting frames

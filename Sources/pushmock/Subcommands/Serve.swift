@@ -93,12 +93,18 @@ struct Serve: AsyncParsableCommand {
     @Option(name: .customLong("ready-file"), help: "Write the listeners and credentials as JSON to this file once ready.")
     var readyFile: String?
 
+    @Option(help: "Event-loop threads (default: one per CPU core).")
+    var threads: Int?
+
     @Option(name: .customLong("log-level"), help: "trace, debug, info, notice, warning, error or critical.")
     var logLevel: LogLevelArgument = .info
 
     func validate() throws {
         if (certificatePath == nil) != (keyPath == nil) {
             throw ValidationError("--cert and --key go together.")
+        }
+        if let threads, threads < 1 {
+            throw ValidationError("--threads must be at least 1.")
         }
         if noTLS && noCleartext {
             throw ValidationError("--no-tls and --no-cleartext together leave nothing to listen on.")
@@ -131,7 +137,8 @@ struct Serve: AsyncParsableCommand {
                 memoryCapacity: memoryCapacity,
                 journalPath: noJournal ? nil : journal,
                 durability: durability
-            )
+            ),
+            eventLoopThreads: threads
         )
         if let configPath {
             try ConfigurationFile.load(path: configPath).apply(to: &configuration)

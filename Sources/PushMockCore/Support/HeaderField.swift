@@ -24,6 +24,19 @@ public struct HeaderField: Sendable, Hashable, CustomStringConvertible {
     public var description: String { "\(name): \(value)" }
 }
 
+extension HTTPHeaderList {
+    /// The first value whose name equals `name`, ignoring ASCII case (HTTP names are
+    /// case-insensitive).
+    public func firstValue(named name: String) -> String? {
+        first { [HeaderField].sameName($0.name, name) }?.value
+    }
+
+    /// Every value whose name equals `name` (ASCII case-insensitive), in order.
+    public func values(named name: String) -> [String] {
+        filter { [HeaderField].sameName($0.name, name) }.map(\.value)
+    }
+}
+
 extension Array where Element == HeaderField {
     /// The first value whose name equals `name`, ignoring ASCII case (HTTP names are
     /// case-insensitive).
