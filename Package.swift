@@ -56,11 +56,12 @@ let package = Package(
         // Wire values, validation rules and error catalogues of APNs and FCM. No NIO.
         .target(
             name: "PushMockCore",
+            dependencies: ["PushMockJSON"],
             swiftSettings: swiftSettings
         ),
         .testTarget(
             name: "PushMockCoreTests",
-            dependencies: ["PushMockCore"],
+            dependencies: ["PushMockCore", "PushMockJSON"],
             swiftSettings: swiftSettings
         ),
 

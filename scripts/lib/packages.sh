@@ -33,4 +33,4 @@ ensure_packages() {
 # What building PushMock needs (libnghttp2 is linked through pkg-config).
 BUILD_PACKAGES=(libnghttp2-dev pkg-config)
 # What the tests and benchmarks drive as independent HTTP/2 clients and references.
-TEST_PACKAGES=(curl nghttp2-client nghttp2-server openssl)
+TEST_PACKAGES=(curl nghttp2-client nghttp2-server openssl python3-google-auth python3-requests)

@@ -48,6 +48,26 @@ public struct APNsNotificationHeaders: Sendable, Hashable {
     }
 }
 
+/// The `apns-*` header values of a request, after the value checks passed.
+public struct APNsHeaderValues: Sendable, Hashable {
+    /// `apns-id` (a valid UUID), or `nil`.
+    public var apnsID: String?
+    /// `apns-expiration` in seconds since the epoch, or `nil`.
+    public var expiration: Int64?
+    /// `apns-priority`, or `nil` when omitted.
+    public var priority: APNsPriority?
+    /// `apns-push-type`, or `nil` when omitted.
+    public var pushType: APNsPushType?
+    /// `apns-topic` (non-empty), or `nil`.
+    public var topic: String?
+    /// `apns-collapse-id`, or `nil`.
+    public var collapseID: String?
+    /// The index of the `authorization` field.
+    public var authorizationIndex: Int?
+
+    public init() {}
+}
+
 /// The stateless rules of `POST /3/device/<token>` (table C1 of the wire reference), applied in
 /// a fixed, documented order. The stateful rules (authentication, token registry) run in the
 /// gateway between ``parse(method:path:headers:tokenFormat:)`` and ``checkPayload(byteCount:pushType:)``.
@@ -99,7 +119,55 @@ public enum APNsRequestRules {
         headers: HTTPHeaderList,
         tokenFormat: APNsDeviceTokenFormat = .variable
     ) -> Result<APNsNotificationHeaders, APNsRequestError> {
-        var apnsID: String?
+        let values: APNsHeaderValues
+        var valueFailure: APNsRequestError?
+        switch parseHeaders(headers) {
+        case .success(let parsed):
+            values = parsed
+        case .failure(let failure):
+            // Steps 1 and 2 come before the path and method; step 6 after.
+            if failure.error.reason == .duplicateHeaders || failure.error.reason == .badMessageId {
+                return .failure(failure)
+            }
+            valueFailure = failure
+            values = APNsHeaderValues()
+        }
+        let apnsID = valueFailure?.apnsID ?? values.apnsID
+        // 3
+        guard path.hasPrefix("/3/device/") else {
+            return .failure(APNsRequestError(.badPath, apnsID: apnsID))
+        }
+        // 4
+        guard method == "POST" else {
+            return .failure(APNsRequestError(.methodNotAllowed, apnsID: apnsID))
+        }
+        // 5
+        let token = path.utf8.dropFirst(10)  // "/3/device/"
+        guard !token.isEmpty else {
+            return .failure(APNsRequestError(.missingDeviceToken, apnsID: apnsID))
+        }
+        // 6
+        if let valueFailure {
+            return .failure(valueFailure)
+        }
+        return .success(
+            APNsNotificationHeaders(
+                deviceToken: String(Substring(token)),
+                apnsID: values.apnsID,
+                expiration: values.expiration,
+                priority: values.priority,
+                pushType: values.pushType,
+                topic: values.topic,
+                collapseID: values.collapseID,
+                authorizationIndex: values.authorizationIndex
+            )
+        )
+    }
+
+    /// Steps 1, 2 and 6: the checks of the `apns-*` header values alone, without a path or
+    /// method. FCM's `apns.headers` are checked with this same function.
+    public static func parseHeaders(_ headers: HTTPHeaderList) -> Result<APNsHeaderValues, APNsRequestError> {
+        var values = APNsHeaderValues()
         var apnsIDIndex: Int?
         var expirationIndex: Int?
         var priorityIndex: Int?
@@ -136,6 +204,7 @@ public enum APNsRequestRules {
                 otherAPNsFields += 1
             }
         }
+        values.authorizationIndex = authorizationIndex
         // Other apns-* names (unknown to this table) must not repeat either; rare, so the
         // quadratic check runs only when there are several of them.
         if !duplicate, otherAPNsFields > 1, firstDuplicate(in: headers) != nil {
@@ -146,11 +215,12 @@ public enum APNsRequestRules {
         var badMessageID = false
         if let apnsIDIndex {
             if APNsMessageID.isValid(headers.valueBytes(at: apnsIDIndex)) {
-                apnsID = headers.value(at: apnsIDIndex)
+                values.apnsID = headers.value(at: apnsIDIndex)
             } else {
                 badMessageID = true
             }
         }
+        let apnsID = values.apnsID
         // 1
         if duplicate {
             return .failure(APNsRequestError(.duplicateHeaders, apnsID: apnsID))
@@ -158,65 +228,36 @@ public enum APNsRequestRules {
         if badMessageID {
             return .failure(APNsRequestError(.badMessageId, apnsID: nil))
         }
-        // 3
-        guard path.hasPrefix("/3/device/") else {
-            return .failure(APNsRequestError(.badPath, apnsID: apnsID))
-        }
-        // 4
-        guard method == "POST" else {
-            return .failure(APNsRequestError(.methodNotAllowed, apnsID: apnsID))
-        }
-        // 5
-        let token = path.utf8.dropFirst(10)  // "/3/device/"
-        guard !token.isEmpty else {
-            return .failure(APNsRequestError(.missingDeviceToken, apnsID: apnsID))
-        }
         // 6
-        var priority: APNsPriority?
         if let priorityIndex {
             guard let parsed = APNsPriority(bytes: headers.valueBytes(at: priorityIndex)) else {
                 return .failure(APNsRequestError(.badPriority, apnsID: apnsID))
             }
-            priority = parsed
+            values.priority = parsed
         }
-        var expiration: Int64?
         if let expirationIndex {
             guard let parsed = parseExpiration(headers.valueBytes(at: expirationIndex)) else {
                 return .failure(APNsRequestError(.badExpirationDate, apnsID: apnsID))
             }
-            expiration = parsed
+            values.expiration = parsed
         }
-        var collapseID: String?
         if let collapseIndex {
             let bytes = headers.valueBytes(at: collapseIndex)
             guard bytes.count <= maximumCollapseIDBytes else {
                 return .failure(APNsRequestError(.badCollapseId, apnsID: apnsID))
             }
-            collapseID = headers.value(at: collapseIndex)
+            values.collapseID = headers.value(at: collapseIndex)
         }
-        var pushType: APNsPushType?
         if let pushTypeIndex {
             guard let parsed = APNsPushType(bytes: headers.valueBytes(at: pushTypeIndex)) else {
                 return .failure(APNsRequestError(.invalidPushType, apnsID: apnsID))
             }
-            pushType = parsed
+            values.pushType = parsed
         }
-        var topic: String?
         if let topicIndex, !headers.valueBytes(at: topicIndex).isEmpty {
-            topic = headers.value(at: topicIndex)
+            values.topic = headers.value(at: topicIndex)
         }
-        return .success(
-            APNsNotificationHeaders(
-                deviceToken: String(Substring(token)),
-                apnsID: apnsID,
-                expiration: expiration,
-                priority: priority,
-                pushType: pushType,
-                topic: topic,
-                collapseID: collapseID,
-                authorizationIndex: authorizationIndex
-            )
-        )
+        return .success(values)
     }
 
     /// `apns-expiration`: a non-negative decimal integer of seconds (at most 19 digits).

@@ -26,17 +26,26 @@ public struct ConfigurationFile: Codable, Sendable {
         public var certificateAuthorities: [String]?
     }
 
+    public struct FCMSection: Codable, Sendable {
+        public var options: FCMOptionsPatch?
+        public var serviceAccounts: [ServiceAccountDefinition]?
+        public var tokens: [FCMTokenDefinition]?
+    }
+
     public var apns: APNsSection?
+    public var fcm: FCMSection?
 
     /// The directory relative paths are resolved against (the file's own directory).
     public var baseDirectory: String?
 
     private enum CodingKeys: String, CodingKey {
         case apns
+        case fcm
     }
 
-    public init(apns: APNsSection? = nil) {
+    public init(apns: APNsSection? = nil, fcm: FCMSection? = nil) {
         self.apns = apns
+        self.fcm = fcm
     }
 
     /// Reads and validates a configuration file.
@@ -57,6 +66,7 @@ public struct ConfigurationFile: Codable, Sendable {
 
     /// Applies options and CA paths to a configuration.
     public func apply(to configuration: inout GatewayConfiguration) {
+        fcm?.options?.apply(to: &configuration.fcm)
         guard let apns else { return }
         apns.options?.apply(to: &configuration.apns)
         for path in apns.certificateAuthorities ?? [] {
@@ -66,6 +76,15 @@ public struct ConfigurationFile: Codable, Sendable {
 
     /// Registers keys, teams and tokens.
     public func register(in state: GatewayState) throws {
+        let now = state.clock.now()
+        if let fcm {
+            for account in fcm.serviceAccounts ?? [] {
+                state.serviceAccounts.register(try account.makeRecord(relativeTo: baseDirectory))
+            }
+            for token in fcm.tokens ?? [] {
+                state.fcmTokens.register(try token.makeRecord(now: now, defaultProject: state.fcmOptions.sampleProjectID))
+            }
+        }
         guard let apns else { return }
         for key in apns.keys ?? [] {
             state.apnsKeys.register(try key.makeRecord(relativeTo: baseDirectory))
@@ -73,14 +92,15 @@ public struct ConfigurationFile: Codable, Sendable {
         for team in apns.teams ?? [] {
             state.apnsKeys.setBundleIDs(Set(team.bundleIds), forTeam: team.teamId)
         }
-        let now = state.clock.now()
         for token in apns.tokens ?? [] {
             state.devices.register(try token.makeRecord(now: now))
         }
     }
 
     private static let knownKeys: [String: Set<String>] = [
-        "": ["apns"],
+        "": ["apns", "fcm"],
+        "fcm": ["options", "serviceAccounts", "tokens"],
+        "fcm.options": Set(FCMOptionsPatch.CodingKeys.allCases.map(\.stringValue)),
         "apns": ["options", "keys", "teams", "tokens", "certificateAuthorities"],
         "apns.options": Set(APNsOptionsPatch.CodingKeys.allCases.map(\.stringValue)),
     ]

@@ -34,6 +34,10 @@ public struct GatewayConfiguration: Sendable {
     public var trustSampleAPNsKey: Bool
     /// APNs behaviour.
     public var apns: APNsOptions
+    /// FCM, OAuth2 and IID behaviour.
+    public var fcm: FCMOptions
+    /// Whether to write and trust the sample FCM service account. Default: true.
+    public var trustSampleServiceAccount: Bool
     /// Recording behaviour.
     public var recording: RecordingOptions
     /// Body bytes stored per request (the rest is counted, then answered with 413). Default 1 MiB.
@@ -53,6 +57,8 @@ public struct GatewayConfiguration: Sendable {
         clientCertificateAuthorityPEMs: [String] = [],
         trustSampleAPNsKey: Bool = true,
         apns: APNsOptions = .defaults,
+        fcm: FCMOptions = .defaults,
+        trustSampleServiceAccount: Bool = true,
         recording: RecordingOptions = RecordingOptions(),
         maximumStoredBodyBytes: Int = 1 << 20,
         shutdownGracePeriod: Duration = .seconds(5),
@@ -67,6 +73,8 @@ public struct GatewayConfiguration: Sendable {
         self.clientCertificateAuthorityPEMs = clientCertificateAuthorityPEMs
         self.trustSampleAPNsKey = trustSampleAPNsKey
         self.apns = apns
+        self.fcm = fcm
+        self.trustSampleServiceAccount = trustSampleServiceAccount
         self.recording = recording
         self.maximumStoredBodyBytes = maximumStoredBodyBytes
         self.shutdownGracePeriod = shutdownGracePeriod

@@ -23,6 +23,57 @@ public struct SampleAPNsKey: Sendable {
     public static let defaultTopic = "dev.pushmock.sample"
 }
 
+/// The sample Google service account `pushmock serve` writes and trusts: a fresh RSA key,
+/// `token_uri` pointing at the mock. Clearly fake: generated locally, never committed.
+public struct SampleServiceAccount: Sendable {
+    /// Where the JSON file is (nil for in-memory accounts).
+    public var path: String?
+    /// The service-account JSON (Google's field names).
+    public var json: ServiceAccountJSON
+    /// Its key.
+    public var key: ServiceAccountKey
+
+    /// Project of generated sample accounts.
+    public static let defaultProjectID = "pushmock-sample"
+    /// E-mail of generated sample accounts.
+    public static func clientEmail(project: String) -> String {
+        "firebase-adminsdk-mock@\(project).iam.gserviceaccount.com"
+    }
+
+    /// Makes a fresh sample account in memory.
+    public static func generate(projectID: String = defaultProjectID, tokenURI: String = "https://localhost:2197/token") throws -> SampleServiceAccount {
+        let json = try ServiceAccountJSON.makeSample(
+            projectID: projectID,
+            clientEmail: clientEmail(project: projectID),
+            tokenURI: tokenURI
+        )
+        return SampleServiceAccount(path: nil, json: json, key: try json.signingKey())
+    }
+
+    /// One throwaway account per process: RSA-2048 generation takes a noticeable fraction of a
+    /// second, and in-process test gateways need not each have their own.
+    private static let cachedEphemeral = Result { try generate() }
+
+    /// The per-process throwaway account (tests, `withPushMock`).
+    public static func ephemeral() throws -> SampleServiceAccount {
+        try cachedEphemeral.get()
+    }
+
+    /// Rewrites the file (if any) with `tokenURI`, the address the gateway actually listens on.
+    public mutating func update(tokenURI: String) throws {
+        json.tokenURI = tokenURI
+        if let path {
+            try Self.write(json, to: path)
+        }
+    }
+
+    static func write(_ json: ServiceAccountJSON, to path: String) throws {
+        // The file holds a private key: 0600, like the other keys under certs/.
+        let text = String(decoding: try json.encodedJSON(), as: UTF8.self)
+        try PEM.writePrivateKeyPEM(text, to: path)
+    }
+}
+
 /// The TLS identity of the gateway and the sample credentials it hands out.
 public struct GatewayCredentials: Sendable {
     /// The server certificate chain (leaf first) in PEM.
@@ -38,6 +89,8 @@ public struct GatewayCredentials: Sendable {
     public var certificateAuthority: LocalCertificateAuthority?
     /// The sample APNs key, if one was prepared.
     public var sampleAPNsKey: SampleAPNsKey?
+    /// The sample FCM service account, if one was prepared.
+    public var sampleServiceAccount: SampleServiceAccount?
 
     /// Host names every generated server certificate covers: loopback and the real push hosts,
     /// so clients that verify the host name can be pointed at the mock via /etc/hosts.
@@ -59,7 +112,8 @@ public struct GatewayCredentials: Sendable {
         certificateAuthorityPEM: String? = nil,
         certificateAuthorityPath: String? = nil,
         certificateAuthority: LocalCertificateAuthority? = nil,
-        sampleAPNsKey: SampleAPNsKey? = nil
+        sampleAPNsKey: SampleAPNsKey? = nil,
+        sampleServiceAccount: SampleServiceAccount? = nil
     ) {
         self.certificateChainPEM = certificateChainPEM
         self.privateKeyPEM = privateKeyPEM
@@ -67,6 +121,7 @@ public struct GatewayCredentials: Sendable {
         self.certificateAuthorityPath = certificateAuthorityPath
         self.certificateAuthority = certificateAuthority
         self.sampleAPNsKey = sampleAPNsKey
+        self.sampleServiceAccount = sampleServiceAccount
     }
 
     /// Throwaway credentials that never touch the disk (tests, `withPushMock`).
@@ -86,7 +141,8 @@ public struct GatewayCredentials: Sendable {
                 path: nil,
                 signingKey: APNsSigningKey.generate(keyID: SampleAPNsKey.defaultKeyID, teamID: SampleAPNsKey.defaultTeamID),
                 topic: SampleAPNsKey.defaultTopic
-            )
+            ),
+            sampleServiceAccount: try SampleServiceAccount.ephemeral()
         )
     }
 
@@ -167,8 +223,25 @@ public struct GatewayCredentials: Sendable {
             certificateAuthorityPEM: authority.certificatePEM,
             certificateAuthorityPath: caPath,
             certificateAuthority: authority,
-            sampleAPNsKey: try prepareSampleKey(directory: directory)
+            sampleAPNsKey: try prepareSampleKey(directory: directory),
+            sampleServiceAccount: try prepareSampleServiceAccount(directory: directory)
         )
+    }
+
+    /// Loads or writes `fcm-sample-service-account.json` (its `token_uri` is rewritten once the
+    /// gateway knows its port).
+    private static func prepareSampleServiceAccount(directory: String) throws -> SampleServiceAccount {
+        let path = (directory as NSString).appendingPathComponent("fcm-sample-service-account.json")
+        if let data = FileManager.default.contents(atPath: path),
+            let json = try? ServiceAccountJSON.decode(from: data),
+            let key = try? json.signingKey()
+        {
+            return SampleServiceAccount(path: path, json: json, key: key)
+        }
+        var account = try SampleServiceAccount.generate()
+        account.path = path
+        try SampleServiceAccount.write(account.json, to: path)
+        return account
     }
 
     private struct SampleKeyMetadata: Codable {

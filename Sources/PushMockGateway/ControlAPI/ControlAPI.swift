@@ -20,6 +20,11 @@ import Synchronization
 /// | GET, POST | /_pushmock/apns/tokens | list / register device tokens (one or an array of ``APNsDeviceDefinition``) |
 /// | GET, DELETE | /_pushmock/apns/tokens/{token} | show / forget a token |
 /// | POST | /_pushmock/apns/certificate-authorities | trust a client-certificate CA (`{"pem": …}`) for new connections |
+/// | GET, POST | /_pushmock/fcm/service-accounts | list / trust a service account (Google's JSON or ``ServiceAccountDefinition``) |
+/// | GET, POST | /_pushmock/fcm/tokens | list / register registration tokens (``FCMTokenDefinition``) |
+/// | GET, DELETE | /_pushmock/fcm/tokens/{token} | show / forget a token |
+/// | GET | /_pushmock/fcm/topics | topic → subscribed tokens (`project` filter) |
+/// | POST | /_pushmock/fcm/access-tokens/revoke | forget every issued access token (SDKs then refresh) |
 struct ControlAPI: Sendable {
     let state: GatewayState
     /// Called after a CA was added so the TLS listener can rebuild its context.
@@ -113,6 +118,38 @@ struct ControlAPI: Sendable {
                 throw ControlAPIError(400, "cannot use that certificate: \(error)")
             }
             return Self.json(status: 201, ["registered": true])
+        case ("GET", ["fcm", "service-accounts"]):
+            return try Self.encoded(state.serviceAccounts.all.map(ServiceAccountDefinition.init))
+        case ("POST", ["fcm", "service-accounts"]):
+            let data = Data(body)
+            let record: ServiceAccountRecord
+            if let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any], object["client_email"] != nil {
+                record = try ServiceAccountDefinition.record(fromGoogleJSON: data)
+            } else {
+                record = try JSONDecoder().decode(ServiceAccountDefinition.self, from: data).makeRecord()
+            }
+            state.serviceAccounts.register(record)
+            return try Self.encoded([record.clientEmail], status: 201, key: "registered")
+        case ("GET", ["fcm", "tokens"]):
+            return try Self.encoded(state.fcmTokens.all.map(FCMTokenDefinition.init))
+        case ("POST", ["fcm", "tokens"]):
+            let definitions: [FCMTokenDefinition] = try Self.decodeOneOrMany(body)
+            let now = state.clock.now()
+            let records = try definitions.map { try $0.makeRecord(now: now, defaultProject: state.fcmOptions.sampleProjectID) }
+            records.forEach(state.fcmTokens.register)
+            return try Self.encoded(records.map(FCMTokenDefinition.init), status: 201)
+        case ("GET", _) where segments.count == 3 && segments[0] == "fcm" && segments[1] == "tokens":
+            guard let record = state.fcmTokens.lookup(segments[2]) else { throw ControlAPIError(404, "no FCM token \(segments[2])") }
+            return try Self.encoded(FCMTokenDefinition(record))
+        case ("DELETE", _) where segments.count == 3 && segments[0] == "fcm" && segments[1] == "tokens":
+            guard state.fcmTokens.remove(segments[2]) else { throw ControlAPIError(404, "no FCM token \(segments[2])") }
+            return Self.json(status: 200, ["removed": segments[2]])
+        case ("GET", ["fcm", "topics"]):
+            return try Self.encoded(state.fcmTokens.topics(project: query["project"]).mapValues { $0.sorted() })
+        case ("POST", ["fcm", "access-tokens", "revoke"]):
+            let count = state.accessTokens.count
+            state.accessTokens.revokeAll()
+            return Self.json(status: 200, ["revoked": count])
         default:
             if Self.knownPaths.contains(segments.first ?? "") {
                 throw ControlAPIError(405, "\(method) is not supported on /_pushmock/\(segments.joined(separator: "/"))")
@@ -121,7 +158,7 @@ struct ControlAPI: Sendable {
         }
     }
 
-    private static let knownPaths: Set<String> = ["health", "info", "recordings", "apns"]
+    private static let knownPaths: Set<String> = ["health", "info", "recordings", "apns", "fcm"]
 
     private struct CertificateAuthorityUpload: Decodable {
         var pem: String

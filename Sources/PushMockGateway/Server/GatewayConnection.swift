@@ -10,6 +10,9 @@ final class GatewayConnection: HTTPConnectionResponder {
     private let context: GatewayConnectionContext
     private let state: GatewayState
     private let apns: APNsService
+    private let fcm: FCMService
+    private let oauth: OAuthService
+    private let iid: IIDService
     private let controlAPI: ControlAPI
     private let recorder: ExchangeRecorder
     private let eventLoop: any EventLoop
@@ -25,6 +28,9 @@ final class GatewayConnection: HTTPConnectionResponder {
         self.context = context
         self.state = state
         self.apns = APNsService(options: state.apnsOptions, keys: state.apnsKeys, devices: state.devices)
+        self.fcm = FCMService(options: state.fcmOptions, tokens: state.accessTokens, registry: state.fcmTokens)
+        self.oauth = OAuthService(options: state.fcmOptions, accounts: state.serviceAccounts, tokens: state.accessTokens)
+        self.iid = IIDService(options: state.fcmOptions, tokens: state.accessTokens, registry: state.fcmTokens)
         self.controlAPI = controlAPI
         self.recorder = ExchangeRecorder(store: state.recordings, journal: state.journal)
         self.eventLoop = eventLoop
@@ -47,6 +53,42 @@ final class GatewayConnection: HTTPConnectionResponder {
                 replies.append(outcome.reply)
                 records.append(
                     ExchangeRecorder.apnsRecord(
+                        request: request,
+                        outcome: outcome,
+                        connection: context,
+                        time: now,
+                        latencyMicroseconds: Self.microseconds(since: started)
+                    )
+                )
+            case .fcm:
+                let outcome = fcm.handle(request, now: now, random: &context.random)
+                replies.append(outcome.reply)
+                records.append(
+                    ExchangeRecorder.fcmRecord(
+                        request: request,
+                        outcome: outcome,
+                        connection: context,
+                        time: now,
+                        latencyMicroseconds: Self.microseconds(since: started)
+                    )
+                )
+            case .oauth:
+                let outcome = oauth.handle(request, now: now)
+                replies.append(outcome.reply)
+                records.append(
+                    ExchangeRecorder.oauthRecord(
+                        request: request,
+                        outcome: outcome,
+                        connection: context,
+                        time: now,
+                        latencyMicroseconds: Self.microseconds(since: started)
+                    )
+                )
+            case .iid:
+                let outcome = iid.handle(request, now: now)
+                replies.append(outcome.reply)
+                records.append(
+                    ExchangeRecorder.iidRecord(
                         request: request,
                         outcome: outcome,
                         connection: context,
@@ -113,19 +155,38 @@ enum GatewayRoute {
     case control
     /// `/3/device/…`: the APNs provider API.
     case apnsDevice
-    /// Anything else: APNs answers 404 BadPath.
+    /// `/v1/projects/…`, `/projects/…`, and the retired legacy `/fcm/send` and `/batch`: FCM.
+    case fcm
+    /// `/token`, `/oauth2/v4/token`: Google's OAuth2 token endpoint.
+    case oauth
+    /// `/iid/…`: the Instance ID topic API.
+    case iid
+    /// Anything else: APNs answers 404 BadPath (Google hosts get Google's 404).
     case unknown
 
     static let controlPrefix = "/_pushmock/"
 
     init(_ request: HTTPRequestMessage) {
-        let path = request.path
+        let path = request.pathWithoutQuery
         if path.hasPrefix("/3/device") {
             self = .apnsDevice
+        } else if path.hasPrefix("/v1/") || path.hasPrefix("/projects/") || path == "/fcm/send" || path == "/batch" {
+            self = .fcm
+        } else if path == "/token" || path == "/oauth2/v4/token" {
+            self = .oauth
+        } else if path.hasPrefix("/iid/") {
+            self = .iid
         } else if path.hasPrefix(Self.controlPrefix) || path == "/_pushmock" {
             self = .control
+        } else if let authority = request.authority, Self.isGoogleHost(authority) {
+            self = .fcm
         } else {
             self = .unknown
         }
+    }
+
+    static func isGoogleHost(_ authority: String) -> Bool {
+        let host = authority.split(separator: ":").first.map(String.init)?.lowercased() ?? ""
+        return host.hasSuffix(".googleapis.com")
     }
 }

@@ -21,7 +21,8 @@ final class GatewayConnectionContext {
     let apnsAuthenticator: APNsConnectionAuthenticator
     /// The client certificate's subject, for the recording.
     let clientCertificateSubject: String?
-    private var random = FastRandom()
+    /// The connection's identifier generator (no locking: confined to the event loop).
+    var random = FastRandom()
     private var advertisedMaxStreams: UInt32
     /// The connection as every record of it shows it (built once).
     let recordedConnection: ConnectionInfo

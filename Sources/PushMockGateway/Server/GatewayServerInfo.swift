@@ -21,6 +21,14 @@ public struct GatewayServerInfo: Codable, Sendable, Hashable {
         public var topic: String
     }
 
+    /// The sample Google service account (for FCM SDKs).
+    public struct SampleServiceAccount: Codable, Sendable, Hashable {
+        public var path: String?
+        public var projectId: String
+        public var clientEmail: String
+        public var tokenUri: String
+    }
+
     /// TLS listener (h2 and http/1.1 via ALPN; h2 without ALPN).
     public var tls: Listener?
     /// Extra TLS listener pinned to production, if configured.
@@ -31,6 +39,8 @@ public struct GatewayServerInfo: Codable, Sendable, Hashable {
     public var caCertificatePath: String?
     /// The sample APNs signing key.
     public var apnsSampleKey: SampleKey?
+    /// The sample FCM service account.
+    public var fcmSampleServiceAccount: SampleServiceAccount?
     /// The JSON Lines journal, if enabled.
     public var journalPath: String?
     /// Base URL of the control API.

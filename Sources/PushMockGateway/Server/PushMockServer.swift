@@ -37,6 +37,13 @@ public final class PushMockServer: Service, Sendable {
     private let readiness = ReadinessSignal()
     private let shutdownRequested = ShutdownSignal()
     private let connections = ConnectionTracker()
+    private let sampleServiceAccount: Mutex<SampleServiceAccount?>
+
+    /// The sample FCM service account, with `token_uri` pointing at the running gateway once
+    /// it is ready.
+    public var sampleFCMServiceAccount: SampleServiceAccount? {
+        sampleServiceAccount.withLock { $0 }
+    }
 
     /// Prepares credentials, registries and the journal. Nothing is bound until ``run()``.
     public init(
@@ -70,6 +77,7 @@ public final class PushMockServer: Service, Sendable {
         self.state = GatewayState(
             clock: clock,
             apnsOptions: configuration.apns,
+            fcmOptions: configuration.fcm,
             recordings: RecordingStore(configuration: .init(capacity: configuration.recording.memoryCapacity)),
             journal: journal
         )
@@ -78,6 +86,17 @@ public final class PushMockServer: Service, Sendable {
                 APNsKeyRecord(keyID: sample.keyID, teamID: sample.teamID, publicKey: sample.signingKey.publicKey)
             )
         }
+        if configuration.trustSampleServiceAccount, let sample = credentials.sampleServiceAccount {
+            state.serviceAccounts.register(
+                ServiceAccountRecord(
+                    clientEmail: sample.json.clientEmail,
+                    privateKeyID: sample.json.privateKeyID,
+                    publicKey: sample.key.publicKey,
+                    projectID: sample.json.projectID
+                )
+            )
+        }
+        self.sampleServiceAccount = Mutex(credentials.sampleServiceAccount)
 
         if let threads = configuration.eventLoopThreads {
             self.group = MultiThreadedEventLoopGroup(numberOfThreads: threads)
@@ -129,6 +148,21 @@ public final class PushMockServer: Service, Sendable {
                 info.apnsSampleKey = .init(path: sample.path, keyId: sample.keyID, teamId: sample.teamID, topic: sample.topic)
             }
             info.journalPath = state.journalPath
+            if configuration.trustSampleServiceAccount, var sample = sampleServiceAccount.withLock({ $0 }) {
+                // token_uri must name the port actually bound; the key stays the same.
+                let tokenURI = info.tls.map { "https://localhost:\($0.port)/token" }
+                    ?? info.cleartext.map { "http://\($0.host):\($0.port)/token" }
+                if let tokenURI {
+                    try sample.update(tokenURI: tokenURI)
+                    sampleServiceAccount.withLock { $0 = sample }
+                }
+                info.fcmSampleServiceAccount = .init(
+                    path: sample.path,
+                    projectId: sample.json.projectID,
+                    clientEmail: sample.json.clientEmail,
+                    tokenUri: sample.json.tokenURI
+                )
+            }
             info.controlAPI = (info.cleartext ?? info.tls).map { "\($0.url)/_pushmock" }
             state.serverInfo.withLock { $0 = info }
             readiness.succeed(info)

@@ -16,6 +16,14 @@ public final class GatewayState: Sendable {
     public let recordings: RecordingStore
     /// The APNs behaviour in force.
     public let apnsOptions: APNsOptions
+    /// The FCM / OAuth2 / IID behaviour in force.
+    public let fcmOptions: FCMOptions
+    /// Service accounts the token endpoint trusts.
+    public let serviceAccounts: ServiceAccountRegistry
+    /// Access tokens the token endpoint issued.
+    public let accessTokens: AccessTokenStore
+    /// FCM registration tokens and topic subscriptions.
+    public let fcmTokens: FCMRegistry
     /// The journal, if enabled.
     let journal: JournalWriter?
     /// Server details the control API reports, filled in once the listeners are bound.
@@ -26,6 +34,7 @@ public final class GatewayState: Sendable {
     public init(
         clock: any PushMockClock = SystemClock(),
         apnsOptions: APNsOptions = .defaults,
+        fcmOptions: FCMOptions = .defaults,
         apnsKeys: APNsKeyRegistry = APNsKeyRegistry(),
         devices: DeviceRegistry = DeviceRegistry(),
         recordings: RecordingStore,
@@ -33,6 +42,10 @@ public final class GatewayState: Sendable {
     ) {
         self.clock = clock
         self.apnsOptions = apnsOptions
+        self.fcmOptions = fcmOptions
+        self.serviceAccounts = ServiceAccountRegistry()
+        self.accessTokens = AccessTokenStore()
+        self.fcmTokens = FCMRegistry()
         self.apnsKeys = apnsKeys
         self.devices = devices
         self.recordings = recordings

@@ -6,7 +6,7 @@ enum Banner {
     static func print(_ info: GatewayServerInfo) {
         var lines = ["PushMock \(info.version) ready (pid \(info.pid))"]
         if let tls = info.tls {
-            lines.append("  APNs (TLS, h2 + http/1.1):   \(tls.url)   [\(tls.environment)]")
+            lines.append("  APNs + FCM (TLS, h2 + http/1.1): \(tls.url)   [APNs \(tls.environment)]")
         }
         if let production = info.productionTLS {
             lines.append("  APNs (TLS, production):      \(production.url)   [production]")
@@ -19,6 +19,9 @@ enum Banner {
         }
         if let key = info.apnsSampleKey {
             lines.append("  Sample APNs key:             \(key.path ?? "(in memory)")  key id \(key.keyId)  team id \(key.teamId)  topic \(key.topic)")
+        }
+        if let account = info.fcmSampleServiceAccount {
+            lines.append("  Sample FCM service account:  \(account.path ?? "(in memory)")  project \(account.projectId)  token_uri \(account.tokenUri)")
         }
         lines.append("  Journal:                     \(info.journalPath ?? "off (memory only)")")
         if let control = info.controlAPI {

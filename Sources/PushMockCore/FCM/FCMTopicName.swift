@@ -1,0 +1,66 @@
+/// An FCM topic name.
+///
+/// Two spellings exist:
+/// * the bare name `message.topic` takes — `^[a-zA-Z0-9-_.~%]+$`; Firebase: "Note: "/topics/"
+///   prefix should not be provided" (the Admin SDKs strip it before sending, so a prefix on the
+///   wire is a raw-HTTP sender's mistake and is rejected);
+/// * the Instance ID form the topic-management endpoints take (`"to": "/topics/news"`), which
+///   firebase-admin-go validates as `^(/topics/)?(private/)?[a-zA-Z0-9-_.~%]+$`.
+///
+/// No length limit is applied (the Android client SDK caps subscriptions at 900 characters;
+/// no server-side limit is documented).
+public struct FCMTopicName: Sendable, Hashable, CustomStringConvertible {
+    /// The name without `/topics/` or `private/`, e.g. `weather`.
+    public let name: String
+    /// Whether the IID form carried `private/`.
+    public let isPrivate: Bool
+
+    private init(name: String, isPrivate: Bool) {
+        self.name = name
+        self.isPrivate = isPrivate
+    }
+
+    /// The prefix of the IID form.
+    public static let topicsPrefix = "/topics/"
+
+    /// The IID form: `/topics/[private/]<name>`.
+    public var iidForm: String { Self.topicsPrefix + (isPrivate ? "private/" : "") + name }
+
+    public var description: String { (isPrivate ? "private/" : "") + name }
+
+    /// Checks a bare topic name, as `message.topic` must be.
+    public static func validate(_ text: String) -> Result<FCMTopicName, FCMTopicNameError> {
+        if text.hasPrefix(topicsPrefix) { return .failure(.hasTopicsPrefix) }
+        if let problem = checkCharacters(text) { return .failure(problem) }
+        return .success(FCMTopicName(name: text, isPrivate: false))
+    }
+
+    /// Checks a topic in Instance ID form: `/topics/` and `private/` are optional.
+    public static func validate(iidForm text: String) -> Result<FCMTopicName, FCMTopicNameError> {
+        var rest = Substring(text)
+        if rest.hasPrefix(topicsPrefix) { rest = rest.dropFirst(topicsPrefix.count) }
+        var isPrivate = false
+        if rest.hasPrefix("private/") {
+            isPrivate = true
+            rest = rest.dropFirst("private/".count)
+        }
+        if let problem = checkCharacters(rest) { return .failure(problem) }
+        return .success(FCMTopicName(name: String(rest), isPrivate: isPrivate))
+    }
+
+    /// Whether `text` is a valid bare topic name.
+    public static func isValid(_ text: String) -> Bool {
+        if case .success = validate(text) { return true }
+        return false
+    }
+
+    private static func checkCharacters(_ text: some StringProtocol) -> FCMTopicNameError? {
+        guard !text.isEmpty else { return .empty }
+        for character in text {
+            guard let ascii = character.asciiValue, FCMASCII.isTopicCharacter(ascii) else {
+                return .invalidCharacter(character)
+            }
+        }
+        return nil
+    }
+}

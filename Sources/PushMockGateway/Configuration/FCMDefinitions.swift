@@ -1,0 +1,200 @@
+import _CryptoExtras
+public import Foundation
+import PushMockAuth
+public import PushMockCore
+
+/// A service account the token endpoint should trust, as written in the config file and
+/// accepted by `POST /_pushmock/fcm/service-accounts`. Either `path` to a service-account JSON
+/// file in Google's format, or the fields inline. Google's own JSON (`client_email`,
+/// `private_key`, …) is accepted as the body as well.
+public struct ServiceAccountDefinition: Codable, Sendable, Hashable {
+    public var path: String?
+    public var clientEmail: String?
+    public var projectId: String?
+    public var projectNumber: String?
+    public var privateKeyId: String?
+    public var publicKeyPem: String?
+    public var privateKeyPem: String?
+
+    public init(
+        path: String? = nil,
+        clientEmail: String? = nil,
+        projectId: String? = nil,
+        projectNumber: String? = nil,
+        privateKeyId: String? = nil,
+        publicKeyPem: String? = nil,
+        privateKeyPem: String? = nil
+    ) {
+        self.path = path
+        self.clientEmail = clientEmail
+        self.projectId = projectId
+        self.projectNumber = projectNumber
+        self.privateKeyId = privateKeyId
+        self.publicKeyPem = publicKeyPem
+        self.privateKeyPem = privateKeyPem
+    }
+
+    public func makeRecord(relativeTo base: String? = nil) throws -> ServiceAccountRecord {
+        if let path {
+            let resolved = DefinitionError.resolve(path, relativeTo: base)
+            guard let data = FileManager.default.contents(atPath: resolved) else {
+                throw DefinitionError("service account: cannot read \(resolved)")
+            }
+            return try Self.record(fromGoogleJSON: data, projectNumber: projectNumber)
+        }
+        guard let clientEmail, let projectId, let privateKeyId else {
+            throw DefinitionError("service account: give path, or clientEmail, projectId, privateKeyId and a key")
+        }
+        let publicKey: _RSA.Signing.PublicKey
+        do {
+            if let publicKeyPem {
+                publicKey = try _RSA.Signing.PublicKey(pemRepresentation: publicKeyPem)
+            } else if let privateKeyPem {
+                publicKey = try ServiceAccountKey(pem: privateKeyPem, privateKeyID: privateKeyId).publicKey
+            } else {
+                throw DefinitionError("service account \(clientEmail): give publicKeyPem or privateKeyPem")
+            }
+        } catch let error as DefinitionError {
+            throw error
+        } catch {
+            throw DefinitionError("service account \(clientEmail): cannot read the key (\(error))")
+        }
+        return ServiceAccountRecord(
+            clientEmail: clientEmail,
+            privateKeyID: privateKeyId,
+            publicKey: publicKey,
+            projectID: projectId,
+            projectNumber: projectNumber
+        )
+    }
+
+    /// A record from a service-account JSON file as Google issues it.
+    public static func record(fromGoogleJSON data: Data, projectNumber: String? = nil) throws -> ServiceAccountRecord {
+        let json: ServiceAccountJSON
+        do {
+            json = try ServiceAccountJSON.decode(from: data)
+        } catch {
+            throw DefinitionError("not a service-account JSON (client_email, private_key, private_key_id, project_id): \(error)")
+        }
+        do {
+            let key = try json.signingKey()
+            return ServiceAccountRecord(
+                clientEmail: json.clientEmail,
+                privateKeyID: json.privateKeyID,
+                publicKey: key.publicKey,
+                projectID: json.projectID,
+                projectNumber: projectNumber
+            )
+        } catch {
+            throw DefinitionError("service account \(json.clientEmail): cannot read private_key (\(error))")
+        }
+    }
+
+    public init(_ record: ServiceAccountRecord) {
+        self.init(
+            clientEmail: record.clientEmail,
+            projectId: record.projectID,
+            projectNumber: record.projectNumber,
+            privateKeyId: record.privateKeyID,
+            publicKeyPem: record.publicKey.pemRepresentation
+        )
+    }
+}
+
+/// An FCM registration token, as written in the config file and accepted by
+/// `POST /_pushmock/fcm/tokens`.
+///
+/// ```json
+/// {"token": "dK3…:APA91b…", "project": "my-project", "platform": "ios", "topics": ["news"],
+///  "state": "unregistered", "at": "2026-11-21T10:02:00Z", "apns": {"status": 410, "reason": "Unregistered"}}
+/// ```
+public struct FCMTokenDefinition: Codable, Sendable, Hashable {
+    public var token: String
+    /// The project (sender); default: the sample project.
+    public var project: String?
+    /// `android` (default), `ios` or `web`.
+    public var platform: FCMTokenRecord.Platform?
+    /// `active` (default), `unregistered` or `invalid`.
+    public var state: String?
+    /// When `unregistered` takes effect (ISO 8601 or ms); default: now.
+    public var at: FlexibleTimestamp?
+    public var topics: [String]?
+    /// For iOS tokens: what APNs answers when FCM forwards a message.
+    public var apns: FCMTokenRecord.APNsFailure?
+
+    public init(
+        token: String,
+        project: String? = nil,
+        platform: FCMTokenRecord.Platform? = nil,
+        state: String? = nil,
+        at: FlexibleTimestamp? = nil,
+        topics: [String]? = nil,
+        apns: FCMTokenRecord.APNsFailure? = nil
+    ) {
+        self.token = token
+        self.project = project
+        self.platform = platform
+        self.state = state
+        self.at = at
+        self.topics = topics
+        self.apns = apns
+    }
+
+    public func makeRecord(now: Timestamp, defaultProject: String) throws -> FCMTokenRecord {
+        guard FCMRegistrationToken.isWellFormed(token) else {
+            throw DefinitionError("FCM token \(token): not a well-formed registration token")
+        }
+        let parsedState: FCMTokenRecord.State
+        switch (state ?? "active").lowercased() {
+        case "active": parsedState = .active
+        case "unregistered", "uninstalled": parsedState = .unregistered(at: at?.timestamp ?? now)
+        case "invalid": parsedState = .invalid
+        default: throw DefinitionError("FCM token \(token): state must be active, unregistered or invalid")
+        }
+        for topic in topics ?? [] where !FCMTopicName.isValid(topic) {
+            throw DefinitionError("FCM token \(token): invalid topic name \"\(topic)\"")
+        }
+        return FCMTokenRecord(
+            token: token,
+            project: project ?? defaultProject,
+            platform: platform ?? .android,
+            state: parsedState,
+            topics: Set(topics ?? []),
+            apnsFailure: apns
+        )
+    }
+
+    public init(_ record: FCMTokenRecord) {
+        self.token = record.token
+        self.project = record.project
+        self.platform = record.platform
+        self.topics = record.topics.sorted()
+        self.apns = record.apnsFailure
+        switch record.state {
+        case .active: self.state = "active"
+        case .unregistered(let at):
+            self.state = "unregistered"
+            self.at = FlexibleTimestamp(at)
+        case .invalid: self.state = "invalid"
+        }
+    }
+}
+
+/// Optional overrides of ``FCMOptions`` (config file `fcm.options`).
+public struct FCMOptionsPatch: Codable, Sendable, Hashable {
+    public var accessTokenLifetimeSeconds: Int?
+    public var assertionClockSkewSeconds: Int?
+    public var rejectUnknownTokens: Bool?
+    public var prettyPrintErrors: Bool?
+
+    enum CodingKeys: String, CodingKey, CaseIterable {
+        case accessTokenLifetimeSeconds, assertionClockSkewSeconds, rejectUnknownTokens, prettyPrintErrors
+    }
+
+    public func apply(to options: inout FCMOptions) {
+        if let accessTokenLifetimeSeconds { options.accessTokenLifetime = .seconds(accessTokenLifetimeSeconds) }
+        if let assertionClockSkewSeconds { options.assertionClockSkew = .seconds(assertionClockSkewSeconds) }
+        if let rejectUnknownTokens { options.rejectUnknownTokens = rejectUnknownTokens }
+        if let prettyPrintErrors { options.prettyPrintErrors = prettyPrintErrors }
+    }
+}

@@ -1,0 +1,31 @@
+/// How the gateway plays FCM, Google's OAuth2 token endpoint and the IID topic API.
+public struct FCMOptions: Sendable, Hashable {
+    /// Lifetime of issued access tokens; `expires_in` reports one second less, as Google does
+    /// (3599). Default: 1 hour.
+    public var accessTokenLifetime: Duration
+    /// How far an assertion's `iat` may lie in the future (clock skew). Default: 5 minutes.
+    public var assertionClockSkew: Duration
+    /// Answer `INVALID_ARGUMENT` for well-formed registration tokens the registry does not
+    /// know. Default: false — unknown tokens are accepted (zero-configuration use).
+    public var rejectUnknownTokens: Bool
+    /// Render error bodies indented, as Google's servers do (clients parse either). Default: true.
+    public var prettyPrintErrors: Bool
+    /// The sample project the generated service account belongs to.
+    public var sampleProjectID: String
+
+    public init(
+        accessTokenLifetime: Duration = .seconds(3600),
+        assertionClockSkew: Duration = .seconds(300),
+        rejectUnknownTokens: Bool = false,
+        prettyPrintErrors: Bool = true,
+        sampleProjectID: String = "pushmock-sample"
+    ) {
+        self.accessTokenLifetime = accessTokenLifetime
+        self.assertionClockSkew = assertionClockSkew
+        self.rejectUnknownTokens = rejectUnknownTokens
+        self.prettyPrintErrors = prettyPrintErrors
+        self.sampleProjectID = sampleProjectID
+    }
+
+    public static let defaults = FCMOptions()
+}

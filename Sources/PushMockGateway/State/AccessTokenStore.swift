@@ -1,0 +1,88 @@
+public import PushMockCore
+import Synchronization
+
+/// An OAuth2 access token the mock issued.
+public struct AccessTokenGrant: Sendable, Hashable {
+    /// The token (`ya29.c.…`).
+    public var token: String
+    /// The service account it was issued to.
+    public var clientEmail: String
+    /// Its project.
+    public var projectID: String
+    /// Its project number, if known.
+    public var projectNumber: String?
+    /// The scopes the assertion asked for.
+    public var scopes: [String]
+    public var issuedAt: Timestamp
+    public var expiresAt: Timestamp
+
+    /// Whether the token may call FCM: Google accepts `cloud-platform` and `firebase.messaging`
+    /// (the Admin SDKs ask for `cloud-platform` among others).
+    public var allowsFCM: Bool {
+        scopes.contains { $0 == "https://www.googleapis.com/auth/cloud-platform" || $0 == "https://www.googleapis.com/auth/firebase.messaging" }
+    }
+
+    public func owns(project: String) -> Bool {
+        project == projectID || (projectNumber.map { $0 == project } ?? false)
+    }
+}
+
+/// Issued access tokens. Tokens expire on the gateway clock, so a virtual clock can make an
+/// SDK's refresh-on-401 path run without waiting an hour.
+public final class AccessTokenStore: Sendable {
+    private let grants = Mutex<[String: AccessTokenGrant]>([:])
+
+    public init() {}
+
+    /// Issues a token: `ya29.c.` followed by 150 random URL-safe characters, opaque like Google's.
+    public func issue(
+        clientEmail: String,
+        projectID: String,
+        projectNumber: String?,
+        scopes: [String],
+        now: Timestamp,
+        lifetime: Duration
+    ) -> AccessTokenGrant {
+        var random = SystemRandomNumberGenerator()
+        let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8)
+        var bytes = Array("ya29.c.".utf8)
+        for _ in 0..<150 {
+            bytes.append(alphabet[Int(random.next() % UInt64(alphabet.count))])
+        }
+        let grant = AccessTokenGrant(
+            token: String(decoding: bytes, as: UTF8.self),
+            clientEmail: clientEmail,
+            projectID: projectID,
+            projectNumber: projectNumber,
+            scopes: scopes,
+            issuedAt: now,
+            expiresAt: now + lifetime
+        )
+        grants.withLock { grants in
+            // Forget long-expired tokens so a long run does not accumulate them.
+            if grants.count > 10_000 {
+                grants = grants.filter { $0.value.expiresAt > now }
+            }
+            grants[grant.token] = grant
+        }
+        return grant
+    }
+
+    /// The grant of a token that exists and has not expired at `now`.
+    public func validGrant(_ token: String, now: Timestamp) -> AccessTokenGrant? {
+        grants.withLock { $0[token] }.flatMap { $0.expiresAt > now ? $0 : nil }
+    }
+
+    /// The grant of a token whether or not it expired (for the recording).
+    public func grant(_ token: String) -> AccessTokenGrant? {
+        grants.withLock { $0[token] }
+    }
+
+    /// Revokes every token (tests: force a refresh).
+    public func revokeAll() {
+        grants.withLock { $0.removeAll() }
+    }
+
+    /// Number of tokens kept.
+    public var count: Int { grants.withLock { $0.count } }
+}

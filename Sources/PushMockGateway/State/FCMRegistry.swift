@@ -1,0 +1,162 @@
+public import PushMockCore
+import Synchronization
+
+/// What the gateway knows about one FCM registration token (or Firebase installation ID).
+public struct FCMTokenRecord: Sendable, Hashable, Codable {
+    /// The platform the app instance runs on; iOS tokens are delivered through APNs by FCM.
+    public enum Platform: String, Sendable, Hashable, Codable, CaseIterable {
+        case android
+        case ios
+        case web
+    }
+
+    /// Lifecycle state.
+    public enum State: Sendable, Hashable, Codable {
+        /// Receives messages.
+        case active
+        /// The app instance unregistered (uninstall, token refresh): sends answer 404
+        /// `UNREGISTERED` from `at` on.
+        case unregistered(at: Timestamp)
+        /// Not a valid token (never issued, or corrupted): 400 `INVALID_ARGUMENT`.
+        case invalid
+    }
+
+    /// An APNs answer FCM relays for an iOS token (simulated APNs side).
+    public struct APNsFailure: Sendable, Hashable, Codable {
+        public var status: Int
+        public var reason: String
+
+        public init(status: Int, reason: String) {
+            self.status = status
+            self.reason = reason
+        }
+    }
+
+    public var token: String
+    /// The project (sender) the token was issued for.
+    public var project: String
+    public var platform: Platform
+    public var state: State
+    /// Topics the token is subscribed to.
+    public var topics: Set<String>
+    /// For iOS tokens: what APNs answers when FCM forwards a message (e.g. 410 Unregistered,
+    /// 403 InvalidProviderToken), relayed as an `ApnsError` detail.
+    public var apnsFailure: APNsFailure?
+
+    public init(
+        token: String,
+        project: String,
+        platform: Platform = .android,
+        state: State = .active,
+        topics: Set<String> = [],
+        apnsFailure: APNsFailure? = nil
+    ) {
+        self.token = token
+        self.project = project
+        self.platform = platform
+        self.state = state
+        self.topics = topics
+        self.apnsFailure = apnsFailure
+    }
+
+    /// Whether sends reach the token at `now`.
+    public func isActive(at now: Timestamp) -> Bool {
+        switch state {
+        case .active: return true
+        case .unregistered(let at): return at > now
+        case .invalid: return false
+        }
+    }
+}
+
+/// FCM registration tokens and their topic subscriptions. Shared by all connections.
+public final class FCMRegistry: Sendable {
+    private let tokens = Mutex<[String: FCMTokenRecord]>([:])
+
+    /// Google's limit on topics per app instance.
+    public static let maximumTopicsPerToken = 2000
+
+    public init() {}
+
+    public func register(_ record: FCMTokenRecord) {
+        tokens.withLock { $0[record.token] = record }
+    }
+
+    public func lookup(_ token: String) -> FCMTokenRecord? {
+        tokens.withLock { $0[token] }
+    }
+
+    @discardableResult
+    public func remove(_ token: String) -> Bool {
+        tokens.withLock { $0.removeValue(forKey: token) != nil }
+    }
+
+    public var all: [FCMTokenRecord] {
+        tokens.withLock { Array($0.values) }.sorted { $0.token < $1.token }
+    }
+
+    public func removeAll() {
+        tokens.withLock { $0.removeAll() }
+    }
+
+    /// The result of a subscription change for one token, in IID's vocabulary.
+    public enum SubscriptionResult: Sendable, Hashable {
+        case ok
+        case notFound
+        case tooManyTopics
+        case senderMismatch
+    }
+
+    /// Subscribes (`subscribe == true`) or unsubscribes a token. Unknown tokens are created
+    /// for `project` when `createUnknown` is set (zero-configuration use), else `notFound`.
+    public func changeSubscription(
+        token: String,
+        topic: String,
+        subscribe: Bool,
+        project: String,
+        createUnknown: Bool,
+        now: Timestamp
+    ) -> SubscriptionResult {
+        tokens.withLock { tokens in
+            var record: FCMTokenRecord
+            if let existing = tokens[token] {
+                record = existing
+            } else if createUnknown {
+                record = FCMTokenRecord(token: token, project: project)
+            } else {
+                return .notFound
+            }
+            guard record.project == project else { return .senderMismatch }
+            guard record.isActive(at: now) else { return .notFound }
+            if subscribe {
+                if !record.topics.contains(topic), record.topics.count >= Self.maximumTopicsPerToken {
+                    return .tooManyTopics
+                }
+                record.topics.insert(topic)
+            } else {
+                record.topics.remove(topic)
+            }
+            tokens[token] = record
+            return .ok
+        }
+    }
+
+    /// Active tokens of `project` for which `reaches(topics)` holds, sorted (topic and
+    /// condition sends).
+    public func activeTokens(project: String, now: Timestamp, where reaches: (Set<String>) -> Bool) -> [String] {
+        tokens.withLock { tokens in
+            tokens.values.filter { $0.project == project && $0.isActive(at: now) && reaches($0.topics) }.map(\.token)
+        }.sorted()
+    }
+
+    /// Topic → subscribed tokens, for one project or all.
+    public func topics(project: String? = nil) -> [String: [String]] {
+        var result: [String: [String]] = [:]
+        for record in all where project == nil || record.project == project {
+            for topic in record.topics {
+                result[topic, default: []].append(record.token)
+            }
+        }
+        return result
+    }
+}
