@@ -19,6 +19,7 @@ let package = Package(
         .library(name: "PushMockCore", targets: ["PushMockCore"]),
         .library(name: "PushMockAuth", targets: ["PushMockAuth"]),
         .library(name: "PushMockRecording", targets: ["PushMockRecording"]),
+        .library(name: "PushMockSimulation", targets: ["PushMockSimulation"]),
         .library(name: "PushMockGateway", targets: ["PushMockGateway"]),
         .library(name: "PushMockTesting", targets: ["PushMockTesting"]),
     ],
@@ -127,12 +128,26 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
 
+        // Delivery simulation and fault injection: fault rules (match, trigger, action), device
+        // inboxes with APNs/FCM storage semantics, lint findings. No NIO.
+        .target(
+            name: "PushMockSimulation",
+            dependencies: ["PushMockCore", "PushMockJSON"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "PushMockSimulationTests",
+            dependencies: ["PushMockSimulation", "PushMockCore", "PushMockJSON"],
+            swiftSettings: swiftSettings
+        ),
+
         // The gateway: listeners, TLS/ALPN, routing, APNs service, registries, control API.
         .target(
             name: "PushMockGateway",
             dependencies: [
                 "PushMockCore",
                 "PushMockJSON",
+                "PushMockSimulation",
                 "PushMockAuth",
                 "PushMockTransport",
                 "PushMockRecording",
@@ -158,6 +173,7 @@ let package = Package(
                 "PushMockRecording",
                 "PushMockTransport",
                 "PushMockJSON",
+                "PushMockSimulation",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -175,6 +191,7 @@ let package = Package(
                 "PushMockAuth",
                 "PushMockCore",
                 "PushMockRecording",
+                "PushMockSimulation",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),

@@ -5,6 +5,7 @@ public import PushMockAuth
 public import PushMockCore
 public import PushMockGateway
 public import PushMockRecording
+public import PushMockSimulation
 public import PushMockTransport
 import Synchronization
 
@@ -235,5 +236,13 @@ extension HTTPResponseMessage {
     /// The first value of a header.
     public func header(_ name: String) -> String? {
         headers.first(named: name)
+    }
+}
+
+extension PushMockHarness {
+    /// Adds a fault rule (validated) and returns it with its id.
+    @discardableResult
+    public func addFault(_ rule: FaultRule) throws -> FaultRule {
+        try state.faults.add(rule, now: state.clock.now())
     }
 }

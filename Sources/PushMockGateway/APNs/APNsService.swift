@@ -160,6 +160,32 @@ struct APNsService {
         return reject(APNsError(.badPath), apnsID: apnsID, outcome: &outcome, connection: connection)
     }
 
+    // MARK: Faults
+
+    /// Replaces the answer with an injected `apns-error` (status from Apple's table unless the
+    /// fault gives one; 410 bodies carry the fault's timestamp, default now).
+    func applyFaultError(
+        reason: String,
+        status: Int?,
+        timestamp: Int64?,
+        outcome: inout APNsOutcome,
+        connection: GatewayConnectionContext,
+        now: Timestamp
+    ) {
+        let parsedReason = APNsReason(rawValue: reason)
+        var error = APNsError(parsedReason)
+        let effectiveStatus = status ?? error.status
+        if effectiveStatus == 410 {
+            error.timestamp = timestamp.map { Timestamp(millisecondsSince1970: $0) } ?? now
+        }
+        outcome = reject(error, apnsID: outcome.headers?.apnsID, outcome: &outcome, connection: connection)
+        if effectiveStatus != error.status, case .respond(var response) = outcome.reply.action {
+            response.status = effectiveStatus
+            outcome.reply.action = .respond(response)
+            outcome.status = effectiveStatus
+        }
+    }
+
     // MARK: Responses
 
     private func accept(
@@ -178,7 +204,7 @@ struct APNsService {
         return outcome
     }
 
-    private func reject(
+    func reject(
         _ error: APNsError,
         apnsID: String?,
         outcome: inout APNsOutcome,

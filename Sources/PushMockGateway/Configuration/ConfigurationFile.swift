@@ -1,5 +1,6 @@
 import Foundation
 public import PushMockCore
+public import PushMockSimulation
 
 /// The `--config` file: JSON with the keys, teams, tokens and options the gateway starts with.
 /// The same definitions can be added at run time through the control API.
@@ -34,6 +35,10 @@ public struct ConfigurationFile: Codable, Sendable {
 
     public var apns: APNsSection?
     public var fcm: FCMSection?
+    /// Fault rules active from the start.
+    public var faults: [FaultRule]?
+    /// Presets active from the start: `{"preset": "outage", "forSeconds": 60}`.
+    public var presets: [FaultPresetUse]?
 
     /// The directory relative paths are resolved against (the file's own directory).
     public var baseDirectory: String?
@@ -41,6 +46,8 @@ public struct ConfigurationFile: Codable, Sendable {
     private enum CodingKeys: String, CodingKey {
         case apns
         case fcm
+        case faults
+        case presets
     }
 
     public init(apns: APNsSection? = nil, fcm: FCMSection? = nil) {
@@ -77,6 +84,19 @@ public struct ConfigurationFile: Codable, Sendable {
     /// Registers keys, teams and tokens.
     public func register(in state: GatewayState) throws {
         let now = state.clock.now()
+        do {
+            for rule in faults ?? [] {
+                try state.faults.add(rule, now: now)
+            }
+            for use in presets ?? [] {
+                for rule in try use.preset.rules(use.parameters) {
+                    try state.faults.add(rule, now: now)
+                }
+            }
+        } catch {
+            // Typed throws: `error` is a FaultRuleError here.
+            throw DefinitionError("fault rule: \(error)")
+        }
         if let fcm {
             for account in fcm.serviceAccounts ?? [] {
                 state.serviceAccounts.register(try account.makeRecord(relativeTo: baseDirectory))
@@ -98,7 +118,7 @@ public struct ConfigurationFile: Codable, Sendable {
     }
 
     private static let knownKeys: [String: Set<String>] = [
-        "": ["apns", "fcm"],
+        "": ["apns", "fcm", "faults", "presets"],
         "fcm": ["options", "serviceAccounts", "tokens"],
         "fcm.options": Set(FCMOptionsPatch.CodingKeys.allCases.map(\.stringValue)),
         "apns": ["options", "keys", "teams", "tokens", "certificateAuthorities"],

@@ -1,6 +1,7 @@
 import Foundation
 import PushMockCore
 import PushMockRecording
+import PushMockSimulation
 import Synchronization
 
 /// The REST control API under `/_pushmock/` on every listener (HTTP/1.1 and HTTP/2, TLS and
@@ -25,6 +26,10 @@ import Synchronization
 /// | GET, DELETE | /_pushmock/fcm/tokens/{token} | show / forget a token |
 /// | GET | /_pushmock/fcm/topics | topic → subscribed tokens (`project` filter) |
 /// | POST | /_pushmock/fcm/access-tokens/revoke | forget every issued access token (SDKs then refresh) |
+/// | GET, POST, DELETE | /_pushmock/faults | list (with match/fire counts) / add one or many ``FaultRule``s / remove all |
+/// | DELETE | /_pushmock/faults/{id} | remove one rule |
+/// | GET | /_pushmock/faults/presets | the presets |
+/// | POST | /_pushmock/faults/presets/{name} | add a preset's rules (body: its parameters) |
 struct ControlAPI: Sendable {
     let state: GatewayState
     /// Called after a CA was added so the TLS listener can rebuild its context.
@@ -150,6 +155,44 @@ struct ControlAPI: Sendable {
             let count = state.accessTokens.count
             state.accessTokens.revokeAll()
             return Self.json(status: 200, ["revoked": count])
+        case ("GET", ["faults"]):
+            return try Self.encoded(state.faults.rules.map { FaultRuleStatus(rule: $0.rule, matches: $0.matches, fired: $0.fired) })
+        case ("POST", ["faults"]):
+            let rules: [FaultRule] = try Self.decodeOneOrMany(body)
+            let now = state.clock.now()
+            var added: [FaultRule] = []
+            for rule in rules {
+                do {
+                    added.append(try state.faults.add(rule, now: now))
+                } catch {
+                    throw ControlAPIError(400, "fault rule: \(error)")
+                }
+            }
+            return try Self.encoded(added, status: 201)
+        case ("DELETE", ["faults"]):
+            let count = state.faults.rules.count
+            state.faults.removeAll()
+            return Self.json(status: 200, ["removed": count])
+        case ("GET", ["faults", "presets"]):
+            return try Self.encoded(Dictionary(uniqueKeysWithValues: FaultPreset.allCases.map { ($0.rawValue, $0.summary) }))
+        case ("POST", _) where segments.count == 3 && segments[0] == "faults" && segments[1] == "presets":
+            guard let preset = FaultPreset(rawValue: segments[2]) else {
+                throw ControlAPIError(404, "no preset \(segments[2]); try \(FaultPreset.allCases.map(\.rawValue).joined(separator: ", "))")
+            }
+            let parameters = body.isEmpty ? FaultPreset.Parameters() : try JSONDecoder().decode(FaultPreset.Parameters.self, from: Data(body))
+            let now = state.clock.now()
+            var added: [FaultRule] = []
+            do {
+                for rule in try preset.rules(parameters) {
+                    added.append(try state.faults.add(rule, now: now))
+                }
+            } catch {
+                throw ControlAPIError(400, "preset \(preset.rawValue): \(error)")
+            }
+            return try Self.encoded(added, status: 201)
+        case ("DELETE", _) where segments.count == 2 && segments[0] == "faults":
+            guard state.faults.remove(id: segments[1]) else { throw ControlAPIError(404, "no fault rule \(segments[1])") }
+            return Self.json(status: 200, ["removed": segments[1]])
         default:
             if Self.knownPaths.contains(segments.first ?? "") {
                 throw ControlAPIError(405, "\(method) is not supported on /_pushmock/\(segments.joined(separator: "/"))")
@@ -158,7 +201,7 @@ struct ControlAPI: Sendable {
         }
     }
 
-    private static let knownPaths: Set<String> = ["health", "info", "recordings", "apns", "fcm"]
+    private static let knownPaths: Set<String> = ["health", "info", "recordings", "apns", "fcm", "faults"]
 
     private struct CertificateAuthorityUpload: Decodable {
         var pem: String
@@ -258,4 +301,11 @@ struct ControlAPIError: Error {
         self.status = status
         self.message = message
     }
+}
+
+/// A rule with its counters, as `GET /_pushmock/faults` lists it.
+struct FaultRuleStatus: Encodable {
+    var rule: FaultRule
+    var matches: Int
+    var fired: Int
 }

@@ -2,6 +2,7 @@ import Logging
 import NIOCore
 import PushMockCore
 import PushMockRecording
+import PushMockSimulation
 import PushMockTransport
 
 /// The responder of one connection: routes each request, answers it, records it, and makes the
@@ -49,53 +50,102 @@ final class GatewayConnection: HTTPConnectionResponder {
             case .control:
                 replies.append(controlAPI.handle(request))
             case .apnsDevice:
-                let outcome = apns.handle(request, connection: context, now: now)
+                var outcome = apns.handle(request, connection: context, now: now)
+                let fault = evaluateFault(request, platform: "apns", environment: outcome.environment.name, now: now)
+                if let fault {
+                    if fault.action.type == .apnsError {
+                        apns.applyFaultError(
+                            reason: fault.action.reason ?? "InternalServerError",
+                            status: fault.action.status,
+                            timestamp: fault.action.timestamp,
+                            outcome: &outcome,
+                            connection: context,
+                            now: now
+                        )
+                    }
+                    Self.apply(fault, to: &outcome.reply)
+                }
                 replies.append(outcome.reply)
-                records.append(
-                    ExchangeRecorder.apnsRecord(
-                        request: request,
-                        outcome: outcome,
-                        connection: context,
-                        time: now,
-                        latencyMicroseconds: Self.microseconds(since: started)
-                    )
+                var record = ExchangeRecorder.apnsRecord(
+                    request: request,
+                    outcome: outcome,
+                    connection: context,
+                    time: now,
+                    latencyMicroseconds: Self.microseconds(since: started)
                 )
+                Self.annotate(&record, with: fault)
+                records.append(record)
             case .fcm:
-                let outcome = fcm.handle(request, now: now, random: &context.random)
+                var outcome = fcm.handle(request, now: now, random: &context.random)
+                let fault = evaluateFault(request, platform: "fcm", environment: nil, now: now)
+                if let fault {
+                    if fault.action.type == .fcmError {
+                        let error = FaultReplies.fcmError(fault.action)
+                        outcome.error = error
+                        outcome.status = error.httpStatus
+                        outcome.messageName = nil
+                        outcome.reply.action = .respond(
+                            HTTPResponseMessage(
+                                status: error.httpStatus,
+                                headers: FCMService.responseHeaders(for: error),
+                                body: error.body(prettyPrinted: state.fcmOptions.prettyPrintErrors)
+                            )
+                        )
+                    }
+                    Self.apply(fault, to: &outcome.reply)
+                }
                 replies.append(outcome.reply)
-                records.append(
-                    ExchangeRecorder.fcmRecord(
-                        request: request,
-                        outcome: outcome,
-                        connection: context,
-                        time: now,
-                        latencyMicroseconds: Self.microseconds(since: started)
-                    )
+                var record = ExchangeRecorder.fcmRecord(
+                    request: request,
+                    outcome: outcome,
+                    connection: context,
+                    time: now,
+                    latencyMicroseconds: Self.microseconds(since: started)
                 )
+                Self.annotate(&record, with: fault)
+                records.append(record)
             case .oauth:
-                let outcome = oauth.handle(request, now: now)
+                // A fault here answers instead of the endpoint: no token is issued.
+                let fault = evaluateFault(request, platform: "oauth", environment: nil, now: now)
+                var outcome: OAuthService.Outcome
+                if let fault, fault.action.type != .pass, fault.action.type != .settings {
+                    let response = fault.action.type == .oauthError ? FaultReplies.oauthError(fault.action) : HTTPResponseMessage(status: 0)
+                    outcome = OAuthService.Outcome(reply: .respond(response), status: response.status, error: fault.action.error)
+                } else {
+                    outcome = oauth.handle(request, now: now)
+                }
+                if let fault { Self.apply(fault, to: &outcome.reply) }
                 replies.append(outcome.reply)
-                records.append(
-                    ExchangeRecorder.oauthRecord(
-                        request: request,
-                        outcome: outcome,
-                        connection: context,
-                        time: now,
-                        latencyMicroseconds: Self.microseconds(since: started)
-                    )
+                var record = ExchangeRecorder.oauthRecord(
+                    request: request,
+                    outcome: outcome,
+                    connection: context,
+                    time: now,
+                    latencyMicroseconds: Self.microseconds(since: started)
                 )
+                Self.annotate(&record, with: fault)
+                records.append(record)
             case .iid:
-                let outcome = iid.handle(request, now: now)
+                // A fault here answers instead of the endpoint: subscriptions do not change.
+                let fault = evaluateFault(request, platform: "iid", environment: nil, now: now)
+                var outcome: IIDService.Outcome
+                if let fault, fault.action.type != .pass, fault.action.type != .settings {
+                    let response = fault.action.type == .iidError ? FaultReplies.iidError(fault.action) : HTTPResponseMessage(status: 0)
+                    outcome = IIDService.Outcome(reply: .respond(response), status: response.status, error: fault.action.error)
+                } else {
+                    outcome = iid.handle(request, now: now)
+                }
+                if let fault { Self.apply(fault, to: &outcome.reply) }
                 replies.append(outcome.reply)
-                records.append(
-                    ExchangeRecorder.iidRecord(
-                        request: request,
-                        outcome: outcome,
-                        connection: context,
-                        time: now,
-                        latencyMicroseconds: Self.microseconds(since: started)
-                    )
+                var record = ExchangeRecorder.iidRecord(
+                    request: request,
+                    outcome: outcome,
+                    connection: context,
+                    time: now,
+                    latencyMicroseconds: Self.microseconds(since: started)
                 )
+                Self.annotate(&record, with: fault)
+                records.append(record)
             case .unknown:
                 let outcome = apns.handleUnknownPath(request, connection: context)
                 replies.append(outcome.reply)
@@ -132,6 +182,43 @@ final class GatewayConnection: HTTPConnectionResponder {
     }
 
     func connectionClosed() {}
+
+    // MARK: Faults
+
+    private func evaluateFault(_ request: HTTPRequestMessage, platform: String, environment: String?, now: Timestamp) -> FaultDecision? {
+        guard state.faults.isActive else { return nil }
+        let subject = GatewayFaultSubject(request: request, platform: platform, environment: environment, connectionID: context.id)
+        return state.faults.evaluate(subject, now: now)
+    }
+
+    /// Applies the connection-level part of a fault (RST_STREAM, GOAWAY, close, no answer),
+    /// SETTINGS, and the delay. Error answers were already put in place by the caller.
+    private static func apply(_ fault: FaultDecision, to reply: inout HTTPReply) {
+        if let action = FaultReplies.connectionLevel(fault.action) {
+            reply.action = action
+        }
+        if fault.action.type == .settings, let streams = fault.action.maxConcurrentStreams {
+            reply.settings.append(.maxConcurrentStreams(streams))
+        }
+        if let delay = fault.delay {
+            reply.delay = (reply.delay ?? .zero) + delay
+        }
+    }
+
+    private static func annotate(_ record: inout ExchangeRecord, with fault: FaultDecision?) {
+        guard let fault else { return }
+        record.annotations["fault"] = fault.summary
+        switch fault.action.type {
+        case .reset, .goaway, .close, .hang:
+            // The answer the client saw was not an HTTP response.
+            record.response.status = 0
+            record.response.reason = fault.action.type == .goaway ? fault.action.reason : nil
+            record.response.headers = HTTPHeaderList()
+            record.response.body = .none
+        default:
+            break
+        }
+    }
 
     /// When an exchange cannot be made durable, the client must not believe it succeeded.
     private static func internalErrorReplies(for replies: [HTTPReply]) -> [HTTPReply] {

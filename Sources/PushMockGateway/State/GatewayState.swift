@@ -1,5 +1,6 @@
 public import PushMockCore
 public import PushMockRecording
+public import PushMockSimulation
 import Synchronization
 
 /// Everything shared by all connections of one gateway: the clock, the registries, the
@@ -24,6 +25,8 @@ public final class GatewayState: Sendable {
     public let accessTokens: AccessTokenStore
     /// FCM registration tokens and topic subscriptions.
     public let fcmTokens: FCMRegistry
+    /// Fault rules.
+    public let faults: FaultEngine
     /// The journal, if enabled.
     let journal: JournalWriter?
     /// Server details the control API reports, filled in once the listeners are bound.
@@ -46,6 +49,7 @@ public final class GatewayState: Sendable {
         self.serviceAccounts = ServiceAccountRegistry()
         self.accessTokens = AccessTokenStore()
         self.fcmTokens = FCMRegistry()
+        self.faults = FaultEngine()
         self.apnsKeys = apnsKeys
         self.devices = devices
         self.recordings = recordings

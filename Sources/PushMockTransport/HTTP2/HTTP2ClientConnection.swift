@@ -100,14 +100,23 @@ public final class HTTP2ClientConnection: Sendable {
         (try? SocketAddress(ipAddress: host, port: 0)) != nil
     }
 
-    /// Sends one request and waits for its response.
+    /// Sends one request and waits for its response. Cancelling the task resets the stream
+    /// (RST_STREAM CANCEL) and throws `CancellationError`: wrap calls in a timeout to give up on
+    /// a server that never answers.
     public func send(_ request: HTTPRequestMessage) async throws -> HTTPResponseMessage {
         let promise = channel.eventLoop.makePromise(of: HTTPResponseMessage.self)
         let handler = self.handler
-        channel.eventLoop.execute {
-            handler.value.send(request, promise: promise)
+        let eventLoop = channel.eventLoop
+        return try await withTaskCancellationHandler {
+            eventLoop.execute {
+                handler.value.send(request, promise: promise)
+            }
+            return try await promise.futureResult.get()
+        } onCancel: {
+            eventLoop.execute {
+                handler.value.cancel(promise)
+            }
         }
-        return try await promise.futureResult.get()
     }
 
     /// Completes once the server's SETTINGS arrived (then ``remoteMaxConcurrentStreams`` is real).

@@ -46,6 +46,8 @@ public final class HTTP2ClientHandler: ChannelInboundHandler, RemovableChannelHa
     private var session: NGHTTP2Session?
     private var context: ChannelHandlerContext?
     private var pending: [Int32: EventLoopPromise<HTTPResponseMessage>] = [:]
+    /// Stream of each pending request, by its future (for cancellation).
+    private var streamByFuture: [ObjectIdentifier: Int32] = [:]
     private var started = false
     private var isClosed = false
     private var settingsWaiters: [EventLoopPromise<Void>] = []
@@ -159,11 +161,25 @@ public final class HTTP2ClientHandler: ChannelInboundHandler, RemovableChannelHa
                 body: request.body
             )
             pending[streamID] = promise
+            streamByFuture[ObjectIdentifier(promise.futureResult)] = streamID
         } catch {
             promise.fail(HTTP2ClientError(.submitFailed(error.description)))
             return
         }
         flush(context: context)
+    }
+
+    /// Abandons the request whose promise is `promise`: the stream is reset with CANCEL and the
+    /// promise fails with `CancellationError`. Does nothing if it already completed.
+    public func cancel(_ promise: EventLoopPromise<HTTPResponseMessage>) {
+        guard let streamID = streamByFuture.removeValue(forKey: ObjectIdentifier(promise.futureResult)),
+            let pending = pending.removeValue(forKey: streamID)
+        else { return }
+        if let session, let context {
+            try? session.submitReset(streamID: streamID, errorCode: .cancel)
+            flush(context: context)
+        }
+        pending.fail(CancellationError())
     }
 
     /// Sends a PING (keeps an idle connection alive, as Apple suggests after an hour).
@@ -218,6 +234,7 @@ public final class HTTP2ClientHandler: ChannelInboundHandler, RemovableChannelHa
             guard let stream = session.inbound.removeValue(forKey: streamID),
                 let promise = pending.removeValue(forKey: streamID)
             else { continue }
+            streamByFuture.removeValue(forKey: ObjectIdentifier(promise.futureResult))
             promise.succeed(
                 HTTPResponseMessage(status: stream.status ?? 0, headers: stream.headers, body: stream.body)
             )
@@ -226,6 +243,7 @@ public final class HTTP2ClientHandler: ChannelInboundHandler, RemovableChannelHa
         for (streamID, errorCode) in session.closed {
             session.inbound.removeValue(forKey: streamID)
             guard let promise = pending.removeValue(forKey: streamID) else { continue }
+            streamByFuture.removeValue(forKey: ObjectIdentifier(promise.futureResult))
             if let receivedGoAway, streamID > receivedGoAway.lastStreamID {
                 promise.fail(HTTP2ClientError(.goAway(receivedGoAway)))
             } else {
@@ -238,6 +256,7 @@ public final class HTTP2ClientHandler: ChannelInboundHandler, RemovableChannelHa
     private func failAll(_ error: HTTP2ClientError) {
         let promises = pending
         pending.removeAll()
+        streamByFuture.removeAll()
         for (_, promise) in promises {
             promise.fail(error)
         }

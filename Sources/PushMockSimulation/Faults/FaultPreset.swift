@@ -1,0 +1,153 @@
+/// Ready-made fault rules for the stories QA asks for most. Each preset takes a few optional
+/// parameters (JSON object) and expands into ordinary rules, listed and removable like any.
+///
+/// | preset | parameters (defaults) | rules |
+/// |---|---|---|
+/// | `provider-token-expiry` | `count` (all), `forSeconds` | APNs 403 `ExpiredProviderToken` on token-authenticated requests |
+/// | `throttling` | `limit` (3), `perSeconds` (1), `platform` (both), `retryAfter` (FCM: 60) | APNs 429 `TooManyRequests`, FCM 429 `QUOTA_EXCEEDED`, beyond the rate per token |
+/// | `outage` | `forSeconds` (120), `platform` (both), `retryAfter` (FCM: 30) | APNs 503 `ServiceUnavailable`, FCM 503 `UNAVAILABLE`, for the window |
+/// | `shutdown` | `count` (1) | GOAWAY `{"reason":"Shutdown"}` then close |
+/// | `flaky-network` | `probability` (0.1), `seed` (1), `platform` (any) | random RST_STREAM |
+/// | `slow-network` | `meanMs` (200), `stddevMs` (50), `platform` (any) | normal answers after a normally distributed delay |
+///
+/// Device-token expiry is a registry change, not a fault: `POST /_pushmock/…/tokens` with
+/// `"state": "unregistered"` (or `pushmock token unregister`).
+public enum FaultPreset: String, Sendable, CaseIterable, Codable {
+    case providerTokenExpiry = "provider-token-expiry"
+    case throttling
+    case outage
+    case shutdown
+    case flakyNetwork = "flaky-network"
+    case slowNetwork = "slow-network"
+
+    /// Parameters of a preset (all optional).
+    public struct Parameters: Sendable, Codable, Hashable {
+        public var count: Int?
+        public var forSeconds: Double?
+        public var limit: Int?
+        public var perSeconds: Double?
+        public var platform: String?
+        public var retryAfter: Int?
+        public var probability: Double?
+        public var seed: UInt64?
+        public var meanMs: Double?
+        public var stddevMs: Double?
+
+        public init() {}
+    }
+
+    /// One line for listings.
+    public var summary: String {
+        switch self {
+        case .providerTokenExpiry: return "APNs answers 403 ExpiredProviderToken to token-authenticated requests"
+        case .throttling: return "beyond a per-token rate: APNs 429 TooManyRequests, FCM 429 QUOTA_EXCEEDED"
+        case .outage: return "for a while: APNs 503 ServiceUnavailable, FCM 503 UNAVAILABLE"
+        case .shutdown: return "GOAWAY {\"reason\":\"Shutdown\"}, then the connection closes"
+        case .flakyNetwork: return "random stream resets (seeded)"
+        case .slowNetwork: return "normally distributed delays (seeded)"
+        }
+    }
+
+    /// The rules this preset stands for.
+    public func rules(_ parameters: Parameters = Parameters()) throws(FaultRuleError) -> [FaultRule] {
+        let platforms = parameters.platform.map { [$0] }
+        switch self {
+        case .providerTokenExpiry:
+            return [
+                FaultRule(
+                    name: rawValue,
+                    match: FaultMatch(platform: "apns", header: .init(name: "authorization")),
+                    trigger: FaultTrigger(count: parameters.count, forSeconds: parameters.forSeconds),
+                    action: .apnsError("ExpiredProviderToken")
+                )
+            ]
+        case .throttling:
+            let trigger = FaultTrigger(rate: .init(limit: parameters.limit ?? 3, perSeconds: parameters.perSeconds ?? 1, key: "token"))
+            var rules: [FaultRule] = []
+            if platforms?.contains("apns") ?? true {
+                rules.append(FaultRule(name: rawValue, match: FaultMatch(platform: "apns"), trigger: trigger, action: .apnsError("TooManyRequests")))
+            }
+            if platforms?.contains("fcm") ?? true {
+                rules.append(
+                    FaultRule(
+                        name: rawValue,
+                        match: FaultMatch(platform: "fcm"),
+                        trigger: trigger,
+                        action: .fcmError("QUOTA_EXCEEDED", retryAfter: parameters.retryAfter ?? 60)
+                    )
+                )
+            }
+            return rules
+        case .outage:
+            let trigger = FaultTrigger(forSeconds: parameters.forSeconds ?? 120)
+            var rules: [FaultRule] = []
+            if platforms?.contains("apns") ?? true {
+                rules.append(FaultRule(name: rawValue, match: FaultMatch(platform: "apns"), trigger: trigger, action: .apnsError("ServiceUnavailable")))
+            }
+            if platforms?.contains("fcm") ?? true {
+                rules.append(
+                    FaultRule(
+                        name: rawValue,
+                        match: FaultMatch(platform: "fcm"),
+                        trigger: trigger,
+                        action: .fcmError("UNAVAILABLE", retryAfter: parameters.retryAfter ?? 30)
+                    )
+                )
+            }
+            return rules
+        case .shutdown:
+            return [
+                FaultRule(
+                    name: rawValue,
+                    match: FaultMatch(platform: parameters.platform),
+                    trigger: FaultTrigger(count: parameters.count ?? 1),
+                    action: .goAway(reason: "Shutdown")
+                )
+            ]
+        case .flakyNetwork:
+            return [
+                FaultRule(
+                    name: rawValue,
+                    match: FaultMatch(platform: parameters.platform),
+                    trigger: FaultTrigger(probability: parameters.probability ?? 0.1, seed: parameters.seed ?? 1),
+                    action: .reset
+                )
+            ]
+        case .slowNetwork:
+            return [
+                FaultRule(
+                    name: rawValue,
+                    match: FaultMatch(platform: parameters.platform),
+                    trigger: FaultTrigger(seed: parameters.seed ?? 1),
+                    action: .pass,
+                    latency: Latency(normalMs: .init(mean: parameters.meanMs ?? 200, stddev: parameters.stddevMs ?? 50))
+                )
+            ]
+        }
+    }
+}
+
+/// A preset with its parameters, as written in the config file: `{"preset": "outage", "forSeconds": 60}`.
+public struct FaultPresetUse: Sendable, Codable, Hashable {
+    public var preset: FaultPreset
+    public var parameters: FaultPreset.Parameters
+
+    public init(preset: FaultPreset, parameters: FaultPreset.Parameters = .init()) {
+        self.preset = preset
+        self.parameters = parameters
+    }
+
+    enum CodingKeys: String, CodingKey { case preset }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.preset = try container.decode(FaultPreset.self, forKey: .preset)
+        self.parameters = try FaultPreset.Parameters(from: decoder)
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(preset, forKey: .preset)
+        try parameters.encode(to: encoder)
+    }
+}

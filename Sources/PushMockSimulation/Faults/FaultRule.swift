@@ -1,0 +1,99 @@
+import PushMockCore
+
+/// A fault: which requests (``match``), when (``trigger``), what happens (``action``, plus
+/// optional ``latency``).
+///
+/// ```json
+/// {"name": "APNs throttles one device",
+///  "match": {"platform": "apns", "token": "00fc13ad*"},
+///  "trigger": {"rate": {"limit": 2, "perSeconds": 1}},
+///  "action": {"type": "apns-error", "reason": "TooManyRequests"}}
+/// ```
+public struct FaultRule: Sendable, Codable, Hashable {
+    /// Assigned when the rule is added, if not given.
+    public var id: String?
+    public var name: String?
+    public var match: FaultMatch
+    public var trigger: FaultTrigger
+    public var action: FaultAction
+    public var latency: Latency?
+
+    public init(
+        id: String? = nil,
+        name: String? = nil,
+        match: FaultMatch = FaultMatch(),
+        trigger: FaultTrigger = .always,
+        action: FaultAction,
+        latency: Latency? = nil
+    ) {
+        self.id = id
+        self.name = name
+        self.match = match
+        self.trigger = trigger
+        self.action = action
+        self.latency = latency
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case id, name, match, trigger, action, latency
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.id = try container.decodeIfPresent(String.self, forKey: .id)
+        self.name = try container.decodeIfPresent(String.self, forKey: .name)
+        self.match = try container.decodeIfPresent(FaultMatch.self, forKey: .match) ?? FaultMatch()
+        self.trigger = try container.decodeIfPresent(FaultTrigger.self, forKey: .trigger) ?? .always
+        self.action = try container.decodeIfPresent(FaultAction.self, forKey: .action) ?? .pass
+        self.latency = try container.decodeIfPresent(Latency.self, forKey: .latency)
+    }
+
+    /// Checks the rule as a whole.
+    public func validate() throws(FaultRuleError) {
+        try action.validate()
+        try trigger.validate()
+        try latency?.validate()
+        if action.type == .pass && latency == nil {
+            throw FaultRuleError("a pass action without latency does nothing; give latency or another action")
+        }
+        if let actionPlatform = action.platform, let platform = match.platform, platform != actionPlatform {
+            throw FaultRuleError("action \(action.type.rawValue) cannot apply to platform \(platform)")
+        }
+        if let payload = match.payload {
+            do {
+                _ = try PushMockJSONPathCheck.validate(payload.path)
+            } catch {
+                throw FaultRuleError("match.payload.path: \(error)")
+            }
+        }
+    }
+}
+
+import PushMockJSON
+
+enum PushMockJSONPathCheck {
+    static func validate(_ path: String) throws -> JSONPath { try JSONPath(path) }
+}
+
+/// A rule that cannot be used, with the reason in words.
+public struct FaultRuleError: Error, Sendable, Hashable, CustomStringConvertible {
+    public var description: String
+    public init(_ description: String) { self.description = description }
+}
+
+/// The engine's answer for one request.
+public struct FaultDecision: Sendable {
+    /// The rule that fired.
+    public var ruleID: String
+    public var ruleName: String?
+    public var action: FaultAction
+    /// Delay drawn from the rule's latency, if any.
+    public var delay: Duration?
+
+    /// A short description for the recording.
+    public var summary: String {
+        var text = "\(ruleID)\(ruleName.map { " (\($0))" } ?? ""): \(action)"
+        if let delay { text += " after \(delay.wholeMilliseconds) ms" }
+        return text
+    }
+}

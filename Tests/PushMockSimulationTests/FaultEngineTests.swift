@@ -1,0 +1,225 @@
+import Foundation
+import PushMockCore
+import PushMockJSON
+import PushMockSimulation
+import Testing
+
+/// A request for fault matching, built by hand.
+struct TestSubject: FaultSubject {
+    var platform = "apns"
+    var path = "/3/device/00fc13ad"
+    var environment: String? = "sandbox"
+    var token: String? = "00fc13ad"
+    var topic: String? = "com.example.app"
+    var project: String? = nil
+    var payload: JSONValue? = try? JSONValue(parsing: #"{"aps":{"alert":{"title":"Hello"},"content-available":1}}"#)
+    var connectionID: UInt64 = 1
+    var headers: [String: [String]] = ["apns-push-type": ["alert"], "authorization": ["bearer x"]]
+
+    func headerValues(named name: String) -> [String] { headers[name] ?? [] }
+}
+
+let now = Timestamp(secondsSince1970: 1_800_000_000)
+
+@Suite("Glob patterns")
+struct GlobTests {
+    @Test(arguments: [
+        ("com.example.*", "com.example.app", true), ("com.example.*", "com.other.app", false),
+        ("*", "", true), ("a?c", "abc", true), ("a?c", "ac", false), ("*:APA91b*", "x:APA91bzz", true),
+        ("00fc*", "00fc13ad", true), ("exact", "exact", true), ("exact", "exactly", false), ("*a*b*", "xxaxxbxx", true),
+        ("*a*b", "ab", true), ("*a*b", "ba", false),
+    ] as [(String, String, Bool)])
+    func glob(pattern: String, text: String, expected: Bool) {
+        #expect(Glob(pattern).matches(text) == expected)
+    }
+}
+
+@Suite("Fault matching")
+struct FaultMatchTests {
+    @Test("each condition narrows the match")
+    func conditions() {
+        let subject = TestSubject()
+        #expect(FaultMatch().matches(subject))
+        #expect(FaultMatch(platform: "apns").matches(subject))
+        #expect(!FaultMatch(platform: "fcm").matches(subject))
+        #expect(FaultMatch(token: Glob("00fc*")).matches(subject))
+        #expect(!FaultMatch(token: Glob("ff*")).matches(subject))
+        #expect(FaultMatch(topic: Glob("com.example.*")).matches(subject))
+        #expect(!FaultMatch(project: Glob("*")).matches(subject), "no project: a project condition cannot hold")
+        #expect(FaultMatch(path: Glob("/3/device/*")).matches(subject))
+        #expect(FaultMatch(environment: "sandbox").matches(subject))
+        #expect(!FaultMatch(environment: "production").matches(subject))
+        #expect(FaultMatch(header: .init(name: "APNs-Push-Type", value: Glob("alert"))).matches(subject))
+        #expect(FaultMatch(header: .init(name: "authorization")).matches(subject))
+        #expect(!FaultMatch(header: .init(name: "apns-collapse-id")).matches(subject))
+        #expect(FaultMatch(payload: .init(path: "$.aps.alert.title", equals: "Hello")).matches(subject))
+        #expect(FaultMatch(payload: .init(path: "$.aps['content-available']", equals: 1)).matches(subject))
+        #expect(!FaultMatch(payload: .init(path: "$.aps.alert.title", equals: "Bye")).matches(subject))
+        #expect(FaultMatch(payload: .init(path: "$.aps.alert.title", matches: Glob("Hel*"))).matches(subject))
+        #expect(FaultMatch(payload: .init(path: "$.aps.alert")).matches(subject))
+        #expect(!FaultMatch(payload: .init(path: "$.aps.sound")).matches(subject))
+    }
+}
+
+@Suite("Fault triggers")
+struct FaultTriggerTests {
+    /// Runs `requests` matching requests through one rule and returns which ones fired (1-based).
+    static func fired(_ trigger: FaultTrigger, requests: Int = 20, times: (Int) -> Timestamp = { _ in now }, subject: (Int) -> TestSubject = { _ in TestSubject() }) throws -> [Int] {
+        let engine = FaultEngine()
+        try engine.add(FaultRule(trigger: trigger, action: .apnsError("TooManyRequests")), now: now)
+        return (1...requests).filter { engine.evaluate(subject($0), now: times($0)) != nil }
+    }
+
+    @Test("always") func always() throws { #expect(try Self.fired(.always) == Array(1...20)) }
+    @Test("count: the next N") func count() throws { #expect(try Self.fired(FaultTrigger(count: 3)) == [1, 2, 3]) }
+    @Test("every Nth") func everyNth() throws { #expect(try Self.fired(FaultTrigger(everyNth: 5)) == [5, 10, 15, 20]) }
+    @Test("after N") func after() throws { #expect(try Self.fired(FaultTrigger(after: 17)) == [18, 19, 20]) }
+    @Test("after and every Nth combine") func afterEvery() throws { #expect(try Self.fired(FaultTrigger(everyNth: 2, after: 10)) == [12, 14, 16, 18, 20]) }
+
+    @Test("time window on the gateway clock")
+    func window() throws {
+        let trigger = FaultTrigger(from: now + .seconds(5), until: now + .seconds(10))
+        #expect(try Self.fired(trigger, times: { now + .seconds(Int64($0)) }) == [5, 6, 7, 8, 9])
+    }
+
+    @Test("forSeconds opens a window when the rule is added")
+    func forSeconds() throws {
+        #expect(try Self.fired(FaultTrigger(forSeconds: 3), times: { now + .seconds(Int64($0 - 1)) }) == [1, 2, 3])
+    }
+
+    @Test("rate per token: only requests beyond the limit in the window")
+    func rate() throws {
+        // Two tokens alternate, one request per 100 ms each; limit 3 per second per token.
+        let fired = try Self.fired(
+            FaultTrigger(rate: .init(limit: 3, perSeconds: 1, key: "token")),
+            requests: 20,
+            times: { now + .milliseconds(Int64($0 / 2) * 100) },
+            subject: { var subject = TestSubject(); subject.token = $0 % 2 == 0 ? "a" : "b"; return subject }
+        )
+        // Per token: requests 1–3 pass, from the 4th within the second they fail.
+        #expect(fired == [7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20])
+        let global = try Self.fired(FaultTrigger(rate: .init(limit: 5, perSeconds: 1, key: "all")), requests: 8)
+        #expect(global == [6, 7, 8])
+    }
+
+    @Test("seeded probability gives the same sequence twice, and another seed another one")
+    func probability() throws {
+        let first = try Self.fired(FaultTrigger(probability: 0.3, seed: 42), requests: 200)
+        let second = try Self.fired(FaultTrigger(probability: 0.3, seed: 42), requests: 200)
+        let other = try Self.fired(FaultTrigger(probability: 0.3, seed: 43), requests: 200)
+        #expect(first == second)
+        #expect(first != other)
+        #expect((40...80).contains(first.count), "about 30 % of 200: \(first.count)")
+        #expect(try Self.fired(FaultTrigger(probability: 0), requests: 50).isEmpty)
+        #expect(try Self.fired(FaultTrigger(probability: 1), requests: 50).count == 50)
+    }
+
+    @Test("invalid triggers are rejected with a reason", arguments: [
+        FaultTrigger(probability: 1.5), FaultTrigger(count: 0), FaultTrigger(everyNth: 0), FaultTrigger(after: -1),
+        FaultTrigger(forSeconds: 0), FaultTrigger(rate: .init(limit: 1, perSeconds: 0)), FaultTrigger(rate: .init(limit: 1, perSeconds: 1, key: "ip")),
+        FaultTrigger(from: now, until: now),
+    ])
+    func invalid(trigger: FaultTrigger) {
+        #expect(throws: FaultRuleError.self) {
+            try FaultEngine().add(FaultRule(trigger: trigger, action: .reset), now: now)
+        }
+    }
+}
+
+@Suite("Fault engine")
+struct FaultEngineTests {
+    @Test("rules are tried in order; the first that fires wins; platform of the action is respected")
+    func order() throws {
+        let engine = FaultEngine()
+        try engine.add(FaultRule(id: "fcm-only", action: .fcmError("UNAVAILABLE")), now: now)
+        try engine.add(FaultRule(id: "first", trigger: FaultTrigger(count: 1), action: .apnsError("InternalServerError")), now: now)
+        try engine.add(FaultRule(id: "second", action: .apnsError("ServiceUnavailable")), now: now)
+        #expect(engine.evaluate(TestSubject(), now: now)?.ruleID == "first")
+        #expect(engine.evaluate(TestSubject(), now: now)?.ruleID == "second")
+        var fcm = TestSubject()
+        fcm.platform = "fcm"
+        #expect(engine.evaluate(fcm, now: now)?.ruleID == "fcm-only")
+        let counters = engine.rules.map { ($0.rule.id ?? "", $0.matches, $0.fired) }
+        #expect(counters.map(\.0) == ["fcm-only", "first", "second"])
+        #expect(counters.map(\.2) == [1, 1, 1])
+        #expect(engine.remove(id: "second"))
+        #expect(engine.evaluate(TestSubject(), now: now) == nil)
+        engine.removeAll()
+        #expect(!engine.isActive)
+    }
+
+    @Test("ids are assigned, and re-adding an id replaces the rule")
+    func ids() throws {
+        let engine = FaultEngine()
+        let added = try engine.add(FaultRule(action: .reset), now: now)
+        #expect(added.id == "fault-1")
+        try engine.add(FaultRule(id: "fault-1", action: .close), now: now)
+        #expect(engine.rules.count == 1)
+        #expect(engine.rules.first?.rule.action.type == .close)
+    }
+
+    @Test("latency: fixed, uniform, normal and exponential, seeded")
+    func latency() throws {
+        var random = FastRandom(seed: 9)
+        #expect(Latency.fixed(250).sample(using: &random) == .milliseconds(250))
+        let uniform = (0..<1000).map { _ in Latency(uniformMs: [50, 100]).sample(using: &random).wholeMilliseconds }
+        #expect(uniform.allSatisfy { (50...100).contains($0) })
+        let normal = (0..<2000).map { _ in Double(Latency(normalMs: .init(mean: 200, stddev: 20)).sample(using: &random).wholeMilliseconds) }
+        let mean = normal.reduce(0, +) / Double(normal.count)
+        #expect(abs(mean - 200) < 5, "mean \(mean)")
+        let exponential = (0..<2000).map { _ in Double(Latency(exponentialMs: .init(mean: 100)).sample(using: &random).wholeMilliseconds) }
+        #expect(abs(exponential.reduce(0, +) / 2000 - 100) < 10)
+        var a = FastRandom(seed: 5)
+        var b = FastRandom(seed: 5)
+        #expect((0..<50).map { _ in Latency(uniformMs: [0, 1000]).sample(using: &a) } == (0..<50).map { _ in Latency(uniformMs: [0, 1000]).sample(using: &b) })
+        #expect(throws: FaultRuleError.self) { try Latency(fixedMs: 1, uniformMs: [1, 2]).validate() }
+        #expect(throws: FaultRuleError.self) { try Latency(uniformMs: [5, 1]).validate() }
+    }
+
+    @Test("rules round-trip through JSON, the control API's and config file's format")
+    func codable() throws {
+        let json = #"""
+            {"name": "throttle one device", "match": {"platform": "apns", "token": "00fc*", "payload": {"path": "$.aps.alert.title", "equals": "Hi"}},
+             "trigger": {"rate": {"limit": 2, "perSeconds": 1}, "seed": 3},
+             "action": {"type": "apns-error", "reason": "TooManyRequests"},
+             "latency": {"uniformMs": [10, 20]}}
+            """#
+        let rule = try JSONDecoder().decode(FaultRule.self, from: Data(json.utf8))
+        #expect(rule.match.token == Glob("00fc*"))
+        #expect(rule.match.payload?.equals == "Hi")
+        #expect(rule.trigger.rate?.limit == 2)
+        #expect(rule.action == .apnsError("TooManyRequests"))
+        let again = try JSONDecoder().decode(FaultRule.self, from: try JSONEncoder().encode(rule))
+        #expect(again == rule)
+        #expect(throws: (any Error).self) {
+            try JSONDecoder().decode(FaultRule.self, from: Data(#"{"action": {"type": "explode"}}"#.utf8))
+        }
+    }
+
+    @Test("actions need their fields", arguments: [
+        FaultAction(type: .apnsError), FaultAction(type: .fcmError), FaultAction(type: .iidError), FaultAction(type: .settings),
+        FaultAction(type: .apnsError, reason: "X", status: 999),
+    ])
+    func actionValidation(action: FaultAction) {
+        #expect(throws: FaultRuleError.self) { try action.validate() }
+    }
+
+    @Test("a rule whose action belongs to another platform than its match is rejected")
+    func platformMismatch() {
+        #expect(throws: FaultRuleError.self) {
+            try FaultEngine().add(FaultRule(match: FaultMatch(platform: "fcm"), action: .apnsError("TooManyRequests")), now: now)
+        }
+    }
+
+    @Test("presets expand into valid rules", arguments: FaultPreset.allCases)
+    func presets(preset: FaultPreset) throws {
+        let engine = FaultEngine()
+        let rules = try preset.rules()
+        #expect(!rules.isEmpty)
+        for rule in rules {
+            try engine.add(rule, now: now)
+        }
+        let platformOnly = try FaultPreset.throttling.rules({ var parameters = FaultPreset.Parameters(); parameters.platform = "fcm"; return parameters }())
+        #expect(platformOnly.map(\.action.type) == [.fcmError])
+    }
+}
