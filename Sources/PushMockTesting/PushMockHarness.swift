@@ -22,7 +22,7 @@ import Synchronization
 /// }
 /// ```
 public func withPushMock<Result: Sendable>(
-    clock: any PushMockClock = SystemClock(),
+    clock: any PushMockClock = VirtualClock(),
     configure: (inout GatewayConfiguration) throws -> Void = { _ in },
     isolation: isolated (any Actor)? = #isolation,
     _ body: (PushMockHarness) async throws -> Result

@@ -87,6 +87,37 @@ struct FaultTriggerTests {
         #expect(try Self.fired(FaultTrigger(forSeconds: 3), times: { now + .seconds(Int64($0 - 1)) }) == [1, 2, 3])
     }
 
+    @Test("startsInSeconds delays the start; with forSeconds it opens a later window")
+    func startsIn() throws {
+        #expect(try Self.fired(FaultTrigger(startsInSeconds: 17), times: { now + .seconds(Int64($0)) }) == [17, 18, 19, 20])
+        #expect(try Self.fired(FaultTrigger(forSeconds: 3, startsInSeconds: 5), times: { now + .seconds(Int64($0)) }) == [5, 6, 7])
+    }
+
+    @Test("down for two minutes, then throttled: two presets in sequence")
+    func outageThenThrottling() throws {
+        let engine = FaultEngine()
+        var outage = FaultPreset.Parameters()
+        outage.forSeconds = 120
+        outage.platform = "apns"
+        var throttling = FaultPreset.Parameters()
+        throttling.startsInSeconds = 120
+        throttling.platform = "apns"
+        throttling.limit = 1
+        for rule in try FaultPreset.outage.rules(outage) + FaultPreset.throttling.rules(throttling) {
+            try engine.add(rule, now: now)
+        }
+        func reason(at seconds: Int64) -> String? {
+            engine.evaluate(TestSubject(), now: now + .seconds(seconds))?.action.reason
+        }
+        #expect(reason(at: 0) == "ServiceUnavailable")
+        #expect(reason(at: 119) == "ServiceUnavailable")
+        #expect(reason(at: 120) == nil, "the first request per second passes")
+        #expect(reason(at: 120) == "TooManyRequests")
+        #expect(reason(at: 600) == nil)
+        #expect(reason(at: 600) == "TooManyRequests")
+        #expect(engine.rules.allSatisfy { $0.rule.trigger.startsInSeconds == nil }, "resolved into from/until when added")
+    }
+
     @Test("rate per token: only requests beyond the limit in the window")
     func rate() throws {
         // Two tokens alternate, one request per 100 ms each; limit 3 per second per token.
@@ -117,7 +148,7 @@ struct FaultTriggerTests {
     @Test("invalid triggers are rejected with a reason", arguments: [
         FaultTrigger(probability: 1.5), FaultTrigger(count: 0), FaultTrigger(everyNth: 0), FaultTrigger(after: -1),
         FaultTrigger(forSeconds: 0), FaultTrigger(rate: .init(limit: 1, perSeconds: 0)), FaultTrigger(rate: .init(limit: 1, perSeconds: 1, key: "ip")),
-        FaultTrigger(from: now, until: now),
+        FaultTrigger(from: now, until: now), FaultTrigger(startsInSeconds: -1), FaultTrigger(from: now, startsInSeconds: 5),
     ])
     func invalid(trigger: FaultTrigger) {
         #expect(throws: FaultRuleError.self) {

@@ -110,6 +110,14 @@ public final class VirtualClock: PushMockClock {
     /// Whether the clock is frozen.
     public var isFrozen: Bool { state.withLock { $0.frozenAt != nil } }
 
+    /// How far the clock is from real time (positive: ahead), in milliseconds.
+    public var offsetMilliseconds: Int64 {
+        let real = RealtimeClock.milliseconds()
+        return state.withLock { state in
+            state.frozenAt.map { $0 - real } ?? state.offsetMilliseconds
+        }
+    }
+
     /// Stops time at the current instant.
     public func freeze() {
         let real = RealtimeClock.milliseconds()

@@ -122,11 +122,12 @@ struct APNsService {
         guard options.tokenFormat.accepts(headers.deviceToken) else {
             return reject(APNsError(.badDeviceToken), apnsID: headers.apnsID, outcome: &outcome, connection: connection)
         }
-        if let device = devices.lookup(headers.deviceToken) {
-            if device.environment != environment {
+        let knownDevice = devices.lookup(headers.deviceToken)
+        if let device = knownDevice {
+            if let tokenEnvironment = device.environment, tokenEnvironment != environment {
                 return reject(APNsError(.badDeviceToken), apnsID: headers.apnsID, outcome: &outcome, connection: connection)
             }
-            if device.bundleID != bundleID {
+            if let tokenBundleID = device.bundleID, tokenBundleID != bundleID {
                 return reject(
                     APNsError(.deviceTokenNotForTopic),
                     apnsID: headers.apnsID,
@@ -146,6 +147,10 @@ struct APNsService {
             return reject(APNsError(reason), apnsID: headers.apnsID, outcome: &outcome, connection: connection)
         }
 
+        // Counted only now, so a rejected request never uses up a token's remaining sends.
+        if knownDevice != nil, let gone = devices.admitSend(to: headers.deviceToken, now: now) {
+            return reject(gone, apnsID: headers.apnsID, outcome: &outcome, connection: connection)
+        }
         return accept(apnsID: headers.apnsID, outcome: &outcome, connection: connection)
     }
 

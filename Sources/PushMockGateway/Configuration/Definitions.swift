@@ -99,55 +99,69 @@ public struct APNsKeyDefinition: Codable, Sendable, Hashable {
 /// ```json
 /// {"token": "00fc13ad…", "bundleId": "com.example.app", "environment": "sandbox",
 ///  "state": "unregistered", "at": "2026-11-21T10:02:00Z"}
+/// {"token": "00fc13ad…", "bundleId": "com.example.app", "expireAfterSends": 3, "expireAs": "unregistered"}
 /// ```
 public struct APNsDeviceDefinition: Codable, Sendable, Hashable {
     public var token: String
-    /// The app; `topic` is accepted as a synonym.
+    /// The app; `topic` is accepted as a synonym. Omitted: the token is not bound to an app.
     public var bundleId: String?
     public var topic: String?
-    /// `sandbox` (default) or `production`.
+    /// `sandbox` or `production`; omitted: either (the other answers `BadDeviceToken`).
     public var environment: APNsEnvironment?
     /// `active` (default), `unregistered` or `expired`.
     public var state: String?
     /// When the state takes effect: ISO 8601, or milliseconds since the epoch. Default: now.
     public var at: FlexibleTimestamp?
+    /// End the token once this many notifications were accepted for it in total.
+    public var expireAfterSends: Int?
+    /// How it ends: `expired` (410 `ExpiredToken`, default) or `unregistered` (410 `Unregistered`).
+    public var expireAs: APNsDeviceRecord.EndOfLife?
+    /// Notifications accepted so far (reported; accepted on input as a starting count).
+    public var sends: Int?
+    /// The token that replaced this one (reported).
+    public var replacedBy: String?
 
     public init(
         token: String,
         bundleId: String? = nil,
         environment: APNsEnvironment? = nil,
         state: String? = nil,
-        at: FlexibleTimestamp? = nil
+        at: FlexibleTimestamp? = nil,
+        expireAfterSends: Int? = nil,
+        expireAs: APNsDeviceRecord.EndOfLife? = nil
     ) {
         self.token = token
         self.bundleId = bundleId
         self.environment = environment
         self.state = state
         self.at = at
+        self.expireAfterSends = expireAfterSends
+        self.expireAs = expireAs
     }
 
     public func makeRecord(now: Timestamp) throws -> APNsDeviceRecord {
-        guard let bundleID = bundleId ?? topic.map({ APNsPushType.inferred(fromTopic: $0).bundleID(fromTopic: $0) ?? $0 }) else {
-            throw DefinitionError("token \(token): bundleId is required")
-        }
+        let bundleID = bundleId ?? topic.map { APNsPushType.inferred(fromTopic: $0).bundleID(fromTopic: $0) ?? $0 }
         guard APNsDeviceTokenFormat.variable.accepts(token.utf8) else {
             throw DefinitionError("token \(token): not an even-length hex string of 8 to 200 bytes")
         }
-        let when = at?.timestamp ?? now
-        let parsedState: APNsDeviceRecord.State
-        switch (state ?? "active").lowercased() {
-        case "active": parsedState = .active
-        case "unregistered", "uninstalled": parsedState = .unregistered(at: when)
-        case "expired": parsedState = .expired(at: when)
-        default: throw DefinitionError("token \(token): state must be active, unregistered or expired")
+        var record = APNsDeviceRecord(token: token, bundleID: bundleID, environment: environment, acceptedSends: sends ?? 0)
+        try APNsTokenPatch(state: state, at: at, expireAs: expireAs).apply(to: &record, now: now)
+        if let expireAfterSends {
+            // A total, like `sends`, so a listed definition posts back unchanged.
+            guard expireAfterSends >= 1 else { throw DefinitionError("token \(token): expireAfterSends must be at least 1") }
+            record.expireAfterSends = expireAfterSends
         }
-        return APNsDeviceRecord(token: token, bundleID: bundleID, environment: environment ?? .sandbox, state: parsedState)
+        return record
     }
 
     public init(_ record: APNsDeviceRecord) {
         self.token = record.token
         self.bundleId = record.bundleID
         self.environment = record.environment
+        self.expireAfterSends = record.expireAfterSends
+        self.expireAs = record.expireAfterSends == nil ? nil : record.endOfLife
+        self.sends = record.acceptedSends
+        self.replacedBy = record.replacedBy
         switch record.state {
         case .active:
             self.state = "active"
@@ -158,6 +172,58 @@ public struct APNsDeviceDefinition: Codable, Sendable, Hashable {
             self.state = "expired"
             self.at = FlexibleTimestamp(at)
         }
+    }
+}
+
+/// A change to one APNs token's lifecycle: `PATCH /_pushmock/apns/tokens/{token}` (and
+/// `pushmock token …`). Fields left out stay as they are; an unknown token is created, bound to
+/// no app.
+public struct APNsTokenPatch: Codable, Sendable, Hashable {
+    public var bundleId: String?
+    public var environment: APNsEnvironment?
+    /// `active`, `unregistered` or `expired`.
+    public var state: String?
+    /// When the state takes effect; default now.
+    public var at: FlexibleTimestamp?
+    /// End the token after this many more accepted notifications (counting from now).
+    public var expireAfterSends: Int?
+    public var expireAs: APNsDeviceRecord.EndOfLife?
+
+    public init(
+        bundleId: String? = nil,
+        environment: APNsEnvironment? = nil,
+        state: String? = nil,
+        at: FlexibleTimestamp? = nil,
+        expireAfterSends: Int? = nil,
+        expireAs: APNsDeviceRecord.EndOfLife? = nil
+    ) {
+        self.bundleId = bundleId
+        self.environment = environment
+        self.state = state
+        self.at = at
+        self.expireAfterSends = expireAfterSends
+        self.expireAs = expireAs
+    }
+
+    public func apply(to record: inout APNsDeviceRecord, now: Timestamp) throws {
+        if let bundleId { record.bundleID = bundleId }
+        if let environment { record.environment = environment }
+        if let state {
+            let when = at?.timestamp ?? now
+            switch state.lowercased() {
+            case "active": record.state = .active
+            case "unregistered", "uninstalled": record.state = .unregistered(at: when)
+            case "expired": record.state = .expired(at: when)
+            default: throw DefinitionError("token \(record.token): state must be active, unregistered or expired")
+            }
+        } else if at != nil {
+            throw DefinitionError("token \(record.token): \"at\" needs a \"state\"")
+        }
+        if let expireAfterSends {
+            guard expireAfterSends >= 1 else { throw DefinitionError("token \(record.token): expireAfterSends must be at least 1") }
+            record.expireAfterSends = record.acceptedSends + expireAfterSends
+        }
+        if let expireAs { record.endOfLife = expireAs }
     }
 }
 

@@ -121,6 +121,12 @@ public struct FCMTokenDefinition: Codable, Sendable, Hashable {
     public var topics: [String]?
     /// For iOS tokens: what APNs answers when FCM forwards a message.
     public var apns: FCMTokenRecord.APNsFailure?
+    /// Unregister once this many messages were accepted for the token in total.
+    public var expireAfterSends: Int?
+    /// Messages accepted so far (reported; accepted on input as a starting count).
+    public var sends: Int?
+    /// The token that replaced this one (reported).
+    public var replacedBy: String?
 
     public init(
         token: String,
@@ -154,13 +160,18 @@ public struct FCMTokenDefinition: Codable, Sendable, Hashable {
         for topic in topics ?? [] where !FCMTopicName.isValid(topic) {
             throw DefinitionError("FCM token \(token): invalid topic name \"\(topic)\"")
         }
+        if let expireAfterSends, expireAfterSends < 1 {
+            throw DefinitionError("FCM token \(token): expireAfterSends must be at least 1")
+        }
         return FCMTokenRecord(
             token: token,
             project: project ?? defaultProject,
             platform: platform ?? .android,
             state: parsedState,
             topics: Set(topics ?? []),
-            apnsFailure: apns
+            apnsFailure: apns,
+            expireAfterSends: expireAfterSends,
+            acceptedSends: sends ?? 0
         )
     }
 
@@ -170,6 +181,9 @@ public struct FCMTokenDefinition: Codable, Sendable, Hashable {
         self.platform = record.platform
         self.topics = record.topics.sorted()
         self.apns = record.apnsFailure
+        self.expireAfterSends = record.expireAfterSends
+        self.sends = record.acceptedSends
+        self.replacedBy = record.replacedBy
         switch record.state {
         case .active: self.state = "active"
         case .unregistered(let at):
@@ -196,5 +210,52 @@ public struct FCMOptionsPatch: Codable, Sendable, Hashable {
         if let assertionClockSkewSeconds { options.assertionClockSkew = .seconds(assertionClockSkewSeconds) }
         if let rejectUnknownTokens { options.rejectUnknownTokens = rejectUnknownTokens }
         if let prettyPrintErrors { options.prettyPrintErrors = prettyPrintErrors }
+    }
+}
+
+/// A change to one FCM token's lifecycle: `PATCH /_pushmock/fcm/tokens/{token}` (and
+/// `pushmock token …`). Fields left out stay as they are; an unknown token is created for
+/// `project` (default: the sample project).
+public struct FCMTokenPatch: Codable, Sendable, Hashable {
+    public var project: String?
+    public var platform: FCMTokenRecord.Platform?
+    /// `active`, `unregistered` or `invalid`.
+    public var state: String?
+    /// When `unregistered` takes effect; default now.
+    public var at: FlexibleTimestamp?
+    /// Unregister after this many more accepted messages (counting from now).
+    public var expireAfterSends: Int?
+
+    public init(
+        project: String? = nil,
+        platform: FCMTokenRecord.Platform? = nil,
+        state: String? = nil,
+        at: FlexibleTimestamp? = nil,
+        expireAfterSends: Int? = nil
+    ) {
+        self.project = project
+        self.platform = platform
+        self.state = state
+        self.at = at
+        self.expireAfterSends = expireAfterSends
+    }
+
+    public func apply(to record: inout FCMTokenRecord, now: Timestamp) throws {
+        if let project { record.project = project }
+        if let platform { record.platform = platform }
+        if let state {
+            switch state.lowercased() {
+            case "active": record.state = .active
+            case "unregistered", "uninstalled": record.state = .unregistered(at: at?.timestamp ?? now)
+            case "invalid": record.state = .invalid
+            default: throw DefinitionError("FCM token \(record.token): state must be active, unregistered or invalid")
+            }
+        } else if at != nil {
+            throw DefinitionError("FCM token \(record.token): \"at\" needs a \"state\"")
+        }
+        if let expireAfterSends {
+            guard expireAfterSends >= 1 else { throw DefinitionError("FCM token \(record.token): expireAfterSends must be at least 1") }
+            record.expireAfterSends = record.acceptedSends + expireAfterSends
+        }
     }
 }

@@ -40,6 +40,8 @@ public struct GatewayConfiguration: Sendable {
     public var trustSampleServiceAccount: Bool
     /// Recording behaviour.
     public var recording: RecordingOptions
+    /// Device simulation.
+    public var simulation: SimulationOptions
     /// Body bytes stored per request (the rest is counted, then answered with 413). Default 1 MiB.
     public var maximumStoredBodyBytes: Int
     /// How long shutdown waits for in-flight requests before closing connections. Default 5 s.
@@ -60,6 +62,7 @@ public struct GatewayConfiguration: Sendable {
         fcm: FCMOptions = .defaults,
         trustSampleServiceAccount: Bool = true,
         recording: RecordingOptions = RecordingOptions(),
+        simulation: SimulationOptions = .defaults,
         maximumStoredBodyBytes: Int = 1 << 20,
         shutdownGracePeriod: Duration = .seconds(5),
         eventLoopThreads: Int? = nil
@@ -76,6 +79,7 @@ public struct GatewayConfiguration: Sendable {
         self.fcm = fcm
         self.trustSampleServiceAccount = trustSampleServiceAccount
         self.recording = recording
+        self.simulation = simulation
         self.maximumStoredBodyBytes = maximumStoredBodyBytes
         self.shutdownGracePeriod = shutdownGracePeriod
         self.eventLoopThreads = eventLoopThreads

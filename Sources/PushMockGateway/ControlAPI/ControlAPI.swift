@@ -53,199 +53,32 @@ struct ControlAPI: Sendable {
     }
 
     private func route(_ method: String, _ segments: [String], query: [String: String], body: [UInt8]) throws -> HTTPResponseMessage {
-        switch (method, segments) {
-        case ("GET", ["health"]):
-            return Self.json(status: 200, ["status": "ok"])
-        case ("GET", ["info"]):
+        let request = ControlRequest(method: method, segments: segments, query: query, body: body)
+        let response: HTTPResponseMessage?
+        switch segments.first {
+        case "health" where segments.count == 1 && method == "GET":
+            response = Self.json(status: 200, ["status": "ok"])
+        case "info" where segments.count == 1 && method == "GET":
             guard let info = state.serverInfo.withLock({ $0 }) else {
                 throw ControlAPIError(503, "the gateway is still starting")
             }
-            return try Self.encoded(info)
-        case ("GET", ["recordings"]):
-            return try listRecordings(query: query)
-        case ("DELETE", ["recordings"]):
-            let count = state.recordings.count
-            state.recordings.clear()
-            return Self.json(status: 200, ["cleared": count])
-        case ("GET", _) where segments.count == 2 && segments[0] == "recordings":
-            let sequence = segments[1]
-            guard let number = UInt64(sequence),
-                let entry = state.recordings.entries(matching: { _ in true }, newestFirst: false, limit: 1, after: number &- 1).first,
-                entry.sequence == number
-            else {
-                throw ControlAPIError(404, "no recording with sequence \(sequence)")
-            }
-            return Self.rawJSON(status: 200, Array(entry.line))
-        case ("GET", ["apns", "keys"]):
-            return try Self.encoded(state.apnsKeys.keys.map(APNsKeyDefinition.init))
-        case ("POST", ["apns", "keys"]):
-            let definitions: [APNsKeyDefinition] = try Self.decodeOneOrMany(body)
-            for definition in definitions {
-                state.apnsKeys.register(try definition.makeRecord())
-            }
-            return try Self.encoded(definitions.map(\.keyId), status: 201, key: "registered")
-        case ("DELETE", _) where segments.count == 3 && segments[0] == "apns" && segments[1] == "keys":
-            let keyID = segments[2]
-            guard state.apnsKeys.remove(keyID: keyID) else { throw ControlAPIError(404, "no key \(keyID)") }
-            return Self.json(status: 200, ["removed": keyID])
-        case ("GET", ["apns", "teams"]):
-            let teams = state.apnsKeys.teams.map { APNsTeamDefinition(teamId: $0.key, bundleIds: $0.value.sorted()) }
-            return try Self.encoded(teams.sorted { $0.teamId < $1.teamId })
-        case ("POST", ["apns", "teams"]):
-            let teams: [APNsTeamDefinition] = try Self.decodeOneOrMany(body)
-            for team in teams {
-                state.apnsKeys.setBundleIDs(Set(team.bundleIds), forTeam: team.teamId)
-            }
-            return try Self.encoded(teams.map(\.teamId), status: 201, key: "registered")
-        case ("GET", ["apns", "tokens"]):
-            return try Self.encoded(state.devices.all.map(APNsDeviceDefinition.init))
-        case ("POST", ["apns", "tokens"]):
-            let definitions: [APNsDeviceDefinition] = try Self.decodeOneOrMany(body)
-            let now = state.clock.now()
-            let records = try definitions.map { try $0.makeRecord(now: now) }
-            records.forEach(state.devices.register)
-            return try Self.encoded(records.map(APNsDeviceDefinition.init), status: 201)
-        case ("GET", _) where segments.count == 3 && segments[0] == "apns" && segments[1] == "tokens":
-            let token = segments[2]
-            guard let record = state.devices.lookup(token) else { throw ControlAPIError(404, "no token \(token)") }
-            return try Self.encoded(APNsDeviceDefinition(record))
-        case ("DELETE", _) where segments.count == 3 && segments[0] == "apns" && segments[1] == "tokens":
-            let token = segments[2]
-            guard state.devices.remove(token) else { throw ControlAPIError(404, "no token \(token)") }
-            return Self.json(status: 200, ["removed": token])
-        case ("POST", ["apns", "certificate-authorities"]):
-            let upload = try JSONDecoder().decode(CertificateAuthorityUpload.self, from: Data(body))
-            state.addedClientCertificateAuthorities.withLock { $0.append(upload.pem) }
-            do {
-                try onCertificateAuthoritiesChanged()
-            } catch {
-                state.addedClientCertificateAuthorities.withLock { _ = $0.popLast() }
-                throw ControlAPIError(400, "cannot use that certificate: \(error)")
-            }
-            return Self.json(status: 201, ["registered": true])
-        case ("GET", ["fcm", "service-accounts"]):
-            return try Self.encoded(state.serviceAccounts.all.map(ServiceAccountDefinition.init))
-        case ("POST", ["fcm", "service-accounts"]):
-            let data = Data(body)
-            let record: ServiceAccountRecord
-            if let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any], object["client_email"] != nil {
-                record = try ServiceAccountDefinition.record(fromGoogleJSON: data)
-            } else {
-                record = try JSONDecoder().decode(ServiceAccountDefinition.self, from: data).makeRecord()
-            }
-            state.serviceAccounts.register(record)
-            return try Self.encoded([record.clientEmail], status: 201, key: "registered")
-        case ("GET", ["fcm", "tokens"]):
-            return try Self.encoded(state.fcmTokens.all.map(FCMTokenDefinition.init))
-        case ("POST", ["fcm", "tokens"]):
-            let definitions: [FCMTokenDefinition] = try Self.decodeOneOrMany(body)
-            let now = state.clock.now()
-            let records = try definitions.map { try $0.makeRecord(now: now, defaultProject: state.fcmOptions.sampleProjectID) }
-            records.forEach(state.fcmTokens.register)
-            return try Self.encoded(records.map(FCMTokenDefinition.init), status: 201)
-        case ("GET", _) where segments.count == 3 && segments[0] == "fcm" && segments[1] == "tokens":
-            guard let record = state.fcmTokens.lookup(segments[2]) else { throw ControlAPIError(404, "no FCM token \(segments[2])") }
-            return try Self.encoded(FCMTokenDefinition(record))
-        case ("DELETE", _) where segments.count == 3 && segments[0] == "fcm" && segments[1] == "tokens":
-            guard state.fcmTokens.remove(segments[2]) else { throw ControlAPIError(404, "no FCM token \(segments[2])") }
-            return Self.json(status: 200, ["removed": segments[2]])
-        case ("GET", ["fcm", "topics"]):
-            return try Self.encoded(state.fcmTokens.topics(project: query["project"]).mapValues { $0.sorted() })
-        case ("POST", ["fcm", "access-tokens", "revoke"]):
-            let count = state.accessTokens.count
-            state.accessTokens.revokeAll()
-            return Self.json(status: 200, ["revoked": count])
-        case ("GET", ["faults"]):
-            return try Self.encoded(state.faults.rules.map { FaultRuleStatus(rule: $0.rule, matches: $0.matches, fired: $0.fired) })
-        case ("POST", ["faults"]):
-            let rules: [FaultRule] = try Self.decodeOneOrMany(body)
-            let now = state.clock.now()
-            var added: [FaultRule] = []
-            for rule in rules {
-                do {
-                    added.append(try state.faults.add(rule, now: now))
-                } catch {
-                    throw ControlAPIError(400, "fault rule: \(error)")
-                }
-            }
-            return try Self.encoded(added, status: 201)
-        case ("DELETE", ["faults"]):
-            let count = state.faults.rules.count
-            state.faults.removeAll()
-            return Self.json(status: 200, ["removed": count])
-        case ("GET", ["faults", "presets"]):
-            return try Self.encoded(Dictionary(uniqueKeysWithValues: FaultPreset.allCases.map { ($0.rawValue, $0.summary) }))
-        case ("POST", _) where segments.count == 3 && segments[0] == "faults" && segments[1] == "presets":
-            guard let preset = FaultPreset(rawValue: segments[2]) else {
-                throw ControlAPIError(404, "no preset \(segments[2]); try \(FaultPreset.allCases.map(\.rawValue).joined(separator: ", "))")
-            }
-            let parameters = body.isEmpty ? FaultPreset.Parameters() : try JSONDecoder().decode(FaultPreset.Parameters.self, from: Data(body))
-            let now = state.clock.now()
-            var added: [FaultRule] = []
-            do {
-                for rule in try preset.rules(parameters) {
-                    added.append(try state.faults.add(rule, now: now))
-                }
-            } catch {
-                throw ControlAPIError(400, "preset \(preset.rawValue): \(error)")
-            }
-            return try Self.encoded(added, status: 201)
-        case ("DELETE", _) where segments.count == 2 && segments[0] == "faults":
-            guard state.faults.remove(id: segments[1]) else { throw ControlAPIError(404, "no fault rule \(segments[1])") }
-            return Self.json(status: 200, ["removed": segments[1]])
-        default:
-            if Self.knownPaths.contains(segments.first ?? "") {
-                throw ControlAPIError(405, "\(method) is not supported on /_pushmock/\(segments.joined(separator: "/"))")
-            }
-            throw ControlAPIError(404, "no control endpoint /_pushmock/\(segments.joined(separator: "/")); see docs/control-api.md")
+            response = try Self.encoded(info)
+        case "recordings": response = try recordingRoutes(request)
+        case "apns": response = try apnsRoutes(request)
+        case "fcm": response = try fcmRoutes(request)
+        case "faults": response = try faultRoutes(request)
+        case "clock": response = try clockRoutes(request)
+        case "devices": response = try deviceRoutes(request)
+        default: response = nil
         }
+        if let response { return response }
+        if Self.knownPaths.contains(segments.first ?? "") {
+            throw ControlAPIError(405, "\(method) is not supported on /_pushmock/\(segments.joined(separator: "/"))")
+        }
+        throw ControlAPIError(404, "no control endpoint /_pushmock/\(segments.joined(separator: "/")); see docs/control-api.md")
     }
 
-    private static let knownPaths: Set<String> = ["health", "info", "recordings", "apns", "fcm", "faults"]
-
-    private struct CertificateAuthorityUpload: Decodable {
-        var pem: String
-    }
-
-    private func listRecordings(query: [String: String]) throws -> HTTPResponseMessage {
-        let limit = try query["limit"].map { value -> Int in
-            guard let number = Int(value), number > 0 else { throw ControlAPIError(400, "limit must be a positive integer") }
-            return number
-        } ?? 100
-        let after = try query["after"].map { value -> UInt64 in
-            guard let number = UInt64(value) else { throw ControlAPIError(400, "after must be a sequence number") }
-            return number
-        }
-        let status = try query["status"].map { value -> Int in
-            guard let number = Int(value) else { throw ControlAPIError(400, "status must be a number") }
-            return number
-        }
-        let platform = query["platform"]
-        let token = query["token"]?.lowercased()
-        let topic = query["topic"]
-        let reason = query["reason"]
-        let records = state.recordings.entries(
-            matching: { summary in
-                if let platform, summary.platform != platform { return false }
-                if let token, summary.token?.lowercased() != token { return false }
-                if let topic, summary.topic != topic { return false }
-                if let status, summary.status != status { return false }
-                if let reason, summary.reason != reason { return false }
-                return true
-            },
-            newestFirst: true,
-            limit: limit,
-            after: after
-        )
-        // The stored lines are the journal's JSON objects: embed them as they are.
-        var bytes: [UInt8] = Array(#"{"records":["#.utf8)
-        for (index, entry) in records.enumerated() {
-            if index > 0 { bytes.append(UInt8(ascii: ",")) }
-            bytes.append(contentsOf: entry.line)
-        }
-        bytes.append(contentsOf: #"],"count":\#(records.count),"total":\#(state.recordings.count)}"#.utf8)
-        return Self.rawJSON(status: 200, bytes)
-    }
+    private static let knownPaths: Set<String> = ["health", "info", "recordings", "apns", "fcm", "faults", "clock", "devices"]
 
     // MARK: JSON helpers
 
@@ -292,6 +125,21 @@ struct ControlAPI: Sendable {
     }
 }
 
+/// One control request, split up.
+struct ControlRequest {
+    var method: String
+    /// Path segments after `/_pushmock/`.
+    var segments: [String]
+    var query: [String: String]
+    var body: [UInt8]
+
+    /// Whether the path is exactly `segments` (`"*"` matches any one segment).
+    func matches(_ method: String, _ pattern: String...) -> Bool {
+        guard self.method == method, segments.count == pattern.count else { return false }
+        return zip(segments, pattern).allSatisfy { $1 == "*" || $0 == $1 }
+    }
+}
+
 /// A control API failure with its status.
 struct ControlAPIError: Error {
     var status: Int
@@ -301,11 +149,4 @@ struct ControlAPIError: Error {
         self.status = status
         self.message = message
     }
-}
-
-/// A rule with its counters, as `GET /_pushmock/faults` lists it.
-struct FaultRuleStatus: Encodable {
-    var rule: FaultRule
-    var matches: Int
-    var fired: Int
 }

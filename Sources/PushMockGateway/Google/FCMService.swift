@@ -70,11 +70,20 @@ struct FCMService {
             if let error = checkToken(registrationToken, project: project, validateOnly: send.validateOnly, now: now) {
                 return fail(&outcome, error)
             }
+            // Counted last, so only a message FCM accepts uses up one of the token's sends.
+            if !send.validateOnly, !registry.admitSend(to: registrationToken, now: now) {
+                return fail(&outcome, .unregistered())
+            }
             outcome.resolvedTokens = [registrationToken]
         case .topic(let topic):
             outcome.resolvedTokens = registry.activeTokens(project: project, now: now) { $0.contains(topic) }
         case .condition(let condition):
             outcome.resolvedTokens = registry.activeTokens(project: project, now: now) { condition.evaluate(subscribedTopics: $0) }
+        }
+        if !send.validateOnly, case .topic = send.message.target {
+            outcome.resolvedTokens = outcome.resolvedTokens.filter { registry.admitSend(to: $0, now: now) }
+        } else if !send.validateOnly, case .condition = send.message.target {
+            outcome.resolvedTokens = outcome.resolvedTokens.filter { registry.admitSend(to: $0, now: now) }
         }
 
         let name: String

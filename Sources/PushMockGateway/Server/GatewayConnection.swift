@@ -16,6 +16,7 @@ final class GatewayConnection: HTTPConnectionResponder {
     private let iid: IIDService
     private let controlAPI: ControlAPI
     private let recorder: ExchangeRecorder
+    private let intake: DeliveryIntake?
     private let eventLoop: any EventLoop
     private let logger: Logger
 
@@ -34,6 +35,9 @@ final class GatewayConnection: HTTPConnectionResponder {
         self.iid = IIDService(options: state.fcmOptions, tokens: state.accessTokens, registry: state.fcmTokens)
         self.controlAPI = controlAPI
         self.recorder = ExchangeRecorder(store: state.recordings, journal: state.journal)
+        self.intake = state.simulationOptions.simulateDevices
+            ? DeliveryIntake(options: state.simulationOptions, fcmTokens: state.fcmTokens)
+            : nil
         self.eventLoop = eventLoop
         self.logger = logger
     }
@@ -44,6 +48,8 @@ final class GatewayConnection: HTTPConnectionResponder {
         replies.reserveCapacity(requests.count)
         var records: [ExchangeRecord] = []
         records.reserveCapacity(requests.count)
+        // Accepted notifications, with the index of their record (for its sequence number).
+        var deliveries: [(record: Int, delivery: DeliveryIntake.Delivery)] = []
         for request in requests {
             let started = ContinuousClock.now
             switch GatewayRoute(request) {
@@ -66,6 +72,9 @@ final class GatewayConnection: HTTPConnectionResponder {
                     Self.apply(fault, to: &outcome.reply)
                 }
                 replies.append(outcome.reply)
+                if let intake, Self.reachesDevice(fault), let delivery = intake.apns(request, outcome: outcome, now: now) {
+                    deliveries.append((records.count, delivery))
+                }
                 var record = ExchangeRecorder.apnsRecord(
                     request: request,
                     outcome: outcome,
@@ -95,6 +104,11 @@ final class GatewayConnection: HTTPConnectionResponder {
                     Self.apply(fault, to: &outcome.reply)
                 }
                 replies.append(outcome.reply)
+                if let intake, Self.reachesDevice(fault) {
+                    for delivery in intake.fcm(outcome, now: now) {
+                        deliveries.append((records.count, delivery))
+                    }
+                }
                 var record = ExchangeRecorder.fcmRecord(
                     request: request,
                     outcome: outcome,
@@ -162,15 +176,28 @@ final class GatewayConnection: HTTPConnectionResponder {
         }
         guard !records.isEmpty else { return .immediate(replies) }
 
-        switch recorder.commit(&records, eventLoop: eventLoop) {
+        let commit = recorder.commit(&records, eventLoop: eventLoop)
+        // The devices get what the service accepted once it is recorded (never what a failed
+        // journal write turned into a 500), and before the client hears the answer.
+        let accepted = deliveries.map { entry -> DeliveryIntake.Delivery in
+            var delivery = entry.delivery
+            delivery.notification.sequence = records[entry.record].sequence
+            return delivery
+        }
+        switch commit {
         case .done:
+            state.simulatedDevices.receive(accepted, now: now)
             return .immediate(replies)
         case .pending(let durable):
             let logger = self.logger
             let fallback = Self.internalErrorReplies(for: replies)
             let answered = replies
+            let devices = state.simulatedDevices
             return .deferred(
-                durable.map { answered }.recover { error in
+                durable.map {
+                    devices.receive(accepted, now: now)
+                    return answered
+                }.recover { error in
                     logger.error("journal write failed; answering 500", metadata: ["error": "\(error)"])
                     return fallback
                 }
@@ -203,6 +230,14 @@ final class GatewayConnection: HTTPConnectionResponder {
         if let delay = fault.delay {
             reply.delay = (reply.delay ?? .zero) + delay
         }
+    }
+
+    /// Whether a notification the service accepted still reaches the device: not when a fault
+    /// replaced the answer with an error, or the client never got one (reset, GOAWAY, close,
+    /// no answer — the sender must assume it was lost).
+    private static func reachesDevice(_ fault: FaultDecision?) -> Bool {
+        guard let fault else { return true }
+        return fault.action.type == .pass || fault.action.type == .settings
     }
 
     private static func annotate(_ record: inout ExchangeRecord, with fault: FaultDecision?) {

@@ -46,9 +46,11 @@ public final class PushMockServer: Service, Sendable {
     }
 
     /// Prepares credentials, registries and the journal. Nothing is bound until ``run()``.
+    /// The default clock runs with real time and can be frozen, set and advanced through the
+    /// control API.
     public init(
         configuration: GatewayConfiguration,
-        clock: any PushMockClock = SystemClock(),
+        clock: any PushMockClock = VirtualClock(),
         logger: Logger = Logger(label: "pushmock")
     ) throws {
         self.configuration = configuration
@@ -78,6 +80,7 @@ public final class PushMockServer: Service, Sendable {
             clock: clock,
             apnsOptions: configuration.apns,
             fcmOptions: configuration.fcm,
+            simulationOptions: configuration.simulation,
             recordings: RecordingStore(configuration: .init(capacity: configuration.recording.memoryCapacity)),
             journal: journal
         )

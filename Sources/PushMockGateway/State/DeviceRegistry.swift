@@ -13,20 +13,51 @@ public struct APNsDeviceRecord: Sendable, Hashable, Codable {
         case expired(at: Timestamp)
     }
 
+    /// How a token ends after ``expireAfterSends`` accepted notifications.
+    public enum EndOfLife: String, Sendable, Hashable, Codable {
+        /// 410 `Unregistered` (the app was uninstalled).
+        case unregistered
+        /// 410 `ExpiredToken`.
+        case expired
+    }
+
     /// The token in canonical (lower-case hex) form.
     public var token: String
-    /// The bundle ID of the app the token belongs to.
-    public var bundleID: String
-    /// The environment that issued the token; the other one answers `BadDeviceToken`.
-    public var environment: APNsEnvironment
+    /// The bundle ID of the app the token belongs to; `nil`: any app (a token registered only
+    /// to script its lifecycle).
+    public var bundleID: String?
+    /// The environment that issued the token; the other one answers `BadDeviceToken`. `nil`:
+    /// either.
+    public var environment: APNsEnvironment?
     /// Lifecycle state.
     public var state: State
+    /// After this many accepted notifications the token ends (``endOfLife``), stamped with the
+    /// time of the last one.
+    public var expireAfterSends: Int?
+    public var endOfLife: EndOfLife
+    /// Notifications accepted for this token so far.
+    public var acceptedSends: Int
+    /// The token that replaced this one (``DeviceRegistry/rotate(_:to:at:)``).
+    public var replacedBy: String?
 
-    public init(token: String, bundleID: String, environment: APNsEnvironment = .sandbox, state: State = .active) {
+    public init(
+        token: String,
+        bundleID: String?,
+        environment: APNsEnvironment? = .sandbox,
+        state: State = .active,
+        expireAfterSends: Int? = nil,
+        endOfLife: EndOfLife = .expired,
+        acceptedSends: Int = 0,
+        replacedBy: String? = nil
+    ) {
         self.token = APNsDeviceTokenFormat.canonical(token)
         self.bundleID = bundleID
         self.environment = environment
         self.state = state
+        self.expireAfterSends = expireAfterSends
+        self.endOfLife = endOfLife
+        self.acceptedSends = acceptedSends
+        self.replacedBy = replacedBy
     }
 
     /// The 410 error this token answers at `now`, if it is no longer valid.
@@ -75,6 +106,51 @@ public final class DeviceRegistry: Sendable {
         return devices.withLock { devices in
             guard var record = devices[key] else { return nil }
             record.state = state
+            devices[key] = record
+            return record
+        }
+    }
+
+    /// Counts one accepted notification, atomically with a last look at the token's state:
+    /// returns the 410 error if the token ended meanwhile (another connection's send used up
+    /// its last one). Unknown tokens are not counted.
+    public func admitSend(to token: String, now: Timestamp) -> APNsError? {
+        let key = APNsDeviceTokenFormat.canonical(token)
+        return devices.withLock { devices -> APNsError? in
+            guard var record = devices[key] else { return nil }
+            if let gone = record.goneError(at: now) { return gone }
+            record.acceptedSends += 1
+            if let limit = record.expireAfterSends, record.acceptedSends >= limit, case .active = record.state {
+                record.state = record.endOfLife == .expired ? .expired(at: now) : .unregistered(at: now)
+            }
+            devices[key] = record
+            return nil
+        }
+    }
+
+    /// Replaces `token` with `newToken` at `now` (the app reinstalled or iOS issued a new
+    /// token): the old one answers 410 `Unregistered` from then on, the new one is active for
+    /// the same app and environment. Unknown old tokens are registered first, for any app.
+    public func rotate(_ token: String, to newToken: String, at now: Timestamp) -> (old: APNsDeviceRecord, new: APNsDeviceRecord) {
+        let key = APNsDeviceTokenFormat.canonical(token)
+        return devices.withLock { devices in
+            var old = devices[key] ?? APNsDeviceRecord(token: key, bundleID: nil, environment: nil)
+            let new = APNsDeviceRecord(token: newToken, bundleID: old.bundleID, environment: old.environment)
+            old.state = .unregistered(at: now)
+            old.replacedBy = new.token
+            devices[key] = old
+            devices[new.token] = new
+            return (old, new)
+        }
+    }
+
+    /// Applies `change` to a token's record (creating it for any app and environment if
+    /// unknown) and returns the result.
+    public func update(_ token: String, _ change: (inout APNsDeviceRecord) throws -> Void) rethrows -> APNsDeviceRecord {
+        let key = APNsDeviceTokenFormat.canonical(token)
+        return try devices.withLock { devices in
+            var record = devices[key] ?? APNsDeviceRecord(token: key, bundleID: nil, environment: nil)
+            try change(&record)
             devices[key] = record
             return record
         }

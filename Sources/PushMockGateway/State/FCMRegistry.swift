@@ -42,6 +42,13 @@ public struct FCMTokenRecord: Sendable, Hashable, Codable {
     /// For iOS tokens: what APNs answers when FCM forwards a message (e.g. 410 Unregistered,
     /// 403 InvalidProviderToken), relayed as an `ApnsError` detail.
     public var apnsFailure: APNsFailure?
+    /// Once this many messages were accepted for the token in total, it unregisters (404
+    /// `UNREGISTERED` from then on), stamped with the time of the last one.
+    public var expireAfterSends: Int?
+    /// Messages accepted for this token so far.
+    public var acceptedSends: Int
+    /// The token that replaced this one (``FCMRegistry/rotate(_:to:project:at:)``).
+    public var replacedBy: String?
 
     public init(
         token: String,
@@ -49,7 +56,10 @@ public struct FCMTokenRecord: Sendable, Hashable, Codable {
         platform: Platform = .android,
         state: State = .active,
         topics: Set<String> = [],
-        apnsFailure: APNsFailure? = nil
+        apnsFailure: APNsFailure? = nil,
+        expireAfterSends: Int? = nil,
+        acceptedSends: Int = 0,
+        replacedBy: String? = nil
     ) {
         self.token = token
         self.project = project
@@ -57,6 +67,9 @@ public struct FCMTokenRecord: Sendable, Hashable, Codable {
         self.state = state
         self.topics = topics
         self.apnsFailure = apnsFailure
+        self.expireAfterSends = expireAfterSends
+        self.acceptedSends = acceptedSends
+        self.replacedBy = replacedBy
     }
 
     /// Whether sends reach the token at `now`.
@@ -89,6 +102,47 @@ public final class FCMRegistry: Sendable {
     @discardableResult
     public func remove(_ token: String) -> Bool {
         tokens.withLock { $0.removeValue(forKey: token) != nil }
+    }
+
+    /// Counts one accepted message, atomically with a last look at the token's state; returns
+    /// `false` if the token stopped being active meanwhile. Unknown tokens are not counted.
+    public func admitSend(to token: String, now: Timestamp) -> Bool {
+        tokens.withLock { tokens in
+            guard var record = tokens[token] else { return true }
+            guard record.isActive(at: now) else { return false }
+            record.acceptedSends += 1
+            if let limit = record.expireAfterSends, record.acceptedSends >= limit, case .active = record.state {
+                record.state = .unregistered(at: now)
+            }
+            tokens[token] = record
+            return true
+        }
+    }
+
+    /// Replaces `token` with `newToken` at `now` (token refresh or reinstall): the old one
+    /// answers `UNREGISTERED` from then on; the new one is active for the same project and
+    /// platform with the same topic subscriptions. Unknown old tokens are registered first for
+    /// `project`.
+    public func rotate(_ token: String, to newToken: String, project: String, at now: Timestamp) -> (old: FCMTokenRecord, new: FCMTokenRecord) {
+        tokens.withLock { tokens in
+            var old = tokens[token] ?? FCMTokenRecord(token: token, project: project)
+            let new = FCMTokenRecord(token: newToken, project: old.project, platform: old.platform, topics: old.topics, apnsFailure: old.apnsFailure)
+            old.state = .unregistered(at: now)
+            old.replacedBy = newToken
+            tokens[token] = old
+            tokens[newToken] = new
+            return (old, new)
+        }
+    }
+
+    /// Applies `change` to a token's record (creating it for `project` if unknown).
+    public func update(_ token: String, project: String, _ change: (inout FCMTokenRecord) throws -> Void) rethrows -> FCMTokenRecord {
+        try tokens.withLock { tokens in
+            var record = tokens[token] ?? FCMTokenRecord(token: token, project: project)
+            try change(&record)
+            tokens[token] = record
+            return record
+        }
     }
 
     public var all: [FCMTokenRecord] {

@@ -27,6 +27,10 @@ public final class GatewayState: Sendable {
     public let fcmTokens: FCMRegistry
     /// Fault rules.
     public let faults: FaultEngine
+    /// Device simulation behaviour.
+    public let simulationOptions: SimulationOptions
+    /// The simulated devices behind the tokens (inboxes and timelines).
+    public let simulatedDevices: DeliverySimulator
     /// The journal, if enabled.
     let journal: JournalWriter?
     /// Server details the control API reports, filled in once the listeners are bound.
@@ -35,9 +39,10 @@ public final class GatewayState: Sendable {
     let addedClientCertificateAuthorities: Mutex<[String]>
 
     public init(
-        clock: any PushMockClock = SystemClock(),
+        clock: any PushMockClock = VirtualClock(),
         apnsOptions: APNsOptions = .defaults,
         fcmOptions: FCMOptions = .defaults,
+        simulationOptions: SimulationOptions = .defaults,
         apnsKeys: APNsKeyRegistry = APNsKeyRegistry(),
         devices: DeviceRegistry = DeviceRegistry(),
         recordings: RecordingStore,
@@ -50,6 +55,11 @@ public final class GatewayState: Sendable {
         self.accessTokens = AccessTokenStore()
         self.fcmTokens = FCMRegistry()
         self.faults = FaultEngine()
+        self.simulationOptions = simulationOptions
+        self.simulatedDevices = DeliverySimulator(
+            limits: simulationOptions.limits,
+            defaultConnectivity: simulationOptions.defaultConnectivity
+        )
         self.apnsKeys = apnsKeys
         self.devices = devices
         self.recordings = recordings
@@ -57,6 +67,10 @@ public final class GatewayState: Sendable {
         self.serverInfo = Mutex(nil)
         self.addedClientCertificateAuthorities = Mutex([])
     }
+
+    /// The clock, when it can be frozen, set and advanced (the default for `pushmock serve` and
+    /// `withPushMock`); `nil` when someone injected another clock.
+    public var virtualClock: VirtualClock? { clock as? VirtualClock }
 
     /// The journal's path, if journaling is on.
     public var journalPath: String? { journal?.path }

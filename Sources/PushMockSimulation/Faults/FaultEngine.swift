@@ -24,11 +24,16 @@ public final class FaultEngine: Sendable {
 
     public init() {}
 
-    /// Adds a rule after validating it; returns it with its id. `now` anchors `forSeconds`.
+    /// Adds a rule after validating it; returns it with its id. `now` anchors `forSeconds` and `startsInSeconds`.
     @discardableResult
     public func add(_ rule: FaultRule, now: Timestamp) throws(FaultRuleError) -> FaultRule {
         try rule.validate()
         var rule = rule
+        if let delay = rule.trigger.startsInSeconds {
+            rule.trigger.from = now + .milliseconds(Int64(delay * 1000))
+            // Resolved: the stored rule says when, so listing and re-adding it is stable.
+            rule.trigger.startsInSeconds = nil
+        }
         if let seconds = rule.trigger.forSeconds {
             let start = rule.trigger.from ?? now
             rule.trigger.from = start

@@ -1,6 +1,9 @@
 /// Ready-made fault rules for the stories QA asks for most. Each preset takes a few optional
 /// parameters (JSON object) and expands into ordinary rules, listed and removable like any.
 ///
+/// Every preset also takes `startsInSeconds` (default 0): "APNs is down for 2 minutes, then
+/// throttles" is `outage` with `forSeconds: 120` plus `throttling` with `startsInSeconds: 120`.
+///
 /// | preset | parameters (defaults) | rules |
 /// |---|---|---|
 /// | `provider-token-expiry` | `count` (all), `forSeconds` | APNs 403 `ExpiredProviderToken` on token-authenticated requests |
@@ -24,6 +27,8 @@ public enum FaultPreset: String, Sendable, CaseIterable, Codable {
     public struct Parameters: Sendable, Codable, Hashable {
         public var count: Int?
         public var forSeconds: Double?
+        /// Every preset: start this many seconds after it is added.
+        public var startsInSeconds: Double?
         public var limit: Int?
         public var perSeconds: Double?
         public var platform: String?
@@ -50,6 +55,16 @@ public enum FaultPreset: String, Sendable, CaseIterable, Codable {
 
     /// The rules this preset stands for.
     public func rules(_ parameters: Parameters = Parameters()) throws(FaultRuleError) -> [FaultRule] {
+        var rules = try baseRules(parameters)
+        if let delay = parameters.startsInSeconds {
+            for index in rules.indices {
+                rules[index].trigger.startsInSeconds = delay
+            }
+        }
+        return rules
+    }
+
+    private func baseRules(_ parameters: Parameters) throws(FaultRuleError) -> [FaultRule] {
         let platforms = parameters.platform.map { [$0] }
         switch self {
         case .providerTokenExpiry:

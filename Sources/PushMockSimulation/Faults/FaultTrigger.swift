@@ -8,6 +8,8 @@ public import PushMockCore
 /// JSON: `{"probability": 0.2, "seed": 7}`, `{"count": 3}` (the next three),
 /// `{"everyNth": 10}`, `{"after": 100}`, `{"from": "2026-11-21T10:00:00Z", "until": …}`,
 /// `{"forSeconds": 120}` (a window starting when the rule is added),
+/// `{"startsInSeconds": 120}` (from two minutes after the rule is added; with `forSeconds`, a
+/// window that opens then),
 /// `{"rate": {"limit": 5, "perSeconds": 1, "key": "token"}}` (only requests beyond 5 per
 /// second per token).
 public struct FaultTrigger: Sendable, Codable, Hashable {
@@ -28,6 +30,9 @@ public struct FaultTrigger: Sendable, Codable, Hashable {
     public var until: Timestamp?
     /// A window of this many seconds starting when the rule is added (sets `from`/`until`).
     public var forSeconds: Double?
+    /// Start this many seconds after the rule is added (sets `from`); combine with
+    /// `forSeconds` to script "down for 2 minutes, then throttled".
+    public var startsInSeconds: Double?
     /// Fire only for requests beyond a rate.
     public var rate: Rate?
 
@@ -55,6 +60,7 @@ public struct FaultTrigger: Sendable, Codable, Hashable {
         from: Timestamp? = nil,
         until: Timestamp? = nil,
         forSeconds: Double? = nil,
+        startsInSeconds: Double? = nil,
         rate: Rate? = nil
     ) {
         self.probability = probability
@@ -65,6 +71,7 @@ public struct FaultTrigger: Sendable, Codable, Hashable {
         self.from = from
         self.until = until
         self.forSeconds = forSeconds
+        self.startsInSeconds = startsInSeconds
         self.rate = rate
     }
 
@@ -76,6 +83,8 @@ public struct FaultTrigger: Sendable, Codable, Hashable {
         if let everyNth, everyNth < 1 { throw FaultRuleError("everyNth must be at least 1") }
         if let after, after < 0 { throw FaultRuleError("after must not be negative") }
         if let forSeconds, forSeconds <= 0 { throw FaultRuleError("forSeconds must be positive") }
+        if let startsInSeconds, startsInSeconds < 0 { throw FaultRuleError("startsInSeconds must not be negative") }
+        if startsInSeconds != nil, from != nil { throw FaultRuleError("give either from or startsInSeconds, not both") }
         if let from, let until, until <= from { throw FaultRuleError("until must be after from") }
         if let rate, rate.limit < 0 || rate.perSeconds <= 0 { throw FaultRuleError("rate needs limit ≥ 0 and perSeconds > 0") }
         if let key = rate?.key, !["token", "topic", "project", "connection", "all"].contains(key) {

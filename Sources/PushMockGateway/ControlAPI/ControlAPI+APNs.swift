@@ -1,0 +1,108 @@
+import Foundation
+import PushMockCore
+import Synchronization
+
+/// `/_pushmock/apns/…`: keys, teams, device tokens and their lifecycle, client-certificate CAs.
+extension ControlAPI {
+    func apnsRoutes(_ request: ControlRequest) throws -> HTTPResponseMessage? {
+        let segments = request.segments
+        let body = request.body
+        switch request.method {
+        case "GET" where request.matches("GET", "apns", "keys"):
+            return try Self.encoded(state.apnsKeys.keys.map(APNsKeyDefinition.init))
+        case "POST" where request.matches("POST", "apns", "keys"):
+            let definitions: [APNsKeyDefinition] = try Self.decodeOneOrMany(body)
+            for definition in definitions {
+                state.apnsKeys.register(try definition.makeRecord())
+            }
+            return try Self.encoded(definitions.map(\.keyId), status: 201, key: "registered")
+        case "DELETE" where request.matches("DELETE", "apns", "keys", "*"):
+            let keyID = segments[2]
+            guard state.apnsKeys.remove(keyID: keyID) else { throw ControlAPIError(404, "no key \(keyID)") }
+            return Self.json(status: 200, ["removed": keyID])
+        case "GET" where request.matches("GET", "apns", "teams"):
+            let teams = state.apnsKeys.teams.map { APNsTeamDefinition(teamId: $0.key, bundleIds: $0.value.sorted()) }
+            return try Self.encoded(teams.sorted { $0.teamId < $1.teamId })
+        case "POST" where request.matches("POST", "apns", "teams"):
+            let teams: [APNsTeamDefinition] = try Self.decodeOneOrMany(body)
+            for team in teams {
+                state.apnsKeys.setBundleIDs(Set(team.bundleIds), forTeam: team.teamId)
+            }
+            return try Self.encoded(teams.map(\.teamId), status: 201, key: "registered")
+        case "GET" where request.matches("GET", "apns", "tokens"):
+            return try Self.encoded(state.devices.all.map(APNsDeviceDefinition.init))
+        case "POST" where request.matches("POST", "apns", "tokens"):
+            let definitions: [APNsDeviceDefinition] = try Self.decodeOneOrMany(body)
+            let now = state.clock.now()
+            let records = try definitions.map { try $0.makeRecord(now: now) }
+            records.forEach(state.devices.register)
+            return try Self.encoded(records.map(APNsDeviceDefinition.init), status: 201)
+        case "GET" where request.matches("GET", "apns", "tokens", "*"):
+            let token = segments[2]
+            guard let record = state.devices.lookup(token) else { throw ControlAPIError(404, "no token \(token)") }
+            return try Self.encoded(APNsDeviceDefinition(record))
+        case "PATCH" where request.matches("PATCH", "apns", "tokens", "*"),
+             "POST" where request.matches("POST", "apns", "tokens", "*"):
+            let token = try Self.apnsToken(segments[2])
+            let patch = body.isEmpty ? APNsTokenPatch() : try JSONDecoder().decode(APNsTokenPatch.self, from: Data(body))
+            let now = state.clock.now()
+            let record = try state.devices.update(token) { try patch.apply(to: &$0, now: now) }
+            return try Self.encoded(APNsDeviceDefinition(record))
+        case "POST" where request.matches("POST", "apns", "tokens", "*", "rotate"):
+            let token = try Self.apnsToken(segments[2])
+            let rotation = body.isEmpty ? TokenRotation() : try JSONDecoder().decode(TokenRotation.self, from: Data(body))
+            let newToken = try rotation.newToken.map(Self.apnsToken) ?? Self.randomAPNsToken()
+            let (old, new) = state.devices.rotate(token, to: newToken, at: rotation.at?.timestamp ?? state.clock.now())
+            return try Self.encoded(["old": APNsDeviceDefinition(old), "new": APNsDeviceDefinition(new)], status: 201)
+        case "DELETE" where request.matches("DELETE", "apns", "tokens", "*"):
+            let token = segments[2]
+            guard state.devices.remove(token) else { throw ControlAPIError(404, "no token \(token)") }
+            return Self.json(status: 200, ["removed": token])
+        case "POST" where request.matches("POST", "apns", "certificate-authorities"):
+            let upload = try JSONDecoder().decode(CertificateAuthorityUpload.self, from: Data(body))
+            state.addedClientCertificateAuthorities.withLock { $0.append(upload.pem) }
+            do {
+                try onCertificateAuthoritiesChanged()
+            } catch {
+                state.addedClientCertificateAuthorities.withLock { _ = $0.popLast() }
+                throw ControlAPIError(400, "cannot use that certificate: \(error)")
+            }
+            return Self.json(status: 201, ["registered": true])
+        default:
+            return nil
+        }
+    }
+
+    static func apnsToken(_ text: String) throws -> String {
+        guard APNsDeviceTokenFormat.variable.accepts(text.utf8) else {
+            throw ControlAPIError(400, "\(text) is not an APNs device token (an even-length hex string)")
+        }
+        return APNsDeviceTokenFormat.canonical(text)
+    }
+
+    /// A new 32-byte token, as iOS issues them.
+    static func randomAPNsToken() -> String {
+        var generator = SystemRandomNumberGenerator()
+        return (0..<32).map { _ in
+            let byte = UInt8.random(in: 0...255, using: &generator)
+            return String(byte, radix: 16).leftPadded(to: 2)
+        }.joined()
+    }
+
+    private struct CertificateAuthorityUpload: Decodable {
+        var pem: String
+    }
+}
+
+/// `POST …/tokens/{token}/rotate`: the replacement (generated if absent) and when the old
+/// token dies (default now).
+struct TokenRotation: Decodable {
+    var newToken: String?
+    var at: FlexibleTimestamp?
+}
+
+extension String {
+    func leftPadded(to width: Int) -> String {
+        count >= width ? self : String(repeating: "0", count: width - count) + self
+    }
+}

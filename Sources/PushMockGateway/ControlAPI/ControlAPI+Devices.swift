@@ -1,0 +1,85 @@
+import Foundation
+import PushMockCore
+import PushMockSimulation
+
+/// `/_pushmock/devices…`: the simulated devices behind the tokens.
+///
+/// | Method | Path | |
+/// |---|---|---|
+/// | GET | /devices | every device (summary); `service`, `connectivity` filters |
+/// | DELETE | /devices | forget every device |
+/// | GET | /devices/{service}/{token} (or /devices/{token}) | one device: notifications and timeline |
+/// | POST, PATCH | /devices/{service}/{token} | `{"connectivity": "online"\|"idle"\|"offline"}` |
+/// | DELETE | /devices/{service}/{token} | forget it |
+extension ControlAPI {
+    func deviceRoutes(_ request: ControlRequest) throws -> HTTPResponseMessage? {
+        let now = state.clock.now()
+        if request.matches("GET", "devices") {
+            let service = try request.query["service"].map(Self.service)
+            let connectivity = try request.query["connectivity"].map { text -> Connectivity in
+                guard let value = Connectivity(rawValue: text) else { throw ControlAPIError(400, "connectivity must be online, idle or offline") }
+                return value
+            }
+            let devices = state.simulatedDevices.devices(now: now).filter { device in
+                (service == nil || device.address.service == service) && (connectivity == nil || device.connectivity == connectivity)
+            }
+            return try Self.encoded(devices.map { DeviceReport($0, detailed: false) }, key: "devices")
+        }
+        if request.matches("DELETE", "devices") {
+            return Self.json(status: 200, ["removed": state.simulatedDevices.removeAll()])
+        }
+        guard request.segments.count == 2 || request.segments.count == 3 else { return nil }
+        let address = try deviceAddress(request.segments.dropFirst())
+        switch request.method {
+        case "GET":
+            guard let device = state.simulatedDevices.device(address, now: now) else {
+                throw ControlAPIError(404, "no simulated device \(address): it appears with its first notification, or set its connectivity")
+            }
+            return try Self.encoded(DeviceReport(device, detailed: true))
+        case "POST", "PATCH":
+            guard !request.body.isEmpty else { throw ControlAPIError(400, "give the connectivity: {\"connectivity\": \"offline\"}") }
+            let change = try JSONDecoder().decode(DeviceChange.self, from: Data(request.body))
+            let device = state.simulatedDevices.setConnectivity(change.connectivity, for: address, policy: storagePolicy(for: address), now: now)
+            return try Self.encoded(DeviceReport(device, detailed: true))
+        case "DELETE":
+            guard state.simulatedDevices.remove(address) else { throw ControlAPIError(404, "no simulated device \(address)") }
+            return Self.json(status: 200, ["removed": address.description])
+        default:
+            return nil
+        }
+    }
+
+    /// `{service}/{token}`, or a bare token: APNs when it is hex and known as an APNs device,
+    /// else FCM when known there, else by its shape.
+    private func deviceAddress(_ parts: ArraySlice<String>) throws -> DeviceAddress {
+        if parts.count == 2 {
+            let service = try Self.service(parts[parts.startIndex])
+            let token = parts[parts.startIndex + 1]
+            return DeviceAddress(service: service, token: service == .apns ? try Self.apnsToken(token) : token)
+        }
+        let token = parts[parts.startIndex]
+        let apns = DeviceAddress(service: .apns, token: token)
+        let fcm = DeviceAddress(service: .fcm, token: token)
+        let now = state.clock.now()
+        let isHex = APNsDeviceTokenFormat.variable.accepts(token.utf8)
+        if isHex, state.simulatedDevices.device(apns, now: now) != nil { return apns }
+        if state.simulatedDevices.device(fcm, now: now) != nil { return fcm }
+        return isHex ? apns : fcm
+    }
+
+    /// FCM tokens registered as iOS follow APNs's storage rules.
+    private func storagePolicy(for address: DeviceAddress) -> StoragePolicy {
+        if address.service == .fcm, state.fcmTokens.lookup(address.token)?.platform == .ios { return .apns }
+        return address.service == .apns ? .apns : .fcm
+    }
+
+    static func service(_ text: String) throws -> PushService {
+        guard let service = PushService(rawValue: text) else { throw ControlAPIError(400, "service must be apns or fcm, not \(text)") }
+        return service
+    }
+}
+
+/// The body of a device change.
+struct DeviceChange: Decodable {
+    var connectivity: Connectivity
+}

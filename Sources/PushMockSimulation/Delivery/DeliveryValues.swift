@@ -1,0 +1,220 @@
+public import PushMockCore
+
+/// Which push service a simulated device is reached through.
+public struct PushService: Hashable, Sendable, Comparable, CustomStringConvertible, Codable {
+    enum Value: String, Hashable, Sendable {
+        case apns
+        case fcm
+    }
+
+    let value: Value
+
+    /// Apple Push Notification service (tokens are canonical lower-case hex).
+    public static let apns = PushService(value: .apns)
+    /// Firebase Cloud Messaging (registration tokens or installation IDs).
+    public static let fcm = PushService(value: .fcm)
+
+    public static let all: [PushService] = [.apns, .fcm]
+
+    public init?(rawValue: String) {
+        guard let value = Value(rawValue: rawValue.lowercased()) else { return nil }
+        self.value = value
+    }
+
+    private init(value: Value) { self.value = value }
+
+    public var rawValue: String { value.rawValue }
+    public var description: String { value.rawValue }
+
+    public static func < (lhs: Self, rhs: Self) -> Bool { lhs.rawValue < rhs.rawValue }
+
+    public init(from decoder: any Decoder) throws {
+        let text = try decoder.singleValueContainer().decode(String.self)
+        guard let service = PushService(rawValue: text) else {
+            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "service must be apns or fcm"))
+        }
+        self = service
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(rawValue)
+    }
+}
+
+/// One simulated device: the push service and the token it registered with.
+public struct DeviceAddress: Hashable, Sendable, Comparable, CustomStringConvertible {
+    public var service: PushService
+    /// For APNs the canonical (lower-case hex) token; for FCM the token as issued.
+    public var token: String
+
+    public init(service: PushService, token: String) {
+        self.service = service
+        self.token = service == .apns ? APNsDeviceTokenFormat.canonical(token) : token
+    }
+
+    public static func < (lhs: Self, rhs: Self) -> Bool {
+        (lhs.service, lhs.token) < (rhs.service, rhs.token)
+    }
+
+    public var description: String { "\(service)/\(token)" }
+}
+
+/// Whether a device can be reached.
+///
+/// - `online`: every notification is delivered at once.
+/// - `idle`: the device sleeps (iOS low power, Android Doze): high priority is delivered at
+///   once, normal and low priority wait in the service's store as if the device were offline.
+/// - `offline`: everything waits in the service's store, under its storage rules.
+public struct Connectivity: Hashable, Sendable, CustomStringConvertible, Codable {
+    enum Value: String, Hashable, Sendable, CaseIterable {
+        case online
+        case idle
+        case offline
+    }
+
+    let value: Value
+
+    public static let online = Connectivity(value: .online)
+    public static let idle = Connectivity(value: .idle)
+    public static let offline = Connectivity(value: .offline)
+
+    public static let all: [Connectivity] = [.online, .idle, .offline]
+
+    public init?(rawValue: String) {
+        guard let value = Value(rawValue: rawValue.lowercased()) else { return nil }
+        self.value = value
+    }
+
+    private init(value: Value) { self.value = value }
+
+    public var rawValue: String { value.rawValue }
+    public var description: String { value.rawValue }
+
+    /// Whether a notification of `priority` reaches the device now.
+    public func reaches(_ priority: DeliveryPriority) -> Bool {
+        switch value {
+        case .online: return true
+        case .idle: return priority == .high
+        case .offline: return false
+        }
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let text = try decoder.singleValueContainer().decode(String.self)
+        guard let connectivity = Connectivity(rawValue: text) else {
+            throw DecodingError.dataCorrupted(
+                .init(codingPath: decoder.codingPath, debugDescription: "connectivity must be online, idle or offline")
+            )
+        }
+        self = connectivity
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(rawValue)
+    }
+}
+
+/// How urgently the service tries to deliver: APNs 10 / FCM `HIGH` are `high`, APNs 5 / FCM
+/// `NORMAL` are `normal`, APNs 1 is `low`.
+public struct DeliveryPriority: Hashable, Sendable, CustomStringConvertible {
+    enum Value: String, Hashable, Sendable {
+        case high
+        case normal
+        case low
+    }
+
+    let value: Value
+
+    public static let high = DeliveryPriority(value: .high)
+    public static let normal = DeliveryPriority(value: .normal)
+    public static let low = DeliveryPriority(value: .low)
+
+    private init(value: Value) { self.value = value }
+
+    /// The priority an APNs `apns-priority` value stands for.
+    public init(_ priority: APNsPriority) {
+        switch priority.rawValue {
+        case 10: self = .high
+        case 5: self = .normal
+        default: self = .low
+        }
+    }
+
+    public var rawValue: String { value.rawValue }
+    public var description: String { value.rawValue }
+}
+
+/// How long the service keeps trying.
+public enum DeliveryExpiry: Hashable, Sendable {
+    /// Deliver now or never (APNs `apns-expiration: 0`, FCM `ttl: "0s"`): never stored.
+    case immediately
+    /// Stored (if needed) until this instant; at it, the notification expires.
+    case at(Timestamp)
+}
+
+/// Where a notification stands on its way to the device. Final states are `delivered`,
+/// `expired`, `collapsed` and `dropped`; a `delivered` notification can still become
+/// `collapsed` when a later one with the same collapse identifier replaces it on screen.
+public struct DeliveryStatus: Hashable, Sendable, CustomStringConvertible, Codable {
+    enum Value: String, Hashable, Sendable, CaseIterable {
+        case delivered
+        case stored
+        case expired
+        case collapsed
+        case dropped
+    }
+
+    let value: Value
+
+    /// On the device.
+    public static let delivered = DeliveryStatus(value: .delivered)
+    /// Held by the service until the device is reachable.
+    public static let stored = DeliveryStatus(value: .stored)
+    /// Its expiration (APNs) or TTL (FCM) passed while it was stored.
+    public static let expired = DeliveryStatus(value: .expired)
+    /// Replaced by a later notification with the same collapse identifier (in the store, or on
+    /// screen).
+    public static let collapsed = DeliveryStatus(value: .collapsed)
+    /// Discarded by the service for another reason (expiration 0 while unreachable, APNs keeps
+    /// one per app, FCM's 100-message and 4-collapse-key limits).
+    public static let dropped = DeliveryStatus(value: .dropped)
+
+    public static let all: [DeliveryStatus] = Value.allCases.map(DeliveryStatus.init(value:))
+
+    public init?(rawValue: String) {
+        guard let value = Value(rawValue: rawValue.lowercased()) else { return nil }
+        self.value = value
+    }
+
+    private init(value: Value) { self.value = value }
+
+    public var rawValue: String { value.rawValue }
+    public var description: String { value.rawValue }
+
+    public init(from decoder: any Decoder) throws {
+        let text = try decoder.singleValueContainer().decode(String.self)
+        guard let status = DeliveryStatus(rawValue: text) else {
+            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "unknown delivery status \(text)"))
+        }
+        self = status
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(rawValue)
+    }
+}
+
+/// The storage rules of the service that holds a device's notifications while it cannot be
+/// reached. Sources are listed in `docs/delivery-simulation.md`.
+public enum StoragePolicy: String, Hashable, Sendable, Codable {
+    /// APNs quality of service: one stored notification per app (the newest); a notification
+    /// with `apns-expiration: 0` is never stored; without the header it is kept up to 30 days.
+    case apns
+    /// FCM for Android and web: up to 100 non-collapsible messages (beyond that all are
+    /// discarded and the app is told with `onDeletedMessages`), at most 4 collapse keys, TTL up
+    /// to 28 days, `ttl: "0s"` never stored.
+    case fcm
+}

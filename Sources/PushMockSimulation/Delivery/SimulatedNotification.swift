@@ -1,0 +1,120 @@
+public import PushMockCore
+
+/// One accepted notification as the delivery simulation sees it: what decides its fate
+/// (priority, expiry, collapse keys) and what identifies it (id, recording sequence). The
+/// payload is kept as sent and only parsed when someone looks at the device.
+public struct SimulatedNotification: Sendable, Hashable {
+    /// `apns-id`, or the FCM message name.
+    public var id: String
+    /// The recording's sequence number, linking to the full exchange.
+    public var sequence: UInt64?
+    /// The app: APNs bundle ID (topic without suffix), FCM project.
+    public var app: String
+    /// When the gateway accepted it (gateway clock).
+    public var sentAt: Timestamp
+    public var priority: DeliveryPriority
+    public var expiry: DeliveryExpiry
+    /// Replaces a stored notification with the same key (APNs `apns-collapse-id`, FCM
+    /// `android.collapse_key`, web `Topic`). `nil`: not collapsible.
+    public var collapseKey: String?
+    /// Replaces a delivered notification with the same key on screen (APNs
+    /// `apns-collapse-id`, Android `notification.tag`, web `notification.tag`).
+    public var displayKey: String?
+    /// The APNs push type, or `fcm` details such as `notification`/`data`.
+    public var kind: String
+    /// The body as sent: the APNs payload, or FCM's `message` object (compact JSON).
+    public var payload: [UInt8]
+
+    public init(
+        id: String,
+        sequence: UInt64? = nil,
+        app: String,
+        sentAt: Timestamp,
+        priority: DeliveryPriority,
+        expiry: DeliveryExpiry,
+        collapseKey: String? = nil,
+        displayKey: String? = nil,
+        kind: String,
+        payload: [UInt8]
+    ) {
+        self.id = id
+        self.sequence = sequence
+        self.app = app
+        self.sentAt = sentAt
+        self.priority = priority
+        self.expiry = expiry
+        self.collapseKey = collapseKey
+        self.displayKey = displayKey
+        self.kind = kind
+        self.payload = payload
+    }
+
+    /// Whether the notification has expired by `now` (it is valid strictly before its expiry).
+    func hasExpired(by now: Timestamp) -> Bool {
+        switch expiry {
+        case .immediately: return true
+        case .at(let limit): return limit <= now
+        }
+    }
+}
+
+/// A notification on a device, with where it stands.
+public struct DeviceNotification: Sendable, Hashable {
+    public var notification: SimulatedNotification
+    public var status: DeliveryStatus
+    /// When it reached ``status``.
+    public var statusAt: Timestamp
+    /// Why, in words (for anything but a plain delivery).
+    public var reason: String?
+    /// When it was delivered (kept when a delivered notification is later collapsed on screen).
+    public var deliveredAt: Timestamp?
+}
+
+/// One line of a device's delivery timeline.
+public struct DeviceTimelineEvent: Sendable, Hashable {
+    /// What happened.
+    public struct Kind: Hashable, Sendable, CustomStringConvertible {
+        public let rawValue: String
+
+        private init(_ rawValue: String) { self.rawValue = rawValue }
+
+        public init(_ status: DeliveryStatus) { self.rawValue = status.rawValue }
+
+        public static let delivered = Kind(DeliveryStatus.delivered)
+        public static let stored = Kind(DeliveryStatus.stored)
+        public static let expired = Kind(DeliveryStatus.expired)
+        public static let collapsed = Kind(DeliveryStatus.collapsed)
+        public static let dropped = Kind(DeliveryStatus.dropped)
+        /// The device changed connectivity (``DeviceTimelineEvent/connectivity``).
+        public static let connectivity = Kind("connectivity")
+        /// FCM told the app that stored messages were discarded (`onDeletedMessages`).
+        public static let deletedMessages = Kind("deleted-messages")
+
+        public var description: String { rawValue }
+    }
+
+    public var at: Timestamp
+    public var kind: Kind
+    /// The notification concerned, if any.
+    public var notificationID: String?
+    public var sequence: UInt64?
+    /// The new connectivity, for ``Kind/connectivity``.
+    public var connectivity: Connectivity?
+    public var reason: String?
+
+    public init(
+        at: Timestamp,
+        kind: Kind,
+        notificationID: String? = nil,
+        sequence: UInt64? = nil,
+        connectivity: Connectivity? = nil,
+        reason: String?
+    ) {
+        self.at = at
+        self.kind = kind
+        self.notificationID = notificationID
+        self.sequence = sequence
+        self.connectivity = connectivity
+        self.reason = reason
+    }
+}
