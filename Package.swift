@@ -22,6 +22,7 @@ let package = Package(
         .library(name: "PushMockSimulation", targets: ["PushMockSimulation"]),
         .library(name: "PushMockGateway", targets: ["PushMockGateway"]),
         .library(name: "PushMockTesting", targets: ["PushMockTesting"]),
+        .library(name: "PushMockControl", targets: ["PushMockControl"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
@@ -200,11 +201,27 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
 
+        // A client for a running gateway's control API (the CLI's clock, device, token and
+        // fault commands; tests in other processes).
+        .target(
+            name: "PushMockControl",
+            dependencies: [
+                "PushMockCore",
+                "PushMockTransport",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+
         // The thin command-line executable.
         .executableTarget(
             name: "pushmock",
             dependencies: [
                 "PushMockGateway",
+                "PushMockControl",
+                "PushMockSimulation",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -219,6 +236,7 @@ let package = Package(
             dependencies: [
                 "pushmock",
                 "PushMockGateway",
+                "PushMockControl",
                 "PushMockCore",
                 "PushMockJSON",
                 "PushMockRecording",

@@ -171,3 +171,28 @@ public final class VirtualClock: PushMockClock {
         }
     }
 }
+
+/// What a gateway's clock says: `GET /_pushmock/clock` and the answer of every clock change.
+public struct ClockReading: Codable, Sendable, Hashable {
+    /// The gateway's time, ISO 8601 with milliseconds.
+    public var now: String
+    public var nowMilliseconds: Int64
+    public var frozen: Bool
+    /// How far the clock is from real time (positive: ahead).
+    public var offsetMilliseconds: Int64
+    /// Whether the clock can be changed (false when an embedding app injected its own clock).
+    public var controllable: Bool
+
+    public init(clock: any PushMockClock) {
+        let now = clock.now()
+        let virtual = clock as? VirtualClock
+        self.now = now.description
+        self.nowMilliseconds = now.millisecondsSince1970
+        self.frozen = virtual?.isFrozen ?? false
+        self.offsetMilliseconds = virtual?.offsetMilliseconds ?? 0
+        self.controllable = virtual != nil
+    }
+
+    /// The reading's instant.
+    public var timestamp: Timestamp { Timestamp(millisecondsSince1970: nowMilliseconds) }
+}

@@ -16,6 +16,9 @@ public import PushMockSimulation
 ///   }
 /// }
 /// ```
+/// Also `"clock": {"start": "2026-11-21T10:00:00Z", "frozen": true}`, `"simulation":
+/// {"defaultConnectivity": "offline", "devices": [{"service": "apns", "token": "00fc…",
+/// "connectivity": "offline"}]}`, `"faults": […]` and `"presets": […]`.
 /// Relative paths are resolved against the file's directory. Unknown keys are an error, so a
 /// typo never silently falls back to a default.
 public struct ConfigurationFile: Codable, Sendable {
@@ -33,8 +36,32 @@ public struct ConfigurationFile: Codable, Sendable {
         public var tokens: [FCMTokenDefinition]?
     }
 
+    /// Where the gateway's clock starts, and whether it stands still.
+    public struct ClockSection: Codable, Sendable {
+        public var start: FlexibleTimestamp?
+        public var frozen: Bool?
+    }
+
+    /// Device simulation options and devices that start offline or idle.
+    public struct SimulationSection: Codable, Sendable {
+        public var simulateDevices: Bool?
+        public var defaultConnectivity: Connectivity?
+        /// How long APNs keeps a notification without `apns-expiration` (default 30 days).
+        public var apnsDefaultStorage: FlexibleDuration?
+        public var devices: [DeviceDefinition]?
+    }
+
+    /// A simulated device's starting connectivity.
+    public struct DeviceDefinition: Codable, Sendable {
+        public var service: PushService
+        public var token: String
+        public var connectivity: Connectivity
+    }
+
     public var apns: APNsSection?
     public var fcm: FCMSection?
+    public var clock: ClockSection?
+    public var simulation: SimulationSection?
     /// Fault rules active from the start.
     public var faults: [FaultRule]?
     /// Presets active from the start: `{"preset": "outage", "forSeconds": 60}`.
@@ -46,6 +73,8 @@ public struct ConfigurationFile: Codable, Sendable {
     private enum CodingKeys: String, CodingKey {
         case apns
         case fcm
+        case clock
+        case simulation
         case faults
         case presets
     }
@@ -74,6 +103,11 @@ public struct ConfigurationFile: Codable, Sendable {
     /// Applies options and CA paths to a configuration.
     public func apply(to configuration: inout GatewayConfiguration) {
         fcm?.options?.apply(to: &configuration.fcm)
+        if let simulation {
+            if let value = simulation.simulateDevices { configuration.simulation.simulateDevices = value }
+            if let value = simulation.defaultConnectivity { configuration.simulation.defaultConnectivity = value }
+            if let value = simulation.apnsDefaultStorage { configuration.simulation.apnsDefaultStorage = value.duration }
+        }
         guard let apns else { return }
         apns.options?.apply(to: &configuration.apns)
         for path in apns.certificateAuthorities ?? [] {
@@ -83,7 +117,19 @@ public struct ConfigurationFile: Codable, Sendable {
 
     /// Registers keys, teams and tokens.
     public func register(in state: GatewayState) throws {
+        // The clock first: token times default to "now" and fault windows start "now".
+        if let clock {
+            guard let virtualClock = state.virtualClock else {
+                throw DefinitionError("\"clock\": this gateway runs on an injected clock that cannot be set")
+            }
+            if let start = clock.start { virtualClock.set(to: start.timestamp) }
+            if clock.frozen == true { virtualClock.freeze() }
+        }
         let now = state.clock.now()
+        for device in simulation?.devices ?? [] {
+            let address = DeviceAddress(service: device.service, token: device.token)
+            state.simulatedDevices.setConnectivity(device.connectivity, for: address, now: now)
+        }
         do {
             for rule in faults ?? [] {
                 try state.faults.add(rule, now: now)
@@ -118,7 +164,9 @@ public struct ConfigurationFile: Codable, Sendable {
     }
 
     private static let knownKeys: [String: Set<String>] = [
-        "": ["apns", "fcm", "faults", "presets"],
+        "": ["apns", "fcm", "clock", "simulation", "faults", "presets"],
+        "clock": ["start", "frozen"],
+        "simulation": ["simulateDevices", "defaultConnectivity", "apnsDefaultStorage", "devices"],
         "fcm": ["options", "serviceAccounts", "tokens"],
         "fcm.options": Set(FCMOptionsPatch.CodingKeys.allCases.map(\.stringValue)),
         "apns": ["options", "keys", "teams", "tokens", "certificateAuthorities"],

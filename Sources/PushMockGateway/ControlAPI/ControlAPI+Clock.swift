@@ -15,7 +15,7 @@ import PushMockCore
 extension ControlAPI {
     func clockRoutes(_ request: ControlRequest) throws -> HTTPResponseMessage? {
         if request.matches("GET", "clock") {
-            return try Self.encoded(ClockReading(state: state))
+            return try Self.encoded(ClockReading(clock: state.clock))
         }
         guard request.method == "POST", request.segments.count == 2 else { return nil }
         guard let clock = state.virtualClock else {
@@ -39,28 +39,7 @@ extension ControlAPI {
         default:
             return nil
         }
-        return try Self.encoded(ClockReading(state: state))
-    }
-}
-
-/// `GET /_pushmock/clock` and the answer of every clock change.
-public struct ClockReading: Codable, Sendable, Hashable {
-    /// The gateway's time, ISO 8601.
-    public var now: String
-    public var nowMilliseconds: Int64
-    public var frozen: Bool
-    /// How far the clock is from real time (positive: ahead).
-    public var offsetMilliseconds: Int64
-    /// Whether the clock can be changed (false when an embedding app injected its own clock).
-    public var controllable: Bool
-
-    init(state: GatewayState) {
-        let now = state.clock.now()
-        self.now = now.description
-        self.nowMilliseconds = now.millisecondsSince1970
-        self.frozen = state.virtualClock?.isFrozen ?? false
-        self.offsetMilliseconds = state.virtualClock?.offsetMilliseconds ?? 0
-        self.controllable = state.virtualClock != nil
+        return try Self.encoded(ClockReading(clock: state.clock))
     }
 }
 

@@ -3,6 +3,7 @@ import Foundation
 import Logging
 import PushMockCore
 import PushMockGateway
+import PushMockSimulation
 import ServiceLifecycle
 import UnixSignals
 
@@ -93,6 +94,18 @@ struct Serve: AsyncParsableCommand {
     @Option(name: .customLong("ready-file"), help: "Write the listeners and credentials as JSON to this file once ready.")
     var readyFile: String?
 
+    @Option(name: .customLong("clock-start"), help: "Start the gateway's clock at this time (ISO 8601) instead of now.")
+    var clockStart: String?
+
+    @Flag(name: .customLong("freeze-clock"), help: "Start with the clock frozen (move it with `pushmock clock`).")
+    var freezeClock = false
+
+    @Flag(name: .customLong("no-device-simulation"), help: "Keep no simulated device inboxes (throughput runs).")
+    var noDeviceSimulation = false
+
+    @Option(name: .customLong("default-connectivity"), help: "Connectivity of newly seen devices: online, idle or offline.")
+    var defaultConnectivity: String = "online"
+
     @Option(help: "Event-loop threads (default: one per CPU core).")
     var threads: Int?
 
@@ -105,6 +118,12 @@ struct Serve: AsyncParsableCommand {
         }
         if let threads, threads < 1 {
             throw ValidationError("--threads must be at least 1.")
+        }
+        if let clockStart, ISO8601Milliseconds.parse(clockStart) == nil, Int64(clockStart) == nil {
+            throw ValidationError("--clock-start \(clockStart): use ISO 8601 such as 2026-11-21T10:00:00Z")
+        }
+        if Connectivity(rawValue: defaultConnectivity) == nil {
+            throw ValidationError("--default-connectivity is online, idle or offline")
         }
         if noTLS && noCleartext {
             throw ValidationError("--no-tls and --no-cleartext together leave nothing to listen on.")
@@ -140,6 +159,8 @@ struct Serve: AsyncParsableCommand {
             ),
             eventLoopThreads: threads
         )
+        configuration.simulation.simulateDevices = !noDeviceSimulation
+        configuration.simulation.defaultConnectivity = Connectivity(rawValue: defaultConnectivity) ?? .online
         if let configPath {
             try ConfigurationFile.load(path: configPath).apply(to: &configuration)
         }
@@ -156,6 +177,12 @@ struct Serve: AsyncParsableCommand {
             server = try PushMockServer(configuration: configuration, logger: logger)
             if let configPath {
                 try ConfigurationFile.load(path: configPath).register(in: server.state)
+            }
+            if let clockStart, let start = ISO8601Milliseconds.parse(clockStart) ?? Int64(clockStart) {
+                server.state.virtualClock?.set(to: Timestamp(millisecondsSince1970: start))
+            }
+            if freezeClock {
+                server.state.virtualClock?.freeze()
             }
         } catch let error as DefinitionError {
             throw ValidationError(error.description)
