@@ -167,6 +167,7 @@ let package = Package(
         .testTarget(
             name: "PushMockGatewayTests",
             dependencies: [
+                "PushMockControl",
                 "PushMockGateway",
                 "PushMockTesting",
                 "PushMockAuth",
@@ -187,6 +188,7 @@ let package = Package(
         .target(
             name: "PushMockTesting",
             dependencies: [
+                "PushMockControl",
                 "PushMockGateway",
                 "PushMockTransport",
                 "PushMockAuth",

@@ -97,10 +97,18 @@ struct ServeProcessError: Error, CustomStringConvertible {
 
 /// Runs a command and returns its exit status and output.
 @discardableResult
-func run(_ executable: String, _ arguments: [String], directory: String? = nil) throws -> (status: Int32, output: String, error: String) {
+func run(
+    _ executable: String,
+    _ arguments: [String],
+    directory: String? = nil,
+    environment: [String: String] = [:]
+) throws -> (status: Int32, output: String, error: String) {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: executable)
     process.arguments = arguments
+    if !environment.isEmpty {
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+    }
     if let directory { process.currentDirectoryURL = URL(fileURLWithPath: directory) }
     let output = Pipe()
     let error = Pipe()

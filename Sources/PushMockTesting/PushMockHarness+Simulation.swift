@@ -1,0 +1,36 @@
+public import PushMockControl
+public import PushMockCore
+import PushMockGateway
+public import PushMockSimulation
+
+extension PushMockHarness {
+    /// The gateway's clock: freeze, set and advance it to test expirations, TTLs, token
+    /// lifecycles and fault windows without waiting. `withPushMock` runs on a ``VirtualClock``
+    /// unless you pass another clock.
+    public var clock: VirtualClock {
+        guard let clock = state.virtualClock else {
+            preconditionFailure("this gateway was started with a clock that is not a VirtualClock")
+        }
+        return clock
+    }
+
+    /// The simulated device behind an APNs device token or FCM registration token, settled at
+    /// the gateway's now (`nil` until it received a notification or had its connectivity set).
+    public func device(_ token: String, service: PushService = .apns) -> SimulatedDevice? {
+        state.simulatedDevices.device(DeviceAddress(service: service, token: token), now: state.clock.now())
+    }
+
+    /// Takes a device online, idle or offline now.
+    @discardableResult
+    public func setConnectivity(_ connectivity: Connectivity, token: String, service: PushService = .apns) -> SimulatedDevice {
+        let address = DeviceAddress(service: service, token: token)
+        let policy: StoragePolicy? = service == .fcm && state.fcmTokens.lookup(token)?.platform == .ios ? .apns : nil
+        return state.simulatedDevices.setConnectivity(connectivity, for: address, policy: policy, now: state.clock.now())
+    }
+
+    /// A control-API client for this gateway (cleartext listener), as another process would
+    /// use it.
+    public func controlClient() throws -> PushMockControlClient {
+        PushMockControlClient(endpoint: try .init(url: "http://127.0.0.1:\(cleartextPort)"))
+    }
+}
