@@ -94,7 +94,8 @@ extension ExchangeRecord {
                 messageID: try notification.string("messageID"),
                 project: try notification.string("project"),
                 condition: try notification.string("condition"),
-                resolvedTokens: try notification.strings("resolvedTokens")
+                resolvedTokens: try notification.strings("resolvedTokens"),
+                lint: try notification.lintNotes()
             )
         }
 
@@ -202,6 +203,29 @@ private struct FieldReader {
             result.append(text)
         }
         return result
+    }
+
+    /// `lint`: an array of finding objects.
+    func lintNotes() throws(JournalDecodingError) -> [LintNote] {
+        guard let value = value("lint") else { return [] }
+        guard case .array(let elements) = value else { throw .invalidField(fieldPath("lint"), expected: "an array of findings") }
+        var notes: [LintNote] = []
+        for (index, element) in elements.enumerated() {
+            guard case .object(let object) = element else {
+                throw .invalidField("\(fieldPath("lint"))[\(index)]", expected: "an object")
+            }
+            let finding = FieldReader(object: object, path: "\(fieldPath("lint"))[\(index)]", bytes: bytes, keyPath: keyPath + ["lint"])
+            notes.append(
+                LintNote(
+                    code: try finding.requiredString("code"),
+                    severity: try finding.requiredString("severity"),
+                    field: try finding.string("field") ?? "",
+                    message: try finding.requiredString("message"),
+                    source: try finding.string("source") ?? ""
+                )
+            )
+        }
+        return notes
     }
 
     func headers(_ key: String) throws(JournalDecodingError) -> HTTPHeaderList {

@@ -104,6 +104,25 @@ extension ExchangeRecord {
                     }
                     writer.endArray()
                 }
+                if !notification.lint.isEmpty {
+                    writer.staticKey("lint")
+                    writer.beginArray()
+                    for note in notification.lint {
+                        writer.beginObject()
+                        writer.staticKey("code")
+                        writer.string(note.code)
+                        writer.staticKey("severity")
+                        writer.string(note.severity)
+                        writer.staticKey("field")
+                        writer.string(note.field)
+                        writer.staticKey("message")
+                        writer.string(note.message)
+                        writer.staticKey("source")
+                        writer.string(note.source)
+                        writer.endObject()
+                    }
+                    writer.endArray()
+                }
                 writer.endObject()
             }
 

@@ -21,6 +21,8 @@ public struct NotificationInfo: Sendable, Hashable {
     public var condition: String?
     /// Tokens the topic or condition resolved to in the mock's registry.
     public var resolvedTokens: [String]
+    /// What the linter noticed about an accepted notification (`docs/lint-rules.md`).
+    public var lint: [LintNote]
 
     /// Creates notification information; every field defaults to absent.
     public init(
@@ -33,7 +35,8 @@ public struct NotificationInfo: Sendable, Hashable {
         messageID: String? = nil,
         project: String? = nil,
         condition: String? = nil,
-        resolvedTokens: [String] = []
+        resolvedTokens: [String] = [],
+        lint: [LintNote] = []
     ) {
         self.token = token
         self.topic = topic
@@ -45,5 +48,28 @@ public struct NotificationInfo: Sendable, Hashable {
         self.project = project
         self.condition = condition
         self.resolvedTokens = resolvedTokens
+        self.lint = lint
+    }
+}
+
+/// One lint finding as recorded: something real APNs/FCM accept but devices throttle, drop or
+/// ignore. The response is never changed by it.
+public struct LintNote: Sendable, Hashable {
+    /// Stable rule code, e.g. `apns.background-high-priority`.
+    public var code: String
+    /// `warning` or `info`.
+    public var severity: String
+    /// The header or body path concerned.
+    public var field: String
+    public var message: String
+    /// Where the behaviour is documented.
+    public var source: String
+
+    public init(code: String, severity: String, field: String, message: String, source: String) {
+        self.code = code
+        self.severity = severity
+        self.field = field
+        self.message = message
+        self.source = source
     }
 }

@@ -415,3 +415,54 @@ struct SimulationStoryTests {
         #expect(throws: DefinitionError.self) { try ConfigurationFile.load(path: path) }
     }
 }
+
+@Suite("Lint findings in recordings")
+struct LintRecordingTests {
+    @Test("an accepted background push at priority 10 is recorded with a finding; the answer is unchanged")
+    func apnsFinding() async throws {
+        try await withPushMock { mock in
+            let connection = try await mock.connect()
+            expectAccepted(try await connection.send(try mock.apnsRequest(pushType: "background", payload: #"{"aps":{"content-available":1}}"#)))
+            expectAccepted(try await connection.send(try mock.apnsRequest(payload: #"{"aps":{"alert":{"title":"Clean","body":"alert"}}}"#)))
+            expectAPNsError(try await connection.send(try mock.apnsRequest(payload: "")), status: 400, reason: "PayloadEmpty")
+            await connection.close()
+            let records = mock.recordings.records(newestFirst: false)
+            #expect(records.count == 3)
+            let codes = records.map { $0.notification?.lint.map(\.code) ?? [] }
+            #expect(codes[0] == ["apns.background-high-priority"])
+            #expect(codes[1].isEmpty, "a clean alert has no findings")
+            #expect(codes[2].isEmpty, "rejected requests are not linted")
+            #expect(records[0].notification?.lint.first?.source.hasPrefix("https://developer.apple.com") == true)
+
+            // The REST view carries the same findings (the journal line as stored).
+            let control = try mock.controlClient()
+            let listing = try JSONValue(parsing: try await control.call("GET", "recordings", query: [("limit", "3")]).body)
+            let oldest = listing["records"]?.arrayValue?.last
+            #expect(oldest?["notification"]?["lint"]?[0]?["code"]?.stringValue == "apns.background-high-priority")
+            await control.close()
+        }
+    }
+
+    @Test("a data-only FCM message to an iOS token at apns-priority 10 is recorded with a finding")
+    func fcmFinding() async throws {
+        try await withPushMock { mock in
+            let iphone = "ios-token-1:APA91bXYZ"
+            mock.state.fcmTokens.register(FCMTokenRecord(token: iphone, project: mock.project, platform: .ios))
+            let connection = try await mock.connect()
+            let accessToken = try await mock.fetchAccessToken(over: connection)
+            let body = #"{"message":{"token":"\#(iphone)","data":{"k":"v"},"apns":{"headers":{"apns-priority":"10"}}}}"#
+            #expect(try await connection.send(mock.fcmSend(body, accessToken: accessToken)).status == 200)
+            await connection.close()
+            let record = try #require(mock.recordings.records(filter: { $0.platform == "fcm" }).first)
+            #expect(record.notification?.lint.map(\.code).contains("fcm.ios-data-only-high-priority") == true)
+        }
+    }
+
+    @Test("linting can be turned off")
+    func disabled() async throws {
+        try await withPushMock(configure: { $0.simulation.lint = nil }) { mock in
+            expectAccepted(try await mock.sendOnNewConnection(try mock.apnsRequest(pushType: "background", payload: #"{"aps":{"content-available":1}}"#)))
+            #expect(mock.recordings.records(filter: { _ in true }).first?.notification?.lint.isEmpty == true)
+        }
+    }
+}

@@ -62,6 +62,15 @@ struct ExchangeRecordCodingTests {
                 condition: "'a' in topics && !('b' in topics)", resolvedTokens: ["t1", "t2", "t\"3"]
             )
         }
+        add("lint findings") { record in
+            record.notification?.lint = [
+                LintNote(
+                    code: "apns.background-high-priority", severity: "warning", field: "apns-priority",
+                    message: "priority 10 on a \"background\" push", source: "https://developer.apple.com/x"
+                ),
+                LintNote(code: "apns.thread-id-empty", severity: "info", field: "aps.thread-id", message: "é", source: ""),
+            ]
+        }
         add("certificate auth without JWT") { record in
             record.auth = AuthInfo(scheme: "certificate", subject: "CN=ä, O=\"Quote\"")
         }

@@ -49,6 +49,10 @@ public struct ConfigurationFile: Codable, Sendable {
         /// How long APNs keeps a notification without `apns-expiration` (default 30 days).
         public var apnsDefaultStorage: FlexibleDuration?
         public var devices: [DeviceDefinition]?
+        /// Lint accepted notifications (default true).
+        public var lint: Bool?
+        /// Apps that hold the critical-alerts entitlement (for the lint rule).
+        public var criticalAlertBundleIds: [String]?
     }
 
     /// A simulated device's starting connectivity.
@@ -107,6 +111,10 @@ public struct ConfigurationFile: Codable, Sendable {
             if let value = simulation.simulateDevices { configuration.simulation.simulateDevices = value }
             if let value = simulation.defaultConnectivity { configuration.simulation.defaultConnectivity = value }
             if let value = simulation.apnsDefaultStorage { configuration.simulation.apnsDefaultStorage = value.duration }
+            if simulation.lint == false { configuration.simulation.lint = nil }
+            if let bundleIDs = simulation.criticalAlertBundleIds, configuration.simulation.lint != nil {
+                configuration.simulation.lint?.criticalAlerts = .bundleIDs(Set(bundleIDs))
+            }
         }
         guard let apns else { return }
         apns.options?.apply(to: &configuration.apns)
@@ -166,7 +174,7 @@ public struct ConfigurationFile: Codable, Sendable {
     private static let knownKeys: [String: Set<String>] = [
         "": ["apns", "fcm", "clock", "simulation", "faults", "presets"],
         "clock": ["start", "frozen"],
-        "simulation": ["simulateDevices", "defaultConnectivity", "apnsDefaultStorage", "devices"],
+        "simulation": ["simulateDevices", "defaultConnectivity", "apnsDefaultStorage", "devices", "lint", "criticalAlertBundleIds"],
         "fcm": ["options", "serviceAccounts", "tokens"],
         "fcm.options": Set(FCMOptionsPatch.CodingKeys.allCases.map(\.stringValue)),
         "apns": ["options", "keys", "teams", "tokens", "certificateAuthorities"],

@@ -12,17 +12,22 @@ public struct SimulationOptions: Sendable, Hashable {
     public var apnsDefaultStorage: Duration
     /// Memory bounds and FCM's storage limits.
     public var limits: DeliveryLimits
+    /// Lint accepted notifications and record the findings with them (`docs/lint-rules.md`);
+    /// `nil` turns linting off. Default: ``LintConfiguration/standard``.
+    public var lint: LintConfiguration?
 
     public init(
         simulateDevices: Bool = true,
         defaultConnectivity: Connectivity = .online,
         apnsDefaultStorage: Duration = .seconds(30 * 86_400),
-        limits: DeliveryLimits = .defaults
+        limits: DeliveryLimits = .defaults,
+        lint: LintConfiguration? = .standard
     ) {
         self.simulateDevices = simulateDevices
         self.defaultConnectivity = defaultConnectivity
         self.apnsDefaultStorage = apnsDefaultStorage
         self.limits = limits
+        self.lint = lint
     }
 
     public static let defaults = SimulationOptions()

@@ -17,6 +17,7 @@ final class GatewayConnection: HTTPConnectionResponder {
     private let controlAPI: ControlAPI
     private let recorder: ExchangeRecorder
     private let intake: DeliveryIntake?
+    private let linting: NotificationLinting?
     private let eventLoop: any EventLoop
     private let logger: Logger
 
@@ -38,6 +39,7 @@ final class GatewayConnection: HTTPConnectionResponder {
         self.intake = state.simulationOptions.simulateDevices
             ? DeliveryIntake(options: state.simulationOptions, fcmTokens: state.fcmTokens)
             : nil
+        self.linting = state.simulationOptions.lint.map { NotificationLinting(configuration: $0, fcmTokens: state.fcmTokens) }
         self.eventLoop = eventLoop
         self.logger = logger
     }
@@ -83,6 +85,9 @@ final class GatewayConnection: HTTPConnectionResponder {
                     latencyMicroseconds: Self.microseconds(since: started)
                 )
                 Self.annotate(&record, with: fault)
+                if let linting, Self.reachesDevice(fault) {
+                    record.notification?.lint = linting.apns(request, outcome: outcome, now: now)
+                }
                 records.append(record)
             case .fcm:
                 var outcome = fcm.handle(request, now: now, random: &context.random)
@@ -117,6 +122,9 @@ final class GatewayConnection: HTTPConnectionResponder {
                     latencyMicroseconds: Self.microseconds(since: started)
                 )
                 Self.annotate(&record, with: fault)
+                if let linting, Self.reachesDevice(fault) {
+                    record.notification?.lint = linting.fcm(outcome, now: now)
+                }
                 records.append(record)
             case .oauth:
                 // A fault here answers instead of the endpoint: no token is issued.

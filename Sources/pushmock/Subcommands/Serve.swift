@@ -103,6 +103,9 @@ struct Serve: AsyncParsableCommand {
     @Flag(name: .customLong("no-device-simulation"), help: "Keep no simulated device inboxes (throughput runs).")
     var noDeviceSimulation = false
 
+    @Flag(name: .customLong("no-lint"), help: "Do not lint accepted notifications (docs/lint-rules.md).")
+    var noLint = false
+
     @Option(name: .customLong("default-connectivity"), help: "Connectivity of newly seen devices: online, idle or offline.")
     var defaultConnectivity: String = "online"
 
@@ -160,6 +163,7 @@ struct Serve: AsyncParsableCommand {
             eventLoopThreads: threads
         )
         configuration.simulation.simulateDevices = !noDeviceSimulation
+        if noLint { configuration.simulation.lint = nil }
         configuration.simulation.defaultConnectivity = Connectivity(rawValue: defaultConnectivity) ?? .online
         if let configPath {
             try ConfigurationFile.load(path: configPath).apply(to: &configuration)
