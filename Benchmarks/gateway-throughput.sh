@@ -58,6 +58,7 @@
 #   PUSHMOCK     use this pushmock binary instead of building (implies --skip-build)
 #   SERVER_CPU / CLIENT_CPU   CPUs to pin to (default 1 / 0 on machines with >= 2 CPUs)
 #   PUSHMOCK_THREADS  pushmock --threads when pinned (default 1, like nghttpd -n 1)
+#   PUSHMOCK_ARGS     extra `pushmock serve` arguments, e.g. "--no-lint --no-device-simulation"
 #   JOURNAL_DIR  directory for the journal (default: the temp work dir; /dev/shm takes the disk
 #                out of the picture)
 #   TLS13_CIPHERS  h2load --tls13-ciphers (default TLS_AES_128_GCM_SHA256 for both servers:
@@ -315,7 +316,7 @@ start_pushmock() { # -> sets pushmock_pid tls_port h2c_port
     "${server_pin[@]}" "$pushmock" serve --tls-port 0 --port 0 \
         --ready-file "$ready" --certs-dir "$work/certs" \
         --journal "$journal" --durability "$DURABILITY" --log-level warning "${pushmock_threads[@]}" \
-        >>"$work/pushmock.log" 2>&1 &
+        ${PUSHMOCK_ARGS:-} >>"$work/pushmock.log" 2>&1 &
     pushmock_pid=$!
     pids+=("$pushmock_pid")
     for _ in $(seq 300); do

@@ -43,14 +43,16 @@ public struct HTTPRequestMessage: Sendable {
 
     /// The path without its query string.
     public var pathWithoutQuery: Substring {
-        if let question = path.firstIndex(of: "?") { return path[..<question] }
+        // Searched as bytes: a Character search walks grapheme boundaries, and this runs for
+        // every request.
+        if let question = path.utf8.firstIndex(of: UInt8(ascii: "?")) { return path[..<question] }
         return Substring(path)
     }
 
     /// The query string after `?`, if any.
     public var query: Substring? {
-        guard let question = path.firstIndex(of: "?") else { return nil }
-        return path[path.index(after: question)...]
+        guard let question = path.utf8.firstIndex(of: UInt8(ascii: "?")) else { return nil }
+        return path[path.utf8.index(after: question)...]
     }
 }
 

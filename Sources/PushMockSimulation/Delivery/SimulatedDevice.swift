@@ -46,6 +46,9 @@ public struct SimulatedDevice: Sendable {
     public private(set) var notifications: [DeviceNotification] = []
     /// What happened, in order.
     public private(set) var timeline: [DeviceTimelineEvent] = []
+    /// How many notifications are `stored` (kept so the common case, nothing stored, costs
+    /// no scan of the history).
+    public private(set) var storedCount = 0
     /// FCM discarded stored messages; the app hears about it when it is next reachable.
     public private(set) var deletedMessagesPending = false
     /// The last time anything happened to the device.
@@ -123,6 +126,7 @@ public struct SimulatedDevice: Sendable {
                 )
             )
         }
+        guard storedCount > 0 else { return }
         let reason = newValue == .online ? "device came online" : "device reachable for this priority"
         for index in notifications.indices where notifications[index].status == .stored {
             guard newValue.reaches(notifications[index].notification.priority) else { continue }
@@ -133,6 +137,7 @@ public struct SimulatedDevice: Sendable {
 
     /// Settles expirations up to `now` (reading a device does this first).
     public mutating func settle(upTo now: Timestamp) {
+        guard storedCount > 0 else { return }
         var expiring: [(at: Timestamp, index: Int)] = []
         for index in notifications.indices where notifications[index].status == .stored {
             if case .at(let limit) = notifications[index].notification.expiry, limit <= now {
@@ -143,6 +148,7 @@ public struct SimulatedDevice: Sendable {
         expiring.sort { ($0.at, $0.index) < ($1.at, $1.index) }
         for (at, index) in expiring {
             notifications[index].status = .expired
+            storedCount -= 1
             notifications[index].statusAt = at
             notifications[index].reason = "\(expiryName(immediate: false)) passed while the service held it"
             record(event(for: notifications[index], kind: .expired))
@@ -170,6 +176,8 @@ public struct SimulatedDevice: Sendable {
             }
         }
         if let index {
+            // Only stored notifications are delivered in place.
+            storedCount -= 1
             notifications[index] = entry
             record(event(for: entry, kind: .delivered))
         } else {
@@ -184,6 +192,7 @@ public struct SimulatedDevice: Sendable {
         switch policy {
         case .apns:
             // One stored notification per app: the newest replaces whatever was held.
+            guard storedCount > 0 else { break }
             for index in notifications.indices
             where notifications[index].status == .stored && notifications[index].notification.app == notification.app {
                 let sameCollapseID = notification.collapseKey != nil && notifications[index].notification.collapseKey == notification.collapseKey
@@ -236,6 +245,7 @@ public struct SimulatedDevice: Sendable {
     }
 
     private mutating func replaceStored(at index: Int, now: Timestamp, status: DeliveryStatus, reason: String) {
+        storedCount -= 1
         notifications[index].status = status
         notifications[index].statusAt = now
         notifications[index].reason = reason
@@ -244,6 +254,7 @@ public struct SimulatedDevice: Sendable {
 
     private mutating func append(_ entry: DeviceNotification, at now: Timestamp) {
         notifications.append(entry)
+        if entry.status == .stored { storedCount += 1 }
         record(event(for: entry, kind: DeviceTimelineEvent.Kind(entry.status)))
     }
 
@@ -261,9 +272,11 @@ public struct SimulatedDevice: Sendable {
         timeline.append(event)
     }
 
-    /// Forgets the oldest settled notifications and timeline events beyond the limits.
+    /// Forgets the oldest settled notifications and timeline events beyond the limits. Trims
+    /// in batches (a quarter of the limit over it) so a busy device does not pay a shift of its
+    /// whole history on every notification.
     private mutating func trim() {
-        if notifications.count > limits.notificationsPerDevice {
+        if notifications.count > limits.notificationsPerDevice + Self.slack(limits.notificationsPerDevice) {
             var excess = notifications.count - limits.notificationsPerDevice
             notifications.removeAll { entry in
                 guard excess > 0, entry.status != .stored else { return false }
@@ -271,10 +284,12 @@ public struct SimulatedDevice: Sendable {
                 return true
             }
         }
-        if timeline.count > limits.timelineEventsPerDevice {
+        if timeline.count > limits.timelineEventsPerDevice + Self.slack(limits.timelineEventsPerDevice) {
             timeline.removeFirst(timeline.count - limits.timelineEventsPerDevice)
         }
     }
+
+    private static func slack(_ limit: Int) -> Int { limit / 4 }
 
     private func expiryName(immediate: Bool) -> String {
         switch policy {
