@@ -394,6 +394,26 @@ struct SimulationStoryTests {
         }
     }
 
+    @Test("device-token-expiry preset: APNs 410 Unregistered stamped now, FCM 404 UNREGISTERED, only for matching tokens")
+    func deviceTokenExpiryPreset() async throws {
+        try await withPushMock { mock in
+            mock.clock.freeze()
+            let control = try mock.controlClient()
+            _ = try await control.call("POST", "faults/presets/device-token-expiry", json: Array(#"{"token":"00fc*"}"#.utf8))
+            let gone = try await mock.sendOnNewConnection(try mock.apnsRequest())
+            expectAPNsError(gone, status: 410, reason: "Unregistered")
+            #expect(gone.apnsTimestamp == mock.state.clock.now().millisecondsSince1970)
+            expectAccepted(try await mock.sendOnNewConnection(try mock.apnsRequest(token: "aabbccddeeff00112233")))
+            let connection = try await mock.connect()
+            let accessToken = try await mock.fetchAccessToken(over: connection)
+            let fcm = try await connection.send(mock.fcmSend(#"{"message":{"token":"00fc-registration-token","data":{"k":"v"}}}"#, accessToken: accessToken))
+            #expect(fcm.status == 404)
+            #expect(fcm.googleError?.errorCode == "UNREGISTERED")
+            await connection.close()
+            await control.close()
+        }
+    }
+
     @Test("the configuration file sets the clock and starts devices offline")
     func configurationFile() async throws {
         let directory = try makeTemporaryDirectory()

@@ -254,3 +254,40 @@ struct FaultEngineTests {
         #expect(platformOnly.map(\.action.type) == [.fcmError])
     }
 }
+
+@Suite("Device-token expiry preset")
+struct DeviceTokenExpiryPresetTests {
+    @Test("a stable fraction of tokens: the same ones every time, about the share asked for")
+    func fraction() throws {
+        var parameters = FaultPreset.Parameters()
+        parameters.fraction = 0.25
+        parameters.platform = "apns"
+        let engine = FaultEngine()
+        for rule in try FaultPreset.deviceTokenExpiry.rules(parameters) {
+            try engine.add(rule, now: now)
+        }
+        let tokens = (0..<400).map { String(format: "%064x", $0 * 7919) }
+        func hit() -> [String] {
+            tokens.filter { token in
+                var subject = TestSubject()
+                subject.token = token
+                return engine.evaluate(subject, now: now)?.action.reason == "Unregistered"
+            }
+        }
+        let first = hit()
+        #expect(first == hit())
+        #expect((60...140).contains(first.count), "about a quarter of 400: \(first.count)")
+        #expect(FaultMatch.tokenIsSampled("ABCD", fraction: 0.5) == FaultMatch.tokenIsSampled("abcd", fraction: 0.5), "hex case does not matter")
+    }
+
+    @Test("a token pattern, both platforms; bad fractions are refused")
+    func pattern() throws {
+        var parameters = FaultPreset.Parameters()
+        parameters.token = "00fc*"
+        let rules = try FaultPreset.deviceTokenExpiry.rules(parameters)
+        #expect(rules.map(\.action.type) == [.apnsError, .fcmError])
+        #expect(rules.last?.action.code == "UNREGISTERED")
+        parameters.fraction = 2
+        #expect(throws: FaultRuleError.self) { try FaultPreset.deviceTokenExpiry.rules(parameters) }
+    }
+}

@@ -19,6 +19,9 @@ public struct FaultMatch: Sendable, Codable, Hashable {
     public var header: HeaderPredicate?
     /// A JSON-path predicate on the request body (APNs payload, FCM `SendMessageRequest`).
     public var payload: PayloadPredicate?
+    /// A stable share of tokens (0…1): a token is in it when its FNV-1a hash says so, so the
+    /// same tokens are chosen on every request and every run ("10 % of devices uninstalled").
+    public var tokenFraction: Double?
 
     public struct HeaderPredicate: Sendable, Codable, Hashable {
         public var name: String
@@ -53,7 +56,8 @@ public struct FaultMatch: Sendable, Codable, Hashable {
         path: Glob? = nil,
         environment: String? = nil,
         header: HeaderPredicate? = nil,
-        payload: PayloadPredicate? = nil
+        payload: PayloadPredicate? = nil,
+        tokenFraction: Double? = nil
     ) {
         self.platform = platform
         self.token = token
@@ -63,6 +67,18 @@ public struct FaultMatch: Sendable, Codable, Hashable {
         self.environment = environment
         self.header = header
         self.payload = payload
+        self.tokenFraction = tokenFraction
+    }
+
+    /// Whether `token` falls in the first `fraction` of the 64-bit FNV-1a hash space.
+    public static func tokenIsSampled(_ token: String, fraction: Double) -> Bool {
+        guard fraction < 1 else { return true }
+        guard fraction > 0 else { return false }
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in token.lowercased().utf8 {
+            hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01b3
+        }
+        return Double(hash) / Double(UInt64.max) < fraction
     }
 
     /// Whether `subject` satisfies every condition. Body-derived fields are only computed when
@@ -81,6 +97,9 @@ public struct FaultMatch: Sendable, Codable, Hashable {
         }
         if let token {
             guard let value = subject.token, token.matches(value) else { return false }
+        }
+        if let tokenFraction {
+            guard let value = subject.token, Self.tokenIsSampled(value, fraction: tokenFraction) else { return false }
         }
         if let topic {
             guard let value = subject.topic, topic.matches(value) else { return false }

@@ -7,16 +7,19 @@
 /// | preset | parameters (defaults) | rules |
 /// |---|---|---|
 /// | `provider-token-expiry` | `count` (all), `forSeconds` | APNs 403 `ExpiredProviderToken` on token-authenticated requests |
+/// | `device-token-expiry` | `token` (glob, all), `fraction` (1), `platform` (both) | APNs 410 `Unregistered` (timestamp now), FCM 404 `UNREGISTERED`, for the matching tokens — a stable share of them with `fraction` |
 /// | `throttling` | `limit` (3), `perSeconds` (1), `platform` (both), `retryAfter` (FCM: 60) | APNs 429 `TooManyRequests`, FCM 429 `QUOTA_EXCEEDED`, beyond the rate per token |
 /// | `outage` | `forSeconds` (120), `platform` (both), `retryAfter` (FCM: 30) | APNs 503 `ServiceUnavailable`, FCM 503 `UNAVAILABLE`, for the window |
 /// | `shutdown` | `count` (1) | GOAWAY `{"reason":"Shutdown"}` then close |
 /// | `flaky-network` | `probability` (0.1), `seed` (1), `platform` (any) | random RST_STREAM |
 /// | `slow-network` | `meanMs` (200), `stddevMs` (50), `platform` (any) | normal answers after a normally distributed delay |
 ///
-/// Device-token expiry is a registry change, not a fault: `POST /_pushmock/…/tokens` with
-/// `"state": "unregistered"` (or `pushmock token unregister`).
+/// `device-token-expiry` answers as if the app were gone without touching the registry; to give
+/// one token a lifecycle (uninstalled at 10:02, expire after N sends, rotate) use the token
+/// registry (`pushmock token …`).
 public enum FaultPreset: String, Sendable, CaseIterable, Codable {
     case providerTokenExpiry = "provider-token-expiry"
+    case deviceTokenExpiry = "device-token-expiry"
     case throttling
     case outage
     case shutdown
@@ -37,6 +40,10 @@ public enum FaultPreset: String, Sendable, CaseIterable, Codable {
         public var seed: UInt64?
         public var meanMs: Double?
         public var stddevMs: Double?
+        /// `device-token-expiry`: which tokens (glob).
+        public var token: String?
+        /// `device-token-expiry`: a stable share of the matching tokens (0…1).
+        public var fraction: Double?
 
         public init() {}
     }
@@ -45,6 +52,7 @@ public enum FaultPreset: String, Sendable, CaseIterable, Codable {
     public var summary: String {
         switch self {
         case .providerTokenExpiry: return "APNs answers 403 ExpiredProviderToken to token-authenticated requests"
+        case .deviceTokenExpiry: return "APNs 410 Unregistered, FCM 404 UNREGISTERED for matching tokens (or a stable fraction)"
         case .throttling: return "beyond a per-token rate: APNs 429 TooManyRequests, FCM 429 QUOTA_EXCEEDED"
         case .outage: return "for a while: APNs 503 ServiceUnavailable, FCM 503 UNAVAILABLE"
         case .shutdown: return "GOAWAY {\"reason\":\"Shutdown\"}, then the connection closes"
@@ -76,6 +84,22 @@ public enum FaultPreset: String, Sendable, CaseIterable, Codable {
                     action: .apnsError("ExpiredProviderToken")
                 )
             ]
+        case .deviceTokenExpiry:
+            if let fraction = parameters.fraction, !(0...1).contains(fraction) {
+                throw FaultRuleError("fraction must be between 0 and 1")
+            }
+            var rules: [FaultRule] = []
+            for platform in ["apns", "fcm"] where platforms?.contains(platform) ?? true {
+                rules.append(
+                    FaultRule(
+                        name: rawValue,
+                        match: FaultMatch(platform: platform, token: parameters.token.map(Glob.init), tokenFraction: parameters.fraction),
+                        trigger: FaultTrigger(count: parameters.count, forSeconds: parameters.forSeconds),
+                        action: platform == "apns" ? .apnsError("Unregistered") : .fcmError("UNREGISTERED")
+                    )
+                )
+            }
+            return rules
         case .throttling:
             let trigger = FaultTrigger(rate: .init(limit: parameters.limit ?? 3, perSeconds: parameters.perSeconds ?? 1, key: "token"))
             var rules: [FaultRule] = []

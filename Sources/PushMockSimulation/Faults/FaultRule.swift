@@ -59,6 +59,9 @@ public struct FaultRule: Sendable, Codable, Hashable {
         if let actionPlatform = action.platform, let platform = match.platform, platform != actionPlatform {
             throw FaultRuleError("action \(action.type.rawValue) cannot apply to platform \(platform)")
         }
+        if let fraction = match.tokenFraction, !(0...1).contains(fraction) {
+            throw FaultRuleError("match.tokenFraction must be between 0 and 1")
+        }
         if let payload = match.payload {
             do {
                 _ = try PushMockJSONPathCheck.validate(payload.path)

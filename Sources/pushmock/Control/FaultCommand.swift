@@ -69,6 +69,7 @@ struct FaultCommand: AsyncParsableCommand {
         @Option(help: "Request path pattern.") var path: String?
         @Option(help: "APNs environment: sandbox or production.") var environment: String?
         @Option(help: "A header that must be present: NAME or NAME=PATTERN.") var header: String?
+        @Option(name: .customLong("token-fraction"), help: "A stable share of tokens (0…1), the same ones every time.") var tokenFraction: Double?
         @Option(help: "A payload JSON path: $.aps.alert.title or $.aps.alert.title=VALUE (JSON value or text).") var payload: String?
 
         // Trigger.
@@ -124,7 +125,8 @@ struct FaultCommand: AsyncParsableCommand {
                 topic: topic.map(Glob.init),
                 project: project.map(Glob.init),
                 path: path.map(Glob.init),
-                environment: environment
+                environment: environment,
+                tokenFraction: tokenFraction
             )
             if let header {
                 let parts = header.split(separator: "=", maxSplits: 1).map(String.init)
@@ -213,7 +215,7 @@ struct FaultCommand: AsyncParsableCommand {
 
     struct Preset: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Add a preset's rules: provider-token-expiry, throttling, outage, shutdown, flaky-network, slow-network."
+            abstract: "Add a preset's rules: provider-token-expiry, device-token-expiry, throttling, outage, shutdown, flaky-network, slow-network."
         )
         @OptionGroup var control: ControlOptions
         @Argument(help: "The preset.") var preset: String
@@ -228,6 +230,8 @@ struct FaultCommand: AsyncParsableCommand {
         @Option(help: "Seed (flaky-network, slow-network).") var seed: UInt64?
         @Option(help: "slow-network: mean delay, e.g. 200ms.") var mean: String?
         @Option(help: "slow-network: standard deviation, e.g. 50ms.") var stddev: String?
+        @Option(help: "device-token-expiry: token pattern (* and ?).") var token: String?
+        @Option(help: "device-token-expiry: a stable share of the matching tokens (0…1).") var fraction: Double?
 
         func run() async throws {
             try await runControl(control) { client in
@@ -243,6 +247,8 @@ struct FaultCommand: AsyncParsableCommand {
                 parameters.seed = seed
                 parameters.meanMs = try mean.map { try seconds($0, flag: "--mean") * 1000 }
                 parameters.stddevMs = try stddev.map { try seconds($0, flag: "--stddev") * 1000 }
+                parameters.token = token
+                parameters.fraction = fraction
                 let response = try await client.call("POST", "faults/presets/\(preset)", json: try jsonBody(parameters))
                 if control.json { return control.printJSON(response) }
                 for added in try response.decode([FaultRule].self) {
@@ -299,6 +305,7 @@ private func describe(_ rule: FaultRule) -> String {
     if let project = match.project { conditions.append("project \(project.pattern)") }
     if let path = match.path { conditions.append("path \(path.pattern)") }
     if let header = match.header { conditions.append("header \(header.name)") }
+    if let fraction = match.tokenFraction { conditions.append("\(Int(fraction * 100)) % of tokens") }
     if let payload = match.payload { conditions.append("payload \(payload.path)") }
     let trigger = rule.trigger
     if let probability = trigger.probability { conditions.append("p=\(probability) seed \(trigger.seed ?? 1)") }
