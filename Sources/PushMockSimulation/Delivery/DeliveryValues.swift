@@ -1,7 +1,34 @@
 public import PushMockCore
 
+/// A wire value written in JSON as one string (its ``rawValue``); decoding names the values it
+/// expected when the string is none of them.
+public protocol StringCodedValue: Codable {
+    init?(rawValue: String)
+    var rawValue: String { get }
+    /// The accepted spellings, for error messages.
+    static var expectedValues: String { get }
+}
+
+extension StringCodedValue {
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        let text = try container.decode(String.self)
+        guard let value = Self(rawValue: text) else {
+            throw DecodingError.dataCorruptedError(in: container, debugDescription: "\(text): expected \(Self.expectedValues)")
+        }
+        self = value
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(rawValue)
+    }
+}
+
 /// Which push service a simulated device is reached through.
-public struct PushService: Hashable, Sendable, Comparable, CustomStringConvertible, Codable {
+public struct PushService: Hashable, Sendable, Comparable, CustomStringConvertible, StringCodedValue {
+    public static let expectedValues = "apns or fcm"
+
     enum Value: String, Hashable, Sendable {
         case apns
         case fcm
@@ -28,18 +55,6 @@ public struct PushService: Hashable, Sendable, Comparable, CustomStringConvertib
 
     public static func < (lhs: Self, rhs: Self) -> Bool { lhs.rawValue < rhs.rawValue }
 
-    public init(from decoder: any Decoder) throws {
-        let text = try decoder.singleValueContainer().decode(String.self)
-        guard let service = PushService(rawValue: text) else {
-            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "service must be apns or fcm"))
-        }
-        self = service
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.singleValueContainer()
-        try container.encode(rawValue)
-    }
 }
 
 /// One simulated device: the push service and the token it registered with.
@@ -66,7 +81,9 @@ public struct DeviceAddress: Hashable, Sendable, Comparable, CustomStringConvert
 /// - `idle`: the device sleeps (iOS low power, Android Doze): high priority is delivered at
 ///   once, normal and low priority wait in the service's store as if the device were offline.
 /// - `offline`: everything waits in the service's store, under its storage rules.
-public struct Connectivity: Hashable, Sendable, CustomStringConvertible, Codable {
+public struct Connectivity: Hashable, Sendable, CustomStringConvertible, StringCodedValue {
+    public static let expectedValues = "online, idle or offline"
+
     enum Value: String, Hashable, Sendable, CaseIterable {
         case online
         case idle
@@ -100,20 +117,6 @@ public struct Connectivity: Hashable, Sendable, CustomStringConvertible, Codable
         }
     }
 
-    public init(from decoder: any Decoder) throws {
-        let text = try decoder.singleValueContainer().decode(String.self)
-        guard let connectivity = Connectivity(rawValue: text) else {
-            throw DecodingError.dataCorrupted(
-                .init(codingPath: decoder.codingPath, debugDescription: "connectivity must be online, idle or offline")
-            )
-        }
-        self = connectivity
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.singleValueContainer()
-        try container.encode(rawValue)
-    }
 }
 
 /// How urgently the service tries to deliver: APNs 10 / FCM `HIGH` are `high`, APNs 5 / FCM
@@ -157,7 +160,9 @@ public enum DeliveryExpiry: Hashable, Sendable {
 /// Where a notification stands on its way to the device. Final states are `delivered`,
 /// `expired`, `collapsed` and `dropped`; a `delivered` notification can still become
 /// `collapsed` when a later one with the same collapse identifier replaces it on screen.
-public struct DeliveryStatus: Hashable, Sendable, CustomStringConvertible, Codable {
+public struct DeliveryStatus: Hashable, Sendable, CustomStringConvertible, StringCodedValue {
+    public static let expectedValues = "delivered, stored, expired, collapsed or dropped"
+
     enum Value: String, Hashable, Sendable, CaseIterable {
         case delivered
         case stored
@@ -193,18 +198,6 @@ public struct DeliveryStatus: Hashable, Sendable, CustomStringConvertible, Codab
     public var rawValue: String { value.rawValue }
     public var description: String { value.rawValue }
 
-    public init(from decoder: any Decoder) throws {
-        let text = try decoder.singleValueContainer().decode(String.self)
-        guard let status = DeliveryStatus(rawValue: text) else {
-            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "unknown delivery status \(text)"))
-        }
-        self = status
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.singleValueContainer()
-        try container.encode(rawValue)
-    }
 }
 
 /// The storage rules of the service that holds a device's notifications while it cannot be
