@@ -23,6 +23,7 @@ let package = Package(
         .library(name: "PushMockGateway", targets: ["PushMockGateway"]),
         .library(name: "PushMockTesting", targets: ["PushMockTesting"]),
         .library(name: "PushMockControl", targets: ["PushMockControl"]),
+        .library(name: "PushMockToolkit", targets: ["PushMockToolkit"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
@@ -200,6 +201,19 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
             ],
+            swiftSettings: swiftSettings
+        ),
+
+        // What tests do with recordings: queries, assertions, deep links, policy checks, golden
+        // files. Pure logic, no networking.
+        .target(
+            name: "PushMockToolkit",
+            dependencies: ["PushMockRecording", "PushMockJSON", "PushMockCore"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "PushMockToolkitTests",
+            dependencies: ["PushMockToolkit", "PushMockRecording", "PushMockJSON", "PushMockCore"],
             swiftSettings: swiftSettings
         ),
 
