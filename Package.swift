@@ -147,6 +147,7 @@ let package = Package(
         .target(
             name: "PushMockGateway",
             dependencies: [
+                "PushMockToolkit",
                 "PushMockCore",
                 "PushMockJSON",
                 "PushMockSimulation",
@@ -168,6 +169,7 @@ let package = Package(
         .testTarget(
             name: "PushMockGatewayTests",
             dependencies: [
+                "PushMockToolkit",
                 "PushMockControl",
                 "PushMockGateway",
                 "PushMockTesting",
@@ -189,6 +191,7 @@ let package = Package(
         .target(
             name: "PushMockTesting",
             dependencies: [
+                "PushMockToolkit",
                 "PushMockControl",
                 "PushMockGateway",
                 "PushMockTransport",
@@ -235,6 +238,7 @@ let package = Package(
         .executableTarget(
             name: "pushmock",
             dependencies: [
+                "PushMockToolkit",
                 "PushMockGateway",
                 "PushMockControl",
                 "PushMockSimulation",
@@ -250,6 +254,7 @@ let package = Package(
         .testTarget(
             name: "PushMockCLITests",
             dependencies: [
+                "PushMockToolkit",
                 "pushmock",
                 "PushMockGateway",
                 "PushMockControl",
