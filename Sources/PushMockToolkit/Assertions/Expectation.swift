@@ -28,7 +28,7 @@ public struct Expectation: Sendable, Hashable, Codable {
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         name = try container.decodeIfPresent(String.self, forKey: .name)
-        query = try container.decodeIfPresent(RecordingQuery.self, forKey: .query) ?? RecordingQuery()
+        query = try container.decode(RecordingQuery.self, forKey: .query)
         count = try container.decodeIfPresent(CountRule.self, forKey: .count) ?? .exactly(1)
         within = try container.decodeIfPresent(DurationValue.self, forKey: .within)?.duration
     }
