@@ -22,6 +22,7 @@ let package = Package(
         .library(name: "PushMockSimulation", targets: ["PushMockSimulation"]),
         .library(name: "PushMockGateway", targets: ["PushMockGateway"]),
         .library(name: "PushMockTesting", targets: ["PushMockTesting"]),
+        .library(name: "PushMockSender", targets: ["PushMockSender"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
@@ -200,6 +201,40 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
 
+        // The sender: APNs and FCM clients over the libnghttp2 client transport, typed outcomes,
+        // retries, payload builders and templates, recipient files and delivery summaries.
+        .target(
+            name: "PushMockSender",
+            dependencies: [
+                "PushMockCore",
+                "PushMockJSON",
+                "PushMockAuth",
+                "PushMockTransport",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "PushMockSenderTests",
+            dependencies: [
+                "PushMockSender",
+                "PushMockTesting",
+                "PushMockGateway",
+                "PushMockSimulation",
+                "PushMockRecording",
+                "PushMockAuth",
+                "PushMockCore",
+                "PushMockJSON",
+                "PushMockTransport",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+
         // The thin command-line executable.
         .executableTarget(
             name: "pushmock",
@@ -211,6 +246,8 @@ let package = Package(
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
                 "PushMockAuth",
                 "PushMockCore",
+                "PushMockJSON",
+                "PushMockSender",
             ],
             swiftSettings: swiftSettings
         ),

@@ -100,6 +100,14 @@ public final class HTTP2ClientConnection: Sendable {
         (try? SocketAddress(ipAddress: host, port: 0)) != nil
     }
 
+    /// The connection's event loop: the only place ``loopBoundHandler`` may be used.
+    public var eventLoop: any EventLoop { channel.eventLoop }
+
+    /// The libnghttp2 client handler, for code that runs on ``eventLoop`` and drives many
+    /// requests itself (the sender submits batches with `flush: false` and refills from
+    /// ``HTTP2ClientHandler/onReadCycleProcessed``).
+    public var loopBoundHandler: NIOLoopBound<HTTP2ClientHandler> { handler }
+
     /// Sends one request and waits for its response. Cancelling the task resets the stream
     /// (RST_STREAM CANCEL) and throws `CancellationError`: wrap calls in a timeout to give up on
     /// a server that never answers.

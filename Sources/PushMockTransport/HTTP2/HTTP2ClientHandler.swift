@@ -59,6 +59,11 @@ public final class HTTP2ClientHandler: ChannelInboundHandler, RemovableChannelHa
     /// Called on the event loop when a GOAWAY arrives.
     public var onGoAway: ((ReceivedGoAway) -> Void)?
 
+    /// Called on the event loop at the end of every read cycle, after the responses that
+    /// completed in it have been delivered and before the output is flushed: requests sent from
+    /// here with `flush: false` leave in the same write as the cycle's WINDOW_UPDATEs and ACKs.
+    public var onReadCycleProcessed: (() -> Void)?
+
     /// - Parameters:
     ///   - authority: the `:authority` to send (host[:port]).
     ///   - scheme: `https` or `http`.
@@ -143,6 +148,13 @@ public final class HTTP2ClientHandler: ChannelInboundHandler, RemovableChannelHa
     /// Sends a request; `promise` completes with the response or an ``HTTP2ClientError``.
     /// `request.authority`/`scheme` override the connection's defaults when set.
     public func send(_ request: HTTPRequestMessage, promise: EventLoopPromise<HTTPResponseMessage>) {
+        send(request, promise: promise, flush: true)
+    }
+
+    /// Sends a request like ``send(_:promise:)``; with `flush: false` the frames stay queued in
+    /// the session until the next flush (``flushPending()``, the end of a read cycle, or another
+    /// flushing send), so that a batch of requests goes out in one write.
+    public func send(_ request: HTTPRequestMessage, promise: EventLoopPromise<HTTPResponseMessage>, flush: Bool) {
         guard let session, let context, !isClosed else {
             promise.fail(receivedGoAway.map { HTTP2ClientError(.goAway($0)) } ?? HTTP2ClientError(.connectionClosed))
             return
@@ -166,7 +178,20 @@ public final class HTTP2ClientHandler: ChannelInboundHandler, RemovableChannelHa
             promise.fail(HTTP2ClientError(.submitFailed(error.description)))
             return
         }
+        if flush {
+            self.flush(context: context)
+        }
+    }
+
+    /// Writes whatever the session has queued (requests sent with `flush: false`).
+    public func flushPending() {
+        guard let context else { return }
         flush(context: context)
+    }
+
+    /// Whether the connection can take new requests: open, and no GOAWAY received.
+    public var isAcceptingRequests: Bool {
+        session != nil && context != nil && !isClosed && receivedGoAway == nil
     }
 
     /// Abandons the request whose promise is `promise`: the stream is reset with CANCEL and the
@@ -251,6 +276,7 @@ public final class HTTP2ClientHandler: ChannelInboundHandler, RemovableChannelHa
             }
         }
         session.closed.removeAll(keepingCapacity: true)
+        onReadCycleProcessed?()
     }
 
     private func failAll(_ error: HTTP2ClientError) {

@@ -1,0 +1,183 @@
+import NIOCore
+import PushMockCore
+import PushMockTransport
+
+/// Drives one HTTP/2 connection for the ``DeliveryEngine``: takes deliveries when it has free
+/// streams, submits them, classifies the answers, times out stalled requests, pings when idle,
+/// and leaves the pool on GOAWAY or close.
+///
+/// Confined to the connection's event loop (created there, reached through `NIOLoopBound`).
+final class ConnectionDriver<Platform: DeliveryPlatform> {
+    typealias Item = Delivery<Platform.Message>
+
+    private struct InFlight {
+        var item: Item
+        let started: NIODeadline
+        let promise: EventLoopPromise<HTTPResponseMessage>
+        let authorization: String?
+    }
+
+    private let engine: DeliveryEngine<Platform>
+    private let connection: HTTP2ClientConnection
+    private let handler: HTTP2ClientHandler
+    private let eventLoop: any EventLoop
+    private var id = -1
+    private var auth: Platform.ConnectionAuth
+    private var inFlight: [UInt64: InFlight] = [:]
+    private var timedOut: Set<UInt64> = []
+    private var nextKey: UInt64 = 0
+    private var isGone = false
+    private var lastActivity = NIODeadline.now()
+    private var tick: Scheduled<Void>?
+    private let tickInterval: TimeAmount
+    private let requestTimeout: TimeAmount
+
+    init(engine: DeliveryEngine<Platform>, connection: HTTP2ClientConnection) {
+        self.engine = engine
+        self.connection = connection
+        self.handler = connection.loopBoundHandler.value
+        self.eventLoop = connection.eventLoop
+        self.auth = engine.platform.makeConnectionAuth()
+        self.requestTimeout = TimeAmount(engine.connection.requestTimeout)
+        // Check timeouts four times per timeout period, at most once a second, at least every
+        // 10 ms.
+        let quarter = engine.connection.requestTimeout / 4
+        self.tickInterval = TimeAmount(min(max(quarter, .milliseconds(10)), .seconds(1)))
+    }
+
+    /// Joins the pool as `id` and starts taking work.
+    func start(id: Int) {
+        self.id = id
+        handler.onReadCycleProcessed = { [self] in
+            pump(flush: false)
+        }
+        handler.onGoAway = { [self] _ in
+            leavePool()
+        }
+        connection.channel.closeFuture.assumeIsolated().whenComplete { [self] _ in
+            leavePool()
+            tick?.cancel()
+            tick = nil
+            // Break the handler → closure → driver cycle.
+            handler.onReadCycleProcessed = nil
+            handler.onGoAway = nil
+        }
+        scheduleTick()
+        pump(flush: true)
+    }
+
+    /// Takes as many deliveries as there are free streams and submits them. `flush: false`
+    /// inside a read cycle (the transport flushes at its end).
+    func pump(flush: Bool) {
+        guard !isGone, handler.isAcceptingRequests else { return }
+        let remote = Int(handler.remoteMaxConcurrentStreams)
+        let capacity = min(engine.connection.maximumConcurrentStreams, remote == 0 ? 1 : remote)
+        let items = engine.take(driverID: id, free: capacity - inFlight.count, inFlight: inFlight.count, capacity: capacity)
+        guard !items.isEmpty else { return }
+        switch engine.platform.authorization(&auth, now: engine.clock.now()) {
+        case .none:
+            for item in items { submit(item, authorization: nil) }
+        case .value(let value):
+            for item in items { submit(item, authorization: value) }
+        case .unavailable:
+            for item in items { engine.deferForCredentials(item) }
+        case .failed(let error):
+            for var item in items {
+                item.attempts += 1
+                engine.complete(item, .failed(DeliveryFailure(reason: "credentials", error: error)))
+            }
+        }
+        lastActivity = .now()
+        if flush {
+            handler.flushPending()
+        }
+    }
+
+    private func submit(_ item: Item, authorization: String?) {
+        if item.isCancelled {
+            engine.complete(item, .failed(DeliveryEngine<Platform>.cancelledFailure))
+            return
+        }
+        var item = item
+        item.attempts += 1
+        let request = engine.platform.request(for: item.message, authorization: authorization)
+        let promise = eventLoop.makePromise(of: HTTPResponseMessage.self)
+        let key = nextKey
+        nextKey &+= 1
+        inFlight[key] = InFlight(item: item, started: .now(), promise: promise, authorization: authorization)
+        promise.futureResult.assumeIsolated().whenComplete { [self] result in
+            finished(key, result)
+        }
+        handler.send(request, promise: promise, flush: false)
+    }
+
+    private func finished(_ key: UInt64, _ result: Result<HTTPResponseMessage, any Error>) {
+        guard var entry = inFlight.removeValue(forKey: key) else { return }
+        let wasTimedOut = timedOut.remove(key) != nil
+        entry.item.lastLatency = Duration(nanoseconds: NIODeadline.now().uptimeNanoseconds - entry.started.uptimeNanoseconds)
+        let verdict: AttemptVerdict
+        switch result {
+        case .success(let response):
+            verdict = engine.platform.classify(
+                response,
+                message: entry.item.message,
+                auth: &auth,
+                authorization: entry.authorization,
+                now: engine.clock.now()
+            )
+        case .failure(let error):
+            verdict = engine.faultVerdict(for: error, timedOut: wasTimedOut)
+        }
+        engine.resolve(entry.item, verdict)
+    }
+
+    /// Leaves the pool: no new work; requests in flight finish or fail on their own.
+    private func leavePool() {
+        guard !isGone else { return }
+        isGone = true
+        engine.driverGone(id)
+    }
+
+    // MARK: Timer: timeouts, PING, idle close
+
+    private func scheduleTick() {
+        tick = eventLoop.assumeIsolated().scheduleTask(in: tickInterval) { [self] in
+            onTick()
+        }
+    }
+
+    private func onTick() {
+        let now = NIODeadline.now()
+        var expired: [UInt64] = []
+        for (key, entry) in inFlight where now - entry.started >= requestTimeout {
+            expired.append(key)
+        }
+        for key in expired {
+            guard let entry = inFlight[key] else { continue }
+            timedOut.insert(key)
+            // Resets the stream (CANCEL) and fails the promise, which lands in `finished`.
+            handler.cancel(entry.promise)
+        }
+        if inFlight.isEmpty {
+            let idle = now - lastActivity
+            if let idleTimeout = engine.connection.idleTimeout, idle >= TimeAmount(idleTimeout) {
+                leavePool()
+                connection.channel.close(promise: nil)
+                return
+            }
+            if let pingInterval = engine.connection.pingInterval, idle >= TimeAmount(pingInterval) {
+                handler.ping()
+                lastActivity = now
+            }
+        } else if !expired.isEmpty {
+            pump(flush: true)
+        }
+        scheduleTick()
+    }
+}
+
+extension Duration {
+    init(nanoseconds: UInt64) {
+        self = .nanoseconds(Int64(truncatingIfNeeded: nanoseconds))
+    }
+}
