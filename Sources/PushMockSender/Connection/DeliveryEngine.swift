@@ -56,10 +56,17 @@ final class DeliveryEngine<Platform: DeliveryPlatform>: Sendable {
         var connecting = 0
         var nextDriverID = 0
         var isShutdown = false
-        var tasks: [Int: Task<Void, Never>] = [:]
-        var nextTaskID = 0
+        /// Deliveries waiting to be retried, by id; whoever removes an entry owns its delivery
+        /// (the timer or task that fires, or shutdown).
+        var waiting: [Int: WaitingRetry] = [:]
+        var nextWaitID = 0
         var roomWaiters: [CheckedContinuation<Void, Never>] = []
         var connectionsOpened = 0
+    }
+
+    private struct WaitingRetry {
+        var item: Item
+        var cancel: @Sendable () -> Void
     }
 
     private let state = Mutex(State())
@@ -319,21 +326,33 @@ final class DeliveryEngine<Platform: DeliveryPlatform>: Sendable {
 
     // MARK: Retries
 
+    /// Puts `item` back on the queue after `delay` (and fresh credentials, if asked). With the
+    /// system sleep the wait is an event-loop timer; an injected sleep runs in a task.
     private func scheduleRetry(_ item: Item, after delay: Duration, refreshingCredentials: Bool) {
+        let usesTask = refreshingCredentials || !sleep.isSystem
         let scheduled = state.withLock { state -> Bool in
             if state.isShutdown { return false }
-            let id = state.nextTaskID
-            state.nextTaskID += 1
-            state.tasks[id] = Task {
-                if delay > .zero {
-                    try? await self.sleep(delay)
+            let id = state.nextWaitID
+            state.nextWaitID += 1
+            if usesTask {
+                let task = Task {
+                    if delay > .zero {
+                        try? await self.sleep(delay)
+                    }
+                    guard self.claimWaiting(id) != nil else { return }
+                    if refreshingCredentials, let error = await self.platform.refreshCredentials() {
+                        self.complete(item, .failed(DeliveryFailure(reason: "credentials", error: error)))
+                    } else {
+                        self.enqueue([item], atFront: true)
+                    }
                 }
-                if refreshingCredentials, let error = await self.platform.refreshCredentials() {
-                    self.complete(item, .failed(DeliveryFailure(reason: "credentials", error: error)))
-                } else {
-                    self.enqueue([item], atFront: true)
+                state.waiting[id] = WaitingRetry(item: item, cancel: { task.cancel() })
+            } else {
+                let timer = connection.resolvedEventLoopGroup.next().scheduleTask(in: TimeAmount(delay)) {
+                    guard let claimed = self.claimWaiting(id) else { return }
+                    self.enqueue([claimed], atFront: true)
                 }
-                self.state.withLock { _ = $0.tasks.removeValue(forKey: id) }
+                state.waiting[id] = WaitingRetry(item: item, cancel: { timer.cancel() })
             }
             return true
         }
@@ -342,9 +361,14 @@ final class DeliveryEngine<Platform: DeliveryPlatform>: Sendable {
         }
     }
 
+    private func claimWaiting(_ id: Int) -> Item? {
+        state.withLock { $0.waiting.removeValue(forKey: id)?.item }
+    }
+
     // MARK: Connections
 
-    /// Opens one connection in the background (the caller counted it in `connecting`).
+    /// Opens one connection (the caller counted it in `connecting`), entirely on event loops:
+    /// TCP, TLS, the server's SETTINGS (within the connect timeout), then a driver.
     private func openConnection() {
         let configuration = HTTP2ClientConnection.Configuration(
             host: endpoint.host,
@@ -354,39 +378,34 @@ final class DeliveryEngine<Platform: DeliveryPlatform>: Sendable {
             authority: endpoint.effectiveAuthority,
             connectTimeout: connection.connectTimeout
         )
-        let group = connection.resolvedEventLoopGroup
-        state.withLock { state in
-            let id = state.nextTaskID
-            state.nextTaskID += 1
-            state.tasks[id] = Task {
-                do {
-                    let opened = try await HTTP2ClientConnection.connect(to: configuration, group: group)
-                    do {
-                        try await opened.waitForRemoteSettings()
-                        try await self.attach(opened)
-                    } catch {
-                        await opened.close()
-                        throw error
-                    }
-                } catch {
+        let connectTimeout = TimeAmount(connection.connectTimeout)
+        HTTP2ClientConnection.makeConnection(to: configuration, group: connection.resolvedEventLoopGroup)
+            .flatMap { opened -> EventLoopFuture<HTTP2ClientConnection> in
+                // A server that never sends SETTINGS: give up after the connect timeout.
+                let timeout = opened.eventLoop.scheduleTask(in: connectTimeout) {
+                    opened.channel.close(promise: nil)
+                }
+                return opened.remoteSettingsReceived().map { opened }.always { _ in timeout.cancel() }
+            }
+            .whenComplete { result in
+                switch result {
+                case .success(let opened):
+                    opened.eventLoop.execute { self.attach(opened) }
+                case .failure(let error):
                     self.connectFailed(error)
                 }
-                self.state.withLock { _ = $0.tasks.removeValue(forKey: id) }
             }
-        }
     }
 
-    private func attach(_ opened: HTTP2ClientConnection) async throws {
-        let eventLoop = opened.eventLoop
-        try await eventLoop.submit {
-            let driver = ConnectionDriver(engine: self, connection: opened)
-            let handle = DriverHandle(connection: opened, driver: NIOLoopBound(driver, eventLoop: eventLoop))
-            guard let id = self.register(handle) else {
-                opened.channel.close(promise: nil)
-                return
-            }
-            driver.start(id: id)
-        }.get()
+    /// Creates the driver of a ready connection; on its event loop.
+    private func attach(_ opened: HTTP2ClientConnection) {
+        let driver = ConnectionDriver(engine: self, connection: opened)
+        let handle = DriverHandle(connection: opened, driver: NIOLoopBound(driver, eventLoop: opened.eventLoop))
+        guard let id = register(handle) else {
+            opened.channel.close(promise: nil)
+            return
+        }
+        driver.start(id: id)
     }
 
     private func register(_ handle: DriverHandle) -> Int? {
@@ -426,7 +445,7 @@ final class DeliveryEngine<Platform: DeliveryPlatform>: Sendable {
     /// Fails queued deliveries, stops retries and closes every connection. Deliveries in
     /// flight fail with ``SenderError/Code/shutdown``.
     func shutdown() async {
-        let (queued, handles, tasks, waiters) = state.withLock { state in
+        let (queued, handles, waiting, waiters) = state.withLock { state in
             state.isShutdown = true
             var queued: [Item] = []
             while let item = state.queue.popFirst() { queued.append(item) }
@@ -435,13 +454,17 @@ final class DeliveryEngine<Platform: DeliveryPlatform>: Sendable {
             state.hungry.removeAll()
             let waiters = state.roomWaiters
             state.roomWaiters.removeAll()
-            return (queued, handles, Array(state.tasks.values), waiters)
+            let waiting = Array(state.waiting.values)
+            state.waiting.removeAll()
+            return (queued, handles, waiting, waiters)
         }
         for item in queued { complete(item, .failed(Self.shutdownFailure)) }
+        for entry in waiting {
+            entry.cancel()
+            complete(entry.item, .failed(Self.shutdownFailure))
+        }
         for waiter in waiters { waiter.resume() }
-        for task in tasks { task.cancel() }
         for handle in handles { await handle.connection.close() }
-        for task in tasks { await task.value }
     }
 
     /// Open connections (tests).

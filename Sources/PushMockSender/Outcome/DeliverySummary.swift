@@ -117,6 +117,13 @@ public final class DeliveryTally: Sendable {
         public var accepted: Int
         public var notAccepted: Int
         public var retries: Int
+
+        public init(done: Int, accepted: Int, notAccepted: Int, retries: Int) {
+            self.done = done
+            self.accepted = accepted
+            self.notAccepted = notAccepted
+            self.retries = retries
+        }
     }
 
     private struct State {

@@ -31,24 +31,34 @@ public struct JitterSource: Sendable {
     }
 }
 
-/// How the sender waits between attempts. The default sleeps on the system clock; tests
-/// inject one that records the requested durations (and, for example, advances a
-/// `VirtualClock`) so that retry timing is checked without waiting.
+/// How the sender waits between attempts. The default uses event-loop timers; tests inject
+/// one that records the requested durations (and, for example, advances a `VirtualClock`) so
+/// that retry timing is checked without waiting.
 public struct RetrySleep: Sendable {
-    private let body: @Sendable (Duration) async throws -> Void
+    private let body: (@Sendable (Duration) async throws -> Void)?
 
-    /// A sleep that runs `body`; throwing (e.g. on cancellation) ends the wait early.
+    /// A sleep that runs `body` (in a task); throwing (e.g. on cancellation) ends the wait
+    /// early.
     public init(_ body: @escaping @Sendable (Duration) async throws -> Void) {
         self.body = body
     }
 
-    /// Waits `duration`.
-    public func callAsFunction(_ duration: Duration) async throws {
-        try await body(duration)
+    private init() {
+        self.body = nil
     }
 
-    /// `Task.sleep(for:)`.
-    public static let system = RetrySleep { duration in
-        try await Task.sleep(for: duration)
+    /// Waits `duration`.
+    public func callAsFunction(_ duration: Duration) async throws {
+        if let body {
+            try await body(duration)
+        } else {
+            try await Task.sleep(for: duration)
+        }
     }
+
+    /// Real time: a timer on the sender's event loops (no task per retry).
+    public static let system = RetrySleep()
+
+    /// Whether this is ``system``.
+    var isSystem: Bool { body == nil }
 }

@@ -87,14 +87,19 @@ public struct RetryPolicy: Sendable, Hashable {
     public func baseBackoff(afterAttempt attempt: Int) -> Duration {
         let exponent = Double(max(0, attempt - 1))
         let seconds = initialBackoff.seconds * pow(multiplier, exponent)
-        return .seconds(min(seconds, maximumBackoff.seconds))
+        return Self.milliseconds(min(seconds, maximumBackoff.seconds))
     }
 
     /// The wait after `attempt` failed attempts, with jitter drawn from `unit` (0…1).
     public func backoff(afterAttempt attempt: Int, unit: Double) -> Duration {
         let base = baseBackoff(afterAttempt: attempt).seconds
         let factor = 1 - jitter * (1 - min(max(unit, 0), 1))
-        return .seconds(base * factor)
+        return Self.milliseconds(base * factor)
+    }
+
+    /// Waits are whole milliseconds.
+    private static func milliseconds(_ seconds: Double) -> Duration {
+        .milliseconds(Int64((seconds * 1000).rounded()))
     }
 
     /// What to do after a retryable failure of attempt number `attempt`: wait this long, or
