@@ -1,72 +1,95 @@
 import PushMockCore
 import PushMockJSON
 
-/// A notification rendered for the wire: the engine only adds `authorization`.
-struct APNsPreparedRequest: Sendable {
-    let deviceToken: String
-    let path: String
-    let headers: HTTPHeaderList
-    let body: [UInt8]
+/// Renders notifications into ``PreparedRequest``s. Consecutive notifications with the same
+/// headers (a bulk send) share one header list.
+struct APNsRequestBuilder {
+    let defaultTopic: String?
+    private var last: (key: HeaderKey, headers: HTTPHeaderList, id: Int)?
 
-    init(_ notification: APNsNotification, defaultTopic: String?) {
-        self.deviceToken = notification.deviceToken
-        self.path = "/3/device/" + notification.deviceToken
+    private struct HeaderKey: Equatable {
+        var topic: String?
+        var pushType: APNsPushType?
+        var priority: APNsPriority?
+        var expiration: APNsNotification.Expiration?
+        var collapseID: String?
+        var apnsID: String?
+    }
+
+    init(defaultTopic: String?) {
+        self.defaultTopic = defaultTopic
+    }
+
+    mutating func request(for notification: APNsNotification) -> PreparedRequest {
+        let key = HeaderKey(
+            topic: notification.topic ?? defaultTopic,
+            pushType: notification.pushType,
+            priority: notification.priority,
+            expiration: notification.expiration,
+            collapseID: notification.collapseID,
+            apnsID: notification.apnsID
+        )
+        let headers: HTTPHeaderList
+        let id: Int
+        if let last, last.key == key {
+            headers = last.headers
+            id = last.id
+        } else {
+            headers = Self.headers(key)
+            id = PreparedRequest.newHeadersKey()
+            last = (key, headers, id)
+        }
+        return PreparedRequest(
+            recipient: notification.deviceToken,
+            path: "/3/device/" + notification.deviceToken,
+            headers: headers,
+            headersKey: id,
+            body: notification.payload
+        )
+    }
+
+    private static func headers(_ key: HeaderKey) -> HTTPHeaderList {
         var headers = HTTPHeaderList(fields: 8, bytes: 160)
-        if let topic = notification.topic ?? defaultTopic {
+        if let topic = key.topic {
             headers.append(name: "apns-topic", value: topic)
         }
-        headers.append(name: "apns-push-type", value: (notification.pushType ?? .alert).rawValue)
-        if let priority = notification.priority {
+        headers.append(name: "apns-push-type", value: (key.pushType ?? .alert).rawValue)
+        if let priority = key.priority {
             headers.append(name: "apns-priority", value: String(priority.rawValue))
         }
-        if let expiration = notification.expiration {
+        if let expiration = key.expiration {
             headers.append(name: "apns-expiration", value: String(expiration.secondsSince1970))
         }
-        if let collapseID = notification.collapseID {
+        if let collapseID = key.collapseID {
             headers.append(name: "apns-collapse-id", value: collapseID)
         }
-        if let apnsID = notification.apnsID {
+        if let apnsID = key.apnsID {
             headers.append(name: "apns-id", value: apnsID)
         }
         headers.append(name: "content-type", value: "application/json")
-        self.headers = headers
-        self.body = notification.payload
+        return headers
     }
 }
 
 /// APNs: provider tokens per connection (or none with a client certificate), `/3/device/…`,
 /// and the reason table.
 struct APNsPlatform: DeliveryPlatform {
-    typealias Message = APNsPreparedRequest
-    typealias ConnectionAuth = ProviderTokenSource.ConnectionToken?
-
     /// `nil` with certificate authentication.
     let tokens: ProviderTokenSource?
     let retry: RetryPolicy
 
-    func makeConnectionAuth() -> ConnectionAuth { nil }
-
-    func authorization(_ auth: inout ConnectionAuth, now: Timestamp) -> AuthorizationHeader {
+    func authorization(_ auth: inout ConnectionAuthState, now: Timestamp) -> AuthorizationHeader {
         guard let tokens else { return .none }
         do {
-            return .value(try tokens.authorization(for: &auth, now: now))
+            return .value(try tokens.authorization(for: &auth.providerToken, now: now))
         } catch {
             return .failed(error)
         }
     }
 
-    func request(for message: APNsPreparedRequest, authorization: String?) -> HTTPRequestMessage {
-        var headers = message.headers
-        if let authorization {
-            headers.append(name: "authorization", value: authorization)
-        }
-        return HTTPRequestMessage(method: "POST", path: message.path, headers: headers, body: message.body)
-    }
-
     func classify(
         _ response: HTTPResponseMessage,
-        message: APNsPreparedRequest,
-        auth: inout ConnectionAuth,
+        auth: inout ConnectionAuthState,
         authorization: String?,
         now: Timestamp
     ) -> AttemptVerdict {
@@ -90,7 +113,7 @@ struct APNsPlatform: DeliveryPlatform {
         let rejection = SendOutcome.rejected(Rejection(status: status, reason: reason))
         if status == 403, reason == APNsReason.expiredProviderToken.rawValue, let tokens {
             // Our token aged out (clock skew, or a long-idle connection): sign a fresh one.
-            tokens.invalidate(&auth)
+            tokens.invalidate(&auth.providerToken)
             return .refreshCredentials(fallback: rejection)
         }
         if retry.retryableStatuses.contains(status) {
@@ -119,6 +142,4 @@ struct APNsPlatform: DeliveryPlatform {
         // Provider tokens are minted on the connection at the next request.
         nil
     }
-
-    func recipient(of message: APNsPreparedRequest) -> String { message.deviceToken }
 }

@@ -21,7 +21,7 @@ public final class APNsSender: Sendable {
     public let configuration: APNsSenderConfiguration
     /// The provider tokens (token authentication only).
     public let providerTokens: ProviderTokenSource?
-    private let engine: DeliveryEngine<APNsPlatform>
+    private let engine: DeliveryEngine
 
     /// Validates the configuration and prepares TLS; connects on the first send.
     public init(configuration: APNsSenderConfiguration) throws(SenderError) {
@@ -63,7 +63,8 @@ public final class APNsSender: Sendable {
     /// Sends one notification and returns how it ended (never throws: every failure is an
     /// outcome).
     public func send(_ notification: APNsNotification) async -> SendResult {
-        await engine.send(APNsPreparedRequest(notification, defaultTopic: configuration.defaultTopic))
+        var builder = APNsRequestBuilder(defaultTopic: configuration.defaultTopic)
+        return await engine.send(builder.request(for: notification))
     }
 
     /// Sends many notifications concurrently (as many as the connections allow) and calls
@@ -73,8 +74,10 @@ public final class APNsSender: Sendable {
         contentsOf notifications: Notifications,
         onResult: @escaping @Sendable (SendResult) -> Void
     ) async where Notifications.Element == APNsNotification {
-        let defaultTopic = configuration.defaultTopic
-        await engine.sendAll(notifications.lazy.map { APNsPreparedRequest($0, defaultTopic: defaultTopic) }, onResult: onResult)
+        await engine.sendAll(
+            PreparedSequence(base: notifications, builder: APNsRequestBuilder(defaultTopic: configuration.defaultTopic)),
+            onResult: onResult
+        )
     }
 
     /// Sends many notifications and returns their summary.
@@ -112,5 +115,22 @@ public func withAPNsSender<Result: Sendable>(
     } catch {
         await sender.shutdown()
         throw error
+    }
+}
+
+/// Notifications rendered one by one as the engine pulls them.
+struct PreparedSequence<Base: Sequence>: Sequence where Base.Element == APNsNotification {
+    let base: Base
+    let builder: APNsRequestBuilder
+
+    func makeIterator() -> Iterator { Iterator(base: base.makeIterator(), builder: builder) }
+
+    struct Iterator: IteratorProtocol {
+        var base: Base.Iterator
+        var builder: APNsRequestBuilder
+
+        mutating func next() -> PreparedRequest? {
+            base.next().map { builder.request(for: $0) }
+        }
     }
 }

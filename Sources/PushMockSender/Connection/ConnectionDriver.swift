@@ -7,37 +7,36 @@ import PushMockTransport
 /// and leaves the pool on GOAWAY or close.
 ///
 /// Confined to the connection's event loop (created there, reached through `NIOLoopBound`).
-final class ConnectionDriver<Platform: DeliveryPlatform> {
-    typealias Item = Delivery<Platform.Message>
+final class ConnectionDriver {
+    typealias Item = Delivery
 
     private struct InFlight {
         var item: Item
         let started: NIODeadline
-        let promise: EventLoopPromise<HTTPResponseMessage>
+        let streamID: Int32
         let authorization: String?
     }
 
-    private let engine: DeliveryEngine<Platform>
+    private let engine: DeliveryEngine
     private let connection: HTTP2ClientConnection
     private let handler: HTTP2ClientHandler
     private let eventLoop: any EventLoop
     private var id = -1
-    private var auth: Platform.ConnectionAuth
+    private var auth = ConnectionAuthState()
     private var inFlight: [UInt64: InFlight] = [:]
-    private var timedOut: Set<UInt64> = []
     private var nextKey: UInt64 = 0
     private var isGone = false
     private var lastActivity = NIODeadline.now()
     private var tick: Scheduled<Void>?
+    private var combinedHeaders: (key: Int, authorization: String, combined: HTTPHeaderList)?
     private let tickInterval: TimeAmount
     private let requestTimeout: TimeAmount
 
-    init(engine: DeliveryEngine<Platform>, connection: HTTP2ClientConnection) {
+    init(engine: DeliveryEngine, connection: HTTP2ClientConnection) {
         self.engine = engine
         self.connection = connection
         self.handler = connection.loopBoundHandler.value
         self.eventLoop = connection.eventLoop
-        self.auth = engine.platform.makeConnectionAuth()
         self.requestTimeout = TimeAmount(engine.connection.requestTimeout)
         // Check timeouts four times per timeout period, at most once a second, at least every
         // 10 ms.
@@ -51,6 +50,9 @@ final class ConnectionDriver<Platform: DeliveryPlatform> {
         handler.onReadCycleProcessed = { [self] in
             pump(flush: false)
         }
+        handler.onTaggedResponse = { [self] key, result in
+            finished(key, result.mapError { $0 as any Error }, timedOut: false)
+        }
         handler.onGoAway = { [self] _ in
             leavePool()
         }
@@ -60,6 +62,7 @@ final class ConnectionDriver<Platform: DeliveryPlatform> {
             tick = nil
             // Break the handler → closure → driver cycle.
             handler.onReadCycleProcessed = nil
+            handler.onTaggedResponse = nil
             handler.onGoAway = nil
         }
         scheduleTick()
@@ -95,32 +98,31 @@ final class ConnectionDriver<Platform: DeliveryPlatform> {
 
     private func submit(_ item: Item, authorization: String?) {
         if item.isCancelled {
-            engine.complete(item, .failed(DeliveryEngine<Platform>.cancelledFailure))
+            engine.complete(item, .failed(DeliveryEngine.cancelledFailure))
             return
         }
         var item = item
         item.attempts += 1
-        let request = engine.platform.request(for: item.message, authorization: authorization)
-        let promise = eventLoop.makePromise(of: HTTPResponseMessage.self)
+        let request = makeRequest(item.request, authorization: authorization)
         let key = nextKey
         nextKey &+= 1
-        inFlight[key] = InFlight(item: item, started: .now(), promise: promise, authorization: authorization)
-        promise.futureResult.assumeIsolated().whenComplete { [self] result in
-            finished(key, result)
+        let started = NIODeadline.now()
+        switch handler.send(request, tag: key, flush: false) {
+        case .success(let streamID):
+            inFlight[key] = InFlight(item: item, started: started, streamID: streamID, authorization: authorization)
+        case .failure(let error):
+            engine.resolve(item, engine.faultVerdict(for: error, timedOut: false))
         }
-        handler.send(request, promise: promise, flush: false)
     }
 
-    private func finished(_ key: UInt64, _ result: Result<HTTPResponseMessage, any Error>) {
+    private func finished(_ key: UInt64, _ result: Result<HTTPResponseMessage, any Error>, timedOut wasTimedOut: Bool) {
         guard var entry = inFlight.removeValue(forKey: key) else { return }
-        let wasTimedOut = timedOut.remove(key) != nil
         entry.item.lastLatency = Duration(nanoseconds: NIODeadline.now().uptimeNanoseconds - entry.started.uptimeNanoseconds)
         let verdict: AttemptVerdict
         switch result {
         case .success(let response):
             verdict = engine.platform.classify(
                 response,
-                message: entry.item.message,
                 auth: &auth,
                 authorization: entry.authorization,
                 now: engine.clock.now()
@@ -129,6 +131,21 @@ final class ConnectionDriver<Platform: DeliveryPlatform> {
             verdict = engine.faultVerdict(for: error, timedOut: wasTimedOut)
         }
         engine.resolve(entry.item, verdict)
+    }
+
+    /// The wire request: the prepared headers plus `authorization`. Requests in a bulk send
+    /// share one header list, so the combined list is cached per (headers, authorization).
+    private func makeRequest(_ prepared: PreparedRequest, authorization: String?) -> HTTPRequestMessage {
+        guard let authorization else {
+            return HTTPRequestMessage(method: "POST", path: prepared.path, headers: prepared.headers, body: prepared.body)
+        }
+        if let cached = combinedHeaders, cached.key == prepared.headersKey, cached.authorization == authorization {
+            return HTTPRequestMessage(method: "POST", path: prepared.path, headers: cached.combined, body: prepared.body)
+        }
+        var combined = prepared.headers
+        combined.append(name: "authorization", value: authorization)
+        combinedHeaders = (prepared.headersKey, authorization, combined)
+        return HTTPRequestMessage(method: "POST", path: prepared.path, headers: combined, body: prepared.body)
     }
 
     /// Leaves the pool: no new work; requests in flight finish or fail on their own.
@@ -154,9 +171,9 @@ final class ConnectionDriver<Platform: DeliveryPlatform> {
         }
         for key in expired {
             guard let entry = inFlight[key] else { continue }
-            timedOut.insert(key)
-            // Resets the stream (CANCEL) and fails the promise, which lands in `finished`.
-            handler.cancel(entry.promise)
+            // Resets the stream (CANCEL); no response will be reported for it.
+            handler.cancel(streamID: entry.streamID)
+            finished(key, .failure(CancellationError()), timedOut: true)
         }
         if inFlight.isEmpty {
             let idle = now - lastActivity

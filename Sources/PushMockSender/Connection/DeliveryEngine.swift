@@ -23,10 +23,10 @@ import Synchronization
 ///
 /// Concurrency: the shared state is one `Mutex`; drivers are event-loop confined and reached
 /// only through `NIOLoopBound`; deliveries are `Sendable` values that move between them.
-final class DeliveryEngine<Platform: DeliveryPlatform>: Sendable {
-    typealias Item = Delivery<Platform.Message>
+final class DeliveryEngine: Sendable {
+    typealias Item = Delivery
 
-    let platform: Platform
+    let platform: any DeliveryPlatform
     let endpoint: SenderEndpoint
     let tls: TLSConfiguration?
     let connection: ConnectionConfiguration
@@ -39,7 +39,7 @@ final class DeliveryEngine<Platform: DeliveryPlatform>: Sendable {
 
     struct DriverHandle: Sendable {
         let connection: HTTP2ClientConnection
-        let driver: NIOLoopBound<ConnectionDriver<Platform>>
+        let driver: NIOLoopBound<ConnectionDriver>
     }
 
     private struct DriverRecord {
@@ -72,7 +72,7 @@ final class DeliveryEngine<Platform: DeliveryPlatform>: Sendable {
     private let state = Mutex(State())
 
     init(
-        platform: Platform,
+        platform: any DeliveryPlatform,
         endpoint: SenderEndpoint,
         tls: TLSConfiguration?,
         connection: ConnectionConfiguration,
@@ -89,18 +89,19 @@ final class DeliveryEngine<Platform: DeliveryPlatform>: Sendable {
         self.jitter = jitter
         self.sleep = sleep
         self.clock = clock
-        self.queueLimit = min(max(256, 2 * connection.maximumConnections * connection.maximumConcurrentStreams), 16_384)
+        // Enough queued work that a producer woken late never lets the connections run dry.
+        self.queueLimit = min(max(4096, 4 * connection.maximumConnections * connection.maximumConcurrentStreams), 65_536)
     }
 
     // MARK: Sending
 
     /// Sends one message and waits for its outcome. Cancelling the calling task stops further
     /// attempts (an attempt in flight still runs to its response or timeout).
-    func send(_ message: Platform.Message) async -> SendResult {
+    func send(_ request: PreparedRequest) async -> SendResult {
         let flag = CancellationFlag()
         return await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: CheckedContinuation<SendResult, Never>) in
-                enqueue([Item(message: message, cancellation: flag) { continuation.resume(returning: $0) }])
+                enqueue([Item(request: request, cancellation: flag) { continuation.resume(returning: $0) }])
             }
         } onCancel: {
             flag.cancel()
@@ -110,17 +111,17 @@ final class DeliveryEngine<Platform: DeliveryPlatform>: Sendable {
     /// Sends every message, at most as many at once as the connections allow, calling
     /// `onResult` once per message (on an event-loop thread: keep it short). Returns when all
     /// are decided.
-    func sendAll<Messages: Sequence>(
-        _ messages: Messages,
+    func sendAll<Requests: Sequence>(
+        _ requests: Requests,
         onResult: @escaping @Sendable (SendResult) -> Void
-    ) async where Messages.Element == Platform.Message {
+    ) async where Requests.Element == PreparedRequest {
         let job = BulkJob(onResult: onResult)
         let completion: @Sendable (SendResult) -> Void = { job.complete($0) }
         var batch: [Item] = []
         batch.reserveCapacity(64)
         var index = 0
-        for message in messages {
-            batch.append(Item(message: message, index: index, completion: completion))
+        for request in requests {
+            batch.append(Item(request: request, index: index, completion: completion))
             index += 1
             if batch.count == 64 {
                 await waitForRoom()
@@ -313,13 +314,13 @@ final class DeliveryEngine<Platform: DeliveryPlatform>: Sendable {
 
     /// Completes a delivery.
     func complete(_ item: Item, _ outcome: SendOutcome) {
-        item.completion(
+        item.content.completion(
             SendResult(
-                recipient: platform.recipient(of: item.message),
+                recipient: item.request.recipient,
                 outcome: outcome,
                 attempts: item.attempts,
                 latency: item.lastLatency,
-                index: item.index
+                index: item.content.index
             )
         )
     }

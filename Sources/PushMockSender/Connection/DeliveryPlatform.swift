@@ -25,28 +25,42 @@ enum AuthorizationHeader {
     case failed(SenderError)
 }
 
-/// What the delivery engine needs to know about APNs or FCM: how to authorise, build and
-/// classify requests. Implementations are immutable and `Sendable`; per-connection state
-/// (``ConnectionAuth``) lives on the connection's event loop.
+/// A notification rendered for the wire: the engine only adds `authorization`.
+struct PreparedRequest: Sendable {
+    /// Device token, `topic:<name>` or `condition:<expression>`.
+    let recipient: String
+    let path: String
+    let headers: HTTPHeaderList
+    /// Identifies `headers`: requests with the same key have the same headers (lets a
+    /// connection reuse the header list it built with `authorization` added).
+    let headersKey: Int
+    let body: [UInt8]
+
+    /// A key for a header list no other request has.
+    static func newHeadersKey() -> Int {
+        nextHeadersKey.add(1, ordering: .relaxed).newValue
+    }
+
+    private static let nextHeadersKey = Atomic<Int>(0)
+}
+
+/// Authentication state bound to one connection (confined to its event loop).
+struct ConnectionAuthState {
+    /// APNs token authentication: the provider token this connection sends.
+    var providerToken: ProviderTokenSource.ConnectionToken?
+}
+
+/// What the delivery engine needs to know about APNs or FCM: how to authorise and classify
+/// requests. Implementations are immutable and `Sendable`; per-connection state lives in the
+/// connection's ``ConnectionAuthState`` on its event loop.
 protocol DeliveryPlatform: Sendable {
-    /// A notification ready to go: path, headers and body already rendered.
-    associatedtype Message: Sendable
-    /// Authentication state bound to one connection (APNs: the provider token it uses).
-    associatedtype ConnectionAuth
-
-    func makeConnectionAuth() -> ConnectionAuth
-
     /// The `authorization` value for requests about to be sent on a connection.
-    func authorization(_ auth: inout ConnectionAuth, now: Timestamp) -> AuthorizationHeader
-
-    /// The request for `message`.
-    func request(for message: Message, authorization: String?) -> HTTPRequestMessage
+    func authorization(_ auth: inout ConnectionAuthState, now: Timestamp) -> AuthorizationHeader
 
     /// Classifies a response.
     func classify(
         _ response: HTTPResponseMessage,
-        message: Message,
-        auth: inout ConnectionAuth,
+        auth: inout ConnectionAuthState,
         authorization: String?,
         now: Timestamp
     ) -> AttemptVerdict
@@ -58,9 +72,6 @@ protocol DeliveryPlatform: Sendable {
     /// Obtains fresh credentials before a `refreshCredentials` retry; an error fails the
     /// deliveries waiting for it.
     func refreshCredentials() async -> SenderError?
-
-    /// Who `message` is for (device token, topic or condition).
-    func recipient(of message: Message) -> String
 }
 
 /// Set when the caller of a single send is cancelled; checked before each attempt.
@@ -74,27 +85,39 @@ final class CancellationFlag: Sendable {
     var isCancelled: Bool { flag.load(ordering: .relaxed) }
 }
 
-/// One notification on its way, with what its attempts so far have shown.
-struct Delivery<Message: Sendable>: Sendable {
-    var message: Message
+/// What does not change while a notification is on its way: shared by reference, so moving
+/// a ``Delivery`` between the queue, a connection and a retry timer costs one retain.
+final class DeliveryContent: Sendable {
+    let request: PreparedRequest
     /// Position in a bulk send.
-    var index: Int?
+    let index: Int?
+    /// Called exactly once with the final result, on whatever thread decided it.
+    let completion: @Sendable (SendResult) -> Void
+    let cancellation: CancellationFlag?
+
+    init(request: PreparedRequest, index: Int?, cancellation: CancellationFlag?, completion: @escaping @Sendable (SendResult) -> Void) {
+        self.request = request
+        self.index = index
+        self.cancellation = cancellation
+        self.completion = completion
+    }
+}
+
+/// One notification on its way, with what its attempts so far have shown.
+struct Delivery: Sendable {
+    let content: DeliveryContent
     /// Requests sent so far.
     var attempts = 0
     /// Credential refreshes so far (at most one per delivery).
     var credentialRefreshes = 0
     /// The last attempt's round trip.
     var lastLatency: Duration = .zero
-    /// Called exactly once with the final result, on whatever thread decided it.
-    let completion: @Sendable (SendResult) -> Void
-    let cancellation: CancellationFlag?
 
-    init(message: Message, index: Int? = nil, cancellation: CancellationFlag? = nil, completion: @escaping @Sendable (SendResult) -> Void) {
-        self.message = message
-        self.index = index
-        self.cancellation = cancellation
-        self.completion = completion
+    init(request: PreparedRequest, index: Int? = nil, cancellation: CancellationFlag? = nil, completion: @escaping @Sendable (SendResult) -> Void) {
+        self.content = DeliveryContent(request: request, index: index, cancellation: cancellation, completion: completion)
     }
 
-    var isCancelled: Bool { cancellation?.isCancelled ?? false }
+    var request: PreparedRequest { content.request }
+
+    var isCancelled: Bool { content.cancellation?.isCancelled ?? false }
 }

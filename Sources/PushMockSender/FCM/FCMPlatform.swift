@@ -1,51 +1,31 @@
 import PushMockCore
 import PushMockJSON
 
-/// A message rendered for the wire: the engine only adds `authorization`.
-struct FCMPreparedRequest: Sendable {
-    let recipient: String
-    let path: String
-    let body: [UInt8]
-}
-
 /// FCM HTTP v1: a bearer access token shared by all connections, `messages:send`, and the
 /// Google error envelope.
 struct FCMPlatform: DeliveryPlatform {
-    typealias Message = FCMPreparedRequest
-    typealias ConnectionAuth = Void
-
     let tokens: AccessTokenProvider
     let retry: RetryPolicy
-    let headers: HTTPHeaderList
 
-    init(tokens: AccessTokenProvider, retry: RetryPolicy) {
-        self.tokens = tokens
-        self.retry = retry
+    /// The headers of every send; ask for the detailed error format (FcmError details), as the
+    /// Admin SDKs do.
+    static let headers: HTTPHeaderList = {
         var headers = HTTPHeaderList()
         headers.append(name: "content-type", value: "application/json; charset=UTF-8")
-        // Ask for the detailed error format (FcmError details), as the Admin SDKs do.
         headers.append(name: "x-goog-api-format-version", value: "2")
-        self.headers = headers
-    }
+        return headers
+    }()
 
-    func makeConnectionAuth() {}
+    /// The key of ``headers``.
+    static let headersKey = PreparedRequest.newHeadersKey()
 
-    func authorization(_ auth: inout Void, now: Timestamp) -> AuthorizationHeader {
+    func authorization(_ auth: inout ConnectionAuthState, now: Timestamp) -> AuthorizationHeader {
         tokens.currentHeader(now: now).map(AuthorizationHeader.value) ?? .unavailable
-    }
-
-    func request(for message: FCMPreparedRequest, authorization: String?) -> HTTPRequestMessage {
-        var headers = self.headers
-        if let authorization {
-            headers.append(name: "authorization", value: authorization)
-        }
-        return HTTPRequestMessage(method: "POST", path: message.path, headers: headers, body: message.body)
     }
 
     func classify(
         _ response: HTTPResponseMessage,
-        message: FCMPreparedRequest,
-        auth: inout Void,
+        auth: inout ConnectionAuthState,
         authorization: String?,
         now: Timestamp
     ) -> AttemptVerdict {
@@ -89,8 +69,6 @@ struct FCMPlatform: DeliveryPlatform {
             return error
         }
     }
-
-    func recipient(of message: FCMPreparedRequest) -> String { message.recipient }
 }
 
 /// The fields of a Google error body (`{"error": {"code", "message", "status", "details"}}`)

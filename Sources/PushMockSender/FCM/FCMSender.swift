@@ -14,7 +14,7 @@ public final class FCMSender: Sendable {
     public let configuration: FCMSenderConfiguration
     /// The access-token cache.
     public let accessTokens: AccessTokenProvider
-    private let engine: DeliveryEngine<FCMPlatform>
+    private let engine: DeliveryEngine
     private let sendPath: String
 
     /// Validates the configuration, reads the service account's key and prepares TLS;
@@ -47,10 +47,12 @@ public final class FCMSender: Sendable {
         )
     }
 
-    private func prepare(_ message: FCMPushMessage, validateOnly: Bool?) -> FCMPreparedRequest {
-        FCMPreparedRequest(
+    private func prepare(_ message: FCMPushMessage, validateOnly: Bool?) -> PreparedRequest {
+        PreparedRequest(
             recipient: message.target.description,
             path: sendPath,
+            headers: FCMPlatform.headers,
+            headersKey: FCMPlatform.headersKey,
             body: message.requestBody(validateOnly: validateOnly ?? configuration.validateOnly)
         )
     }

@@ -37,18 +37,25 @@ public struct LocalPushMock: Sendable {
         var topic: String?
         var accountPath = (certificatesDirectory as NSString).appendingPathComponent("fcm-sample-service-account.json")
         if let readyFile {
+            // Paths in the ready file are relative to where `pushmock serve` runs; try them as
+            // given, then next to the ready file.
+            let base = (readyFile as NSString).deletingLastPathComponent
+            func resolve(_ path: String) -> String {
+                if path.hasPrefix("/") || FileManager.default.fileExists(atPath: path) || base.isEmpty { return path }
+                return (base as NSString).appendingPathComponent(path)
+            }
             guard let data = FileManager.default.contents(atPath: readyFile), let info = try? JSONValue(parsing: Array(data)) else {
                 throw SenderError(.invalidConfiguration, "cannot read the ready file \(readyFile) (is `pushmock serve --ready-file` running?)")
             }
             if url == nil, let tlsURL = info["tls"]?["url"]?.stringValue { resolvedURL = tlsURL }
-            if let path = info["caCertificatePath"]?.stringValue { caPath = path }
+            if let path = info["caCertificatePath"]?.stringValue { caPath = resolve(path) }
             if let key = info["apnsSampleKey"] {
-                if let path = key["path"]?.stringValue { keyPath = path }
+                if let path = key["path"]?.stringValue { keyPath = resolve(path) }
                 keyID = key["keyId"]?.stringValue
                 teamID = key["teamId"]?.stringValue
                 topic = key["topic"]?.stringValue
             }
-            if let path = info["fcmSampleServiceAccount"]?["path"]?.stringValue { accountPath = path }
+            if let path = info["fcmSampleServiceAccount"]?["path"]?.stringValue { accountPath = resolve(path) }
         }
         if keyID == nil || teamID == nil || topic == nil {
             let metadataPath = (keyPath as NSString).deletingPathExtension + ".json"
