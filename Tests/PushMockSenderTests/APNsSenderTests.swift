@@ -440,6 +440,43 @@ struct APNsConnectionTests {
         }
     }
 
+    @Test("an idle connection is PINGed; the server's answer is timed")
+    func pingWhenIdle() async throws {
+        try await withPushMock { mock in
+            let configuration = try mock.apnsConfiguration { $0.connection.pingInterval = .milliseconds(30) }
+            try await withAPNsSender(configuration: configuration) { sender in
+                #expect(await sender.send(APNsNotification(deviceToken: PushMockHarness.sampleDeviceToken, payload: alertPayload)).outcome.isAccepted)
+                let deadline = ContinuousClock.now + .seconds(5)
+                while sender.pings.acknowledged < 2, ContinuousClock.now < deadline {
+                    try await Task.sleep(for: .milliseconds(20))
+                }
+                #expect(sender.pings.acknowledged >= 2)
+                #expect(sender.pings.lastRoundTrip.map { $0 > .zero && $0 < .seconds(5) } == true)
+                #expect(sender.openConnectionCount == 1)
+            }
+            // PINGs are not requests: nothing else was recorded.
+            #expect(mock.recordings.count == 1)
+        }
+    }
+
+    @Test("an idle connection is closed after the idle timeout; the next send reconnects")
+    func idleTimeout() async throws {
+        try await withPushMock { mock in
+            let configuration = try mock.apnsConfiguration { $0.connection.idleTimeout = .milliseconds(50) }
+            try await withAPNsSender(configuration: configuration) { sender in
+                #expect(await sender.send(APNsNotification(deviceToken: PushMockHarness.sampleDeviceToken, payload: alertPayload)).outcome.isAccepted)
+                let deadline = ContinuousClock.now + .seconds(5)
+                while sender.openConnectionCount > 0, ContinuousClock.now < deadline {
+                    try await Task.sleep(for: .milliseconds(20))
+                }
+                #expect(sender.openConnectionCount == 0)
+                let again = await sender.send(APNsNotification(deviceToken: PushMockHarness.sampleDeviceToken, payload: alertPayload))
+                #expect(again.outcome.isAccepted && again.attempts == 1)
+                #expect(sender.connectionsOpened == 2)
+            }
+        }
+    }
+
     @Test("bulk: every outcome class counted, invalid tokens listed with timestamps, problems kept")
     func bulkSummary() async throws {
         try await withPushMock { mock in

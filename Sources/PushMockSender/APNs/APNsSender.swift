@@ -97,6 +97,9 @@ public final class APNsSender: Sendable {
     /// Open connections right now.
     public var openConnectionCount: Int { engine.openConnectionCount }
 
+    /// Keep-alive PINGs the server answered on idle connections, and the last round trip.
+    public var pings: (acknowledged: Int, lastRoundTrip: Duration?) { engine.pings }
+
     /// Connections opened since the sender was created (reconnects included).
     public var connectionsOpened: Int { engine.connectionsOpened }
 }

@@ -28,6 +28,8 @@ final class ConnectionDriver {
     private var isGone = false
     private var lastActivity = NIODeadline.now()
     private var tick: Scheduled<Void>?
+    /// When the outstanding PING went out.
+    private var pingSent: NIODeadline?
     private var combinedHeaders: (key: Int, authorization: String, combined: HTTPHeaderList)?
     private let tickInterval: TimeAmount
     private let requestTimeout: TimeAmount
@@ -38,9 +40,10 @@ final class ConnectionDriver {
         self.handler = connection.loopBoundHandler.value
         self.eventLoop = connection.eventLoop
         self.requestTimeout = TimeAmount(engine.connection.requestTimeout)
-        // Check timeouts four times per timeout period, at most once a second, at least every
-        // 10 ms.
-        let quarter = engine.connection.requestTimeout / 4
+        // Check timeouts, PING and idle time four times per shortest period, at most once a
+        // second, at least every 10 ms.
+        let periods = [engine.connection.requestTimeout, engine.connection.pingInterval, engine.connection.idleTimeout].compactMap { $0 }
+        let quarter = (periods.min() ?? .seconds(4)) / 4
         self.tickInterval = TimeAmount(min(max(quarter, .milliseconds(10)), .seconds(1)))
     }
 
@@ -56,6 +59,12 @@ final class ConnectionDriver {
         handler.onGoAway = { [self] _ in
             leavePool()
         }
+        handler.onPingAcknowledged = { [self] in
+            if let sent = pingSent {
+                pingSent = nil
+                engine.pingAcknowledged(roundTrip: Duration(nanoseconds: NIODeadline.now().uptimeNanoseconds - sent.uptimeNanoseconds))
+            }
+        }
         connection.channel.closeFuture.assumeIsolated().whenComplete { [self] _ in
             leavePool()
             tick?.cancel()
@@ -64,6 +73,7 @@ final class ConnectionDriver {
             handler.onReadCycleProcessed = nil
             handler.onTaggedResponse = nil
             handler.onGoAway = nil
+            handler.onPingAcknowledged = nil
         }
         scheduleTick()
         pump(flush: true)
@@ -184,6 +194,7 @@ final class ConnectionDriver {
             }
             if let pingInterval = engine.connection.pingInterval, idle >= TimeAmount(pingInterval) {
                 handler.ping()
+                pingSent = now
                 lastActivity = now
             }
         } else if !expired.isEmpty {

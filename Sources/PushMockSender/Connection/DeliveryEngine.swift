@@ -62,6 +62,8 @@ final class DeliveryEngine: Sendable {
         var nextWaitID = 0
         var roomWaiters: [CheckedContinuation<Void, Never>] = []
         var connectionsOpened = 0
+        var pingsAcknowledged = 0
+        var lastPingRoundTrip: Duration?
     }
 
     private struct WaitingRetry {
@@ -473,6 +475,19 @@ final class DeliveryEngine: Sendable {
 
     /// Connections opened since the start (tests: reconnects).
     var connectionsOpened: Int { state.withLock { $0.connectionsOpened } }
+
+    /// An idle connection's PING came back.
+    func pingAcknowledged(roundTrip: Duration) {
+        state.withLock { state in
+            state.pingsAcknowledged += 1
+            state.lastPingRoundTrip = roundTrip
+        }
+    }
+
+    /// PINGs answered so far, and the last round trip.
+    var pings: (acknowledged: Int, lastRoundTrip: Duration?) {
+        state.withLock { ($0.pingsAcknowledged, $0.lastPingRoundTrip) }
+    }
 
     static var shutdownFailure: DeliveryFailure {
         DeliveryFailure(reason: "sender shut down", error: SenderError(.shutdown, "the sender was shut down"))

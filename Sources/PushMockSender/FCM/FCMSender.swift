@@ -117,6 +117,9 @@ public final class FCMSender: Sendable {
 
     /// Open connections right now.
     public var openConnectionCount: Int { engine.openConnectionCount }
+
+    /// Keep-alive PINGs the server answered on idle connections, and the last round trip.
+    public var pings: (acknowledged: Int, lastRoundTrip: Duration?) { engine.pings }
 }
 
 /// Runs `body` with an FCM sender and shuts it down afterwards, also when `body` throws.

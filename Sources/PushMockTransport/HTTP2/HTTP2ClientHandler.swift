@@ -71,6 +71,9 @@ public final class HTTP2ClientHandler: ChannelInboundHandler, RemovableChannelHa
     /// request: the sender's hot path.
     public var onTaggedResponse: ((UInt64, Result<HTTPResponseMessage, HTTP2ClientError>) -> Void)?
 
+    /// Called on the event loop when the server acknowledged a PING (see ``ping()``).
+    public var onPingAcknowledged: (() -> Void)?
+
     /// Called on the event loop at the end of every read cycle, after the responses that
     /// completed in it have been delivered and before the output is flushed: requests sent from
     /// here with `flush: false` leave in the same write as the cycle's WINDOW_UPDATEs and ACKs.
@@ -304,6 +307,11 @@ public final class HTTP2ClientHandler: ChannelInboundHandler, RemovableChannelHa
                 for waiter in settingsWaiters { waiter.succeed() }
                 settingsWaiters.removeAll()
             }
+        }
+        if session.pingAcknowledgements > 0 {
+            let count = session.pingAcknowledgements
+            session.pingAcknowledgements = 0
+            for _ in 0..<count { onPingAcknowledged?() }
         }
         if let goAway = session.receivedGoAway, receivedGoAway != goAway {
             receivedGoAway = goAway

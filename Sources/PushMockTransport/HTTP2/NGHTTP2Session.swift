@@ -89,6 +89,8 @@ final class NGHTTP2Session {
     var receivedGoAway: ReceivedGoAway?
     /// Whether the peer's SETTINGS changed since the application last looked.
     var remoteSettingsChanged = false
+    /// PING ACKs received since the application last looked.
+    var pingAcknowledgements = 0
     /// How many inbound body bytes are stored per stream; the rest is only counted.
     let maximumStoredBodyBytes: Int
 
