@@ -265,6 +265,17 @@ struct SendCommandTests {
         #expect(messages.contains { $0["topic"] as? String == "news" })
     }
 
+    @Test("unreadable credentials exit 1", arguments: [
+        ["send", "apns", "--token", "00", "--alert", "x", "--key", "/nonexistent.p8", "--key-id", "K", "--team-id", "T"],
+        ["send", "apns", "--token", "00", "--alert", "x", "--p12", "/nonexistent.p12", "--p12-password", "x"],
+        ["send", "fcm", "--topic", "news", "--title", "x", "--service-account", "/nonexistent.json"],
+    ])
+    func credentialErrors(arguments: [String]) throws {
+        let result = try pushmock(arguments, in: NSTemporaryDirectory())
+        #expect(result.status == 1, "\(arguments): \(result.error)")
+        #expect(result.error.hasPrefix("Error: "))
+    }
+
     @Test("usage errors exit 64", arguments: [
         ["send", "apns", "--token", "00"],
         ["send", "apns", "--alert", "x"],

@@ -154,7 +154,7 @@ enum Environment {
     static func contents(ofInlineOrPath value: String, inlinePrefix: String) throws -> String {
         if value.hasPrefix(inlinePrefix) { return value }
         guard let data = FileManager.default.contents(atPath: value) else {
-            throw ValidationError("cannot read \(value)")
+            throw SenderError(.invalidCredentials, "cannot read \(value)")
         }
         return String(decoding: data, as: UTF8.self)
     }

@@ -323,7 +323,7 @@ struct SendAPNs: AsyncParsableCommand {
         do {
             return .token(try APNsSigningKey(pem: pem, keyID: keyID, teamID: teamID))
         } catch {
-            throw ValidationError("\(key) is not a P-256 private key (.p8): \(error)")
+            throw SenderError(.invalidCredentials, "\(key.hasPrefix("-----BEGIN") ? "APNS_KEY" : key) is not a P-256 private key (.p8): \(error)")
         }
     }
 }

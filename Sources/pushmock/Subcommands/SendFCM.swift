@@ -235,7 +235,7 @@ struct SendFCM: AsyncParsableCommand {
         do {
             return try ServiceAccountJSON.decode(from: Data(text.utf8))
         } catch {
-            throw ValidationError("\(source.hasPrefix("{") ? "the service account JSON" : source) is not a service-account JSON: \(error)")
+            throw SenderError(.invalidCredentials, "\(source.hasPrefix("{") ? "the service account JSON" : source) is not a service-account JSON: \(error)")
         }
     }
 }
