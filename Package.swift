@@ -24,6 +24,7 @@ let package = Package(
         .library(name: "PushMockTesting", targets: ["PushMockTesting"]),
         .library(name: "PushMockControl", targets: ["PushMockControl"]),
         .library(name: "PushMockToolkit", targets: ["PushMockToolkit"]),
+        .library(name: "PushMockSender", targets: ["PushMockSender"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
@@ -234,6 +235,40 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
 
+        // The sender: APNs and FCM clients over the libnghttp2 client transport, typed outcomes,
+        // retries, payload builders and templates, recipient files and delivery summaries.
+        .target(
+            name: "PushMockSender",
+            dependencies: [
+                "PushMockCore",
+                "PushMockJSON",
+                "PushMockAuth",
+                "PushMockTransport",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "PushMockSenderTests",
+            dependencies: [
+                "PushMockSender",
+                "PushMockTesting",
+                "PushMockGateway",
+                "PushMockSimulation",
+                "PushMockRecording",
+                "PushMockAuth",
+                "PushMockCore",
+                "PushMockJSON",
+                "PushMockTransport",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+
         // The thin command-line executable.
         .executableTarget(
             name: "pushmock",
@@ -248,6 +283,8 @@ let package = Package(
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
                 "PushMockAuth",
                 "PushMockCore",
+                "PushMockJSON",
+                "PushMockSender",
             ],
             swiftSettings: swiftSettings
         ),
