@@ -20,10 +20,11 @@ struct ControlOptions: ParsableArguments {
     @Flag(name: .customLong("json"), help: "Print the gateway's JSON answer instead of text.")
     var json = false
 
-    func makeClient() throws -> PushMockControlClient {
+    /// A client for the gateway; `timeout` bounds each request (long polls need more).
+    func makeClient(timeout: Duration = .seconds(10)) throws -> PushMockControlClient {
         let url = server ?? ProcessInfo.processInfo.environment["PUSHMOCK_URL"] ?? "http://127.0.0.1:2198"
         do {
-            return PushMockControlClient(endpoint: try .init(url: url, certificateAuthorityPath: certificateAuthority))
+            return PushMockControlClient(endpoint: try .init(url: url, certificateAuthorityPath: certificateAuthority), timeout: timeout)
         } catch {
             throw ValidationError(error.description)
         }

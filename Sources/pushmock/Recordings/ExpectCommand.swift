@@ -1,0 +1,224 @@
+import ArgumentParser
+import Foundation
+import PushMockControl
+import PushMockCore
+import PushMockRecording
+import PushMockToolkit
+
+/// `pushmock expect`: fail a CI step unless the gateway received what it should have.
+struct ExpectCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "expect",
+        abstract: "Check that matching notifications were received (exit 0), or show what was and the nearest misses (exit 1).",
+        discussion: """
+            The query flags are those of `pushmock recordings` (docs/queries.md). Without a count
+            flag the expectation is "exactly one". Exit status: 0 met, 1 not met, 2 the check
+            could not run (gateway unreachable, unreadable journal), 64 bad flags.
+
+            Examples:
+              pushmock expect --token 00fc13ad… --count 1 --within 5s \\
+                  --json-path '$.aps.alert.title=Time for your BPC-157'
+              pushmock expect --token 7a1e… --none --within 2s          # nothing was sent to it
+              pushmock expect --namespace ci-42 --at-least 3 --junit reports/push.xml
+              pushmock expect --file expectations.json --json         # many at once, as for POST /_pushmock/expectations
+              pushmock expect --journal Recordings/journal.jsonl --reason BadDeviceToken --none
+            """
+    )
+
+    @OptionGroup var query: QueryOptions
+    @OptionGroup var source: RecordingSourceOptions
+
+    @Option(help: "Exactly this many matching exchanges (the default is exactly 1).")
+    var count: Int?
+
+    @Option(name: .customLong("at-least"), help: "At least this many.")
+    var atLeast: Int?
+
+    @Option(name: .customLong("at-most"), help: "At most this many.")
+    var atMost: Int?
+
+    @Flag(help: "None at all (\"nothing was sent to token Y\").")
+    var none = false
+
+    @Option(help: "Wait up to this long (e.g. 5s) for the count to be reached; with --none/--at-most, watch this long.")
+    var within: String?
+
+    @Option(help: "A name for the expectation in reports.")
+    var name: String?
+
+    @Option(help: ArgumentHelp("Expectations as JSON (one, an array, or {\"expectations\": […], \"order\": […]}) instead of flags.", valueName: "file"))
+    var file: String?
+
+    @Option(help: ArgumentHelp("Also write a JUnit XML report to this file (- for standard output).", valueName: "file"))
+    var junit: String?
+
+    func validate() throws {
+        let rules = [count != nil, atLeast != nil || atMost != nil, none].filter { $0 }.count
+        guard rules <= 1 else { throw ValidationError("use one of --count, --at-least/--at-most, --none") }
+        for value in [count, atLeast, atMost].compactMap({ $0 }) where value < 0 {
+            throw ValidationError("counts are not negative")
+        }
+        if let atLeast, let atMost, atLeast > atMost { throw ValidationError("--at-least is more than --at-most") }
+        if let within {
+            guard let duration = DurationText.parse(within), duration <= .seconds(300) else {
+                throw ValidationError("--within takes a duration up to 300s, such as 5s")
+            }
+        }
+        if file != nil {
+            guard query.queryItems.isEmpty, rules == 0, within == nil, name == nil else {
+                throw ValidationError("--file replaces the query, count, --within and --name flags")
+            }
+        } else {
+            _ = try query.makeQuery()
+        }
+    }
+
+    func run() async throws {
+        var passed = false
+        try await runCheck {
+            let batch = try makeBatch()
+            let results: [ExpectationResult]
+            if let journal = source.journal {
+                results = try await judgeJournal(journal, batch)
+            } else {
+                results = try await judgeOnGateway(batch)
+            }
+            try report(results)
+            passed = results.allSatisfy(\.passed)
+        }
+        if !passed { throw CheckExit.failed }
+    }
+
+    // MARK: - What is expected
+
+    private var countRule: CountRule {
+        if let count { return .exactly(count) }
+        if none { return .none }
+        if atLeast != nil || atMost != nil { return CountRule(minimum: atLeast ?? 0, maximum: atMost) }
+        return .exactly(1)
+    }
+
+    private func makeBatch() throws -> ExpectationBatchFile {
+        guard let file else {
+            let expectation = Expectation(name: name, query: try query.makeQuery(), count: countRule, within: within.flatMap(DurationText.parse))
+            return ExpectationBatchFile(expectations: [expectation], order: [])
+        }
+        guard let data = FileManager.default.contents(atPath: file) else { throw CheckError("cannot read \(file)") }
+        do {
+            return try ExpectationBatchFile(json: data)
+        } catch {
+            throw CheckError("\(file): \(error)")
+        }
+    }
+
+    /// The longest `within` of the batch: how long a check may take.
+    private func longestWait(_ batch: ExpectationBatchFile) -> Duration {
+        batch.expectations.compactMap(\.within).max() ?? .zero
+    }
+
+    // MARK: - Judging
+
+    private func judgeOnGateway(_ batch: ExpectationBatchFile) async throws -> [ExpectationResult] {
+        let body = try batch.encoded()
+        let response = try await withControlClient(source.control, waiting: longestWait(batch)) { client in
+            try await client.request("POST", "expectations", query: [("format", "json")], json: body)
+        }
+        guard response.status == 200 || response.status == 417 else {
+            throw CheckError("the gateway answered \(response.status): \(response.errorMessage ?? response.text)")
+        }
+        do {
+            return try JSONDecoder().decode(ExpectationReportFile.self, from: Data(response.body)).results
+        } catch {
+            throw CheckError("cannot read the gateway's report: \(error)")
+        }
+    }
+
+    /// Judges a journal file, re-reading it until each expectation is met or its `within` ends
+    /// (the file may still be growing while a sender finishes).
+    private func judgeJournal(_ path: String, _ batch: ExpectationBatchFile) async throws -> [ExpectationResult] {
+        let start = ContinuousClock.now
+        var results: [ExpectationResult] = []
+        for expectation in batch.expectations {
+            let deadline = start + (expectation.within ?? .zero)
+            while true {
+                let records = try source.journalRecords(path, matching: RecordingQuery())
+                let result = ExpectationEvaluator.evaluate(expectation, records: records)
+                let settled = expectation.waitsForWholeWindow ? false : result.passed
+                if settled || ContinuousClock.now >= deadline {
+                    results.append(result)
+                    break
+                }
+                try await Task.sleep(for: .milliseconds(100))
+            }
+        }
+        if !batch.order.isEmpty {
+            let records = try source.journalRecords(path, matching: RecordingQuery())
+            results += batch.order.map { ExpectationEvaluator.evaluate($0, records: records) }
+        }
+        return results
+    }
+
+    // MARK: - Reporting
+
+    private func report(_ results: [ExpectationResult]) throws {
+        let passed = results.allSatisfy(\.passed)
+        if let junit {
+            let xml = JUnitReport.render(JUnitReport.testCases(results))
+            if junit == "-" {
+                print(xml, terminator: "")
+            } else if !FileManager.default.createFile(atPath: junit, contents: Data(xml.utf8)) {
+                throw CheckError("cannot write \(junit)")
+            }
+        }
+        if source.control.json {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+            let data = try encoder.encode(ExpectationReportFile(passed: passed, results: results))
+            print(String(decoding: data, as: UTF8.self))
+        } else if junit != "-" {
+            print(results.map(\.message).joined(separator: "\n\n"))
+            if results.count > 1 {
+                print("\n\(results.filter(\.passed).count) of \(results.count) expectations met")
+            }
+        }
+    }
+}
+
+/// The expectations of one check: the body of `POST /_pushmock/expectations`.
+struct ExpectationBatchFile: Codable {
+    var expectations: [Expectation]
+    var order: [OrderExpectation]
+
+    init(expectations: [Expectation], order: [OrderExpectation]) {
+        self.expectations = expectations
+        self.order = order
+    }
+
+    /// One expectation, an array of them, or `{"expectations": […], "order": […]}`.
+    init(json data: Data) throws {
+        let decoder = JSONDecoder()
+        if let many = try? decoder.decode([Expectation].self, from: data) {
+            self.init(expectations: many, order: [])
+        } else if let wrapped = try? decoder.decode(Wrapped.self, from: data), wrapped.expectations != nil || wrapped.order != nil {
+            self.init(expectations: wrapped.expectations ?? [], order: wrapped.order ?? [])
+        } else {
+            self.init(expectations: [try decoder.decode(Expectation.self, from: data)], order: [])
+        }
+        guard !expectations.isEmpty || !order.isEmpty else { throw CheckError("no expectations given") }
+    }
+
+    func encoded() throws -> [UInt8] {
+        Array(try JSONEncoder().encode(self))
+    }
+
+    private struct Wrapped: Decodable {
+        var expectations: [Expectation]?
+        var order: [OrderExpectation]?
+    }
+}
+
+/// The JSON report: the same shape as the answer of `POST /_pushmock/expectations`.
+struct ExpectationReportFile: Codable {
+    var passed: Bool
+    var results: [ExpectationResult]
+}

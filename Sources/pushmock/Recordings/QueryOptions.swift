@@ -1,0 +1,90 @@
+import ArgumentParser
+import PushMockToolkit
+
+/// The query language of `GET /_pushmock/recordings` as flags, shared by every command that
+/// selects recordings (`recordings`, `expect`). Each flag maps to one REST query item.
+struct QueryOptions: ParsableArguments {
+    @Option(help: "apns, fcm, oauth or iid.")
+    var platform: String?
+
+    @Option(help: "Device or registration token (glob: 00fc*).")
+    var token: String?
+
+    @Option(help: "APNs topic / bundle id (glob).")
+    var topic: String?
+
+    @Option(help: "FCM project id (glob).")
+    var project: String?
+
+    @Option(help: "Namespace: the x-pushmock-namespace header, else the app (APNs topic or FCM project).")
+    var namespace: String?
+
+    @Option(help: "Response status: 200, 410 or a class such as 4xx.")
+    var status: String?
+
+    @Option(help: "APNs reason or FCM error status (BadDeviceToken, UNREGISTERED).")
+    var reason: String?
+
+    @Option(name: .customLong("push-type"), help: "apns-push-type: alert, background, liveactivity…")
+    var pushType: String?
+
+    @Option(help: "apns-priority (10, 5, 1).")
+    var priority: String?
+
+    @Option(help: "development or production.")
+    var environment: String?
+
+    @Option(name: .customLong("collapse-id"), help: "apns-collapse-id / FCM collapse key.")
+    var collapseID: String?
+
+    @Option(name: .customLong("message-id"), help: "apns-id or FCM message name.")
+    var messageID: String?
+
+    @Option(help: "Only exchanges at or after this time (ISO 8601 or milliseconds).")
+    var since: String?
+
+    @Option(help: "Only exchanges before this time (ISO 8601 or milliseconds).")
+    var until: String?
+
+    @Option(
+        name: [.customLong("json-path"), .customLong("where")],
+        help: ArgumentHelp(
+            "A payload predicate, repeatable: '$.aps.alert.title=Time for your BPC-157'.",
+            discussion: "PATH=VALUE (VALUE is JSON when it parses, else a string), PATH!=VALUE, PATH~GLOB, PATH (present), !PATH (absent); see docs/queries.md."
+        )
+    )
+    var predicates: [String] = []
+
+    /// The flags as REST query items, in the names `RecordingQuery` reads.
+    var queryItems: [(name: String, value: String)] {
+        var items: [(name: String, value: String)] = []
+        func add(_ name: String, _ value: String?) {
+            if let value { items.append((name, value)) }
+        }
+        add("platform", platform)
+        add("token", token)
+        add("topic", topic)
+        add("project", project)
+        add("namespace", namespace)
+        add("status", status)
+        add("reason", reason)
+        add("pushType", pushType)
+        add("priority", priority)
+        add("environment", environment)
+        add("collapseId", collapseID)
+        add("messageId", messageID)
+        add("since", since)
+        add("until", until)
+        for predicate in predicates { items.append(("where", predicate)) }
+        return items
+    }
+
+    /// The query, or a usage error naming the bad flag.
+    func makeQuery() throws -> RecordingQuery {
+        do {
+            return try RecordingQuery(queryItems: queryItems)
+        } catch {
+            throw ValidationError(error.description)
+        }
+    }
+}

@@ -1,0 +1,92 @@
+import ArgumentParser
+import Foundation
+import PushMockControl
+import PushMockRecording
+import PushMockToolkit
+
+/// Where recordings come from: a running gateway (the control API) or a journal file, so CI
+/// can check what a finished run sent without a server.
+struct RecordingSourceOptions: ParsableArguments {
+    @Option(help: ArgumentHelp("Read this journal (JSON Lines under Recordings/) instead of asking a running gateway.", valueName: "file"))
+    var journal: String?
+
+    @OptionGroup var control: ControlOptions
+
+    /// Every record of the journal matching `query`, oldest first. Lines that do not decode are
+    /// reported on standard error and skipped, like `JournalReader` does.
+    func journalRecords(_ path: String, matching query: RecordingQuery) throws(CheckError) -> [ExchangeRecord] {
+        let contents: (records: [ExchangeRecord], problems: [JournalProblem])
+        do {
+            contents = try JournalReader.readAll(path: path)
+        } catch {
+            throw CheckError("cannot read \(path): \(error)")
+        }
+        for problem in contents.problems where !problem.isTornLastLine {
+            printError("pushmock: \(path):\(problem.line): \(problem.message)")
+        }
+        return contents.records.filter(query.matches)
+    }
+}
+
+/// The check could not be made (unreadable journal, unreachable gateway, bad answer): exit 2,
+/// so CI can tell "the expectation failed" (1) from "the check did not run".
+struct CheckError: Error, CustomStringConvertible {
+    var description: String
+    init(_ description: String) { self.description = description }
+}
+
+/// Exit statuses of the commands that judge (`expect`): 0 passed, 1 failed, 2 could not check.
+enum CheckExit {
+    static let failed = ExitCode(1)
+    static let couldNotCheck = ExitCode(2)
+}
+
+/// Runs a judging command: a `CheckError` or a control-client error prints one line and exits 2.
+func runCheck(_ body: () async throws -> Void) async throws {
+    do {
+        try await body()
+    } catch let error as CheckError {
+        printError("pushmock: \(error.description)")
+        throw CheckExit.couldNotCheck
+    } catch let error as ControlClientError {
+        printError("pushmock: \(error.description)")
+        throw CheckExit.couldNotCheck
+    }
+}
+
+/// Runs `body` with a control client, closing it afterwards. `waiting` is how long the gateway
+/// may hold the request (a long poll), added to the usual timeout.
+func withControlClient<Result>(
+    _ control: ControlOptions,
+    waiting: Duration = .zero,
+    _ body: (PushMockControlClient) async throws -> Result
+) async throws -> Result {
+    let client = try control.makeClient(timeout: .seconds(10) + waiting)
+    do {
+        let result = try await body(client)
+        await client.close()
+        return result
+    } catch {
+        await client.close()
+        throw error
+    }
+}
+
+/// Decodes the records of a `GET /_pushmock/recordings` answer (`{"records": [ journal lines ]}`).
+func decodeRecordList(_ body: [UInt8]) throws(CheckError) -> [ExchangeRecord] {
+    guard let object = try? JSONSerialization.jsonObject(with: Data(body)) as? [String: Any],
+        let list = object["records"] as? [Any]
+    else {
+        throw CheckError("the gateway's answer is not a record list: \(String(decoding: body.prefix(200), as: UTF8.self))")
+    }
+    var records: [ExchangeRecord] = []
+    for item in list {
+        guard let line = try? JSONSerialization.data(withJSONObject: item) else { continue }
+        do {
+            records.append(try ExchangeRecord.decode(jsonLine: Array(line)))
+        } catch {
+            throw CheckError("cannot decode a record from the gateway: \(error)")
+        }
+    }
+    return records
+}

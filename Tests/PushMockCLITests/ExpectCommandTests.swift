@@ -1,0 +1,143 @@
+import Foundation
+import Testing
+
+/// `pushmock recordings` and `pushmock expect` as a CI script uses them: a `pushmock serve`
+/// process, `pushmock send` as the code under test, then checks against the gateway and
+/// against the journal file, with the exit statuses CI acts on.
+@Suite("pushmock recordings and expect (process)", .serialized)
+struct ExpectCommandTests {
+    static let token = "00fc13adff785122b4ad28809a3420982341241421348097878e577c991de8f0"
+    static let otherToken = "0a0b0c0d0e0f101112131415161718191a1b1c1d1e1f202122232425262728292a"
+    static let lateToken = "ffeeddccbbaa99887766554433221100ffeeddccbbaa99887766554433221100"
+
+    struct Session {
+        let server: ServeProcess
+
+        var url: String { "http://127.0.0.1:\(server.cleartextPort)" }
+
+        /// `pushmock send apns` with the served sample credentials.
+        func send(token: String, title: String) throws {
+            let result = try run(ServeProcess.binary, [
+                "send", "apns", "--ready-file", server.directory + "/ready.json", "--token", token,
+                "--title", title, "--body", "Tap to log it", "--progress", "never",
+            ], directory: server.directory)
+            try #require(result.status == 0, "pushmock send: \(result.error)")
+        }
+
+        /// `pushmock <arguments> --server <this gateway>`.
+        func pushmock(_ arguments: [String]) throws -> (status: Int32, output: String, error: String) {
+            try run(ServeProcess.binary, arguments + ["--server", url], directory: server.directory)
+        }
+
+        /// `pushmock <arguments> --journal <this gateway's journal>`.
+        func offline(_ arguments: [String]) throws -> (status: Int32, output: String, error: String) {
+            try run(ServeProcess.binary, arguments + ["--journal", server.journalPath], directory: server.directory)
+        }
+    }
+
+    func json(_ text: String) throws -> [String: Any] {
+        try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any], "not JSON: \(text)")
+    }
+
+    @Test("exactly one alert with this title: passes, fails with the nearest misses, JSON and JUnit; against the gateway and the journal")
+    func expectExactlyOne() async throws {
+        let session = Session(server: try await ServeProcess())
+        defer { _ = session.server.stop(); session.server.removeDirectory() }
+        try session.send(token: Self.token, title: "Time for your BPC-157")
+        try session.send(token: Self.token, title: "Time for your TB-500")
+
+        let title = ["--token", Self.token, "--json-path", "$.aps.alert.title=Time for your BPC-157"]
+        for check in [session.pushmock, session.offline] {
+            let met = try check(["expect", "--count", "1"] + title)
+            #expect(met.status == 0, "\(met.output)\(met.error)")
+            #expect(met.output.contains("✓ expected exactly 1 exchange"))
+
+            let wrong = try check(["expect", "--token", Self.token, "--json-path", "$.aps.alert.title=Time for your BPC-158"])
+            #expect(wrong.status == 1)
+            #expect(wrong.output.contains("✗ expected exactly 1 exchange"))
+            #expect(wrong.output.contains("nearest misses"))
+            #expect(wrong.output.contains("expected Time for your BPC-158, got Time for your BPC-157"))
+
+            let absent = try check(["expect", "--token", Self.otherToken, "--none"])
+            #expect(absent.status == 0, "\(absent.output)")
+            let notAbsent = try check(["expect", "--token", Self.token, "--none"])
+            #expect(notAbsent.status == 1)
+
+            let report = try json(try check(["expect", "--token", Self.token, "--at-least", "3", "--json"]).output)
+            #expect(report["passed"] as? Bool == false)
+            let result = try #require((report["results"] as? [[String: Any]])?.first)
+            #expect(result["matchedCount"] as? Int == 2)
+        }
+
+        let junitPath = session.server.directory + "/junit.xml"
+        let failing = try session.pushmock(["expect", "--name", "dose reminder", "--token", Self.otherToken, "--junit", junitPath])
+        #expect(failing.status == 1)
+        let junit = try String(contentsOfFile: junitPath, encoding: .utf8)
+        #expect(junit.contains(#"<testsuites tests="1" failures="1">"#))
+        #expect(junit.contains("dose reminder"))
+    }
+
+    @Test("--within waits for an asynchronous sender; --file judges many expectations and an order")
+    func waitingAndFiles() async throws {
+        let session = Session(server: try await ServeProcess())
+        defer { _ = session.server.stop(); session.server.removeDirectory() }
+        try session.send(token: Self.token, title: "Supplies running low")
+
+        let (url, directory) = (session.url, session.server.directory)
+        async let waiting = run(ServeProcess.binary, ["expect", "--token", Self.lateToken, "--within", "20s", "--server", url], directory: directory)
+        try await Task.sleep(for: .milliseconds(500))
+        try session.send(token: Self.lateToken, title: "Lab results ready")
+        let waited = try await waiting
+        #expect(waited.status == 0, "\(waited.output)\(waited.error)")
+
+        let file = session.server.directory + "/expectations.json"
+        try Data(#"""
+            {"expectations": [
+               {"name": "supplies", "query": {"token": "\#(Self.token)", "payload": [{"path": "$.aps.alert.title", "op": "=", "value": "Supplies running low"}]}},
+               {"name": "nothing else", "query": {"token": "\#(Self.otherToken)"}, "count": 0}
+             ],
+             "order": [{"name": "supplies before labs", "steps": [{"token": "\#(Self.token)"}, {"token": "\#(Self.lateToken)"}]}]}
+            """#.utf8).write(to: URL(fileURLWithPath: file))
+        let batch = try session.pushmock(["expect", "--file", file])
+        #expect(batch.status == 0, "\(batch.output)")
+        #expect(batch.output.contains("3 of 3 expectations met"))
+        let offline = try session.offline(["expect", "--file", file])
+        #expect(offline.status == 0, "\(offline.output)")
+    }
+
+    @Test("recordings: list with the query flags, paging, show, clear by namespace")
+    func recordings() async throws {
+        let session = Session(server: try await ServeProcess())
+        defer { _ = session.server.stop(); session.server.removeDirectory() }
+        for title in ["One", "Two", "Three"] { try session.send(token: Self.token, title: title) }
+
+        let listed = try session.pushmock(["recordings", "--json-path", "$.aps.alert.title~T*"])
+        #expect(listed.status == 0)
+        let lines = listed.output.split(separator: "\n")
+        #expect(lines.count == 2)
+        #expect(lines.first?.contains("\"Three\"") == true, "newest first")
+
+        let page = try json(try session.pushmock(["recordings", "--limit", "2", "--order", "oldest", "--json"]).output)
+        #expect(page["count"] as? Int == 2)
+        #expect(page["next"] as? Int == 2)
+
+        let journalPage = try json(try session.offline(["recordings", "--token", Self.token, "--json"]).output)
+        #expect(journalPage["count"] as? Int == 3)
+
+        let shown = try json(try session.pushmock(["recordings", "show", "1"]).output)
+        #expect(shown["seq"] as? Int == 1)
+
+        let cleared = try session.pushmock(["recordings", "clear", "--namespace", "dev.pushmock.sample"])
+        #expect(cleared.output.contains("cleared 3"))
+        #expect(try session.pushmock(["expect", "--none"]).status == 0)
+    }
+
+    @Test("exit statuses: 2 when the check cannot run, 64 for bad flags")
+    func exitStatuses() throws {
+        #expect(try run(ServeProcess.binary, ["expect", "--server", "http://127.0.0.1:1"]).status == 2)
+        #expect(try run(ServeProcess.binary, ["expect", "--journal", "/nonexistent/journal.jsonl"]).status == 2)
+        #expect(try run(ServeProcess.binary, ["expect", "--count", "1", "--none"]).status == 64)
+        #expect(try run(ServeProcess.binary, ["expect", "--json-path", "$.[bad"]).status == 64)
+        #expect(try run(ServeProcess.binary, ["recordings", "--order", "sideways"]).status == 64)
+    }
+}
