@@ -193,6 +193,8 @@ let package = Package(
             name: "PushMockTesting",
             dependencies: [
                 "PushMockToolkit",
+                "PushMockSender",
+                "PushMockJSON",
                 "PushMockControl",
                 "PushMockGateway",
                 "PushMockTransport",
@@ -266,6 +268,14 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
             ],
+            swiftSettings: swiftSettings
+        ),
+
+        // Example tests to copy (Swift Testing and XCTest): a slice of an app backend sends,
+        // the tests assert what the in-process gateway received.
+        .testTarget(
+            name: "ExampleTests",
+            dependencies: ["PushMockTesting"],
             swiftSettings: swiftSettings
         ),
 

@@ -5,6 +5,7 @@ public import PushMockAuth
 public import PushMockCore
 public import PushMockGateway
 public import PushMockRecording
+public import PushMockSender
 public import PushMockSimulation
 public import PushMockTransport
 import Synchronization
@@ -43,8 +44,14 @@ public func withPushMock<Result: Sendable>(
         let result: Swift.Result<Result, any Error>
         do {
             let info = try await server.waitUntilReady()
-            let harness = PushMockHarness(server: server, info: info, tokenCache: ProviderTokenCache())
-            result = .success(try await body(harness))
+            let harness = try PushMockHarness(server: server, info: info)
+            do {
+                result = .success(try await body(harness))
+            } catch {
+                result = .failure(error)
+            }
+            await harness.apnsSender.shutdown()
+            await harness.fcmSender.shutdown()
         } catch {
             result = .failure(error)
         }
@@ -63,6 +70,22 @@ public struct PushMockHarness: Sendable {
     /// The default provider token, reused like real clients do (APNs rejects a new token on a
     /// connection within 20 minutes of the last one).
     let tokenCache: ProviderTokenCache
+    /// An APNs sender configured for this gateway (TLS with its CA, the sample key, the default
+    /// topic, the gateway's clock); shut down when `withPushMock` returns.
+    public let apnsSender: APNsSender
+    /// An FCM sender configured for this gateway (the sample service account, its token
+    /// endpoint); shut down when `withPushMock` returns.
+    public let fcmSender: FCMSender
+
+    init(server: PushMockServer, info: GatewayServerInfo) throws {
+        self.server = server
+        self.info = info
+        self.tokenCache = ProviderTokenCache()
+        // The senders connect on their first send, so making them costs nothing when unused.
+        let tlsURL = "https://127.0.0.1:\(info.tls?.port ?? 0)"
+        self.apnsSender = try APNsSender(configuration: Self.apnsSenderConfiguration(server: server, url: tlsURL))
+        self.fcmSender = try FCMSender(configuration: Self.fcmSenderConfiguration(server: server, url: tlsURL))
+    }
 
     /// Registries, clock and recordings.
     public var state: GatewayState { server.state }

@@ -19,8 +19,7 @@ final class RecordedSleeps: Sendable {
 }
 
 extension PushMockHarness {
-    /// A sender configuration for this gateway: TLS with its CA, the trusted sample key, the
-    /// gateway's clock, no jitter, recorded sleeps.
+    /// The library's configuration for this gateway, with no jitter and recorded sleeps.
     func apnsConfiguration(
         authentication: APNsAuthentication? = nil,
         retry: RetryPolicy = RetryPolicy(jitter: 0),
@@ -28,37 +27,26 @@ extension PushMockHarness {
         authority: String? = nil,
         configure: (inout APNsSenderConfiguration) -> Void = { _ in }
     ) throws -> APNsSenderConfiguration {
-        var configuration = APNsSenderConfiguration(
-            server: try .custom(url: "https://127.0.0.1:\(tlsPort)", authority: authority),
-            authentication: authentication ?? .token(sampleKey.signingKey),
-            trustRoots: .pem(credentials.certificateAuthorityPEM ?? ""),
-            defaultTopic: topic,
-            retry: retry,
-            clock: state.clock,
-            jitter: .constant(1),
-            sleep: sleeps.sleep
-        )
+        var configuration = try apnsSenderConfiguration(authentication: authentication, retry: retry)
+        if let authority {
+            configuration.server = try .custom(url: "https://127.0.0.1:\(tlsPort)", authority: authority)
+        }
+        configuration.jitter = .constant(1)
+        configuration.sleep = sleeps.sleep
         configure(&configuration)
         return configuration
     }
 
-    /// A sender configuration for this gateway's FCM side.
+    /// The library's FCM configuration for this gateway, with no jitter and recorded sleeps.
     func fcmConfiguration(
         retry: RetryPolicy = RetryPolicy(jitter: 0),
         sleeps: RecordedSleeps = RecordedSleeps(),
         validateOnly: Bool = false,
         configure: (inout FCMSenderConfiguration) -> Void = { _ in }
     ) throws -> FCMSenderConfiguration {
-        var configuration = FCMSenderConfiguration(
-            serviceAccount: serviceAccount.json,
-            server: try SenderEndpoint(url: "https://127.0.0.1:\(tlsPort)"),
-            trustRoots: .pem(credentials.certificateAuthorityPEM ?? ""),
-            validateOnly: validateOnly,
-            retry: retry,
-            clock: state.clock,
-            jitter: .constant(1),
-            sleep: sleeps.sleep
-        )
+        var configuration = try fcmSenderConfiguration(retry: retry, validateOnly: validateOnly)
+        configuration.jitter = .constant(1)
+        configuration.sleep = sleeps.sleep
         configure(&configuration)
         return configuration
     }
