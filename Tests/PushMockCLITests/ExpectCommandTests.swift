@@ -132,6 +132,31 @@ struct ExpectCommandTests {
         #expect(try session.pushmock(["expect", "--none"]).status == 0)
     }
 
+    @Test("the REST API as any language uses it: curl over HTTP/1.1, 200 or 417, text and JUnit")
+    func restWithCurl() async throws {
+        let session = Session(server: try await ServeProcess())
+        defer { _ = session.server.stop(); session.server.removeDirectory() }
+        try session.send(token: Self.token, title: "Time for your BPC-157")
+        let curl = try #require(tool("curl"), "curl is required (Debian package curl)")
+        func post(_ body: String, format: String) throws -> (status: Int, body: String) {
+            let result = try run(curl, [
+                "-s", "--http1.1", "-w", "\n%{http_code}", "-X", "POST", "-H", "content-type: application/json",
+                "-d", body, "\(session.url)/_pushmock/expectations?format=\(format)",
+            ])
+            let lines = result.output.split(separator: "\n", omittingEmptySubsequences: false)
+            return (Int(lines.last ?? "") ?? 0, lines.dropLast().joined(separator: "\n"))
+        }
+        let met = try post(#"{"query":{"token":"\#(Self.token)","payload":[{"path":"$.aps.alert.title","op":"=","value":"Time for your BPC-157"}]},"count":1}"#, format: "text")
+        #expect(met.status == 200)
+        #expect(met.body.hasPrefix("✓"))
+        let unmet = try post(#"{"name":"dose reminder","query":{"token":"\#(Self.token)","payload":[{"path":"$.aps.alert.title","op":"=","value":"Time for your TB-500"}]}}"#, format: "junit")
+        #expect(unmet.status == 417)
+        #expect(unmet.body.contains(#"<testcase name="dose reminder""#))
+        #expect(unmet.body.contains("got Time for your BPC-157"))
+        let listed = try run(curl, ["-s", "--http1.1", "\(session.url)/_pushmock/recordings?token=\(Self.token)&where=%24.aps.alert.title~Time*"])
+        #expect(try json(listed.output)["count"] as? Int == 1)
+    }
+
     @Test("exit statuses: 2 when the check cannot run, 64 for bad flags")
     func exitStatuses() throws {
         #expect(try run(ServeProcess.binary, ["expect", "--server", "http://127.0.0.1:1"]).status == 2)
