@@ -16,8 +16,8 @@ struct ExpectCommandTests {
         var url: String { "http://127.0.0.1:\(server.cleartextPort)" }
 
         /// `pushmock send apns` with the served sample credentials.
-        func send(token: String, title: String) throws {
-            let result = try run(ServeProcess.binary, [
+        func send(token: String, title: String) async throws {
+            let result = try await run(ServeProcess.binary, [
                 "send", "apns", "--ready-file", server.directory + "/ready.json", "--token", token,
                 "--title", title, "--body", "Tap to log it", "--progress", "never",
             ], directory: server.directory)
@@ -25,13 +25,13 @@ struct ExpectCommandTests {
         }
 
         /// `pushmock <arguments> --server <this gateway>`.
-        func pushmock(_ arguments: [String]) throws -> (status: Int32, output: String, error: String) {
-            try run(ServeProcess.binary, arguments + ["--server", url], directory: server.directory)
+        func pushmock(_ arguments: [String]) async throws -> (status: Int32, output: String, error: String) {
+            try await run(ServeProcess.binary, arguments + ["--server", url], directory: server.directory)
         }
 
         /// `pushmock <arguments> --journal <this gateway's journal>`.
-        func offline(_ arguments: [String]) throws -> (status: Int32, output: String, error: String) {
-            try run(ServeProcess.binary, arguments + ["--journal", server.journalPath], directory: server.directory)
+        func offline(_ arguments: [String]) async throws -> (status: Int32, output: String, error: String) {
+            try await run(ServeProcess.binary, arguments + ["--journal", server.journalPath], directory: server.directory)
         }
     }
 
@@ -43,34 +43,37 @@ struct ExpectCommandTests {
     func expectExactlyOne() async throws {
         let session = Session(server: try await ServeProcess())
         defer { _ = session.server.stop(); session.server.removeDirectory() }
-        try session.send(token: Self.token, title: "Time for your BPC-157")
-        try session.send(token: Self.token, title: "Time for your TB-500")
+        try await session.send(token: Self.token, title: "Time for your BPC-157")
+        try await session.send(token: Self.token, title: "Time for your TB-500")
 
         let title = ["--token", Self.token, "--json-path", "$.aps.alert.title=Time for your BPC-157"]
-        for check in [session.pushmock, session.offline] {
-            let met = try check(["expect", "--count", "1"] + title)
+        for offline in [false, true] {
+            func check(_ arguments: [String]) async throws -> (status: Int32, output: String, error: String) {
+                offline ? try await session.offline(arguments) : try await session.pushmock(arguments)
+            }
+            let met = try await check(["expect", "--count", "1"] + title)
             #expect(met.status == 0, "\(met.output)\(met.error)")
             #expect(met.output.contains("✓ expected exactly 1 exchange"))
 
-            let wrong = try check(["expect", "--token", Self.token, "--json-path", "$.aps.alert.title=Time for your BPC-158"])
+            let wrong = try await check(["expect", "--token", Self.token, "--json-path", "$.aps.alert.title=Time for your BPC-158"])
             #expect(wrong.status == 1)
             #expect(wrong.output.contains("✗ expected exactly 1 exchange"))
             #expect(wrong.output.contains("nearest misses"))
             #expect(wrong.output.contains("expected Time for your BPC-158, got Time for your BPC-157"))
 
-            let absent = try check(["expect", "--token", Self.otherToken, "--none"])
+            let absent = try await check(["expect", "--token", Self.otherToken, "--none"])
             #expect(absent.status == 0, "\(absent.output)")
-            let notAbsent = try check(["expect", "--token", Self.token, "--none"])
+            let notAbsent = try await check(["expect", "--token", Self.token, "--none"])
             #expect(notAbsent.status == 1)
 
-            let report = try json(try check(["expect", "--token", Self.token, "--at-least", "3", "--json"]).output)
+            let report = try json(try await check(["expect", "--token", Self.token, "--at-least", "3", "--json"]).output)
             #expect(report["passed"] as? Bool == false)
             let result = try #require((report["results"] as? [[String: Any]])?.first)
             #expect(result["matchedCount"] as? Int == 2)
         }
 
         let junitPath = session.server.directory + "/junit.xml"
-        let failing = try session.pushmock(["expect", "--name", "dose reminder", "--token", Self.otherToken, "--junit", junitPath])
+        let failing = try await session.pushmock(["expect", "--name", "dose reminder", "--token", Self.otherToken, "--junit", junitPath])
         #expect(failing.status == 1)
         let junit = try String(contentsOfFile: junitPath, encoding: .utf8)
         #expect(junit.contains(#"<testsuites tests="1" failures="1">"#))
@@ -81,12 +84,12 @@ struct ExpectCommandTests {
     func waitingAndFiles() async throws {
         let session = Session(server: try await ServeProcess())
         defer { _ = session.server.stop(); session.server.removeDirectory() }
-        try session.send(token: Self.token, title: "Supplies running low")
+        try await session.send(token: Self.token, title: "Supplies running low")
 
         let (url, directory) = (session.url, session.server.directory)
         async let waiting = run(ServeProcess.binary, ["expect", "--token", Self.lateToken, "--within", "20s", "--server", url], directory: directory)
         try await Task.sleep(for: .milliseconds(500))
-        try session.send(token: Self.lateToken, title: "Lab results ready")
+        try await session.send(token: Self.lateToken, title: "Lab results ready")
         let waited = try await waiting
         #expect(waited.status == 0, "\(waited.output)\(waited.error)")
 
@@ -98,10 +101,10 @@ struct ExpectCommandTests {
              ],
              "order": [{"name": "supplies before labs", "steps": [{"token": "\#(Self.token)"}, {"token": "\#(Self.lateToken)"}]}]}
             """#.utf8).write(to: URL(fileURLWithPath: file))
-        let batch = try session.pushmock(["expect", "--file", file])
+        let batch = try await session.pushmock(["expect", "--file", file])
         #expect(batch.status == 0, "\(batch.output)")
         #expect(batch.output.contains("3 of 3 expectations met"))
-        let offline = try session.offline(["expect", "--file", file])
+        let offline = try await session.offline(["expect", "--file", file])
         #expect(offline.status == 0, "\(offline.output)")
     }
 
@@ -109,60 +112,60 @@ struct ExpectCommandTests {
     func recordings() async throws {
         let session = Session(server: try await ServeProcess())
         defer { _ = session.server.stop(); session.server.removeDirectory() }
-        for title in ["One", "Two", "Three"] { try session.send(token: Self.token, title: title) }
+        for title in ["One", "Two", "Three"] { try await session.send(token: Self.token, title: title) }
 
-        let listed = try session.pushmock(["recordings", "--json-path", "$.aps.alert.title~T*"])
+        let listed = try await session.pushmock(["recordings", "--json-path", "$.aps.alert.title~T*"])
         #expect(listed.status == 0)
         let lines = listed.output.split(separator: "\n")
         #expect(lines.count == 2)
         #expect(lines.first?.contains("\"Three\"") == true, "newest first")
 
-        let page = try json(try session.pushmock(["recordings", "--limit", "2", "--order", "oldest", "--json"]).output)
+        let page = try json(try await session.pushmock(["recordings", "--limit", "2", "--order", "oldest", "--json"]).output)
         #expect(page["count"] as? Int == 2)
         #expect(page["next"] as? Int == 2)
 
-        let journalPage = try json(try session.offline(["recordings", "--token", Self.token, "--json"]).output)
+        let journalPage = try json(try await session.offline(["recordings", "--token", Self.token, "--json"]).output)
         #expect(journalPage["count"] as? Int == 3)
 
-        let shown = try json(try session.pushmock(["recordings", "show", "1"]).output)
+        let shown = try json(try await session.pushmock(["recordings", "show", "1"]).output)
         #expect(shown["seq"] as? Int == 1)
 
-        let cleared = try session.pushmock(["recordings", "clear", "--namespace", "dev.pushmock.sample"])
+        let cleared = try await session.pushmock(["recordings", "clear", "--namespace", "dev.pushmock.sample"])
         #expect(cleared.output.contains("cleared 3"))
-        #expect(try session.pushmock(["expect", "--none"]).status == 0)
+        #expect(try await session.pushmock(["expect", "--none"]).status == 0)
     }
 
     @Test("the REST API as any language uses it: curl over HTTP/1.1, 200 or 417, text and JUnit")
     func restWithCurl() async throws {
         let session = Session(server: try await ServeProcess())
         defer { _ = session.server.stop(); session.server.removeDirectory() }
-        try session.send(token: Self.token, title: "Time for your BPC-157")
+        try await session.send(token: Self.token, title: "Time for your BPC-157")
         let curl = try #require(tool("curl"), "curl is required (Debian package curl)")
-        func post(_ body: String, format: String) throws -> (status: Int, body: String) {
-            let result = try run(curl, [
+        func post(_ body: String, format: String) async throws -> (status: Int, body: String) {
+            let result = try await run(curl, [
                 "-s", "--http1.1", "-w", "\n%{http_code}", "-X", "POST", "-H", "content-type: application/json",
                 "-d", body, "\(session.url)/_pushmock/expectations?format=\(format)",
             ])
             let lines = result.output.split(separator: "\n", omittingEmptySubsequences: false)
             return (Int(lines.last ?? "") ?? 0, lines.dropLast().joined(separator: "\n"))
         }
-        let met = try post(#"{"query":{"token":"\#(Self.token)","payload":[{"path":"$.aps.alert.title","op":"=","value":"Time for your BPC-157"}]},"count":1}"#, format: "text")
+        let met = try await post(#"{"query":{"token":"\#(Self.token)","payload":[{"path":"$.aps.alert.title","op":"=","value":"Time for your BPC-157"}]},"count":1}"#, format: "text")
         #expect(met.status == 200)
         #expect(met.body.hasPrefix("✓"))
-        let unmet = try post(#"{"name":"dose reminder","query":{"token":"\#(Self.token)","payload":[{"path":"$.aps.alert.title","op":"=","value":"Time for your TB-500"}]}}"#, format: "junit")
+        let unmet = try await post(#"{"name":"dose reminder","query":{"token":"\#(Self.token)","payload":[{"path":"$.aps.alert.title","op":"=","value":"Time for your TB-500"}]}}"#, format: "junit")
         #expect(unmet.status == 417)
         #expect(unmet.body.contains(#"<testcase name="dose reminder""#))
         #expect(unmet.body.contains("got Time for your BPC-157"))
-        let listed = try run(curl, ["-s", "--http1.1", "\(session.url)/_pushmock/recordings?token=\(Self.token)&where=%24.aps.alert.title~Time*"])
+        let listed = try await run(curl, ["-s", "--http1.1", "\(session.url)/_pushmock/recordings?token=\(Self.token)&where=%24.aps.alert.title~Time*"])
         #expect(try json(listed.output)["count"] as? Int == 1)
     }
 
     @Test("exit statuses: 2 when the check cannot run, 64 for bad flags")
-    func exitStatuses() throws {
-        #expect(try run(ServeProcess.binary, ["expect", "--server", "http://127.0.0.1:1"]).status == 2)
-        #expect(try run(ServeProcess.binary, ["expect", "--journal", "/nonexistent/journal.jsonl"]).status == 2)
-        #expect(try run(ServeProcess.binary, ["expect", "--count", "1", "--none"]).status == 64)
-        #expect(try run(ServeProcess.binary, ["expect", "--json-path", "$.[bad"]).status == 64)
-        #expect(try run(ServeProcess.binary, ["recordings", "--order", "sideways"]).status == 64)
+    func exitStatuses() async throws {
+        #expect(try await run(ServeProcess.binary, ["expect", "--server", "http://127.0.0.1:1"]).status == 2)
+        #expect(try await run(ServeProcess.binary, ["expect", "--journal", "/nonexistent/journal.jsonl"]).status == 2)
+        #expect(try await run(ServeProcess.binary, ["expect", "--count", "1", "--none"]).status == 64)
+        #expect(try await run(ServeProcess.binary, ["expect", "--json-path", "$.[bad"]).status == 64)
+        #expect(try await run(ServeProcess.binary, ["recordings", "--order", "sideways"]).status == 64)
     }
 }

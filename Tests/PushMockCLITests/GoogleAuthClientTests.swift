@@ -35,7 +35,7 @@ struct GoogleAuthClientTests {
     @Test("assertion → token → send → UNREGISTERED → 401 → refresh → send")
     func firebaseAdminStyleFlow() async throws {
         let python = "/usr/bin/python3"
-        let probe = try run(python, ["-c", "import google.oauth2.service_account, google.auth.transport.requests"])
+        let probe = try await run(python, ["-c", "import google.oauth2.service_account, google.auth.transport.requests"])
         try #require(probe.status == 0, "python3-google-auth and python3-requests are required (scripts/test installs them): \(probe.error)")
         let server = try await ServeProcess()
         defer { server.removeDirectory() }
@@ -46,7 +46,7 @@ struct GoogleAuthClientTests {
         let good = "goodInstance:APA91b" + String(repeating: "g", count: 120)
         let dead = "deadInstance:APA91b" + String(repeating: "d", count: 120)
         let control = "http://127.0.0.1:\(server.cleartextPort)/_pushmock"
-        let registered = try run("/usr/bin/curl", [
+        let registered = try await run("/usr/bin/curl", [
             "-s", "-o", "/dev/null", "-w", "%{http_code}", "-X", "POST", "\(control)/fcm/tokens", "-d",
             #"[{"token":"\#(dead)","project":"\#(account.projectId)","state":"unregistered"}]"#,
         ])
@@ -54,20 +54,14 @@ struct GoogleAuthClientTests {
 
         let scriptPath = server.directory + "/flow.py"
         try Self.script.write(toFile: scriptPath, atomically: true, encoding: .utf8)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: python)
-        process.arguments = [scriptPath, accountPath, "https://localhost:\(server.tlsPort)", control, good, dead]
-        process.environment = ProcessInfo.processInfo.environment.merging(["REQUESTS_CA_BUNDLE": server.caPath]) { _, new in new }
-        let output = Pipe()
-        let errors = Pipe()
-        process.standardOutput = output
-        process.standardError = errors
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        let errorText = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0, "\(errorText)")
-        let results = try #require(try JSONSerialization.jsonObject(with: data) as? [String: [Any]], "\(errorText)")
+        let flow = try await run(
+            python,
+            [scriptPath, accountPath, "https://localhost:\(server.tlsPort)", control, good, dead],
+            environment: ["REQUESTS_CA_BUNDLE": server.caPath]
+        )
+        let errorText = flow.error
+        #expect(flow.status == 0, "\(errorText)")
+        let results = try #require(try JSONSerialization.jsonObject(with: Data(flow.output.utf8)) as? [String: [Any]], "\(errorText)")
 
         #expect(results["good"]?.first as? Int == 200)
         #expect(((results["good"]?.last as? [String: Any])?["name"] as? String)?.hasPrefix("projects/\(account.projectId)/messages/0:") == true)

@@ -14,23 +14,8 @@ struct SendCommandTests {
         _ arguments: [String],
         in directory: String,
         environment: [String: String] = [:]
-    ) throws -> (status: Int32, output: String, error: String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: ServeProcess.binary)
-        process.arguments = arguments
-        process.currentDirectoryURL = URL(fileURLWithPath: directory)
-        var env = ProcessInfo.processInfo.environment
-        for (name, value) in environment { env[name] = value }
-        process.environment = env
-        let output = Pipe()
-        let error = Pipe()
-        process.standardOutput = output
-        process.standardError = error
-        try process.run()
-        let outputData = output.fileHandleForReading.readDataToEndOfFile()
-        let errorData = error.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: outputData, as: UTF8.self), String(decoding: errorData, as: UTF8.self))
+    ) async throws -> (status: Int32, output: String, error: String) {
+        try await run(ServeProcess.binary, arguments, directory: directory, environment: environment)
     }
 
     func json(_ text: String) throws -> [String: Any] {
@@ -38,9 +23,9 @@ struct SendCommandTests {
     }
 
     /// POSTs JSON to the control API.
-    func control(_ serve: ServeProcess, _ path: String, _ body: String) throws {
+    func control(_ serve: ServeProcess, _ path: String, _ body: String) async throws {
         let curl = try #require(tool("curl"))
-        let result = try run(curl, ["-s", "-f", "-X", "POST", "-H", "content-type: application/json", "-d", body, "http://127.0.0.1:\(serve.cleartextPort)/_pushmock/\(path)"])
+        let result = try await run(curl, ["-s", "-f", "-X", "POST", "-H", "content-type: application/json", "-d", body, "http://127.0.0.1:\(serve.cleartextPort)/_pushmock/\(path)"])
         try #require(result.status == 0, "control API \(path): \(result.output)")
     }
 
@@ -54,7 +39,7 @@ struct SendCommandTests {
     func oneNotification() async throws {
         let serve = try await ServeProcess()
         defer { _ = serve.stop(); serve.removeDirectory() }
-        let result = try pushmock(
+        let result = try await pushmock(
             [
                 "send", "apns", "--ready-file", serve.directory + "/ready.json", "--token", Self.token,
                 "--title", "Dinner", "--body", "Time for your vitamins", "--sound", "default", "--badge", "2",
@@ -83,7 +68,7 @@ struct SendCommandTests {
 
         // Zero configuration: certs/ of the serve directory and the gateway URL, nothing else.
         do {
-            let zero = try pushmock(
+            let zero = try await pushmock(
                 ["send", "apns", "--url", "https://127.0.0.1:\(serve.tlsPort)", "--token", Self.token, "--alert", "Hi"],
                 in: serve.directory
             )
@@ -93,21 +78,21 @@ struct SendCommandTests {
             #expect(zero.output.contains("latency     p50"))
             // A directory without a mock: a clear error, usage exit status.
             let elsewhere = NSTemporaryDirectory()
-            let missing = try pushmock(["send", "apns", "--token", Self.token, "--alert", "Hi"], in: elsewhere)
+            let missing = try await pushmock(["send", "apns", "--token", Self.token, "--alert", "Hi"], in: elsewhere)
             #expect(missing.status == 64)
             #expect(missing.error.contains("no local mock found"))
         }
         // Credentials from environment variables: the sample key as inline PEM.
         do {
             let pem = try String(contentsOfFile: serve.directory + "/certs/apns-sample-key.p8", encoding: .utf8)
-            let fromEnvironment = try pushmock(
+            let fromEnvironment = try await pushmock(
                 ["send", "apns", "--ready-file", serve.directory + "/ready.json", "--token", Self.token, "--alert", "Hi", "--quiet"],
                 in: serve.directory,
                 environment: ["APNS_KEY": pem, "APNS_KEY_ID": "PUSHMOCK01", "APNS_TEAM_ID": "PUSHMOCK00", "APNS_TOPIC": "dev.pushmock.sample"]
             )
             #expect(fromEnvironment.status == 0, "\(fromEnvironment.error)")
             #expect(fromEnvironment.output.isEmpty)
-            let missingTeam = try pushmock(
+            let missingTeam = try await pushmock(
                 ["send", "apns", "--environment", "production", "--token", Self.token, "--alert", "Hi"],
                 in: serve.directory,
                 environment: ["APNS_KEY": pem, "APNS_KEY_ID": "PUSHMOCK01"]
@@ -117,7 +102,7 @@ struct SendCommandTests {
         }
         // A progress bar when asked for (on stderr; stdout keeps the summary).
         do {
-            let drawn = try pushmock(
+            let drawn = try await pushmock(
                 ["send", "apns", "--ready-file", serve.directory + "/ready.json", "--token", Self.token, "--alert", "Hi", "--repeat", "3", "--progress", "always", "--json"],
                 in: serve.directory
             )
@@ -127,7 +112,7 @@ struct SendCommandTests {
         }
         // FCM from flags to a topic; the human summary.
         do {
-            let fcm = try pushmock(
+            let fcm = try await pushmock(
                 ["send", "fcm", "--ready-file", serve.directory + "/ready.json", "--topic", "news", "--title", "Hi", "--data", "link=myapp://x"],
                 in: serve.directory
             )
@@ -142,12 +127,12 @@ struct SendCommandTests {
     func csvWithTemplate() async throws {
         let serve = try await ServeProcess()
         defer { _ = serve.stop(); serve.removeDirectory() }
-        try control(serve, "apns/tokens", #"{"token":"\#(Self.otherToken)","bundleId":"dev.pushmock.sample","state":"unregistered","at":1700000000000}"#)
+        try await control(serve, "apns/tokens", #"{"token":"\#(Self.otherToken)","bundleId":"dev.pushmock.sample","state":"unregistered","at":1700000000000}"#)
         let csv = "token,compound_name,dose\n\(Self.token),\"vitamin D, 1000 IU\",2\n\(Self.otherToken),zinc,1\nnot-a-token,iron,3\n"
         try csv.write(toFile: serve.directory + "/people.csv", atomically: true, encoding: .utf8)
         try #"{"aps":{"alert":{"title":"Reminder","body":"Time for your {{ compound_name }} ({{ dose }} × {{ unit | default: 'tablet' }})"}}}"#
             .write(toFile: serve.directory + "/reminder.json", atomically: true, encoding: .utf8)
-        let result = try pushmock(
+        let result = try await pushmock(
             [
                 "send", "apns", "--ready-file", serve.directory + "/ready.json", "--recipients", "people.csv",
                 "--payload", "reminder.json", "--json", "--results", "results.jsonl",
@@ -180,7 +165,7 @@ struct SendCommandTests {
         // variable.
         let recordsBefore = try journal(serve).count
         try "token,name\n\(Self.token),Ada\n\(Self.otherToken),\n".write(toFile: serve.directory + "/people2.csv", atomically: true, encoding: .utf8)
-        let missing = try pushmock(
+        let missing = try await pushmock(
             [
                 "send", "apns", "--ready-file", serve.directory + "/ready.json", "--recipients", "people2.csv",
                 "--payload-json", #"{"aps":{"alert":"Hi {{ name }}, time for your {{ compound_name }}"}}"#,
@@ -199,8 +184,8 @@ struct SendCommandTests {
         let serve = try await ServeProcess()
         defer { _ = serve.stop(); serve.removeDirectory() }
         for (mode, expected) in [("any", Int32(2)), ("failed", 0), ("never", 0)] {
-            try control(serve, "faults", #"{"trigger":{"count":1},"action":{"type":"apns-error","reason":"ServiceUnavailable"}}"#)
-            let result = try pushmock(
+            try await control(serve, "faults", #"{"trigger":{"count":1},"action":{"type":"apns-error","reason":"ServiceUnavailable"}}"#)
+            let result = try await pushmock(
                 [
                     "send", "apns", "--ready-file", serve.directory + "/ready.json", "--token", Self.token, "--token", "bad",
                     "--alert", "Hi", "--fail-on", mode, "--json", "--concurrency", "1",
@@ -228,7 +213,7 @@ struct SendCommandTests {
         try lines.joined(separator: "\n").write(toFile: serve.directory + "/devices.jsonl", atomically: true, encoding: .utf8)
         try #"{"notification":{"title":"Hi {{ name }}"},"data":{"count":"{{ count }}"},"android":{"priority":"high"}}"#
             .write(toFile: serve.directory + "/message.json", atomically: true, encoding: .utf8)
-        let result = try pushmock(
+        let result = try await pushmock(
             [
                 "send", "fcm", "--ready-file", serve.directory + "/ready.json", "--recipients", "devices.jsonl",
                 "--message", "message.json", "--validate-only", "--json", "--results", "results.jsonl",
@@ -244,7 +229,7 @@ struct SendCommandTests {
 
         try #"{"notification":{"title":"Hi {{ name }}"},"data":{"count":"n={{ count }}"},"android":{"priority":"high"}}"#
             .write(toFile: serve.directory + "/message.json", atomically: true, encoding: .utf8)
-        let fixed = try pushmock(
+        let fixed = try await pushmock(
             [
                 "send", "fcm", "--ready-file", serve.directory + "/ready.json", "--recipients", "devices.jsonl",
                 "--message", "message.json", "--validate-only", "--json", "--results", "results.jsonl",
@@ -270,8 +255,8 @@ struct SendCommandTests {
         ["send", "apns", "--token", "00", "--alert", "x", "--p12", "/nonexistent.p12", "--p12-password", "x"],
         ["send", "fcm", "--topic", "news", "--title", "x", "--service-account", "/nonexistent.json"],
     ])
-    func credentialErrors(arguments: [String]) throws {
-        let result = try pushmock(arguments, in: NSTemporaryDirectory())
+    func credentialErrors(arguments: [String]) async throws {
+        let result = try await pushmock(arguments, in: NSTemporaryDirectory())
         #expect(result.status == 1, "\(arguments): \(result.error)")
         #expect(result.error.hasPrefix("Error: "))
     }
@@ -284,8 +269,8 @@ struct SendCommandTests {
         ["send", "fcm", "--title", "x"],
         ["send", "apns", "--token", "00", "--alert", "x", "--concurrency", "0"],
     ])
-    func usage(arguments: [String]) throws {
-        let result = try pushmock(arguments, in: NSTemporaryDirectory())
+    func usage(arguments: [String]) async throws {
+        let result = try await pushmock(arguments, in: NSTemporaryDirectory())
         #expect(result.status == 64, "\(arguments): \(result.error)")
     }
 }

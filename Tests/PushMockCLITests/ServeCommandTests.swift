@@ -11,8 +11,8 @@ import Testing
 struct ServeCommandTests {
     static let token = "00fc13adff785122b4ad28809a3420982341241421348097878e577c991de8f0"
 
-    static func providerToken(_ server: ServeProcess) throws -> String {
-        let result = try run(ServeProcess.binary, ["provider-token", "--key", server.directory + "/certs/apns-sample-key.p8"])
+    static func providerToken(_ server: ServeProcess) async throws -> String {
+        let result = try await run(ServeProcess.binary, ["provider-token", "--key", server.directory + "/certs/apns-sample-key.p8"])
         #expect(result.status == 0, "\(result.error)")
         return result.output.trimmingCharacters(in: .whitespacesAndNewlines)
     }
@@ -32,7 +32,7 @@ struct ServeCommandTests {
         }
         // The server certificate names the real push hosts and loopback.
         if let openssl = tool("openssl") {
-            let text = try run(openssl, ["x509", "-noout", "-text", "-in", server.directory + "/certs/server.pem"]).output
+            let text = try await run(openssl, ["x509", "-noout", "-text", "-in", server.directory + "/certs/server.pem"]).output
             for name in ["DNS:localhost", "DNS:api.push.apple.com", "DNS:api.sandbox.push.apple.com", "DNS:api.development.push.apple.com",
                 "DNS:fcm.googleapis.com", "DNS:oauth2.googleapis.com", "DNS:iid.googleapis.com", "IP Address:127.0.0.1", "IP Address:0:0:0:0:0:0:0:1"]
             {
@@ -64,17 +64,17 @@ struct ServeCommandTests {
         let curl = try #require(tool("curl"), "curl is required (Debian package curl)")
         let server = try await ServeProcess()
         defer { server.removeDirectory() }
-        let jwt = try Self.providerToken(server)
+        let jwt = try await Self.providerToken(server)
         let base = ["-s", "-i", "--http2", "--cacert", server.caPath, "-H", "authorization: bearer \(jwt)", "-H", "apns-topic: dev.pushmock.sample"]
-        let ok = try run(curl, base + ["-H", "apns-push-type: alert", "-d", #"{"aps":{"alert":"Hello"}}"#, "https://localhost:\(server.tlsPort)/3/device/\(Self.token)"])
+        let ok = try await run(curl, base + ["-H", "apns-push-type: alert", "-d", #"{"aps":{"alert":"Hello"}}"#, "https://localhost:\(server.tlsPort)/3/device/\(Self.token)"])
         #expect(ok.output.hasPrefix("HTTP/2 200"), "\(ok.output) \(ok.error)")
         #expect(ok.output.contains("apns-id: "))
         #expect(ok.output.contains("apns-unique-id: "))
-        let bad = try run(curl, base + ["-d", #"{"aps":{}}"#, "https://127.0.0.1:\(server.tlsPort)/3/device/nothex"])
+        let bad = try await run(curl, base + ["-d", #"{"aps":{}}"#, "https://127.0.0.1:\(server.tlsPort)/3/device/nothex"])
         #expect(bad.output.hasPrefix("HTTP/2 400"))
         #expect(bad.output.hasSuffix(#"{"reason":"BadDeviceToken"}"#))
         // Production by authority: curl --connect-to keeps the real host name for TLS and :authority.
-        let production = try run(curl, base + [
+        let production = try await run(curl, base + [
             "--connect-to", "api.push.apple.com:443:127.0.0.1:\(server.tlsPort)",
             "-d", #"{"aps":{}}"#, "https://api.push.apple.com/3/device/\(Self.token)",
         ])
@@ -91,11 +91,11 @@ struct ServeCommandTests {
         let nghttp = try #require(tool("nghttp"), "nghttp is required (Debian package nghttp2-client)")
         let server = try await ServeProcess()
         defer { server.removeDirectory() }
-        let jwt = try Self.providerToken(server)
+        let jwt = try await Self.providerToken(server)
         let payload = server.directory + "/payload.json"
         try #"{"aps":{"alert":{"title":"Hi","body":"there"}}}"#.write(toFile: payload, atomically: true, encoding: .utf8)
         for url in ["https://127.0.0.1:\(server.tlsPort)", "http://127.0.0.1:\(server.cleartextPort)"] {
-            let result = try run(nghttp, [
+            let result = try await run(nghttp, [
                 "-v", "-d", payload,
                 "-H", "authorization: bearer \(jwt)", "-H", "apns-topic: dev.pushmock.sample", "-H", "apns-push-type: alert",
                 "\(url)/3/device/\(Self.token)",
@@ -103,7 +103,7 @@ struct ServeCommandTests {
             #expect(result.status == 0, "\(url): \(result.error)")
             #expect(result.output.contains(":status: 200"), "\(url): \(result.output)")
             #expect(result.output.contains("SETTINGS_MAX_CONCURRENT_STREAMS(0x03):1000"))
-            let bad = try run(nghttp, ["-d", payload, "-H", "apns-topic: dev.pushmock.sample", "\(url)/3/device/\(Self.token)"])
+            let bad = try await run(nghttp, ["-d", payload, "-H", "apns-topic: dev.pushmock.sample", "\(url)/3/device/\(Self.token)"])
             #expect(bad.output.contains(#"{"reason":"MissingProviderToken"}"#), "\(url): \(bad.output)")
         }
         #expect(server.stop().status == 0)
@@ -126,7 +126,7 @@ struct ServeCommandTests {
         let curl = try #require(tool("curl"))
         let server = try await ServeProcess()
         defer { server.removeDirectory() }
-        let jwt = try Self.providerToken(server)
+        let jwt = try await Self.providerToken(server)
         // Fifty transfers in parallel (-Z), multiplexed over HTTP/2; options repeat per transfer.
         var arguments = ["-Z"]
         for index in 0..<50 {
@@ -137,7 +137,7 @@ struct ServeCommandTests {
             ]
             if index < 49 { arguments.append("--next") }
         }
-        let result = try run(curl, arguments)
+        let result = try await run(curl, arguments)
         let acknowledged = result.output.split(separator: "\n").filter { $0 == "200" }.count
         #expect(acknowledged == 50, "\(result.output)")
         _ = server.stop(signal: SIGKILL)
@@ -162,32 +162,32 @@ struct ServeCommandTests {
             }}
             """.write(toFile: config, atomically: true, encoding: .utf8)
         let server = try await ServeProcess(arguments: ["--config", config], directory: directory)
-        let jwt = try Self.providerToken(server)
-        func status(_ token: String) throws -> String {
-            try run(curl, [
+        let jwt = try await Self.providerToken(server)
+        func status(_ token: String) async throws -> String {
+            try await run(curl, [
                 "-s", "--http2", "--cacert", server.caPath, "-H", "authorization: bearer \(jwt)", "-H", "apns-topic: dev.pushmock.sample",
                 "-d", "{}", "https://localhost:\(server.tlsPort)/3/device/\(token)",
             ]).output
         }
-        #expect(try status(Self.token) == "")
-        #expect(try status(String(repeating: "ab", count: 32)) == #"{"reason":"Unregistered","timestamp":1700000000000}"#)
-        #expect(try status(String(repeating: "cd", count: 32)) == #"{"reason":"BadDeviceToken"}"#)
+        #expect(try await status(Self.token) == "")
+        #expect(try await status(String(repeating: "ab", count: 32)) == #"{"reason":"Unregistered","timestamp":1700000000000}"#)
+        #expect(try await status(String(repeating: "cd", count: 32)) == #"{"reason":"BadDeviceToken"}"#)
         #expect(server.stop().status == 0)
 
         try #"{"apns": {"tokenz": []}}"#.write(toFile: config, atomically: true, encoding: .utf8)
-        let rejected = try run(ServeProcess.binary, ["serve", "--config", config, "--tls-port", "0", "--port", "0", "--certs-dir", directory + "/certs"])
+        let rejected = try await run(ServeProcess.binary, ["serve", "--config", config, "--tls-port", "0", "--port", "0", "--certs-dir", directory + "/certs"])
         #expect(rejected.status != 0)
         #expect(rejected.error.contains(#"unknown key "tokenz""#), "\(rejected.error)")
     }
 
     @Test("bad command lines are usage errors")
-    func usageErrors() throws {
-        let conflicting = try run(ServeProcess.binary, ["serve", "--no-tls", "--no-cleartext"])
+    func usageErrors() async throws {
+        let conflicting = try await run(ServeProcess.binary, ["serve", "--no-tls", "--no-cleartext"])
         #expect(conflicting.status == 64)
         #expect(conflicting.error.contains("leave nothing to listen on"))
-        let certWithoutKey = try run(ServeProcess.binary, ["serve", "--cert", "x.pem"])
+        let certWithoutKey = try await run(ServeProcess.binary, ["serve", "--cert", "x.pem"])
         #expect(certWithoutKey.status == 64)
-        let badEnvironment = try run(ServeProcess.binary, ["serve", "--environment", "staging"])
+        let badEnvironment = try await run(ServeProcess.binary, ["serve", "--environment", "staging"])
         #expect(badEnvironment.status == 64)
     }
 }

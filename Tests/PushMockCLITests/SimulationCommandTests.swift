@@ -18,7 +18,7 @@ struct SimulationCommandTests {
 
         init() async throws {
             server = try await ServeProcess(arguments: ["--clock-start", SimulationCommandTests.start.description, "--freeze-clock"])
-            let minted = try run(ServeProcess.binary, [
+            let minted = try await run(ServeProcess.binary, [
                 "provider-token", "--key", server.directory + "/certs/apns-sample-key.p8",
                 "--issued-at", String(SimulationCommandTests.start.secondsSince1970),
             ])
@@ -27,8 +27,8 @@ struct SimulationCommandTests {
 
         /// `pushmock <arguments> --server …`, in UTC so `10:02` means 10:02Z.
         @discardableResult
-        func pushmock(_ arguments: [String]) throws -> (status: Int32, output: String, error: String) {
-            let result = try run(
+        func pushmock(_ arguments: [String]) async throws -> (status: Int32, output: String, error: String) {
+            let result = try await run(
                 ServeProcess.binary,
                 arguments + ["--server", "http://127.0.0.1:\(server.cleartextPort)"],
                 environment: ["TZ": "UTC"]
@@ -43,20 +43,20 @@ struct SimulationCommandTests {
             headers: [String] = [],
             payload: String = #"{"aps":{"alert":"Hi"}}"#,
             maxTime: String = "5"
-        ) throws -> (status: Int, body: String, exit: Int32) {
+        ) async throws -> (status: Int, body: String, exit: Int32) {
             let curl = try #require(tool("curl"), "curl is required (Debian package curl)")
             var arguments = ["-s", "--http2-prior-knowledge", "--max-time", maxTime, "-w", "\n%{http_code}"]
             for header in ["authorization: bearer \(jwt)", "apns-topic: dev.pushmock.sample"] + headers {
                 arguments += ["-H", header]
             }
             arguments += ["-d", payload, "http://127.0.0.1:\(server.cleartextPort)/3/device/\(token)"]
-            let result = try run(curl, arguments)
+            let result = try await run(curl, arguments)
             let lines = result.output.split(separator: "\n", omittingEmptySubsequences: false)
             return (Int(lines.last ?? "") ?? 0, lines.dropLast().joined(separator: "\n"), result.status)
         }
 
-        func json(_ arguments: [String]) throws -> JSONValue {
-            try JSONValue(parsing: try pushmock(arguments + ["--json"]).output)
+        func json(_ arguments: [String]) async throws -> JSONValue {
+            try JSONValue(parsing: try await pushmock(arguments + ["--json"]).output)
         }
     }
 
@@ -64,15 +64,15 @@ struct SimulationCommandTests {
     func uninstalledAtTen() async throws {
         let session = try await Session()
         defer { session.server.removeDirectory() }
-        try session.pushmock(["token", "unregister", Self.token, "--at", "10:02"])
-        #expect(try session.send().status == 200, "09:58: still installed")
-        try session.pushmock(["clock", "set", "10:05"])
-        let gone = try session.send()
+        try await session.pushmock(["token", "unregister", Self.token, "--at", "10:02"])
+        #expect(try await session.send().status == 200, "09:58: still installed")
+        try await session.pushmock(["clock", "set", "10:05"])
+        let gone = try await session.send()
         #expect(gone.status == 410)
         let body = try JSONValue(parsing: gone.body)
         #expect(body["reason"]?.stringValue == "Unregistered")
         #expect(body["timestamp"]?.int64Value == Self.start.millisecondsSince1970 + 4 * 60_000, "10:02 in milliseconds")
-        let shown = try session.json(["token", "show", Self.token])
+        let shown = try await session.json(["token", "show", Self.token])
         #expect(shown["state"]?.stringValue == "unregistered")
         #expect(session.server.stop().status == 0)
     }
@@ -81,22 +81,23 @@ struct SimulationCommandTests {
     func outageThenThrottling() async throws {
         let session = try await Session()
         defer { session.server.removeDirectory() }
-        try session.pushmock(["fault", "preset", "outage", "--for", "2m", "--platform", "apns"])
-        try session.pushmock(["fault", "preset", "throttling", "--starts-in", "2m", "--limit", "2", "--per", "1s", "--platform", "apns"])
-        let down = try session.send()
+        try await session.pushmock(["fault", "preset", "outage", "--for", "2m", "--platform", "apns"])
+        try await session.pushmock(["fault", "preset", "throttling", "--starts-in", "2m", "--limit", "2", "--per", "1s", "--platform", "apns"])
+        let down = try await session.send()
         #expect(down.status == 503)
         #expect(down.body == #"{"reason":"ServiceUnavailable"}"#)
-        try session.pushmock(["clock", "advance", "119s"])
-        #expect(try session.send().status == 503, "still inside the two minutes")
-        try session.pushmock(["clock", "advance", "1s"])
-        let statuses = try (1...3).map { _ in try session.send().status }
+        try await session.pushmock(["clock", "advance", "119s"])
+        #expect(try await session.send().status == 503, "still inside the two minutes")
+        try await session.pushmock(["clock", "advance", "1s"])
+        var statuses: [Int] = []
+        for _ in 1...3 { statuses.append(try await session.send().status) }
         #expect(statuses == [200, 200, 429], "two per second per token, then TooManyRequests")
-        try session.pushmock(["clock", "advance", "1s"])
-        #expect(try session.send().status == 200, "a new second, a new allowance")
-        let rules = try session.json(["fault", "list"]).arrayValue ?? []
+        try await session.pushmock(["clock", "advance", "1s"])
+        #expect(try await session.send().status == 200, "a new second, a new allowance")
+        let rules = try await session.json(["fault", "list"]).arrayValue ?? []
         #expect(rules.map { $0["fired"]?.intValue } == [2, 1])
-        try session.pushmock(["fault", "clear"])
-        #expect(try session.json(["fault", "list"]).arrayValue?.isEmpty == true)
+        try await session.pushmock(["fault", "clear"])
+        #expect(try await session.json(["fault", "list"]).arrayValue?.isEmpty == true)
         #expect(session.server.stop().status == 0)
     }
 
@@ -105,19 +106,19 @@ struct SimulationCommandTests {
     func offlineCollapse(advance: String, shows: Bool) async throws {
         let session = try await Session()
         defer { session.server.removeDirectory() }
-        try session.pushmock(["device", "offline", Self.token])
+        try await session.pushmock(["device", "offline", Self.token])
         let expiration = Self.start.secondsSince1970 + 600
         let ids = (1...5).map { String(format: "3C8F2A4E-0000-4000-8000-00000000000%d", $0) }
         for (index, id) in ids.enumerated() {
-            let sent = try session.send(
+            let sent = try await session.send(
                 headers: ["apns-id: \(id)", "apns-collapse-id: score", "apns-expiration: \(expiration)"],
                 payload: #"{"aps":{"alert":{"title":"Score \#(index + 1)"}}}"#
             )
             #expect(sent.status == 200)
         }
-        try session.pushmock(["clock", "advance", advance])
-        try session.pushmock(["device", "online", Self.token])
-        let device = try session.json(["device", "show", Self.token])
+        try await session.pushmock(["clock", "advance", advance])
+        try await session.pushmock(["device", "online", Self.token])
+        let device = try await session.json(["device", "show", Self.token])
         let showing = device["showing"]?.arrayValue?.compactMap(\.stringValue) ?? []
         let notifications = device["notifications"]?.arrayValue ?? []
         let statuses = notifications.compactMap { $0["status"]?.stringValue }
@@ -131,7 +132,7 @@ struct SimulationCommandTests {
             let expired = device["timeline"]?.arrayValue?.first { $0["event"]?.stringValue == "expired" }
             #expect(expired?["at"]?.stringValue == "2026-11-21T10:08:00.000Z", "at its apns-expiration, not when looked at")
         }
-        let text = try session.pushmock(["device", "show", Self.token]).output
+        let text = try await session.pushmock(["device", "show", Self.token]).output
         #expect(text.contains(shows ? "Score 5" : "showing: nothing"), "\(text)")
         #expect(session.server.stop().status == 0)
     }
@@ -141,19 +142,20 @@ struct SimulationCommandTests {
         let session = try await Session()
         defer { session.server.removeDirectory() }
         let short = "aabbccddeeff00112233"
-        try session.pushmock(["token", "expire", short, "--after-sends", "2"])
-        let statuses = try (1...3).map { _ in try session.send(token: short) }
+        try await session.pushmock(["token", "expire", short, "--after-sends", "2"])
+        var statuses: [(status: Int, body: String, exit: Int32)] = []
+        for _ in 1...3 { statuses.append(try await session.send(token: short)) }
         #expect(statuses.map(\.status) == [200, 200, 410])
         #expect(statuses.last?.body.contains("ExpiredToken") == true)
 
-        let rotated = try session.pushmock(["token", "rotate", Self.token]).output.trimmingCharacters(in: .whitespacesAndNewlines)
+        let rotated = try await session.pushmock(["token", "rotate", Self.token]).output.trimmingCharacters(in: .whitespacesAndNewlines)
         #expect(rotated.count == 64 && rotated != Self.token)
-        #expect(try session.send(token: Self.token).body.contains("Unregistered"))
-        #expect(try session.send(token: rotated).status == 200)
+        #expect(try await session.send(token: Self.token).body.contains("Unregistered"))
+        #expect(try await session.send(token: rotated).status == 200)
 
         let production = "0102030405060708090a0b0c0d0e0f10"
-        try session.pushmock(["token", "add", production, "--app", "dev.pushmock.sample", "--environment", "production"])
-        let wrong = try session.send(token: production)
+        try await session.pushmock(["token", "add", production, "--app", "dev.pushmock.sample", "--environment", "production"])
+        let wrong = try await session.send(token: production)
         #expect(wrong.status == 400)
         #expect(wrong.body == #"{"reason":"BadDeviceToken"}"#, "a production token sent to the sandbox")
         #expect(session.server.stop().status == 0)
@@ -167,12 +169,12 @@ struct SimulationCommandTests {
     func curlSeesConnectionFaults(fault: [String], curlExits: [Int32]) async throws {
         let session = try await Session()
         defer { session.server.removeDirectory() }
-        try session.pushmock(["fault", "add", "--platform", "apns", "--next", "1"] + fault)
+        try await session.pushmock(["fault", "add", "--platform", "apns", "--next", "1"] + fault)
         // A hung request only ends with the client's timeout: keep it short.
-        let faulted = try session.send(maxTime: fault == ["--hang"] ? "0.5" : "5")
+        let faulted = try await session.send(maxTime: fault == ["--hang"] ? "0.5" : "5")
         #expect(curlExits.contains(faulted.exit), "curl exit \(faulted.exit) for \(fault)")
         #expect(faulted.status == 0)
-        #expect(try session.send().status == 200, "only the next one")
+        #expect(try await session.send().status == 200, "only the next one")
         #expect(session.server.stop().status == 0)
     }
 
@@ -189,8 +191,8 @@ struct SimulationCommandTests {
             (["--max-streams", "1"], "SETTINGS_MAX_CONCURRENT_STREAMS(0x03):1]"),
         ]
         for (fault, expected) in cases {
-            try session.pushmock(["fault", "add", "--platform", "apns", "--next", "1"] + fault)
-            let result = try run(nghttp, [
+            try await session.pushmock(["fault", "add", "--platform", "apns", "--next", "1"] + fault)
+            let result = try await run(nghttp, [
                 "-v", "-d", payload, "-H", "authorization: bearer \(session.jwt)", "-H", "apns-topic: dev.pushmock.sample",
                 "http://127.0.0.1:\(session.server.cleartextPort)/3/device/\(Self.token)",
             ])

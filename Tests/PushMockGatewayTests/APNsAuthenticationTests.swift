@@ -45,7 +45,7 @@ struct APNsAuthenticationTests {
             let claims = Base64URL.encode(#"{"iss":"\#(mock.sampleKey.teamID)","iat":\#(mock.state.clock.now().secondsSince1970)}"#)
             let inputPath = directory + "/input"
             try "\(header).\(claims)".write(toFile: inputPath, atomically: true, encoding: .utf8)
-            let signed = try run("/usr/bin/openssl", ["dgst", "-sha256", "-sign", keyPath, "-out", directory + "/sig", inputPath])
+            let signed = try await run("/usr/bin/openssl", ["dgst", "-sha256", "-sign", keyPath, "-out", directory + "/sig", inputPath])
             #expect(signed.status == 0, "\(signed.error)")
             let signature = try Data(contentsOf: URL(fileURLWithPath: directory + "/sig"))
             #expect(signature.first == 0x30, "openssl writes DER")

@@ -12,13 +12,13 @@ import Testing
 @Suite("Control API")
 struct ControlAPITests {
     /// Calls the control API with curl over HTTP/1.1 on the cleartext listener.
-    static func curl(_ mock: PushMockHarness, _ method: String, _ path: String, body: String? = nil) throws -> (status: Int, json: JSONValue?) {
+    static func curl(_ mock: PushMockHarness, _ method: String, _ path: String, body: String? = nil) async throws -> (status: Int, json: JSONValue?) {
         var arguments = ["-s", "-o", "-", "-w", "\n%{http_code}", "-X", method, "--http1.1"]
         if let body {
             arguments += ["-H", "content-type: application/json", "--data-binary", body]
         }
         arguments.append("http://127.0.0.1:\(mock.cleartextPort)\(path)")
-        let result = try run("/usr/bin/curl", arguments)
+        let result = try await run("/usr/bin/curl", arguments)
         let parts = result.output.split(separator: "\n", omittingEmptySubsequences: false)
         let status = Int(parts.last ?? "") ?? 0
         let body = parts.dropLast().joined(separator: "\n")
@@ -33,10 +33,10 @@ struct ControlAPITests {
     @Test("health and info")
     func healthAndInfo() async throws {
         try await withPushMock { mock in
-            let health = try Self.curl(mock, "GET", "/_pushmock/health")
+            let health = try await Self.curl(mock, "GET", "/_pushmock/health")
             #expect(health.status == 200)
             #expect(health.json?["status"]?.stringValue == "ok")
-            let info = try Self.curl(mock, "GET", "/_pushmock/info")
+            let info = try await Self.curl(mock, "GET", "/_pushmock/info")
             #expect(info.status == 200)
             #expect(info.json?["tls"]?["port"]?.intValue == mock.tlsPort)
             #expect(info.json?["apnsSampleKey"]?["keyId"]?.stringValue == mock.sampleKey.keyID)
@@ -57,22 +57,22 @@ struct ControlAPITests {
             _ = try await connection.send(try mock.apnsRequest(token: String(repeating: "ab", count: 32)))
             await connection.close()
 
-            let all = try Self.curl(mock, "GET", "/_pushmock/recordings")
+            let all = try await Self.curl(mock, "GET", "/_pushmock/recordings")
             #expect(all.status == 200)
             #expect(all.json?["count"]?.intValue == 3)
             #expect(all.json?["records"]?[0]?["seq"]?.intValue == 3, "newest first")
-            let failed = try Self.curl(mock, "GET", "/_pushmock/recordings?status=400&reason=PayloadEmpty")
+            let failed = try await Self.curl(mock, "GET", "/_pushmock/recordings?status=400&reason=PayloadEmpty")
             #expect(failed.json?["count"]?.intValue == 1)
-            let byToken = try Self.curl(mock, "GET", "/_pushmock/recordings?token=\(String(repeating: "AB", count: 32))")
+            let byToken = try await Self.curl(mock, "GET", "/_pushmock/recordings?token=\(String(repeating: "AB", count: 32))")
             #expect(byToken.json?["count"]?.intValue == 1)
-            let page = try Self.curl(mock, "GET", "/_pushmock/recordings?limit=1")
+            let page = try await Self.curl(mock, "GET", "/_pushmock/recordings?limit=1")
             #expect(page.json?["count"]?.intValue == 1)
             #expect(page.json?["total"]?.intValue == 3)
-            let one = try Self.curl(mock, "GET", "/_pushmock/recordings/2")
+            let one = try await Self.curl(mock, "GET", "/_pushmock/recordings/2")
             #expect(one.json?["response"]?["reason"]?.stringValue == "PayloadEmpty")
-            #expect(try Self.curl(mock, "GET", "/_pushmock/recordings/99").status == 404)
-            #expect(try Self.curl(mock, "GET", "/_pushmock/recordings?limit=zero").status == 400)
-            let cleared = try Self.curl(mock, "DELETE", "/_pushmock/recordings")
+            #expect(try await Self.curl(mock, "GET", "/_pushmock/recordings/99").status == 404)
+            #expect(try await Self.curl(mock, "GET", "/_pushmock/recordings?limit=zero").status == 400)
+            let cleared = try await Self.curl(mock, "DELETE", "/_pushmock/recordings")
             #expect(cleared.json?["cleared"]?.intValue == 3)
             #expect(mock.recordings.count == 0)
         }
@@ -83,9 +83,9 @@ struct ControlAPITests {
         try await withPushMock { mock in
             let key = APNsSigningKey.generate(keyID: "RUNTIME001", teamID: "RUNTIMETEA")
             let body = #"{"keyId":"RUNTIME001","teamId":"RUNTIMETEA","privateKeyPem":\#(Self.jsonString(key.pkcs8PEM)),"environments":["sandbox"]}"#
-            let registered = try Self.curl(mock, "POST", "/_pushmock/apns/keys", body: body)
+            let registered = try await Self.curl(mock, "POST", "/_pushmock/apns/keys", body: body)
             #expect(registered.status == 201)
-            let keys = try Self.curl(mock, "GET", "/_pushmock/apns/keys")
+            let keys = try await Self.curl(mock, "GET", "/_pushmock/apns/keys")
             #expect(keys.json?.arrayValue?.contains { $0["keyId"]?.stringValue == "RUNTIME001" } == true)
             let jwt = try mock.providerToken(key: key)
             expectAccepted(try await mock.sendOnNewConnection(try mock.apnsRequest(providerToken: .some(jwt))))
@@ -94,9 +94,9 @@ struct ControlAPITests {
                 status: 403,
                 reason: "BadEnvironmentKeyInToken"
             )
-            #expect(try Self.curl(mock, "DELETE", "/_pushmock/apns/keys/RUNTIME001").status == 200)
+            #expect(try await Self.curl(mock, "DELETE", "/_pushmock/apns/keys/RUNTIME001").status == 200)
             expectAPNsError(try await mock.sendOnNewConnection(try mock.apnsRequest(providerToken: .some(jwt))), status: 403, reason: "InvalidProviderToken")
-            #expect(try Self.curl(mock, "POST", "/_pushmock/apns/keys", body: #"{"keyId":"X","teamId":"Y"}"#).status == 400)
+            #expect(try await Self.curl(mock, "POST", "/_pushmock/apns/keys", body: #"{"keyId":"X","teamId":"Y"}"#).status == 400)
         }
     }
 
@@ -105,20 +105,20 @@ struct ControlAPITests {
         try await withPushMock { mock in
             let token = PushMockHarness.sampleDeviceToken
             let body = #"[{"token":"\#(token)","bundleId":"\#(mock.topic)"},{"token":"\#(String(repeating: "cd", count: 32))","bundleId":"com.example.other","environment":"production"}]"#
-            let registered = try Self.curl(mock, "POST", "/_pushmock/apns/tokens", body: body)
+            let registered = try await Self.curl(mock, "POST", "/_pushmock/apns/tokens", body: body)
             #expect(registered.status == 201)
-            #expect(try Self.curl(mock, "GET", "/_pushmock/apns/tokens").json?.arrayValue?.count == 2)
+            #expect(try await Self.curl(mock, "GET", "/_pushmock/apns/tokens").json?.arrayValue?.count == 2)
             expectAccepted(try await mock.sendOnNewConnection(try mock.apnsRequest()))
             let uninstall = #"{"token":"\#(token)","bundleId":"\#(mock.topic)","state":"unregistered","at":"2026-11-21T10:02:00Z"}"#
-            #expect(try Self.curl(mock, "POST", "/_pushmock/apns/tokens", body: uninstall).status == 201)
+            #expect(try await Self.curl(mock, "POST", "/_pushmock/apns/tokens", body: uninstall).status == 201)
             let gone = try await mock.sendOnNewConnection(try mock.apnsRequest())
             #expect(gone.status == 410)
             #expect(gone.apnsTimestamp == ISO8601Milliseconds.parse("2026-11-21T10:02:00Z"))
-            let shown = try Self.curl(mock, "GET", "/_pushmock/apns/tokens/\(token)")
+            let shown = try await Self.curl(mock, "GET", "/_pushmock/apns/tokens/\(token)")
             #expect(shown.json?["state"]?.stringValue == "unregistered")
-            #expect(try Self.curl(mock, "DELETE", "/_pushmock/apns/tokens/\(token)").status == 200)
-            #expect(try Self.curl(mock, "GET", "/_pushmock/apns/tokens/\(token)").status == 404)
-            let bad = try Self.curl(mock, "POST", "/_pushmock/apns/tokens", body: #"{"token":"xyz","bundleId":"a"}"#)
+            #expect(try await Self.curl(mock, "DELETE", "/_pushmock/apns/tokens/\(token)").status == 200)
+            #expect(try await Self.curl(mock, "GET", "/_pushmock/apns/tokens/\(token)").status == 404)
+            let bad = try await Self.curl(mock, "POST", "/_pushmock/apns/tokens", body: #"{"token":"xyz","bundleId":"a"}"#)
             #expect(bad.status == 400)
             #expect(bad.json?["error"]?.stringValue?.contains("hex") == true)
         }
@@ -128,7 +128,7 @@ struct ControlAPITests {
     func teams() async throws {
         try await withPushMock { mock in
             let body = #"{"teamId":"\#(mock.sampleKey.teamID)","bundleIds":["com.example.only"]}"#
-            #expect(try Self.curl(mock, "POST", "/_pushmock/apns/teams", body: body).status == 201)
+            #expect(try await Self.curl(mock, "POST", "/_pushmock/apns/teams", body: body).status == 201)
             expectAPNsError(try await mock.sendOnNewConnection(try mock.apnsRequest()), status: 403, reason: "InvalidProviderToken")
             expectAccepted(try await mock.sendOnNewConnection(try mock.apnsRequest(topic: "com.example.only")))
         }
@@ -137,11 +137,11 @@ struct ControlAPITests {
     @Test("unknown endpoints and methods are explained")
     func errors() async throws {
         try await withPushMock { mock in
-            let unknown = try Self.curl(mock, "GET", "/_pushmock/nothing")
+            let unknown = try await Self.curl(mock, "GET", "/_pushmock/nothing")
             #expect(unknown.status == 404)
             #expect(unknown.json?["error"]?.stringValue?.contains("docs/control-api.md") == true)
-            #expect(try Self.curl(mock, "PATCH", "/_pushmock/recordings").status == 405)
-            #expect(try Self.curl(mock, "POST", "/_pushmock/apns/tokens", body: "not json").status == 400)
+            #expect(try await Self.curl(mock, "PATCH", "/_pushmock/recordings").status == 405)
+            #expect(try await Self.curl(mock, "POST", "/_pushmock/apns/tokens", body: "not json").status == 400)
         }
     }
 

@@ -319,7 +319,7 @@ struct FCMSendTests {
             try (mock.credentials.certificateAuthorityPEM ?? "").write(toFile: caPath, atomically: true, encoding: .utf8)
             let assertion = try mock.assertion()
             for version in ["--http1.1", "--http2"] {
-                let tokenResult = try run("/usr/bin/curl", [
+                let tokenResult = try await run("/usr/bin/curl", [
                     "-s", version, "--cacert", caPath,
                     "--data-urlencode", "grant_type=urn:ietf:params:oauth:grant-type:jwt-bearer",
                     "--data-urlencode", "assertion=\(assertion)",
@@ -330,7 +330,7 @@ struct FCMSendTests {
                 #expect(tokenJSON["token_type"] as? String == "Bearer")
                 let accessToken = try #require(tokenJSON["access_token"] as? String)
                 #expect(accessToken.hasPrefix("ya29."))
-                let send = try run("/usr/bin/curl", [
+                let send = try await run("/usr/bin/curl", [
                     "-s", "-i", version, "--cacert", caPath,
                     "-H", "authorization: Bearer \(accessToken)", "-H", "content-type: application/json",
                     "-d", #"{"message":{"token":"\#(token)","notification":{"title":"Hi"}}}"#,

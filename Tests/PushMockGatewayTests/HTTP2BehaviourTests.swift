@@ -101,7 +101,7 @@ struct HTTP2BehaviourTests {
             let url = tls
                 ? "https://localhost:\(mock.tlsPort)/3/device/\(PushMockHarness.sampleDeviceToken)"
                 : "http://127.0.0.1:\(mock.cleartextPort)/3/device/\(PushMockHarness.sampleDeviceToken)"
-            let result = try run("/usr/bin/curl", [
+            let result = try await run("/usr/bin/curl", [
                 "-s", "-i", "--http1.1", "--cacert", caPath,
                 "-H", "authorization: bearer \(try mock.providerToken())",
                 "-H", "apns-topic: \(mock.topic)",

@@ -236,7 +236,8 @@ struct APNsOutcomeTests {
     func timeout() async throws {
         try await withPushMock(configure: { $0.shutdownGracePeriod = .milliseconds(200) }) { mock in
             try mock.addFault(FaultRule(trigger: FaultTrigger(count: 1), action: .hang))
-            let configuration = try mock.apnsConfiguration { $0.connection.requestTimeout = .milliseconds(300) }
+            // Long enough that the answered retry never times out on a loaded CI machine.
+            let configuration = try mock.apnsConfiguration { $0.connection.requestTimeout = .seconds(2) }
             try await withAPNsSender(configuration: configuration) { sender in
                 let result = await sender.send(APNsNotification(deviceToken: PushMockHarness.sampleDeviceToken, payload: alertPayload))
                 #expect(result.outcome.isAccepted, "\(result)")
@@ -421,7 +422,9 @@ struct APNsConnectionTests {
     @Test("a second connection opens only when the first is full")
     func poolGrows() async throws {
         try await withPushMock { mock in
-            try mock.addFault(FaultRule(action: .pass, latency: .fixed(200)))
+            // Slow answers keep the first connection full long enough for the second one's TLS
+            // handshake even on a loaded CI machine.
+            try mock.addFault(FaultRule(action: .pass, latency: .fixed(1000)))
             let configuration = try mock.apnsConfiguration {
                 $0.connection.maximumConnections = 2
                 $0.connection.maximumConcurrentStreams = 5
@@ -430,7 +433,7 @@ struct APNsConnectionTests {
                 let one = await sender.send(APNsNotification(deviceToken: deviceToken(1), payload: alertPayload))
                 #expect(one.outcome.isAccepted)
                 #expect(sender.connectionsOpened == 1)
-                // Four rounds of 200 ms on one connection; the second takes half the work.
+                // Four rounds of 1 s on one connection; the second takes part of the work.
                 let summary = await sender.send(contentsOf: (0..<20).map { APNsNotification(deviceToken: deviceToken($0), payload: alertPayload) })
                 #expect(summary.accepted == 20)
                 #expect(sender.connectionsOpened == 2)
