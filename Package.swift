@@ -284,6 +284,7 @@ let package = Package(
                 "PushMockAuth",
                 "PushMockCore",
                 "PushMockJSON",
+                "PushMockRecording",
                 "PushMockSender",
             ],
             swiftSettings: swiftSettings

@@ -110,3 +110,27 @@ public struct DeepLinkChecker: Sendable {
         return (links, problems)
     }
 }
+
+extension DeepLinkChecker.Options: Codable {
+    enum CodingKeys: String, CodingKey { case requireLink, requireLinkOnSilent, fallbackIsProblem, includeRejected }
+
+    /// Every member is optional and defaults as in ``init(requireLink:requireLinkOnSilent:fallbackIsProblem:includeRejected:)``.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        let defaults = Self()
+        self.init(
+            requireLink: try container.decodeIfPresent(Bool.self, forKey: .requireLink) ?? defaults.requireLink,
+            requireLinkOnSilent: try container.decodeIfPresent(Bool.self, forKey: .requireLinkOnSilent) ?? defaults.requireLinkOnSilent,
+            fallbackIsProblem: try container.decodeIfPresent(Bool.self, forKey: .fallbackIsProblem) ?? defaults.fallbackIsProblem,
+            includeRejected: try container.decodeIfPresent(Bool.self, forKey: .includeRejected) ?? defaults.includeRejected
+        )
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(requireLink, forKey: .requireLink)
+        try container.encode(requireLinkOnSilent, forKey: .requireLinkOnSilent)
+        try container.encode(fallbackIsProblem, forKey: .fallbackIsProblem)
+        try container.encode(includeRejected, forKey: .includeRejected)
+    }
+}

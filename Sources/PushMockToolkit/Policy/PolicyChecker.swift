@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 public import PushMockRecording
 import PushMockCore
 import PushMockJSON

@@ -11,6 +11,7 @@ public import PushMockJSON
 /// | `"platform": "apns"` | the record's platform |
 /// | `"pushType": "background"` (or array) | `apns-push-type` (APNs header; FCM `apns.headers`) |
 /// | `"topic": "com.example"` (or array) | `apns-topic`, or the FCM topic |
+/// | `"collapseId": "dose-p1"` (or array) | `apns-collapse-id`; FCM `apns.headers.apns-collapse-id` or `android.collapse_key` |
 /// | `"silent": true` | shows nothing: background push type, content-available-only, FCM data-only |
 /// | `"interruptionLevel": "critical"` (or array) | `aps.interruption-level`; `active` when absent |
 /// | `"type": "marketing"` (or array) | the notification's type (not inside type definitions) |
@@ -33,6 +34,7 @@ public struct PolicyMatch: Sendable, Hashable, CustomStringConvertible {
         case platform(NotificationPlatform)
         case pushType([String])
         case topic([String])
+        case collapseID([String])
         case silent(Bool)
         case interruptionLevel([String])
         case type([String])
@@ -70,6 +72,7 @@ public struct PolicyMatch: Sendable, Hashable, CustomStringConvertible {
     public static func platform(_ platform: NotificationPlatform) -> Self { Self(.platform(platform)) }
     public static func pushType(_ types: String...) -> Self { Self(.pushType(types.map { $0.lowercased() })) }
     public static func topic(_ topics: String...) -> Self { Self(.topic(topics)) }
+    public static func collapseID(_ identifiers: String...) -> Self { Self(.collapseID(identifiers)) }
     public static func silent(_ silent: Bool = true) -> Self { Self(.silent(silent)) }
     public static func interruptionLevel(_ levels: String...) -> Self { Self(.interruptionLevel(levels)) }
     public static func type(_ types: String...) -> Self { Self(.type(types)) }
@@ -111,6 +114,8 @@ public struct PolicyMatch: Sendable, Hashable, CustomStringConvertible {
             return subject.facts.pushType.map { types.contains($0.lowercased()) } ?? false
         case .topic(let topics):
             return subject.facts.topic.map { topics.contains($0) } ?? false
+        case .collapseID(let identifiers):
+            return subject.facts.collapseID.map { identifiers.contains($0) } ?? false
         case .silent(let silent):
             return subject.facts.isSilent == silent
         case .interruptionLevel(let levels):
@@ -151,6 +156,7 @@ public struct PolicyMatch: Sendable, Hashable, CustomStringConvertible {
         case .platform(let platform): return "platform \(platform)"
         case .pushType(let types): return "pushType \(list(types))"
         case .topic(let topics): return "topic \(list(topics))"
+        case .collapseID(let identifiers): return "collapseId \(list(identifiers))"
         case .silent(let silent): return silent ? "silent" : "visible"
         case .interruptionLevel(let levels): return "interruptionLevel \(list(levels))"
         case .type(let types): return "type \(list(types))"
@@ -163,7 +169,7 @@ public struct PolicyMatch: Sendable, Hashable, CustomStringConvertible {
     // MARK: Reading
 
     static let members = [
-        "path", "equals", "oneOf", "exists", "prefix", "platform", "pushType", "topic", "silent", "interruptionLevel", "type",
+        "path", "equals", "oneOf", "exists", "prefix", "platform", "pushType", "topic", "collapseId", "silent", "interruptionLevel", "type",
         "all", "any", "not",
     ]
 
@@ -207,6 +213,7 @@ public struct PolicyMatch: Sendable, Hashable, CustomStringConvertible {
         }
         if let types = try object.strings("pushType") { conditions.append(PolicyMatch(.pushType(types.map { $0.lowercased() }))) }
         if let topics = try object.strings("topic") { conditions.append(PolicyMatch(.topic(topics))) }
+        if let identifiers = try object.strings("collapseId") { conditions.append(PolicyMatch(.collapseID(identifiers))) }
         if let silent = try object.bool("silent") { conditions.append(.silent(silent)) }
         if let levels = try object.strings("interruptionLevel") {
             try InterruptionLevels.check(levels, at: object.place("interruptionLevel"))

@@ -12,6 +12,8 @@ struct NotificationPayloadFacts: Sendable {
     let payload: JSONValue?
     let pushType: String?
     let topic: String?
+    /// `apns-collapse-id` (APNs, or FCM `apns.headers`), else FCM `android.collapse_key`.
+    let collapseID: String?
     /// `aps.interruption-level` (APNs, or FCM `apns.payload.aps`); `active`, Apple's default,
     /// when absent. A critical-alert sound (`sound.critical: 1`) without a level counts as
     /// `critical`.
@@ -41,11 +43,19 @@ struct NotificationPayloadFacts: Sendable {
             platform: platform,
             pushType: record.notification?.pushType ?? record.request.headers.first(named: "apns-push-type"),
             topic: record.notification?.topic ?? record.request.headers.first(named: "apns-topic"),
+            collapseID: record.notification?.collapseID ?? record.request.headers.first(named: "apns-collapse-id"),
             recordedAPNsPriority: recordedPriority
         )
     }
 
-    init(payload: JSONValue?, platform: NotificationPlatform, pushType: String? = nil, topic: String? = nil, recordedAPNsPriority: Int? = nil) {
+    init(
+        payload: JSONValue?,
+        platform: NotificationPlatform,
+        pushType: String? = nil,
+        topic: String? = nil,
+        collapseID: String? = nil,
+        recordedAPNsPriority: Int? = nil
+    ) {
         self.platform = platform
         self.payload = payload
         self.topic = topic
@@ -57,6 +67,8 @@ struct NotificationPayloadFacts: Sendable {
             aps = apnsConfig?["payload"]?["aps"]
             let headers = apnsConfig?["headers"]
             self.pushType = pushType ?? headers?["apns-push-type"]?.stringValue
+            self.collapseID = collapseID ?? headers?["apns-collapse-id"]?.stringValue
+                ?? message?["android"]?["collapse_key"]?.stringValue ?? message?["android"]?["collapseKey"]?.stringValue
             self.apnsPriority = headers?["apns-priority"].flatMap(Self.integer)
             let hasNotification = message?["notification"] != nil
                 || message?["android"]?["notification"] != nil
@@ -68,6 +80,7 @@ struct NotificationPayloadFacts: Sendable {
         default:
             aps = payload?["aps"]
             self.pushType = pushType
+            self.collapseID = collapseID
             self.apnsPriority = recordedAPNsPriority ?? 10
             if let pushType, Self.invisiblePushTypes.contains(pushType.lowercased()) {
                 self.isSilent = true
