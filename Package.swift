@@ -294,6 +294,7 @@ let package = Package(
                 "PushMockAuth",
                 "PushMockCore",
                 "PushMockJSON",
+                "PushMockRecording",
                 "PushMockSender",
             ],
             swiftSettings: swiftSettings

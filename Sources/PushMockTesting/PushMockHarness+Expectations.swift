@@ -17,16 +17,39 @@ extension PushMockHarness {
     /// Asserts how many exchanges match `query` (default exactly one), waiting up to `within`
     /// for them. Throws ``ExpectationFailure`` — whose description shows what was expected,
     /// what was received and the nearest misses — so it fails Swift Testing and XCTest alike.
+    /// With `deepLink`, only notifications whose link opens that screen count (see
+    /// ``DeepLinkRequirement``).
     @discardableResult
     public func expect(
         _ query: RecordingQuery,
         count: CountRule = .exactly(1),
         within: Duration? = nil,
+        deepLink: DeepLinkRequirement? = nil,
         _ name: String? = nil
     ) async throws(ExpectationFailure) -> [ExchangeRecord] {
-        let result = await recordings.evaluate(Expectation(name: name, query: query, count: count, within: within))
+        try await expect(Expectation(name: name, query: query, count: count, within: within, deepLink: deepLink))
+    }
+
+    /// Asserts an ``Expectation`` built elsewhere (or decoded from JSON); returns the matches.
+    @discardableResult
+    public func expect(_ expectation: Expectation) async throws(ExpectationFailure) -> [ExchangeRecord] {
+        let result = await recordings.evaluate(expectation)
         guard result.passed else { throw ExpectationFailure(result) }
-        return recordings.records(matching: query)
+        return recordings.records(matching: expectation.query).filter(expectation.matches)
+    }
+
+    /// The deep-link check over the exchanges matching `query` (default: all).
+    public func checkLinks(
+        _ routes: RouteTable,
+        options: DeepLinkChecker.Options = DeepLinkChecker.Options(),
+        _ query: RecordingQuery = RecordingQuery()
+    ) -> DeepLinkReport {
+        DeepLinkChecker(routes: routes, options: options).check(records(query))
+    }
+
+    /// The policy check over the exchanges matching `query` (default: all).
+    public func checkPolicy(_ policy: PolicyFile, _ query: RecordingQuery = RecordingQuery()) -> PolicyReport {
+        PolicyChecker(policy: policy).check(records(query))
     }
 
     /// Asserts that nothing matches `query` — watching for `within` when given.

@@ -14,7 +14,7 @@ struct PushMockCommand: AsyncParsableCommand {
             """,
         version: PushMockVersion.current,
         subcommands: [
-            Serve.self, Send.self, ProviderToken.self, RecordingsCommand.self, ExpectCommand.self,
+            Serve.self, Send.self, ProviderToken.self, RecordingsCommand.self, ExpectCommand.self, CheckCommand.self,
             ClockCommand.self, DeviceCommand.self, TokenCommand.self, FaultCommand.self,
         ]
     )

@@ -31,6 +31,9 @@ import Synchronization
 /// | DELETE | /_pushmock/faults/{id} | remove one rule |
 /// | GET | /_pushmock/faults/presets | the presets |
 /// | POST | /_pushmock/faults/presets/{name} | add a preset's rules (body: its parameters) |
+/// | POST | /_pushmock/expectations | judge expectations (200 / 417) |
+/// | POST | /_pushmock/checks/links | deep links against a route table (200 / 417) |
+/// | POST | /_pushmock/checks/policy | quiet hours, frequency caps, priorities (200 / 417) |
 struct ControlAPI: Sendable {
     let state: GatewayState
     /// Called after a CA was added so the TLS listener can rebuild its context.
@@ -93,6 +96,7 @@ struct ControlAPI: Sendable {
         case "faults": response = try faultRoutes(request)
         case "clock": response = try clockRoutes(request)
         case "devices": response = try deviceRoutes(request)
+        case "checks": response = try checkRoutes(request)
         case "expectations": response = nil
         default: response = nil
         }
@@ -103,7 +107,7 @@ struct ControlAPI: Sendable {
         throw ControlAPIError(404, "no control endpoint /_pushmock/\(segments.joined(separator: "/")); see docs/control-api.md")
     }
 
-    private static let knownPaths: Set<String> = ["health", "info", "recordings", "apns", "fcm", "faults", "clock", "devices", "expectations"]
+    private static let knownPaths: Set<String> = ["health", "info", "recordings", "apns", "fcm", "faults", "clock", "devices", "expectations", "checks"]
 
     // MARK: JSON helpers
 

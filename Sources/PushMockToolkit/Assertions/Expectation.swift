@@ -7,7 +7,8 @@ public import PushMockRecording
 /// API (`POST /_pushmock/expectations`) and by `pushmock expect`.
 ///
 /// JSON: `{"name": "dose reminder", "query": {"token": "00fc…", "payload": [...]},
-/// "count": {"exactly": 1}, "within": "5s"}`.
+/// "count": {"exactly": 1}, "within": "5s"}`, optionally with `"deepLink": {"routes": …,
+/// "screen": "/protocols/{id}/log", "parameters": {"id": "p1"}}` (see ``DeepLinkRequirement``).
 public struct Expectation: Sendable, Hashable, Codable {
     public var name: String?
     public var query: RecordingQuery
@@ -15,15 +16,24 @@ public struct Expectation: Sendable, Hashable, Codable {
     /// Wait up to this long for the count to be reached (for `exactly 0` / `atMost`: watch this
     /// long, then judge). `nil`: judge what is recorded now.
     public var within: Duration?
+    /// What the notification's deep link must open; `nil`: links are not looked at.
+    public var deepLink: DeepLinkRequirement?
 
-    public init(name: String? = nil, query: RecordingQuery, count: CountRule = .exactly(1), within: Duration? = nil) {
+    public init(
+        name: String? = nil,
+        query: RecordingQuery,
+        count: CountRule = .exactly(1),
+        within: Duration? = nil,
+        deepLink: DeepLinkRequirement? = nil
+    ) {
         self.name = name
         self.query = query
         self.count = count
         self.within = within
+        self.deepLink = deepLink
     }
 
-    enum CodingKeys: String, CodingKey { case name, query, count, within }
+    enum CodingKeys: String, CodingKey { case name, query, count, within, deepLink }
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -31,6 +41,7 @@ public struct Expectation: Sendable, Hashable, Codable {
         query = try container.decode(RecordingQuery.self, forKey: .query)
         count = try container.decodeIfPresent(CountRule.self, forKey: .count) ?? .exactly(1)
         within = try container.decodeIfPresent(DurationValue.self, forKey: .within)?.duration
+        deepLink = try container.decodeIfPresent(DeepLinkRequirement.self, forKey: .deepLink)
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -39,6 +50,22 @@ public struct Expectation: Sendable, Hashable, Codable {
         try container.encode(query, forKey: .query)
         try container.encode(count, forKey: .count)
         try container.encodeIfPresent(within.map(DurationValue.init), forKey: .within)
+        try container.encodeIfPresent(deepLink, forKey: .deepLink)
+    }
+
+    /// The query's conditions, then the deep-link requirement as one more condition (named
+    /// `deepLink`), so near misses show where a candidate's link actually leads.
+    public var conditions: [QueryCondition] {
+        var conditions = query.conditions
+        if let deepLink {
+            conditions.append(QueryCondition(name: "deepLink", expected: deepLink.summary) { deepLink.evaluate($0) })
+        }
+        return conditions
+    }
+
+    /// Whether `record` counts towards the expectation.
+    public func matches(_ record: ExchangeRecord) -> Bool {
+        query.matches(record) && (deepLink.map { $0.evaluate(record).passed } ?? true)
     }
 
     /// Whether waiting can end early: the count can only be settled by watching the whole
@@ -48,6 +75,7 @@ public struct Expectation: Sendable, Hashable, Codable {
     /// `exactly 1 exchange where token=… $.aps.alert.title=…`.
     public var summary: String {
         "\(count) \(count.maximum == 1 && count.minimum == 1 ? "exchange" : "exchanges") where \(query.summary)"
+            + (deepLink.map { " whose deep link \($0.summary)" } ?? "")
             + (within.map { " within \(DurationText.format($0))" } ?? "")
     }
 }

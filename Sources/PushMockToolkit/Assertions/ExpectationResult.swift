@@ -77,7 +77,7 @@ public enum ExpectationEvaluator {
     /// Judges `expectation` against `records` (any order).
     public static func evaluate(_ expectation: Expectation, records: [ExchangeRecord]) -> ExpectationResult {
         let ordered = records.sorted { $0.sequence < $1.sequence }
-        let conditions = expectation.query.conditions
+        let conditions = expectation.conditions
         var matched: [ExchangeRecord] = []
         var misses: [(record: ExchangeRecord, mismatches: [ConditionMismatch], passed: Int)] = []
         for record in ordered {

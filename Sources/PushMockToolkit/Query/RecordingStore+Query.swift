@@ -51,7 +51,10 @@ extension RecordingStore {
                 // "Nothing (or at most N) within 5 s": only the whole window can tell.
                 try? await Task.sleep(for: within)
             } else {
-                _ = await wait(for: expectation.query, count: expectation.count.minimum, timeout: within)
+                let wanted = expectation.count.minimum
+                _ = await wait(timeout: within) { records in
+                    records.lazy.filter(expectation.matches).prefix(wanted).count >= wanted
+                }
             }
         }
         return ExpectationEvaluator.evaluate(expectation, records: candidates(for: expectation.query))

@@ -1,0 +1,342 @@
+import Foundation
+public import PushMockRecording
+import PushMockCore
+import PushMockJSON
+
+/// A notification as the policy sees it: its facts and, once classified, its type.
+struct PolicySubject {
+    let facts: NotificationPayloadFacts
+    var type: String?
+}
+
+/// Checks a recording against a ``PolicyFile``: quiet hours in each recipient's time zone,
+/// frequency caps and minimum spacing per recipient, and priority rules.
+///
+/// Send times are the records' `timeMilliseconds` (the gateway's, possibly virtual, clock).
+/// Notifications are taken in time order (ties by sequence number); every notification that
+/// reached a device counts towards caps, including ones that themselves broke a rule.
+///
+/// ```swift
+/// let checker = PolicyChecker(policy: try PolicyFile(contentsOfFile: "policy.json"))
+/// let report = checker.check(store.records())
+/// #expect(report.violations(.quietHours).map(\.notification.sequence) == [7])
+/// ```
+public struct PolicyChecker: Sendable {
+    public var policy: PolicyFile
+    /// Count rejected and validate-only sends too (defaults to the policy's `countRejected`).
+    public var countRejected: Bool
+
+    public init(policy: PolicyFile, countRejected: Bool? = nil) {
+        self.policy = policy
+        self.countRejected = countRejected ?? policy.countRejected
+    }
+
+    /// The record's type under the policy; `nil` for untyped notifications and other records.
+    public func type(of record: ExchangeRecord) -> String? {
+        guard let platform = NotificationPlatform(rawValue: record.platform) else { return nil }
+        return policy.type(of: PolicySubject(facts: NotificationPayloadFacts(record: record, platform: platform)))
+    }
+
+    /// Every violation in `records` (other records than APNs/FCM sends are ignored).
+    public func check(_ records: some Sequence<ExchangeRecord>) -> PolicyReport {
+        var notifications: [CheckedNotification] = []
+        for (order, record) in records.enumerated() {
+            guard let platform = NotificationPlatform(rawValue: record.platform) else { continue }
+            if !countRejected && (record.response.status != 200 || NotificationPayloadFacts.isValidateOnly(record)) { continue }
+            var subject = PolicySubject(facts: NotificationPayloadFacts(record: record, platform: platform))
+            subject.type = policy.type(of: subject)
+            notifications.append(
+                CheckedNotification(
+                    order: order,
+                    time: record.timeMilliseconds,
+                    sequence: record.sequence,
+                    subject: subject,
+                    reference: NotificationReference(record: record),
+                    recipients: NotificationPayloadFacts.recipients(of: record, platform: platform)
+                )
+            )
+        }
+        notifications.sort { ($0.time, $0.sequence, $0.order) < ($1.time, $1.sequence, $1.order) }
+
+        var evaluation = Evaluation(policy: policy)
+        for notification in notifications {
+            evaluation.evaluate(notification)
+        }
+        let ordered = evaluation.violations.enumerated().sorted { left, right in
+            (left.element.position, left.element.violation.kind, left.offset) < (right.element.position, right.element.violation.kind, right.offset)
+        }
+        return PolicyReport(policy: policy.name, notificationCount: notifications.count, violations: ordered.map(\.element.violation))
+    }
+
+    struct CheckedNotification {
+        let order: Int
+        let time: Int64
+        let sequence: UInt64
+        let subject: PolicySubject
+        let reference: NotificationReference
+        let recipients: [String]
+    }
+}
+
+/// The running state of one check: earlier notifications per cap and recipient, and the
+/// violations found so far.
+private struct Evaluation {
+    struct Sent {
+        let time: Int64
+        let reference: NotificationReference
+    }
+
+    /// Related notifications listed per violation, at most (the earliest in the window: those that
+    /// used up the cap).
+    static let maximumRelated = 50
+
+    let policy: PolicyFile
+    var position = 0
+    var violations: [(position: Int, violation: PolicyViolation)] = []
+    /// `[cap index][recipient]`: the notifications the cap counted, in time order.
+    var history: [[String: [Sent]]]
+    var calendars = LocalCalendars()
+
+    init(policy: PolicyFile) {
+        self.policy = policy
+        self.history = Array(repeating: [:], count: policy.frequencyCaps.count)
+    }
+
+    mutating func evaluate(_ notification: PolicyChecker.CheckedNotification) {
+        defer { position += 1 }
+        let subject = notification.subject
+        let time = notification.time
+        func violation(_ kind: PolicyRuleKind, _ rule: String, recipient: String?, _ message: String) -> PolicyViolation {
+            PolicyViolation(
+                kind: kind,
+                rule: rule,
+                notification: notification.reference,
+                notificationType: subject.type,
+                recipient: recipient,
+                message: message
+            )
+        }
+
+        // Time zones: the per-recipient map, else the payload, else the default.
+        let payloadZone = payloadTimeZone(subject)
+        var zones: [String: TimeZone] = [:]
+        for recipient in notification.recipients {
+            zones[recipient] = policy.timeZones.zone(ofRecipient: recipient) ?? payloadZone.zone ?? policy.timeZones.defaultZone
+        }
+        if !payloadZone.unknown.isEmpty, notification.recipients.contains(where: { policy.timeZones.zone(ofRecipient: $0) == nil }) {
+            let used = payloadZone.zone ?? policy.timeZones.defaultZone
+            for unknown in payloadZone.unknown {
+                var found = violation(
+                    .timeZone,
+                    "timeZones",
+                    recipient: nil,
+                    "\(unknown.path) names the unknown time zone \"\(unknown.text)\"; \(used.identifier) was used instead"
+                )
+                found.timeZone = used.identifier
+                record(found)
+            }
+        }
+
+        for rule in policy.quietHours {
+            guard rule.types.map({ types in subject.type.map(types.contains) ?? false }) ?? true else { continue }
+            if rule.exemptSilent && subject.facts.isSilent { continue }
+            if rule.exemptInterruptionLevels.contains(subject.facts.interruptionLevel) { continue }
+            if let type = subject.type, rule.exemptTypes.contains(type) { continue }
+            if let exempt = rule.exempt, exempt.matches(subject) { continue }
+            for recipient in notification.recipients {
+                let zone = zones[recipient] ?? policy.timeZones.defaultZone
+                let local = calendars.local(time, in: zone)
+                guard rule.contains(secondsOfDay: local.secondsOfDay) else { continue }
+                let period = "\(rule.start)–\(rule.end)"
+                var found = violation(
+                    .quietHours,
+                    rule.name,
+                    recipient: recipient,
+                    "sent at \(local.clock) local time (\(zone.identifier)), inside quiet hours \(period)"
+                )
+                found.timeZone = zone.identifier
+                found.localTime = local.text
+                found.quietPeriod = period
+                record(found)
+            }
+        }
+
+        for (index, cap) in policy.frequencyCaps.enumerated() {
+            guard cap.types.map({ types in subject.type.map(types.contains) ?? false }) ?? true else { continue }
+            let noun = cap.types == nil ? "notification" : "\(cap.types!.joined(separator: "/")) notification"
+            for recipient in notification.recipients {
+                let zone = zones[recipient] ?? policy.timeZones.defaultZone
+                let earlier = history[index][recipient] ?? []
+                if let limit = cap.limit, let window = cap.window {
+                    let (counted, during) = countedInWindow(earlier, at: time, window: window, zone: zone)
+                    if counted.count >= limit {
+                        var found = violation(
+                            .frequencyCap,
+                            cap.name,
+                            recipient: recipient,
+                            "\(Self.ordinal(counted.count + 1)) \(noun) \(during) (limit \(limit))"
+                        )
+                        found.limit = limit
+                        found.window = window.description
+                        found.timeZone = zone.identifier
+                        found.localTime = calendars.local(time, in: zone).text
+                        found.related = counted.prefix(Self.maximumRelated).map(\.reference)
+                        record(found)
+                    }
+                }
+                if let spacing = cap.minimumSpacing, let previous = earlier.last, time - previous.time < spacing.wholeMilliseconds {
+                    let gap = DurationText.format(.milliseconds(time - previous.time))
+                    let required = DurationText.format(spacing)
+                    var found = violation(
+                        .minimumSpacing,
+                        cap.name,
+                        recipient: recipient,
+                        "sent \(gap) after #\(previous.reference.sequence) (minimum spacing \(required))"
+                    )
+                    found.minimumSpacing = required
+                    found.actualSpacing = gap
+                    found.related = [previous.reference]
+                    record(found)
+                }
+                history[index][recipient, default: []].append(Sent(time: time, reference: notification.reference))
+            }
+        }
+
+        for rule in policy.priorityRules {
+            guard rule.types.map({ types in subject.type.map(types.contains) ?? false }) ?? true else { continue }
+            if let match = rule.match, !match.matches(subject) { continue }
+            if let allowed = rule.priorities, let actual = subject.facts.apnsPriority, !allowed.contains(actual) {
+                var found = violation(
+                    .priority,
+                    rule.name,
+                    recipient: nil,
+                    "apns-priority \(actual); the rule allows \(allowed.map(String.init).joined(separator: " or "))"
+                )
+                found.actualPriority = String(actual)
+                found.allowedPriorities = allowed.map(String.init)
+                record(found)
+            }
+            if let allowed = rule.androidPriorities, subject.facts.platform == .fcm, let actual = subject.facts.androidPriority,
+                !allowed.contains(actual)
+            {
+                var found = violation(
+                    .priority,
+                    rule.name,
+                    recipient: nil,
+                    "android.priority \(actual); the rule allows \(allowed.joined(separator: " or "))"
+                )
+                found.actualPriority = actual
+                found.allowedPriorities = allowed
+                record(found)
+            }
+        }
+    }
+
+    mutating func record(_ violation: PolicyViolation) {
+        violations.append((position, violation))
+    }
+
+    /// The earlier notifications that share the window of a notification sent at `time`, and
+    /// the window in words.
+    mutating func countedInWindow(_ earlier: [Sent], at time: Int64, window: PolicyFile.CapWindow, zone: TimeZone) -> ([Sent], String) {
+        switch window.value {
+        case .rolling(let milliseconds):
+            // Time-ordered: the window's start is found from the end.
+            let start = earlier.lastIndex { $0.time <= time - milliseconds }.map { $0 + 1 } ?? 0
+            return (Array(earlier[start...]), "within \(window)")
+        case .calendarDay, .calendarWeek, .calendarMonth:
+            let key = calendars.key(time, window: window, in: zone)
+            var start = earlier.endIndex
+            while start > earlier.startIndex, calendars.key(earlier[start - 1].time, window: window, in: zone) == key { start -= 1 }
+            return (Array(earlier[start...]), "in the \(window) \(key) (\(zone.identifier))")
+        }
+    }
+
+    /// The first valid zone at the policy's payload paths, and the unknown ones met before it.
+    func payloadTimeZone(_ subject: PolicySubject) -> (zone: TimeZone?, unknown: [(path: String, text: String)]) {
+        guard let payload = subject.facts.payload else { return (nil, []) }
+        var unknown: [(path: String, text: String)] = []
+        for path in policy.timeZones.paths {
+            for value in path.evaluate(payload) {
+                guard let text = value.stringValue else { continue }
+                if let zone = PolicyTimeZone.zone(named: text) { return (zone, unknown) }
+                unknown.append((DeepLinkLocation.format(path.components), text))
+            }
+        }
+        return (nil, unknown)
+    }
+
+    /// `1st`, `2nd`, `3rd`, `4th`, `11th`, `21st`.
+    static func ordinal(_ number: Int) -> String {
+        let suffix: String
+        switch (number % 10, number % 100) {
+        case (_, 11...13): suffix = "th"
+        case (1, _): suffix = "st"
+        case (2, _): suffix = "nd"
+        case (3, _): suffix = "rd"
+        default: suffix = "th"
+        }
+        return "\(number)\(suffix)"
+    }
+}
+
+/// Local wall-clock facts of an instant in a time zone, with one calendar per zone.
+private struct LocalCalendars {
+    struct Local {
+        let secondsOfDay: Int
+        /// `23:00`.
+        let clock: String
+        /// `2026-03-28 23:00:00 +01:00`.
+        let text: String
+    }
+
+    var gregorian: [TimeZone: Calendar] = [:]
+    var iso: [TimeZone: Calendar] = [:]
+
+    mutating func calendar(_ zone: TimeZone) -> Calendar {
+        if let calendar = gregorian[zone] { return calendar }
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = zone
+        gregorian[zone] = calendar
+        return calendar
+    }
+
+    mutating func local(_ milliseconds: Int64, in zone: TimeZone) -> Local {
+        let date = Date(timeIntervalSince1970: Double(milliseconds) / 1000)
+        let parts = calendar(zone).dateComponents([.year, .month, .day, .hour, .minute, .second], from: date)
+        let hour = parts.hour ?? 0
+        let minute = parts.minute ?? 0
+        let second = parts.second ?? 0
+        let offset = zone.secondsFromGMT(for: date)
+        let offsetText = (offset < 0 ? "-" : "+") + Self.two(abs(offset) / 3600) + ":" + Self.two(abs(offset) % 3600 / 60)
+        let day = "\(parts.year ?? 0)-\(Self.two(parts.month ?? 0))-\(Self.two(parts.day ?? 0))"
+        return Local(
+            secondsOfDay: hour * 3600 + minute * 60 + second,
+            clock: "\(Self.two(hour)):\(Self.two(minute))",
+            text: "\(day) \(Self.two(hour)):\(Self.two(minute)):\(Self.two(second)) \(offsetText)"
+        )
+    }
+
+    /// `2026-03-28` (day), `2026-W13` (ISO week), `2026-03` (month), in `zone`.
+    mutating func key(_ milliseconds: Int64, window: PolicyFile.CapWindow, in zone: TimeZone) -> String {
+        let date = Date(timeIntervalSince1970: Double(milliseconds) / 1000)
+        switch window.value {
+        case .calendarWeek:
+            var calendar = iso[zone] ?? Calendar(identifier: .iso8601)
+            if iso[zone] == nil {
+                calendar.timeZone = zone
+                iso[zone] = calendar
+            }
+            let parts = calendar.dateComponents([.yearForWeekOfYear, .weekOfYear], from: date)
+            return "\(parts.yearForWeekOfYear ?? 0)-W\(Self.two(parts.weekOfYear ?? 0))"
+        case .calendarMonth:
+            let parts = calendar(zone).dateComponents([.year, .month], from: date)
+            return "\(parts.year ?? 0)-\(Self.two(parts.month ?? 0))"
+        default:
+            let parts = calendar(zone).dateComponents([.year, .month, .day], from: date)
+            return "\(parts.year ?? 0)-\(Self.two(parts.month ?? 0))-\(Self.two(parts.day ?? 0))"
+        }
+    }
+
+    static func two(_ number: Int) -> String { number < 10 ? "0\(number)" : "\(number)" }
+}

@@ -1,0 +1,276 @@
+import Foundation
+public import PushMockJSON
+internal import PushMockCore
+
+extension PolicyFile {
+    /// Reads a policy file.
+    public init(contentsOfFile path: String) throws(PolicyError) {
+        guard let bytes = DefinitionObject.readFile(path) else {
+            throw PolicyError(.unreadableFile, "cannot read the policy file", file: path)
+        }
+        do {
+            try self.init(parsing: bytes)
+        } catch {
+            throw error.inFile(path)
+        }
+    }
+
+    /// Parses a policy from JSON text.
+    public init(parsing text: String) throws(PolicyError) {
+        try self.init(parsing: Array(text.utf8))
+    }
+
+    /// Parses a policy from JSON bytes.
+    public init(parsing bytes: some Collection<UInt8>) throws(PolicyError) {
+        let document: JSONValue
+        do {
+            document = try DefinitionObject.parseDocument(bytes)
+        } catch {
+            throw PolicyError(error)
+        }
+        try self.init(definition: document)
+    }
+
+    /// Reads a policy from an already parsed document.
+    public init(definition: JSONValue) throws(PolicyError) {
+        do {
+            try self.init(reading: definition)
+        } catch let problem as DefinitionProblem {
+            throw PolicyError(problem)
+        } catch let error as PolicyError {
+            throw error
+        } catch {
+            throw PolicyError(.invalidDefinition, "\(error)")
+        }
+    }
+
+    private init(reading definition: JSONValue) throws {
+        let root = try DefinitionObject(
+            definition,
+            at: "",
+            allowed: [
+                "version", "name", "description", "types", "timeZones", "quietHours", "frequencyCaps", "priorityRules", "countRejected",
+            ]
+        )
+        try root.checkVersion(PushMockToolkit.formatVersion)
+
+        var types: [NotificationType] = []
+        for entry in try root.array("types") ?? [] {
+            let object = try DefinitionObject(entry.value, at: entry.location, allowed: ["name", "description", "match"])
+            guard let match = object.value("match") else { throw DefinitionProblem(object.place("match"), "missing") }
+            types.append(
+                NotificationType(
+                    name: try object.requiredString("name"),
+                    match: try PolicyMatch.read(match, at: object.place("match"), allowType: false)
+                )
+            )
+        }
+
+        let timeZones = try Self.readTimeZones(root)
+
+        var quietHours: [QuietHours] = []
+        for entry in try root.array("quietHours") ?? [] {
+            let object = try DefinitionObject(
+                entry.value,
+                at: entry.location,
+                allowed: [
+                    "name", "description", "start", "end", "types", "exemptInterruptionLevels", "exemptTypes", "exemptSilent", "exempt",
+                ]
+            )
+            let levels = try object.strings("exemptInterruptionLevels") ?? ["critical", "time-sensitive"]
+            try InterruptionLevels.check(levels, at: object.place("exemptInterruptionLevels"))
+            let name = try object.string("name") ?? entry.location
+            let start = try Self.readTime(object, "start")
+            let end = try Self.readTime(object, "end")
+            let ruleTypes = try object.strings("types")
+            let exemptTypes = try object.strings("exemptTypes") ?? []
+            let exemptSilent = try object.bool("exemptSilent") ?? true
+            let exempt = try object.value("exempt").map { try PolicyMatch.read($0, at: object.place("exempt"), allowType: true) }
+            let rule = try Self.located(entry.location) { () throws(PolicyError) in
+                try QuietHours(
+                    name: name,
+                    start: start,
+                    end: end,
+                    types: ruleTypes,
+                    exemptInterruptionLevels: levels,
+                    exemptTypes: exemptTypes,
+                    exemptSilent: exemptSilent,
+                    exempt: exempt
+                )
+            }
+            quietHours.append(rule)
+        }
+
+        var caps: [FrequencyCap] = []
+        for entry in try root.array("frequencyCaps") ?? [] {
+            let object = try DefinitionObject(
+                entry.value,
+                at: entry.location,
+                allowed: ["name", "description", "types", "limit", "window", "calendar", "minimumSpacing"]
+            )
+            var window: CapWindow?
+            if let text = try object.string("window") {
+                guard let duration = DurationText.parse(text) else {
+                    throw DefinitionProblem(object.place("window"), "\"\(text)\" is not a duration (use 7d, 24h, 90m, …)")
+                }
+                window = .rolling(duration)
+            }
+            if let text = try object.string("calendar") {
+                if window != nil { throw DefinitionProblem(entry.location, "give \"window\" (rolling) or \"calendar\", not both") }
+                switch text {
+                case "day": window = .calendarDay
+                case "week": window = .calendarWeek
+                case "month": window = .calendarMonth
+                default: throw DefinitionProblem(object.place("calendar"), "\"\(text)\": expected day, week or month")
+                }
+            }
+            var spacing: Duration?
+            if let text = try object.string("minimumSpacing") {
+                guard let duration = DurationText.parse(text) else {
+                    throw DefinitionProblem(object.place("minimumSpacing"), "\"\(text)\" is not a duration (use 1h, 30m, …)")
+                }
+                spacing = duration
+            }
+            let name = try object.string("name") ?? entry.location
+            let types = try object.strings("types")
+            let limit = try object.integer("limit")
+            caps.append(
+                try Self.located(entry.location) { () throws(PolicyError) in
+                    try FrequencyCap(name: name, types: types, limit: limit, window: window, minimumSpacing: spacing)
+                }
+            )
+        }
+
+        var priorityRules: [PriorityRule] = []
+        for entry in try root.array("priorityRules") ?? [] {
+            let object = try DefinitionObject(
+                entry.value,
+                at: entry.location,
+                allowed: ["name", "description", "types", "match", "priority", "androidPriority"]
+            )
+            var priorities: [Int]?
+            if let value = object.value("priority") {
+                let values = value.arrayValue ?? [value]
+                priorities = try values.map { value in
+                    guard let priority = value.intValue else {
+                        throw DefinitionProblem(object.place("priority"), "expected a priority (1, 5 or 10) or an array of them")
+                    }
+                    return priority
+                }
+            }
+            let name = try object.string("name") ?? entry.location
+            let types = try object.strings("types")
+            let android = try object.strings("androidPriority")
+            let match = try object.value("match").map { try PolicyMatch.read($0, at: object.place("match"), allowType: true) }
+            priorityRules.append(
+                try Self.located(entry.location) { () throws(PolicyError) in
+                    try PriorityRule(name: name, types: types, match: match, priorities: priorities, androidPriorities: android)
+                }
+            )
+        }
+
+        try self.init(
+            name: try root.string("name"),
+            types: types,
+            timeZones: timeZones,
+            quietHours: quietHours,
+            frequencyCaps: caps,
+            priorityRules: priorityRules,
+            countRejected: try root.bool("countRejected") ?? false
+        )
+    }
+
+    /// Runs `body`, attributing a ``PolicyError`` without a location to `location`.
+    private static func located<Result>(_ location: String, _ body: () throws(PolicyError) -> Result) throws(PolicyError) -> Result {
+        do {
+            return try body()
+        } catch {
+            var located = error
+            if located.location.isEmpty { located.location = location }
+            throw located
+        }
+    }
+
+    private static func readTime(_ object: DefinitionObject, _ key: String) throws(DefinitionProblem) -> TimeOfDay {
+        let text = try object.requiredString(key)
+        guard let time = TimeOfDay(text) else {
+            throw DefinitionProblem(object.place(key), "expected a time \"HH:MM\" (00:00 to 23:59), found \"\(text)\"")
+        }
+        return time
+    }
+
+    private static func readTimeZones(_ root: DefinitionObject) throws -> TimeZones {
+        guard let section = try root.object("timeZones", allowed: ["description", "default", "byRecipient", "paths"]) else { return TimeZones() }
+        func zone(_ text: String, at location: String) throws(PolicyError) -> TimeZone {
+            guard let zone = PolicyTimeZone.zone(named: text) else {
+                throw PolicyError(
+                    .unknownTimeZone,
+                    "\"\(text)\" is not a time zone (use an IANA identifier such as Europe/Berlin, or an offset such as +02:00)",
+                    location: location
+                )
+            }
+            return zone
+        }
+        var byRecipient: [String: TimeZone] = [:]
+        if let value = section.value("byRecipient") {
+            guard let object = value.objectValue else {
+                throw DefinitionProblem(section.place("byRecipient"), "expected an object of token: time zone")
+            }
+            for member in object.members {
+                let location = "\(section.place("byRecipient")).\(member.key)"
+                guard let text = member.value.stringValue else { throw DefinitionProblem(location, "expected a time-zone string") }
+                byRecipient[member.key] = try zone(text, at: location)
+            }
+        }
+        var paths: [JSONPath] = []
+        for (index, text) in (try section.strings("paths") ?? []).enumerated() {
+            paths.append(try DefinitionObject.path(text, at: "\(section.place("paths"))[\(index)]"))
+        }
+        let defaultZone = try section.string("default").map { try zone($0, at: section.place("default")) }
+        return TimeZones(defaultZone: defaultZone ?? .gmt, byRecipient: byRecipient, paths: paths)
+    }
+}
+
+extension PolicyFile: Decodable {
+    /// Decodes the same JSON as ``init(definition:)`` (for control-API bodies); problems become
+    /// `DecodingError.dataCorrupted` with the ``PolicyError`` text.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        let document = try container.decode(JSONValue.self)
+        do {
+            try self.init(definition: document)
+        } catch {
+            throw DecodingError.dataCorruptedError(in: container, debugDescription: error.description)
+        }
+    }
+}
+
+/// Time zones as policies and payloads write them.
+enum PolicyTimeZone {
+    /// An IANA identifier (`Europe/Berlin`, `UTC`) or a fixed offset (`+02:00`, `-0530`, `+2`).
+    static func zone(named text: String) -> TimeZone? {
+        if let offset = offsetSeconds(text) { return TimeZone(secondsFromGMT: offset) }
+        guard !text.isEmpty, let zone = TimeZone(identifier: text) else { return nil }
+        return zone
+    }
+
+    private static func offsetSeconds(_ text: String) -> Int? {
+        guard let sign = text.first, sign == "+" || sign == "-" else { return nil }
+        let digits = text.dropFirst().filter { $0 != ":" }
+        guard !digits.isEmpty, digits.allSatisfy({ $0.isASCII && $0.isNumber }) else { return nil }
+        let hours: Int
+        let minutes: Int
+        switch digits.count {
+        case 1, 2:
+            hours = Int(digits)!
+            minutes = 0
+        case 3, 4:
+            hours = Int(digits.dropLast(2))!
+            minutes = Int(digits.suffix(2))!
+        default:
+            return nil
+        }
+        guard hours <= 18, minutes < 60 else { return nil }
+        return (sign == "-" ? -1 : 1) * (hours * 3600 + minutes * 60)
+    }
+}

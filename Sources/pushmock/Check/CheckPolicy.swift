@@ -1,0 +1,46 @@
+import ArgumentParser
+import Foundation
+import PushMockJSON
+import PushMockToolkit
+
+/// `pushmock check policy`: quiet hours, frequency caps and priority rules over a recording.
+struct CheckPolicy: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "policy",
+        abstract: "Check a notification policy: quiet hours, frequency caps, priorities (docs/policy-checks.md).",
+        discussion: """
+            Times are the recorded exchange times (the gateway's clock, virtual or not); quiet
+            hours are judged in each recipient's time zone as the policy file says.
+            """
+    )
+
+    @Option(help: ArgumentHelp("The policy file (JSON).", valueName: "file"))
+    var policy: String?
+
+    @OptionGroup var source: CheckSourceOptions
+
+    func run() async throws {
+        try await CheckUsageError.reporting {
+            guard let policyPath = policy else { throw CheckUsageError("--policy FILE is required") }
+            let policyFile: PolicyFile
+            let definition: JSONValue
+            do {
+                policyFile = try PolicyFile(contentsOfFile: policyPath)
+                // Sent to the gateway as read, so it judges exactly this file.
+                definition = try JSONValue(parsing: try Data(contentsOf: URL(fileURLWithPath: policyPath)))
+            } catch let error as PolicyError {
+                throw CheckUsageError(error.description)
+            } catch {
+                throw CheckUsageError("cannot read \(policyPath): \(error)")
+            }
+            let outcome: CheckOutcome<PolicyReport>
+            if let journal = source.journal {
+                outcome = CheckOutcome(PolicyChecker(policy: policyFile).check(try source.journalRecords(journal)))
+            } else {
+                let body: JSONValue = ["policy": definition]
+                outcome = try await source.askGateway("policy", body: body.compactBytes, as: PolicyReport.self)
+            }
+            try source.finish(outcome, text: outcome.report.text, junit: JUnitReport.testCases(outcome.report, policy: policyFile), suite: "pushmock.policy")
+        }
+    }
+}

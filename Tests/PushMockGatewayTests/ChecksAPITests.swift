@@ -1,0 +1,152 @@
+import Foundation
+import PushMockControl
+import PushMockCore
+import PushMockGateway
+import PushMockJSON
+import PushMockRecording
+import PushMockTesting
+import PushMockToolkit
+import PushMockTransport
+import Testing
+
+private let token = PushMockHarness.sampleDeviceToken
+
+private let loopExamples = URL(fileURLWithPath: #filePath)
+    .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    .appendingPathComponent("Recordings/examples/loop").path
+
+private func linked(_ title: String, _ link: String?, extra: String = "") -> String {
+    let member = link.map { #","deep_link":"\#($0)""# } ?? ""
+    return #"{"aps":{"alert":{"title":"\#(title)"}\#(extra)}\#(member)}"#
+}
+
+@Suite("Checks over the REST API")
+struct ChecksAPITests {
+    @Test("POST /checks/links: 417 with the problems, 200 when the query leaves only good links; text and JUnit")
+    func links() async throws {
+        try await withPushMock { mock in
+            let connection = try await mock.connect()
+            expectAccepted(try await connection.send(try mock.apnsRequest(payload: linked("Dose", "loop://protocols/p1/log"))))
+            expectAccepted(try await connection.send(try mock.apnsRequest(payload: linked("Settings", "loop://settings"))))
+            expectAccepted(try await connection.send(try mock.apnsRequest(payload: linked("Nothing", nil), headers: [("x-pushmock-namespace", "other")])))
+            await connection.close()
+            let control = try mock.controlClient()
+            let body = Array(#"{"routesFile":"\#(loopExamples)/routes.json"}"#.utf8)
+
+            let failed = try await control.request("POST", "checks/links", json: body)
+            #expect(failed.status == 417, "\(failed.text)")
+            let outcome = try failed.decode(CheckOutcome<DeepLinkReport>.self)
+            #expect(!outcome.passed)
+            #expect(outcome.report.notifications.count == 3)
+            #expect(outcome.report.findings.map(\.problem.kind) == [.fallback, .noLink])
+            #expect(outcome.report.findings.map(\.notification.sequence) == [2, 3])
+            let resolved = outcome.report.notifications.first?.links.first?.match.resolution
+            #expect(resolved?.screen == "/protocols/p1/log")
+            #expect(resolved?.parameters == ["id": "p1"])
+
+            // The same query language as GET /recordings, in the URL or in the body.
+            let good = try await control.request("POST", "checks/links", query: [("where", "$.deep_link=loop://protocols/p1/log")], json: body)
+            #expect(good.status == 200, "\(good.text)")
+            let namespaced = Array(#"{"routesFile":"\#(loopExamples)/routes.json","query":{"namespace":"other"}}"#.utf8)
+            let other = try await control.request("POST", "checks/links", json: namespaced)
+            #expect(try other.decode(CheckOutcome<DeepLinkReport>.self).report.findings.map(\.problem.kind) == [.noLink])
+
+            let inline = #"{"routes":{"version":1,"scheme":"loop","routes":[{"pattern":"/settings","screen":"/settings"}]},"options":{"requireLink":false}}"#
+            let text = try await control.request("POST", "checks/links", query: [("format", "text"), ("where", "$.aps.alert.title=Settings")], json: Array(inline.utf8))
+            #expect(text.status == 200)
+            #expect(text.text.hasPrefix("Deep links: 1 notification, 1 link, 0 problems"), "\(text.text)")
+
+            let junit = try await control.request("POST", "checks/links", query: [("format", "junit")], json: body)
+            #expect(junit.status == 417)
+            #expect(junit.text.contains(#"<testsuite name="pushmock" tests="3" failures="2""#), "\(junit.text)")
+
+            #expect(try await control.request("POST", "checks/links", json: Array("{}".utf8)).status == 400)
+            #expect(try await control.request("POST", "checks/links", json: Array(#"{"routesFile":"/no/such.json"}"#.utf8)).status == 400)
+            #expect(try await control.request("POST", "checks/links", json: Array(#"{"routes":{"version":2,"routes":[]}}"#.utf8)).status == 400)
+            #expect(try await control.request("POST", "checks/links", json: Array(#"{"routesFile":"x","colour":1}"#.utf8)).status == 400)
+            #expect(try await control.request("POST", "checks/links", query: [("format", "yaml")], json: body).status == 400)
+            #expect(try await control.request("POST", "checks/links", query: [("token", "x")], json: namespaced).status == 400, "query twice")
+            #expect(try await control.request("GET", "checks/links").status == 405)
+            #expect(try await control.request("POST", "checks/spelling", json: body).status == 404)
+            await control.close()
+        }
+    }
+
+    @Test("POST /checks/policy: quiet hours in the recipient's zone on the gateway's clock, exemptions, caps")
+    func policy() async throws {
+        try await withPushMock { mock in
+            // Whatever the real time, give the device a zone in which it is now 23:xx.
+            mock.clock.freeze()
+            let utcHour = Int((mock.clock.now().millisecondsSince1970 / 3_600_000) % 24)
+            let offset = ((23 - utcHour + 12) % 24 + 24) % 24 - 12
+            let zone = (offset < 0 ? "-" : "+") + (abs(offset) < 10 ? "0" : "") + "\(abs(offset)):00"
+            let policy = #"""
+                {"version":1,
+                 "types":[{"name":"marketing","match":{"path":"$.type","equals":"marketing"}}],
+                 "timeZones":{"default":"+00:00","byRecipient":{"\#(token)":"\#(zone)"}},
+                 "quietHours":[{"name":"night","start":"22:00","end":"08:00","exemptInterruptionLevels":["time-sensitive","critical"]}],
+                 "frequencyCaps":[{"name":"marketing-weekly","types":["marketing"],"limit":1,"window":"7d"}]}
+                """#
+            let connection = try await mock.connect()
+            expectAccepted(try await connection.send(try mock.apnsRequest(payload: #"{"aps":{"alert":"Sale!"},"type":"marketing"}"#)))
+            mock.clock.advance(by: .seconds(60))
+            expectAccepted(try await connection.send(try mock.apnsRequest(payload: #"{"aps":{"alert":"Dose now","interruption-level":"time-sensitive"}}"#)))
+            mock.clock.advance(by: .seconds(60))
+            expectAccepted(try await connection.send(try mock.apnsRequest(payload: #"{"aps":{"alert":"Sale again","interruption-level":"time-sensitive"},"type":"marketing"}"#)))
+            await connection.close()
+
+            let control = try mock.controlClient()
+            let body: JSONValue = ["policy": try JSONValue(parsing: policy)]
+            let answer = try await control.request("POST", "checks/policy", json: body.compactBytes)
+            #expect(answer.status == 417, "\(answer.text)")
+            let report = try answer.decode(CheckOutcome<PolicyReport>.self).report
+            #expect(report.notificationCount == 3)
+            #expect(report.violations.map(\.kind) == [.quietHours, .frequencyCap])
+            let quiet = try #require(report.violations(.quietHours).first)
+            #expect(quiet.notification.sequence == 1)
+            #expect(quiet.notification.token == token)
+            #expect(quiet.timeZone != nil)
+            #expect(quiet.localTime?.contains("23:") == true, "\(quiet)")
+            #expect(report.violations(.frequencyCap).first?.notification.sequence == 3)
+
+            let onlyExempt = try await control.request("POST", "checks/policy", query: [("where", "$.aps.alert=Dose now")], json: body.compactBytes)
+            #expect(onlyExempt.status == 200, "\(onlyExempt.text)")
+
+            let file = try await control.request("POST", "checks/policy", query: [("format", "junit")], json: Array(#"{"policyFile":"\#(loopExamples)/policy.json"}"#.utf8))
+            #expect([200, 417].contains(file.status))
+            #expect(file.text.contains(#"name="quiet-hours night""#), "\(file.text)")
+            #expect(try await control.request("POST", "checks/policy", json: Array(#"{"policy":{"version":1,"quietHours":[{"name":"n","start":"25:00","end":"08:00"}]}}"#.utf8)).status == 400)
+            await control.close()
+        }
+    }
+
+    @Test("POST /expectations with a deep-link requirement; the near miss shows the resolved link")
+    func expectationWithDeepLink() async throws {
+        try await withPushMock { mock in
+            expectAccepted(try await mock.sendOnNewConnection(try mock.apnsRequest(payload: linked("Time for BPC-157", "loop://protocols/p2/log"))))
+            let control = try mock.controlClient()
+            func expectation(_ id: String) -> [UInt8] {
+                Array(#"""
+                    {"name":"dose","query":{"token":"\#(token)","payload":[{"path":"$.aps.alert.title","op":"=","value":"Time for BPC-157"}]},
+                     "deepLink":{"routes":"\#(loopExamples)/routes.json","screen":"/protocols/{id}/log","parameters":{"id":"\#(id)"}}}
+                    """#.utf8)
+            }
+            #expect(try await control.request("POST", "expectations", json: expectation("p2")).status == 200)
+            let failed = try await control.request("POST", "expectations", json: expectation("p1"))
+            #expect(failed.status == 417)
+            let result = try JSONValue(parsing: failed.body)["results"]?[0]
+            let mismatch = result?["nearestMisses"]?[0]?["mismatches"]?[0]
+            #expect(mismatch?["condition"]?.stringValue == "deepLink")
+            #expect(mismatch?["actual"]?.stringValue?.contains("-> /protocols/p2/log (route protocol; id=p2)") == true, "\(failed.text)")
+            await control.close()
+
+            // The same in Swift.
+            let requirement = try DeepLinkRequirement(routesFile: loopExamples + "/routes.json", screen: "/protocols/p2/log")
+            try await mock.expect(RecordingQuery(token: Glob(token)), deepLink: requirement)
+            await #expect(throws: ExpectationFailure.self) {
+                try await mock.expect(RecordingQuery(token: Glob(token)), deepLink: try DeepLinkRequirement(routesFile: loopExamples + "/routes.json", screen: "/labs/{id}"))
+            }
+            #expect(mock.checkLinks(try RouteTable(contentsOfFile: loopExamples + "/routes.json")).isClean)
+        }
+    }
+}
