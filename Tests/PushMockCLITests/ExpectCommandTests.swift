@@ -160,6 +160,30 @@ struct ExpectCommandTests {
         #expect(try json(listed.output)["count"] as? Int == 1)
     }
 
+    @Test("exactly one alert with this title whose deep link opens /protocols/p1/log (route table)")
+    func deepLink() async throws {
+        let session = Session(server: try await ServeProcess())
+        defer { _ = session.server.stop(); session.server.removeDirectory() }
+        let payload = #"{"aps":{"alert":{"title":"Time for your BPC-157"}},"deep_link":"loop://protocols/p2/log"}"#
+        let sent = try await run(ServeProcess.binary, [
+            "send", "apns", "--ready-file", session.server.directory + "/ready.json", "--token", Self.token,
+            "--payload-json", payload, "--progress", "never",
+        ], directory: session.server.directory)
+        try #require(sent.status == 0, "\(sent.error)")
+        let routes = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Recordings/examples/loop/routes.json").path
+        let title = ["expect", "--token", Self.token, "--json-path", "$.aps.alert.title=Time for your BPC-157", "--routes", routes]
+        for check in [session.pushmock, session.offline] as [([String]) async throws -> (status: Int32, output: String, error: String)] {
+            let wrong = try await check(title + ["--opens", "/protocols/p1/log"])
+            #expect(wrong.status == 1)
+            #expect(wrong.output.contains("deepLink: expected opens /protocols/p1/log"), "\(wrong.output)")
+            #expect(wrong.output.contains("-> /protocols/p2/log"), "\(wrong.output)")
+            let right = try await check(title + ["--opens", "/protocols/{id}/log", "--link-parameter", "id=p2"])
+            #expect(right.status == 0, "\(right.output)")
+        }
+        #expect(try await session.pushmock(["expect", "--opens", "/x"]).status == 64)
+    }
+
     @Test("exit statuses: 2 when the check cannot run, 64 for bad flags")
     func exitStatuses() async throws {
         #expect(try await run(ServeProcess.binary, ["expect", "--server", "http://127.0.0.1:1"]).status == 2)

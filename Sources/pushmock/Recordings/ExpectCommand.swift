@@ -22,6 +22,8 @@ struct ExpectCommand: AsyncParsableCommand {
               pushmock expect --namespace ci-42 --at-least 3 --junit reports/push.xml
               pushmock expect --file expectations.json --json         # many at once, as for POST /_pushmock/expectations
               pushmock expect --journal Recordings/journal.jsonl --reason BadDeviceToken --none
+              pushmock expect --token 00fc13ad… --json-path '$.aps.alert.title=Time for your BPC-157' \\
+                  --routes Recordings/examples/loop/routes.json --opens /protocols/p1/log
             """
     )
 
@@ -42,6 +44,18 @@ struct ExpectCommand: AsyncParsableCommand {
 
     @Option(help: "Wait up to this long (e.g. 5s) for the count to be reached; with --none/--at-most, watch this long.")
     var within: String?
+
+    @Option(help: ArgumentHelp("A route table (JSON, docs/deep-links.md) for --opens, --link-parameter and --link-route.", valueName: "file"))
+    var routes: String?
+
+    @Option(help: ArgumentHelp("The notification's deep link must open this screen (/protocols/p1/log, or /protocols/{id}/log).", valueName: "screen"))
+    var opens: String?
+
+    @Option(name: .customLong("link-parameter"), help: ArgumentHelp("A parameter the resolved link must carry, repeatable.", valueName: "name=value"))
+    var linkParameters: [String] = []
+
+    @Option(name: .customLong("link-route"), help: ArgumentHelp("The route the link must match, by name.", valueName: "name"))
+    var linkRoute: String?
 
     @Option(help: "A name for the expectation in reports.")
     var name: String?
@@ -64,9 +78,14 @@ struct ExpectCommand: AsyncParsableCommand {
                 throw ValidationError("--within takes a duration up to 300s, such as 5s")
             }
         }
+        let wantsLink = opens != nil || !linkParameters.isEmpty || linkRoute != nil
+        if wantsLink, routes == nil { throw ValidationError("--opens, --link-parameter and --link-route need --routes FILE") }
+        for parameter in linkParameters where !parameter.contains("=") {
+            throw ValidationError("--link-parameter takes name=value, not \(parameter)")
+        }
         if file != nil {
-            guard query.queryItems.isEmpty, rules == 0, within == nil, name == nil else {
-                throw ValidationError("--file replaces the query, count, --within and --name flags")
+            guard query.queryItems.isEmpty, rules == 0, within == nil, name == nil, routes == nil, !wantsLink else {
+                throw ValidationError("--file replaces the query, count, --within, --name and deep-link flags")
             }
         } else {
             _ = try query.makeQuery()
@@ -100,7 +119,8 @@ struct ExpectCommand: AsyncParsableCommand {
 
     private func makeBatch() throws -> ExpectationBatchFile {
         guard let file else {
-            let expectation = Expectation(name: name, query: try query.makeQuery(), count: countRule, within: within.flatMap(DurationText.parse))
+            var expectation = Expectation(name: name, query: try query.makeQuery(), count: countRule, within: within.flatMap(DurationText.parse))
+            expectation.deepLink = try deepLinkRequirement()
             return ExpectationBatchFile(expectations: [expectation], order: [])
         }
         guard let data = FileManager.default.contents(atPath: file) else { throw CheckError("cannot read \(file)") }
@@ -109,6 +129,24 @@ struct ExpectCommand: AsyncParsableCommand {
         } catch {
             throw CheckError("\(file): \(error)")
         }
+    }
+
+    /// The deep-link flags as a requirement. The table is read here and sent inline, so a
+    /// gateway with another working directory judges with the same routes.
+    private func deepLinkRequirement() throws -> DeepLinkRequirement? {
+        guard let routes else { return nil }
+        let table: RouteTable
+        do {
+            table = try RouteTable(contentsOfFile: routes)
+        } catch {
+            throw CheckError("\(routes): \(error)")
+        }
+        var parameters: [String: String] = [:]
+        for parameter in linkParameters {
+            let parts = parameter.split(separator: "=", maxSplits: 1)
+            parameters[String(parts[0])] = parts.count > 1 ? String(parts[1]) : ""
+        }
+        return DeepLinkRequirement(routes: table, screen: opens, parameters: parameters, route: linkRoute)
     }
 
     /// The longest `within` of the batch: how long a check may take.
