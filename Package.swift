@@ -24,6 +24,7 @@ let package = Package(
         .library(name: "PushMockTesting", targets: ["PushMockTesting"]),
         .library(name: "PushMockControl", targets: ["PushMockControl"]),
         .library(name: "PushMockToolkit", targets: ["PushMockToolkit"]),
+        .library(name: "PushMockSender", targets: ["PushMockSender"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
@@ -147,6 +148,7 @@ let package = Package(
         .target(
             name: "PushMockGateway",
             dependencies: [
+                "PushMockToolkit",
                 "PushMockCore",
                 "PushMockJSON",
                 "PushMockSimulation",
@@ -168,6 +170,7 @@ let package = Package(
         .testTarget(
             name: "PushMockGatewayTests",
             dependencies: [
+                "PushMockToolkit",
                 "PushMockControl",
                 "PushMockGateway",
                 "PushMockTesting",
@@ -189,6 +192,7 @@ let package = Package(
         .target(
             name: "PushMockTesting",
             dependencies: [
+                "PushMockToolkit",
                 "PushMockControl",
                 "PushMockGateway",
                 "PushMockTransport",
@@ -231,10 +235,45 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
 
+        // The sender: APNs and FCM clients over the libnghttp2 client transport, typed outcomes,
+        // retries, payload builders and templates, recipient files and delivery summaries.
+        .target(
+            name: "PushMockSender",
+            dependencies: [
+                "PushMockCore",
+                "PushMockJSON",
+                "PushMockAuth",
+                "PushMockTransport",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "PushMockSenderTests",
+            dependencies: [
+                "PushMockSender",
+                "PushMockTesting",
+                "PushMockGateway",
+                "PushMockSimulation",
+                "PushMockRecording",
+                "PushMockAuth",
+                "PushMockCore",
+                "PushMockJSON",
+                "PushMockTransport",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+
         // The thin command-line executable.
         .executableTarget(
             name: "pushmock",
             dependencies: [
+                "PushMockToolkit",
                 "PushMockGateway",
                 "PushMockControl",
                 "PushMockSimulation",
@@ -244,12 +283,15 @@ let package = Package(
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
                 "PushMockAuth",
                 "PushMockCore",
+                "PushMockJSON",
+                "PushMockSender",
             ],
             swiftSettings: swiftSettings
         ),
         .testTarget(
             name: "PushMockCLITests",
             dependencies: [
+                "PushMockToolkit",
                 "pushmock",
                 "PushMockGateway",
                 "PushMockControl",

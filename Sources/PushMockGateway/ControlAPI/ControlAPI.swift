@@ -2,6 +2,7 @@ import Foundation
 import PushMockCore
 import PushMockRecording
 import PushMockSimulation
+import PushMockToolkit
 import Synchronization
 
 /// The REST control API under `/_pushmock/` on every listener (HTTP/1.1 and HTTP/2, TLS and
@@ -35,25 +36,48 @@ struct ControlAPI: Sendable {
     /// Called after a CA was added so the TLS listener can rebuild its context.
     let onCertificateAuthoritiesChanged: @Sendable () throws -> Void
 
-    func handle(_ request: HTTPRequestMessage) -> HTTPReply {
+    /// A control answer: now, or — for requests that wait (long polls, expectations with
+    /// `within`) — later, computed off the event loop.
+    enum Reply {
+        case now(HTTPReply)
+        case later(@Sendable () async -> HTTPReply)
+    }
+
+    func handle(_ request: HTTPRequestMessage) -> Reply {
         let path = request.pathWithoutQuery.dropFirst(GatewayRoute.controlPrefix.count)
         let segments = path.split(separator: "/", omittingEmptySubsequences: true).map(String.init)
-        let query = Self.parseQuery(request.query)
+        let items = Self.parseQueryItems(request.query)
+        let control = ControlRequest(method: request.method, segments: segments, queryItems: items, body: request.body)
         do {
-            return .respond(try route(request.method, segments, query: query, body: request.body))
-        } catch let error as ControlAPIError {
-            return .respond(Self.json(status: error.status, ["error": error.message]))
-        } catch let error as DefinitionError {
-            return .respond(Self.json(status: 400, ["error": error.description]))
-        } catch let error as DecodingError {
-            return .respond(Self.json(status: 400, ["error": ConfigurationFile.describe(error)]))
+            if let waiting = try waitingRoute(control) {
+                return .later {
+                    do {
+                        return .respond(try await waiting())
+                    } catch {
+                        return .respond(Self.errorResponse(error))
+                    }
+                }
+            }
+            return .now(.respond(try route(control)))
         } catch {
-            return .respond(Self.json(status: 500, ["error": "\(error)"]))
+            return .now(.respond(Self.errorResponse(error)))
         }
     }
 
-    private func route(_ method: String, _ segments: [String], query: [String: String], body: [UInt8]) throws -> HTTPResponseMessage {
-        let request = ControlRequest(method: method, segments: segments, query: query, body: body)
+    /// The `{"error": …}` answer for a failure.
+    static func errorResponse(_ error: any Error) -> HTTPResponseMessage {
+        switch error {
+        case let error as ControlAPIError: return json(status: error.status, ["error": error.message])
+        case let error as DefinitionError: return json(status: 400, ["error": error.description])
+        case let error as QueryError: return json(status: 400, ["error": error.description])
+        case let error as DecodingError: return json(status: 400, ["error": ConfigurationFile.describe(error)])
+        default: return json(status: 500, ["error": "\(error)"])
+        }
+    }
+
+    private func route(_ request: ControlRequest) throws -> HTTPResponseMessage {
+        let method = request.method
+        let segments = request.segments
         let response: HTTPResponseMessage?
         switch segments.first {
         case "health" where segments.count == 1 && method == "GET":
@@ -69,6 +93,7 @@ struct ControlAPI: Sendable {
         case "faults": response = try faultRoutes(request)
         case "clock": response = try clockRoutes(request)
         case "devices": response = try deviceRoutes(request)
+        case "expectations": response = nil
         default: response = nil
         }
         if let response { return response }
@@ -78,7 +103,7 @@ struct ControlAPI: Sendable {
         throw ControlAPIError(404, "no control endpoint /_pushmock/\(segments.joined(separator: "/")); see docs/control-api.md")
     }
 
-    private static let knownPaths: Set<String> = ["health", "info", "recordings", "apns", "fcm", "faults", "clock", "devices"]
+    private static let knownPaths: Set<String> = ["health", "info", "recordings", "apns", "fcm", "faults", "clock", "devices", "expectations"]
 
     // MARK: JSON helpers
 
@@ -112,16 +137,15 @@ struct ControlAPI: Sendable {
         return [try JSONDecoder().decode(T.self, from: data)]
     }
 
-    static func parseQuery(_ query: Substring?) -> [String: String] {
-        guard let query else { return [:] }
-        var result: [String: String] = [:]
-        for pair in query.split(separator: "&") {
+    /// Query items in order (names may repeat: `where=…&where=…`).
+    static func parseQueryItems(_ query: Substring?) -> [(name: String, value: String)] {
+        guard let query else { return [] }
+        return query.split(separator: "&").map { pair in
             let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
             let name = String(parts[0]).removingPercentEncoding ?? String(parts[0])
             let rawValue = parts.count > 1 ? String(parts[1]).replacingOccurrences(of: "+", with: " ") : ""
-            result[name] = rawValue.removingPercentEncoding ?? rawValue
+            return (name, rawValue.removingPercentEncoding ?? rawValue)
         }
-        return result
     }
 }
 
@@ -130,8 +154,14 @@ struct ControlRequest {
     var method: String
     /// Path segments after `/_pushmock/`.
     var segments: [String]
-    var query: [String: String]
+    /// Query items in order.
+    var queryItems: [(name: String, value: String)]
     var body: [UInt8]
+
+    /// The last value of each query item.
+    var query: [String: String] {
+        Dictionary(queryItems.map { ($0.name, $0.value) }, uniquingKeysWith: { $1 })
+    }
 
     /// Whether the path is exactly `segments` (`"*"` matches any one segment).
     func matches(_ method: String, _ pattern: String...) -> Bool {

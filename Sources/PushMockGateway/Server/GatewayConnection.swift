@@ -52,11 +52,20 @@ final class GatewayConnection: HTTPConnectionResponder {
         records.reserveCapacity(requests.count)
         // Accepted notifications, with the index of their record (for its sequence number).
         var deliveries: [(record: Int, delivery: DeliveryIntake.Delivery)] = []
+        var waiting: [(index: Int, reply: EventLoopFuture<HTTPReply>)] = []
         for request in requests {
             let started = ContinuousClock.now
             switch GatewayRoute(request) {
             case .control:
-                replies.append(controlAPI.handle(request))
+                switch controlAPI.handle(request) {
+                case .now(let reply):
+                    replies.append(reply)
+                case .later(let compute):
+                    // A waiting control request (long poll, expectation with `within`): the
+                    // batch's answers go out together once it is done.
+                    waiting.append((replies.count, eventLoop.makeFutureWithTask { await compute() }))
+                    replies.append(HTTPReply(.noResponse))
+                }
             case .apnsDevice:
                 var outcome = apns.handle(request, connection: context, now: now)
                 let fault = evaluateFault(request, platform: "apns", environment: outcome.environment.name, now: now)
@@ -85,6 +94,7 @@ final class GatewayConnection: HTTPConnectionResponder {
                     latencyMicroseconds: Self.microseconds(since: started)
                 )
                 Self.annotate(&record, with: fault)
+                record.namespace = Self.namespace(of: request, app: outcome.topic.map { outcome.pushType?.bundleID(fromTopic: $0) ?? $0 })
                 if let linting, Self.reachesDevice(fault) {
                     record.notification?.lint = linting.apns(request, outcome: outcome, now: now)
                 }
@@ -122,6 +132,7 @@ final class GatewayConnection: HTTPConnectionResponder {
                     latencyMicroseconds: Self.microseconds(since: started)
                 )
                 Self.annotate(&record, with: fault)
+                record.namespace = Self.namespace(of: request, app: outcome.project)
                 if let linting, Self.reachesDevice(fault) {
                     record.notification?.lint = linting.fcm(outcome, now: now)
                 }
@@ -182,6 +193,35 @@ final class GatewayConnection: HTTPConnectionResponder {
                 )
             }
         }
+        let batch = commitAndReply(replies, records: &records, deliveries: deliveries, now: now)
+        guard !waiting.isEmpty else { return batch }
+        let ready: EventLoopFuture<[HTTPReply]>
+        switch batch {
+        case .immediate(let answers): ready = eventLoop.makeSucceededFuture(answers)
+        case .deferred(let future): ready = future
+        }
+        let eventLoop = self.eventLoop
+        return .deferred(
+            ready.flatMap { answers in
+                EventLoopFuture.whenAllSucceed(waiting.map(\.reply), on: eventLoop).map { late in
+                    var answers = answers
+                    for (slot, reply) in zip(waiting.map(\.index), late) {
+                        answers[slot] = reply
+                    }
+                    return answers
+                }
+            }
+        )
+    }
+
+    /// Records the batch (journal first), hands accepted notifications to the devices, and
+    /// returns the replies — at once, or once the journal is durable.
+    private func commitAndReply(
+        _ replies: [HTTPReply],
+        records: inout [ExchangeRecord],
+        deliveries: [(record: Int, delivery: DeliveryIntake.Delivery)],
+        now: Timestamp
+    ) -> HTTPReplyBatch {
         guard !records.isEmpty else { return .immediate(replies) }
 
         let commit = recorder.commit(&records, eventLoop: eventLoop)
@@ -238,6 +278,16 @@ final class GatewayConnection: HTTPConnectionResponder {
         if let delay = fault.delay {
             reply.delay = (reply.delay ?? .zero) + delay
         }
+    }
+
+    /// The namespace a record belongs to, for isolating parallel test runs: the
+    /// `x-pushmock-namespace` request header when the sender adds one, else the app (APNs
+    /// bundle ID, FCM project).
+    static func namespace(of request: HTTPRequestMessage, app: String?) -> String? {
+        if let index = request.headers.firstIndex(of: HTTPFieldName("x-pushmock-namespace")) {
+            return request.headers.value(at: index)
+        }
+        return app
     }
 
     /// Whether a notification the service accepted still reaches the device: not when a fault

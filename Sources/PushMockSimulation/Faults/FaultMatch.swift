@@ -1,3 +1,4 @@
+public import PushMockCore
 public import PushMockJSON
 
 /// Which requests a fault rule applies to. Every given condition must hold; an empty match

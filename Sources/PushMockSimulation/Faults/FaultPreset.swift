@@ -1,3 +1,4 @@
+import PushMockCore
 /// Ready-made fault rules for the stories QA asks for most. Each preset takes a few optional
 /// parameters (JSON object) and expands into ordinary rules, listed and removable like any.
 ///

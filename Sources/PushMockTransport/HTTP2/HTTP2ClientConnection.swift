@@ -58,7 +58,21 @@ public final class HTTP2ClientConnection: Sendable {
         to configuration: Configuration,
         group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton
     ) async throws -> HTTP2ClientConnection {
-        let sslContext = try configuration.tls.map { try NIOSSLContext(configuration: $0) }
+        try await makeConnection(to: configuration, group: group).get()
+    }
+
+    /// ``connect(to:group:)`` as a future, for callers that stay on event loops (no task is
+    /// needed to open a connection).
+    public static func makeConnection(
+        to configuration: Configuration,
+        group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton
+    ) -> EventLoopFuture<HTTP2ClientConnection> {
+        let sslContext: NIOSSLContext?
+        do {
+            sslContext = try configuration.tls.map { try NIOSSLContext(configuration: $0) }
+        } catch {
+            return group.next().makeFailedFuture(error)
+        }
         let hostname = configuration.serverHostname ?? (Self.isIPAddress(configuration.host) ? nil : configuration.host)
         let authority = configuration.authority ?? "\(configuration.host):\(configuration.port)"
         let scheme = configuration.tls == nil ? "http" : "https"
@@ -66,39 +80,46 @@ public final class HTTP2ClientConnection: Sendable {
         let bootstrap = ClientBootstrap(group: group)
             .connectTimeout(TimeAmount(configuration.connectTimeout))
             .channelOption(.socketOption(.tcp_nodelay), value: 1)
-        let channel = try await bootstrap.connect(host: configuration.host, port: configuration.port).get()
-
-        let setup: EventLoopFuture<(NIOLoopBound<HTTP2ClientHandler>, String?)> = channel.eventLoop.flatSubmit {
-            let handshake = channel.eventLoop.makePromise(of: String?.self)
-            do {
-                if let sslContext {
-                    let tlsHandler = try NIOSSLClientHandler(context: sslContext, serverHostname: hostname)
-                    try channel.pipeline.syncOperations.addHandler(tlsHandler)
-                    try channel.pipeline.syncOperations.addHandler(HandshakeObserver(promise: handshake))
-                } else {
-                    handshake.succeed(nil)
+        return bootstrap.connect(host: configuration.host, port: configuration.port).flatMap { channel in
+            let setup: EventLoopFuture<(NIOLoopBound<HTTP2ClientHandler>, String?)> = channel.eventLoop.flatSubmit {
+                let handshake = channel.eventLoop.makePromise(of: String?.self)
+                do {
+                    if let sslContext {
+                        let tlsHandler = try NIOSSLClientHandler(context: sslContext, serverHostname: hostname)
+                        try channel.pipeline.syncOperations.addHandler(tlsHandler)
+                        try channel.pipeline.syncOperations.addHandler(HandshakeObserver(promise: handshake))
+                    } else {
+                        handshake.succeed(nil)
+                    }
+                } catch {
+                    handshake.fail(error)
                 }
-            } catch {
-                handshake.fail(error)
+                return handshake.futureResult.flatMapThrowing { alpn in
+                    let handler = HTTP2ClientHandler(authority: authority, scheme: scheme)
+                    try channel.pipeline.syncOperations.addHandler(handler)
+                    return (NIOLoopBound(handler, eventLoop: channel.eventLoop), alpn)
+                }
             }
-            return handshake.futureResult.flatMapThrowing { alpn in
-                let handler = HTTP2ClientHandler(authority: authority, scheme: scheme)
-                try channel.pipeline.syncOperations.addHandler(handler)
-                return (NIOLoopBound(handler, eventLoop: channel.eventLoop), alpn)
+            return setup.map { handler, alpn in
+                HTTP2ClientConnection(channel: channel, handler: handler, negotiatedProtocol: alpn)
+            }.flatMapError { error in
+                channel.close(promise: nil)
+                return channel.eventLoop.makeFailedFuture(error)
             }
-        }
-        do {
-            let (handler, alpn) = try await setup.get()
-            return HTTP2ClientConnection(channel: channel, handler: handler, negotiatedProtocol: alpn)
-        } catch {
-            try? await channel.close()
-            throw error
         }
     }
 
     private static func isIPAddress(_ host: String) -> Bool {
         (try? SocketAddress(ipAddress: host, port: 0)) != nil
     }
+
+    /// The connection's event loop: the only place ``loopBoundHandler`` may be used.
+    public var eventLoop: any EventLoop { channel.eventLoop }
+
+    /// The libnghttp2 client handler, for code that runs on ``eventLoop`` and drives many
+    /// requests itself (the sender submits batches with `flush: false` and refills from
+    /// ``HTTP2ClientHandler/onReadCycleProcessed``).
+    public var loopBoundHandler: NIOLoopBound<HTTP2ClientHandler> { handler }
 
     /// Sends one request and waits for its response. Cancelling the task resets the stream
     /// (RST_STREAM CANCEL) and throws `CancellationError`: wrap calls in a timeout to give up on
@@ -121,12 +142,17 @@ public final class HTTP2ClientConnection: Sendable {
 
     /// Completes once the server's SETTINGS arrived (then ``remoteMaxConcurrentStreams`` is real).
     public func waitForRemoteSettings() async throws {
+        try await remoteSettingsReceived().get()
+    }
+
+    /// Succeeds once the server's SETTINGS arrived; fails if the connection closes first.
+    public func remoteSettingsReceived() -> EventLoopFuture<Void> {
         let promise = channel.eventLoop.makePromise(of: Void.self)
         let handler = self.handler
         channel.eventLoop.execute {
             handler.value.waitForRemoteSettings(promise: promise)
         }
-        try await promise.futureResult.get()
+        return promise.futureResult
     }
 
     /// The server's MAX_CONCURRENT_STREAMS.

@@ -45,7 +45,14 @@ public final class HTTP2ClientHandler: ChannelInboundHandler, RemovableChannelHa
     private let scheme: String
     private var session: NGHTTP2Session?
     private var context: ChannelHandlerContext?
-    private var pending: [Int32: EventLoopPromise<HTTPResponseMessage>] = [:]
+    /// Who waits for a stream's response: a promise, or a tag reported through
+    /// ``onTaggedResponse``.
+    private enum Waiter {
+        case promise(EventLoopPromise<HTTPResponseMessage>)
+        case tag(UInt64)
+    }
+
+    private var pending: [Int32: Waiter] = [:]
     /// Stream of each pending request, by its future (for cancellation).
     private var streamByFuture: [ObjectIdentifier: Int32] = [:]
     private var started = false
@@ -58,6 +65,19 @@ public final class HTTP2ClientHandler: ChannelInboundHandler, RemovableChannelHa
 
     /// Called on the event loop when a GOAWAY arrives.
     public var onGoAway: ((ReceivedGoAway) -> Void)?
+
+    /// Receives the outcome of every request sent with ``send(_:tag:flush:)`` — the response,
+    /// or the reason there is none — on the event loop. A callback instead of a promise per
+    /// request: the sender's hot path.
+    public var onTaggedResponse: ((UInt64, Result<HTTPResponseMessage, HTTP2ClientError>) -> Void)?
+
+    /// Called on the event loop when the server acknowledged a PING (see ``ping()``).
+    public var onPingAcknowledged: (() -> Void)?
+
+    /// Called on the event loop at the end of every read cycle, after the responses that
+    /// completed in it have been delivered and before the output is flushed: requests sent from
+    /// here with `flush: false` leave in the same write as the cycle's WINDOW_UPDATEs and ACKs.
+    public var onReadCycleProcessed: (() -> Void)?
 
     /// - Parameters:
     ///   - authority: the `:authority` to send (host[:port]).
@@ -143,6 +163,13 @@ public final class HTTP2ClientHandler: ChannelInboundHandler, RemovableChannelHa
     /// Sends a request; `promise` completes with the response or an ``HTTP2ClientError``.
     /// `request.authority`/`scheme` override the connection's defaults when set.
     public func send(_ request: HTTPRequestMessage, promise: EventLoopPromise<HTTPResponseMessage>) {
+        send(request, promise: promise, flush: true)
+    }
+
+    /// Sends a request like ``send(_:promise:)``; with `flush: false` the frames stay queued in
+    /// the session until the next flush (``flushPending()``, the end of a read cycle, or another
+    /// flushing send), so that a batch of requests goes out in one write.
+    public func send(_ request: HTTPRequestMessage, promise: EventLoopPromise<HTTPResponseMessage>, flush: Bool) {
         guard let session, let context, !isClosed else {
             promise.fail(receivedGoAway.map { HTTP2ClientError(.goAway($0)) } ?? HTTP2ClientError(.connectionClosed))
             return
@@ -160,20 +187,75 @@ public final class HTTP2ClientHandler: ChannelInboundHandler, RemovableChannelHa
                 headers: request.headers,
                 body: request.body
             )
-            pending[streamID] = promise
+            pending[streamID] = .promise(promise)
             streamByFuture[ObjectIdentifier(promise.futureResult)] = streamID
         } catch {
             promise.fail(HTTP2ClientError(.submitFailed(error.description)))
             return
         }
+        if flush {
+            self.flush(context: context)
+        }
+    }
+
+    /// Sends a request whose outcome goes to ``onTaggedResponse`` with `tag`. Returns the
+    /// stream ID, or the reason the request could not be sent (then no callback follows).
+    public func send(_ request: HTTPRequestMessage, tag: UInt64, flush: Bool) -> Result<Int32, HTTP2ClientError> {
+        guard let session, let context, !isClosed else {
+            return .failure(receivedGoAway.map { HTTP2ClientError(.goAway($0)) } ?? HTTP2ClientError(.connectionClosed))
+        }
+        if let receivedGoAway {
+            return .failure(HTTP2ClientError(.goAway(receivedGoAway)))
+        }
+        let streamID: Int32
+        do {
+            streamID = try session.submitRequest(
+                method: request.method,
+                path: request.path,
+                scheme: request.scheme ?? scheme,
+                authority: request.authority ?? authority,
+                headers: request.headers,
+                body: request.body
+            )
+        } catch {
+            return .failure(HTTP2ClientError(.submitFailed(error.description)))
+        }
+        pending[streamID] = .tag(tag)
+        if flush {
+            self.flush(context: context)
+        }
+        return .success(streamID)
+    }
+
+    /// Abandons a tagged request: resets its stream with CANCEL. Returns whether it was still
+    /// waiting (then no callback follows for it).
+    @discardableResult
+    public func cancel(streamID: Int32) -> Bool {
+        guard case .tag = pending[streamID] else { return false }
+        pending.removeValue(forKey: streamID)
+        if let session, let context {
+            try? session.submitReset(streamID: streamID, errorCode: .cancel)
+            flush(context: context)
+        }
+        return true
+    }
+
+    /// Writes whatever the session has queued (requests sent with `flush: false`).
+    public func flushPending() {
+        guard let context else { return }
         flush(context: context)
+    }
+
+    /// Whether the connection can take new requests: open, and no GOAWAY received.
+    public var isAcceptingRequests: Bool {
+        session != nil && context != nil && !isClosed && receivedGoAway == nil
     }
 
     /// Abandons the request whose promise is `promise`: the stream is reset with CANCEL and the
     /// promise fails with `CancellationError`. Does nothing if it already completed.
     public func cancel(_ promise: EventLoopPromise<HTTPResponseMessage>) {
         guard let streamID = streamByFuture.removeValue(forKey: ObjectIdentifier(promise.futureResult)),
-            let pending = pending.removeValue(forKey: streamID)
+            case .promise(let pending) = pending.removeValue(forKey: streamID)
         else { return }
         if let session, let context {
             try? session.submitReset(streamID: streamID, errorCode: .cancel)
@@ -226,39 +308,51 @@ public final class HTTP2ClientHandler: ChannelInboundHandler, RemovableChannelHa
                 settingsWaiters.removeAll()
             }
         }
+        if session.pingAcknowledgements > 0 {
+            let count = session.pingAcknowledgements
+            session.pingAcknowledgements = 0
+            for _ in 0..<count { onPingAcknowledged?() }
+        }
         if let goAway = session.receivedGoAway, receivedGoAway != goAway {
             receivedGoAway = goAway
             onGoAway?(goAway)
         }
         for streamID in session.completed {
             guard let stream = session.inbound.removeValue(forKey: streamID),
-                let promise = pending.removeValue(forKey: streamID)
+                let waiter = pending.removeValue(forKey: streamID)
             else { continue }
-            streamByFuture.removeValue(forKey: ObjectIdentifier(promise.futureResult))
-            promise.succeed(
-                HTTPResponseMessage(status: stream.status ?? 0, headers: stream.headers, body: stream.body)
-            )
+            complete(waiter, with: .success(HTTPResponseMessage(status: stream.status ?? 0, headers: stream.headers, body: stream.body)))
         }
         session.completed.removeAll(keepingCapacity: true)
         for (streamID, errorCode) in session.closed {
             session.inbound.removeValue(forKey: streamID)
-            guard let promise = pending.removeValue(forKey: streamID) else { continue }
-            streamByFuture.removeValue(forKey: ObjectIdentifier(promise.futureResult))
+            guard let waiter = pending.removeValue(forKey: streamID) else { continue }
             if let receivedGoAway, streamID > receivedGoAway.lastStreamID {
-                promise.fail(HTTP2ClientError(.goAway(receivedGoAway)))
+                complete(waiter, with: .failure(HTTP2ClientError(.goAway(receivedGoAway))))
             } else {
-                promise.fail(HTTP2ClientError(.streamReset(.init(networkCode: errorCode))))
+                complete(waiter, with: .failure(HTTP2ClientError(.streamReset(.init(networkCode: errorCode)))))
             }
         }
         session.closed.removeAll(keepingCapacity: true)
+        onReadCycleProcessed?()
     }
 
     private func failAll(_ error: HTTP2ClientError) {
-        let promises = pending
+        let waiters = pending
         pending.removeAll()
         streamByFuture.removeAll()
-        for (_, promise) in promises {
-            promise.fail(error)
+        for (_, waiter) in waiters {
+            complete(waiter, with: .failure(error))
+        }
+    }
+
+    private func complete(_ waiter: Waiter, with result: Result<HTTPResponseMessage, HTTP2ClientError>) {
+        switch waiter {
+        case .promise(let promise):
+            streamByFuture.removeValue(forKey: ObjectIdentifier(promise.futureResult))
+            promise.completeWith(result.mapError { $0 as any Error })
+        case .tag(let tag):
+            onTaggedResponse?(tag, result)
         }
     }
 

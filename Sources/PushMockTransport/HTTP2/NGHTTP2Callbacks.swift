@@ -114,6 +114,10 @@ enum NGHTTP2Callbacks {
             if header.flags & UInt8(NGHTTP2_FLAG_ACK.rawValue) == 0 {
                 session.remoteSettingsChanged = true
             }
+        case NGHTTP2_PING.rawValue:
+            if header.flags & UInt8(NGHTTP2_FLAG_ACK.rawValue) != 0 {
+                session.pingAcknowledgements += 1
+            }
         default:
             break
         }

@@ -89,6 +89,8 @@ final class NGHTTP2Session {
     var receivedGoAway: ReceivedGoAway?
     /// Whether the peer's SETTINGS changed since the application last looked.
     var remoteSettingsChanged = false
+    /// PING ACKs received since the application last looked.
+    var pingAcknowledgements = 0
     /// How many inbound body bytes are stored per stream; the rest is only counted.
     let maximumStoredBodyBytes: Int
 
@@ -325,12 +327,13 @@ final class NGHTTP2Session {
         body: [UInt8]
     ) throws(NGHTTP2Error) -> Int32 {
         guard let session else { throw NGHTTP2Error(Int(NGHTTP2_ERR_INVALID_STATE.rawValue), "submit on a closed session") }
-        var pseudo = HTTPHeaderList()
-        pseudo.append(name: ":method", value: method)
-        pseudo.append(name: ":scheme", value: scheme)
-        pseudo.append(name: ":authority", value: authority)
-        pseudo.append(name: ":path", value: path)
-        let streamID: Int32 = NGHTTP2HeaderBlock.withNameValues(pseudo: pseudo, headers: headers) { nameValues, count in
+        let streamID: Int32 = NGHTTP2HeaderBlock.withRequestNameValues(
+            method: method,
+            scheme: scheme,
+            authority: authority,
+            path: path,
+            headers: headers
+        ) { nameValues, count in
             if body.isEmpty {
                 return nghttp2_submit_request(session, nil, nameValues, count, nil, nil)
             }
@@ -439,20 +442,65 @@ enum NGHTTP2HeaderBlock {
         }
     }
 
-    static func withNameValues<Result>(
-        pseudo: HTTPHeaderList,
+    /// The pseudo-headers and `headers` of a request, without building an intermediate header
+    /// list: names are static strings, values point into the strings' own UTF-8 storage, and
+    /// the `nghttp2_nv` array lives on the stack. Valid only inside `body`.
+    static func withRequestNameValues<Result>(
+        method: String,
+        scheme: String,
+        authority: String,
+        path: String,
         headers: HTTPHeaderList,
         _ body: (UnsafePointer<nghttp2_nv>, Int) -> Result
     ) -> Result {
-        pseudo.withUnsafeStorage { pseudoStorage in
-            headers.withUnsafeStorage { storage in
-                var nameValues: [nghttp2_nv] = []
-                nameValues.reserveCapacity(headers.count + pseudo.count)
-                appendFields(of: pseudo, storage: pseudoStorage, to: &nameValues)
-                appendFields(of: headers, storage: storage, to: &nameValues)
-                return nameValues.withUnsafeBufferPointer { body($0.baseAddress!, $0.count) }
+        var method = method
+        var scheme = scheme
+        var authority = authority
+        var path = path
+        return method.withUTF8 { methodBytes in
+            scheme.withUTF8 { schemeBytes in
+                authority.withUTF8 { authorityBytes in
+                    path.withUTF8 { pathBytes in
+                        headers.withUnsafeStorage { storage in
+                            withUnsafeTemporaryAllocation(of: nghttp2_nv.self, capacity: 4 + headers.count) { nameValues in
+                                nameValues[0] = staticNV(":method", methodBytes)
+                                nameValues[1] = staticNV(":scheme", schemeBytes)
+                                nameValues[2] = staticNV(":authority", authorityBytes)
+                                nameValues[3] = staticNV(":path", pathBytes)
+                                var count = 4
+                                if let base = storage.baseAddress {
+                                    for index in 0..<headers.count {
+                                        let name = headers.nameRange(at: index)
+                                        let value = headers.valueRange(at: index)
+                                        nameValues[count] = nghttp2_nv(
+                                            name: UnsafeMutablePointer(mutating: base + name.lowerBound),
+                                            value: UnsafeMutablePointer(mutating: base + value.lowerBound),
+                                            namelen: name.count,
+                                            valuelen: value.count,
+                                            flags: UInt8(NGHTTP2_NV_FLAG_NONE.rawValue)
+                                        )
+                                        count += 1
+                                    }
+                                }
+                                return body(UnsafePointer(nameValues.baseAddress!), count)
+                            }
+                        }
+                    }
+                }
             }
         }
+    }
+
+    private static func staticNV(_ name: StaticString, _ value: UnsafeBufferPointer<UInt8>) -> nghttp2_nv {
+        let namePointer = UnsafeMutablePointer(mutating: name.utf8Start)
+        return nghttp2_nv(
+            name: namePointer,
+            // An empty value still needs a valid pointer; its length is 0.
+            value: UnsafeMutablePointer(mutating: value.baseAddress ?? name.utf8Start),
+            namelen: name.utf8CodeUnitCount,
+            valuelen: value.count,
+            flags: UInt8(NGHTTP2_NV_FLAG_NONE.rawValue)
+        )
     }
 
     private static func appendFields(

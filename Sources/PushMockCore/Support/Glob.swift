@@ -1,4 +1,4 @@
-/// Shell-style patterns for fault matching: `*` matches any run of characters, `?` one
+/// Shell-style patterns (fault matching, queries): `*` matches any run of characters, `?` one
 /// character, everything else itself. `com.example.*`, `*:APA91b*`, `00fc*`.
 public struct Glob: Sendable, Hashable, Codable, CustomStringConvertible {
     public let pattern: String

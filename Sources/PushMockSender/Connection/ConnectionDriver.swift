@@ -1,0 +1,211 @@
+import NIOCore
+import PushMockCore
+import PushMockTransport
+
+/// Drives one HTTP/2 connection for the ``DeliveryEngine``: takes deliveries when it has free
+/// streams, submits them, classifies the answers, times out stalled requests, pings when idle,
+/// and leaves the pool on GOAWAY or close.
+///
+/// Confined to the connection's event loop (created there, reached through `NIOLoopBound`).
+final class ConnectionDriver {
+    typealias Item = Delivery
+
+    private struct InFlight {
+        var item: Item
+        let started: NIODeadline
+        let streamID: Int32
+        let authorization: String?
+    }
+
+    private let engine: DeliveryEngine
+    private let connection: HTTP2ClientConnection
+    private let handler: HTTP2ClientHandler
+    private let eventLoop: any EventLoop
+    private var id = -1
+    private var auth = ConnectionAuthState()
+    private var inFlight: [UInt64: InFlight] = [:]
+    private var nextKey: UInt64 = 0
+    private var isGone = false
+    private var lastActivity = NIODeadline.now()
+    private var tick: Scheduled<Void>?
+    /// When the outstanding PING went out.
+    private var pingSent: NIODeadline?
+    private var combinedHeaders: (key: Int, authorization: String, combined: HTTPHeaderList)?
+    private let tickInterval: TimeAmount
+    private let requestTimeout: TimeAmount
+
+    init(engine: DeliveryEngine, connection: HTTP2ClientConnection) {
+        self.engine = engine
+        self.connection = connection
+        self.handler = connection.loopBoundHandler.value
+        self.eventLoop = connection.eventLoop
+        self.requestTimeout = TimeAmount(engine.connection.requestTimeout)
+        // Check timeouts, PING and idle time four times per shortest period, at most once a
+        // second, at least every 10 ms.
+        let periods = [engine.connection.requestTimeout, engine.connection.pingInterval, engine.connection.idleTimeout].compactMap { $0 }
+        let quarter = (periods.min() ?? .seconds(4)) / 4
+        self.tickInterval = TimeAmount(min(max(quarter, .milliseconds(10)), .seconds(1)))
+    }
+
+    /// Joins the pool as `id` and starts taking work.
+    func start(id: Int) {
+        self.id = id
+        handler.onReadCycleProcessed = { [self] in
+            pump(flush: false)
+        }
+        handler.onTaggedResponse = { [self] key, result in
+            finished(key, result.mapError { $0 as any Error }, timedOut: false)
+        }
+        handler.onGoAway = { [self] _ in
+            leavePool()
+        }
+        handler.onPingAcknowledged = { [self] in
+            if let sent = pingSent {
+                pingSent = nil
+                engine.pingAcknowledged(roundTrip: Duration(nanoseconds: NIODeadline.now().uptimeNanoseconds - sent.uptimeNanoseconds))
+            }
+        }
+        connection.channel.closeFuture.assumeIsolated().whenComplete { [self] _ in
+            leavePool()
+            tick?.cancel()
+            tick = nil
+            // Break the handler → closure → driver cycle.
+            handler.onReadCycleProcessed = nil
+            handler.onTaggedResponse = nil
+            handler.onGoAway = nil
+            handler.onPingAcknowledged = nil
+        }
+        scheduleTick()
+        pump(flush: true)
+    }
+
+    /// Takes as many deliveries as there are free streams and submits them. `flush: false`
+    /// inside a read cycle (the transport flushes at its end).
+    func pump(flush: Bool) {
+        guard !isGone, handler.isAcceptingRequests else { return }
+        let remote = Int(handler.remoteMaxConcurrentStreams)
+        let capacity = min(engine.connection.maximumConcurrentStreams, remote == 0 ? 1 : remote)
+        let items = engine.take(driverID: id, free: capacity - inFlight.count, inFlight: inFlight.count, capacity: capacity)
+        guard !items.isEmpty else { return }
+        switch engine.platform.authorization(&auth, now: engine.clock.now()) {
+        case .none:
+            for item in items { submit(item, authorization: nil) }
+        case .value(let value):
+            for item in items { submit(item, authorization: value) }
+        case .unavailable:
+            for item in items { engine.deferForCredentials(item) }
+        case .failed(let error):
+            for var item in items {
+                item.attempts += 1
+                engine.complete(item, .failed(DeliveryFailure(reason: "credentials", error: error)))
+            }
+        }
+        lastActivity = .now()
+        if flush {
+            handler.flushPending()
+        }
+    }
+
+    private func submit(_ item: Item, authorization: String?) {
+        if item.isCancelled {
+            engine.complete(item, .failed(DeliveryEngine.cancelledFailure))
+            return
+        }
+        var item = item
+        item.attempts += 1
+        let request = makeRequest(item.request, authorization: authorization)
+        let key = nextKey
+        nextKey &+= 1
+        let started = NIODeadline.now()
+        switch handler.send(request, tag: key, flush: false) {
+        case .success(let streamID):
+            inFlight[key] = InFlight(item: item, started: started, streamID: streamID, authorization: authorization)
+        case .failure(let error):
+            engine.resolve(item, engine.faultVerdict(for: error, timedOut: false))
+        }
+    }
+
+    private func finished(_ key: UInt64, _ result: Result<HTTPResponseMessage, any Error>, timedOut wasTimedOut: Bool) {
+        guard var entry = inFlight.removeValue(forKey: key) else { return }
+        entry.item.lastLatency = Duration(nanoseconds: NIODeadline.now().uptimeNanoseconds - entry.started.uptimeNanoseconds)
+        let verdict: AttemptVerdict
+        switch result {
+        case .success(let response):
+            verdict = engine.platform.classify(
+                response,
+                auth: &auth,
+                authorization: entry.authorization,
+                now: engine.clock.now()
+            )
+        case .failure(let error):
+            verdict = engine.faultVerdict(for: error, timedOut: wasTimedOut)
+        }
+        engine.resolve(entry.item, verdict)
+    }
+
+    /// The wire request: the prepared headers plus `authorization`. Requests in a bulk send
+    /// share one header list, so the combined list is cached per (headers, authorization).
+    private func makeRequest(_ prepared: PreparedRequest, authorization: String?) -> HTTPRequestMessage {
+        guard let authorization else {
+            return HTTPRequestMessage(method: "POST", path: prepared.path, headers: prepared.headers, body: prepared.body)
+        }
+        if let cached = combinedHeaders, cached.key == prepared.headersKey, cached.authorization == authorization {
+            return HTTPRequestMessage(method: "POST", path: prepared.path, headers: cached.combined, body: prepared.body)
+        }
+        var combined = prepared.headers
+        combined.append(name: "authorization", value: authorization)
+        combinedHeaders = (prepared.headersKey, authorization, combined)
+        return HTTPRequestMessage(method: "POST", path: prepared.path, headers: combined, body: prepared.body)
+    }
+
+    /// Leaves the pool: no new work; requests in flight finish or fail on their own.
+    private func leavePool() {
+        guard !isGone else { return }
+        isGone = true
+        engine.driverGone(id)
+    }
+
+    // MARK: Timer: timeouts, PING, idle close
+
+    private func scheduleTick() {
+        tick = eventLoop.assumeIsolated().scheduleTask(in: tickInterval) { [self] in
+            onTick()
+        }
+    }
+
+    private func onTick() {
+        let now = NIODeadline.now()
+        var expired: [UInt64] = []
+        for (key, entry) in inFlight where now - entry.started >= requestTimeout {
+            expired.append(key)
+        }
+        for key in expired {
+            guard let entry = inFlight[key] else { continue }
+            // Resets the stream (CANCEL); no response will be reported for it.
+            handler.cancel(streamID: entry.streamID)
+            finished(key, .failure(CancellationError()), timedOut: true)
+        }
+        if inFlight.isEmpty {
+            let idle = now - lastActivity
+            if let idleTimeout = engine.connection.idleTimeout, idle >= TimeAmount(idleTimeout) {
+                leavePool()
+                connection.channel.close(promise: nil)
+                return
+            }
+            if let pingInterval = engine.connection.pingInterval, idle >= TimeAmount(pingInterval) {
+                handler.ping()
+                pingSent = now
+                lastActivity = now
+            }
+        } else if !expired.isEmpty {
+            pump(flush: true)
+        }
+        scheduleTick()
+    }
+}
+
+extension Duration {
+    init(nanoseconds: UInt64) {
+        self = .nanoseconds(Int64(truncatingIfNeeded: nanoseconds))
+    }
+}

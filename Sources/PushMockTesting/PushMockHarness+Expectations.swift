@@ -1,0 +1,52 @@
+public import PushMockCore
+public import PushMockRecording
+public import PushMockToolkit
+
+extension PushMockHarness {
+    /// Recorded exchanges matching `query`, oldest first.
+    public func records(_ query: RecordingQuery = RecordingQuery()) -> [ExchangeRecord] {
+        recordings.records(matching: query)
+    }
+
+    /// Waits (real time) until `count` exchanges match `query` — for code under test that sends
+    /// asynchronously — and returns the matches (fewer on timeout).
+    public func wait(for query: RecordingQuery, count: Int = 1, timeout: Duration = .seconds(5)) async -> [ExchangeRecord] {
+        await recordings.wait(for: query, count: count, timeout: timeout)
+    }
+
+    /// Asserts how many exchanges match `query` (default exactly one), waiting up to `within`
+    /// for them. Throws ``ExpectationFailure`` — whose description shows what was expected,
+    /// what was received and the nearest misses — so it fails Swift Testing and XCTest alike.
+    @discardableResult
+    public func expect(
+        _ query: RecordingQuery,
+        count: CountRule = .exactly(1),
+        within: Duration? = nil,
+        _ name: String? = nil
+    ) async throws(ExpectationFailure) -> [ExchangeRecord] {
+        let result = await recordings.evaluate(Expectation(name: name, query: query, count: count, within: within))
+        guard result.passed else { throw ExpectationFailure(result) }
+        return recordings.records(matching: query)
+    }
+
+    /// Asserts that nothing matches `query` — watching for `within` when given.
+    public func expectNothing(_ query: RecordingQuery, within: Duration? = nil) async throws(ExpectationFailure) {
+        try await expect(query, count: .none, within: within)
+    }
+
+    /// Asserts that exchanges matching `steps` were recorded in this order (others may come
+    /// between).
+    public func expectOrder(_ steps: [RecordingQuery]) throws(ExpectationFailure) {
+        let result = recordings.evaluate(OrderExpectation(steps: steps))
+        guard result.passed else { throw ExpectationFailure(result) }
+    }
+}
+
+/// A failed expectation; its description is the readable report.
+public struct ExpectationFailure: Error, CustomStringConvertible, Sendable {
+    public let result: ExpectationResult
+
+    public init(_ result: ExpectationResult) { self.result = result }
+
+    public var description: String { result.message }
+}

@@ -1,0 +1,150 @@
+import Foundation
+public import PushMockCore
+public import PushMockRecording
+
+/// "Exactly one alert to token X whose title is …", as data: a query, how many matches, and
+/// how long to wait for them. Evaluated the same way in Swift (`PushMockTesting`), by the REST
+/// API (`POST /_pushmock/expectations`) and by `pushmock expect`.
+///
+/// JSON: `{"name": "dose reminder", "query": {"token": "00fc…", "payload": [...]},
+/// "count": {"exactly": 1}, "within": "5s"}`.
+public struct Expectation: Sendable, Hashable, Codable {
+    public var name: String?
+    public var query: RecordingQuery
+    public var count: CountRule
+    /// Wait up to this long for the count to be reached (for `exactly 0` / `atMost`: watch this
+    /// long, then judge). `nil`: judge what is recorded now.
+    public var within: Duration?
+
+    public init(name: String? = nil, query: RecordingQuery, count: CountRule = .exactly(1), within: Duration? = nil) {
+        self.name = name
+        self.query = query
+        self.count = count
+        self.within = within
+    }
+
+    enum CodingKeys: String, CodingKey { case name, query, count, within }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        name = try container.decodeIfPresent(String.self, forKey: .name)
+        query = try container.decode(RecordingQuery.self, forKey: .query)
+        count = try container.decodeIfPresent(CountRule.self, forKey: .count) ?? .exactly(1)
+        within = try container.decodeIfPresent(DurationValue.self, forKey: .within)?.duration
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encodeIfPresent(name, forKey: .name)
+        try container.encode(query, forKey: .query)
+        try container.encode(count, forKey: .count)
+        try container.encodeIfPresent(within.map(DurationValue.init), forKey: .within)
+    }
+
+    /// Whether waiting can end early: the count can only be settled by watching the whole
+    /// window when it bounds the count from above.
+    public var waitsForWholeWindow: Bool { count.maximum != nil && count.minimum == 0 }
+
+    /// `exactly 1 exchange where token=… $.aps.alert.title=…`.
+    public var summary: String {
+        "\(count) \(count.maximum == 1 && count.minimum == 1 ? "exchange" : "exchanges") where \(query.summary)"
+            + (within.map { " within \(DurationText.format($0))" } ?? "")
+    }
+}
+
+/// How many matches an expectation wants.
+public struct CountRule: Sendable, Hashable, Codable, CustomStringConvertible {
+    public var minimum: Int
+    /// `nil`: no upper bound.
+    public var maximum: Int?
+
+    public static func exactly(_ count: Int) -> CountRule { CountRule(minimum: count, maximum: count) }
+    public static func atLeast(_ count: Int) -> CountRule { CountRule(minimum: count, maximum: nil) }
+    public static func atMost(_ count: Int) -> CountRule { CountRule(minimum: 0, maximum: count) }
+    /// Absence: "nothing was sent to token Y".
+    public static let none = CountRule.exactly(0)
+
+    public init(minimum: Int, maximum: Int?) {
+        self.minimum = minimum
+        self.maximum = maximum
+    }
+
+    public func accepts(_ count: Int) -> Bool {
+        count >= minimum && (maximum.map { count <= $0 } ?? true)
+    }
+
+    public var description: String {
+        switch (minimum, maximum) {
+        case (let low, let high?) where low == high: return "exactly \(low)"
+        case (0, let high?): return "at most \(high)"
+        case (let low, nil): return "at least \(low)"
+        case (let low, let high?): return "between \(low) and \(high)"
+        }
+    }
+
+    enum CodingKeys: String, CodingKey { case exactly, atLeast, atMost }
+
+    public init(from decoder: any Decoder) throws {
+        if let single = try? decoder.singleValueContainer().decode(Int.self) {
+            self = .exactly(single)
+            return
+        }
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        if let exactly = try container.decodeIfPresent(Int.self, forKey: .exactly) {
+            self = .exactly(exactly)
+            return
+        }
+        let low = try container.decodeIfPresent(Int.self, forKey: .atLeast) ?? 0
+        let high = try container.decodeIfPresent(Int.self, forKey: .atMost)
+        guard low >= 0, (high ?? low) >= low else {
+            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "count needs 0 ≤ atLeast ≤ atMost"))
+        }
+        self = CountRule(minimum: low, maximum: high)
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        if let maximum, maximum == minimum {
+            try container.encode(minimum, forKey: .exactly)
+        } else {
+            if minimum > 0 { try container.encode(minimum, forKey: .atLeast) }
+            try container.encodeIfPresent(maximum, forKey: .atMost)
+        }
+    }
+}
+
+/// A duration in JSON: text (`5s`, `1m30s`) or a number of seconds; encoded as text.
+public struct DurationValue: Sendable, Hashable, Codable {
+    public var duration: Duration
+
+    public init(_ duration: Duration) { self.duration = duration }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        if let seconds = try? container.decode(Double.self) {
+            duration = .milliseconds(Int64((seconds * 1000).rounded()))
+            return
+        }
+        let text = try container.decode(String.self)
+        guard let parsed = DurationText.parse(text) else {
+            throw DecodingError.dataCorruptedError(in: container, debugDescription: "expected a duration such as 5s or 1m30s")
+        }
+        duration = parsed
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(DurationText.format(duration))
+    }
+}
+
+/// Notifications expected in this order (each step a query; other exchanges may come between).
+public struct OrderExpectation: Sendable, Hashable, Codable {
+    public var name: String?
+    public var steps: [RecordingQuery]
+
+    public init(name: String? = nil, steps: [RecordingQuery]) {
+        self.name = name
+        self.steps = steps
+    }
+}

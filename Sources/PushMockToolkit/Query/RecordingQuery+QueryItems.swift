@@ -1,0 +1,67 @@
+import PushMockCore
+
+/// The REST form: query items (`platform=apns&where=$.aps.alert.title=Hi`).
+extension RecordingQuery {
+    /// The query item names this type reads (others are left to the caller: `limit`, `after`…).
+    public static let queryItemNames: Set<String> = [
+        "platform", "token", "topic", "project", "namespace", "status", "reason", "pushType", "priority",
+        "environment", "collapseId", "messageId", "since", "until", "where",
+    ]
+
+    /// Parses query items; unknown names are ignored (see ``queryItemNames``).
+    public init(queryItems: [(name: String, value: String)]) throws(QueryError) {
+        self.init()
+        for (name, value) in queryItems {
+            switch name {
+            case "platform": platform = value
+            case "token": token = Glob(value)
+            case "topic": topic = Glob(value)
+            case "project": project = Glob(value)
+            case "namespace": namespace = value
+            case "status":
+                guard let filter = StatusFilter(value) else { throw QueryError("status=\(value): a number or a class such as 4xx") }
+                status = filter
+            case "reason": reason = value
+            case "pushType": pushType = value
+            case "priority":
+                guard let number = Int(value) else { throw QueryError("priority=\(value): a number (10, 5, 1)") }
+                priority = number
+            case "environment": environment = value
+            case "collapseId": collapseID = value
+            case "messageId": messageID = value
+            case "since", "until":
+                guard let milliseconds = ISO8601Milliseconds.parse(value) ?? Int64(value) else {
+                    throw QueryError("\(name)=\(value): ISO 8601 (2026-11-21T10:00:00Z) or milliseconds")
+                }
+                if name == "since" {
+                    since = Timestamp(millisecondsSince1970: milliseconds)
+                } else {
+                    until = Timestamp(millisecondsSince1970: milliseconds)
+                }
+            case "where": payload.append(try PayloadPredicate(parsing: value))
+            default: continue
+            }
+        }
+    }
+
+    /// The query as REST query items, in a fixed order.
+    public var queryItems: [(name: String, value: String)] {
+        var items: [(name: String, value: String)] = []
+        if let platform { items.append(("platform", platform)) }
+        if let namespace { items.append(("namespace", namespace)) }
+        if let token { items.append(("token", token.pattern)) }
+        if let topic { items.append(("topic", topic.pattern)) }
+        if let project { items.append(("project", project.pattern)) }
+        if let status { items.append(("status", status.description)) }
+        if let reason { items.append(("reason", reason)) }
+        if let pushType { items.append(("pushType", pushType)) }
+        if let priority { items.append(("priority", String(priority))) }
+        if let environment { items.append(("environment", environment)) }
+        if let collapseID { items.append(("collapseId", collapseID)) }
+        if let messageID { items.append(("messageId", messageID)) }
+        if let since { items.append(("since", since.description)) }
+        if let until { items.append(("until", until.description)) }
+        for predicate in payload { items.append(("where", predicate.description)) }
+        return items
+    }
+}

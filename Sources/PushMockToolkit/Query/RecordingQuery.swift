@@ -1,0 +1,282 @@
+import Foundation
+public import PushMockCore
+public import PushMockJSON
+public import PushMockRecording
+
+/// Which recorded exchanges you mean. Every given condition must hold; an empty query matches
+/// everything. The same query is written three ways:
+///
+/// | Swift | REST query item | CLI flag |
+/// |---|---|---|
+/// | `platform` | `platform=apns` | `--platform apns` |
+/// | `token` (glob) | `token=00fc13ad*` | `--token …` |
+/// | `topic` (glob; APNs topic or FCM topic) | `topic=com.example.*` | `--topic …` |
+/// | `project` (glob; FCM) | `project=…` | `--project …` |
+/// | `namespace` | `namespace=ci-7` | `--namespace …` |
+/// | `status` (`200`, `4xx`) | `status=410` | `--status …` |
+/// | `reason` | `reason=Unregistered` | `--reason …` |
+/// | `pushType` | `pushType=alert` | `--push-type …` |
+/// | `priority` | `priority=10` | `--priority …` |
+/// | `environment` | `environment=sandbox` | `--environment …` |
+/// | `collapseID` | `collapseId=…` | `--collapse-id …` |
+/// | `messageID` (apns-id or FCM message name) | `messageId=…` | `--message-id …` |
+/// | `since`, `until` (gateway clock; `until` exclusive) | `since=2026-11-21T10:00:00Z` | `--since 10:00` |
+/// | `payload` (``PayloadPredicate``s) | `where=$.aps.alert.title=Hi` (repeatable) | `--json-path '$.aps.alert.title=Hi'` (repeatable) |
+///
+/// `docs/queries.md` has the full description.
+public struct RecordingQuery: Sendable, Hashable, Codable {
+    public var platform: String?
+    public var token: Glob?
+    public var topic: Glob?
+    public var project: Glob?
+    public var namespace: String?
+    public var status: StatusFilter?
+    public var reason: String?
+    public var pushType: String?
+    public var priority: Int?
+    public var environment: String?
+    public var collapseID: String?
+    public var messageID: String?
+    public var since: Timestamp?
+    public var until: Timestamp?
+    public var payload: [PayloadPredicate]
+
+    public init(
+        platform: String? = nil,
+        token: Glob? = nil,
+        topic: Glob? = nil,
+        project: Glob? = nil,
+        namespace: String? = nil,
+        status: StatusFilter? = nil,
+        reason: String? = nil,
+        pushType: String? = nil,
+        priority: Int? = nil,
+        environment: String? = nil,
+        collapseID: String? = nil,
+        messageID: String? = nil,
+        since: Timestamp? = nil,
+        until: Timestamp? = nil,
+        payload: [PayloadPredicate] = []
+    ) {
+        self.platform = platform
+        self.token = token
+        self.topic = topic
+        self.project = project
+        self.namespace = namespace
+        self.status = status
+        self.reason = reason
+        self.pushType = pushType
+        self.priority = priority
+        self.environment = environment
+        self.collapseID = collapseID
+        self.messageID = messageID
+        self.since = since
+        self.until = until
+        self.payload = payload
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case platform, token, topic, project, namespace, status, reason, pushType, priority, environment, since, until, payload
+        case collapseID = "collapseId"
+        case messageID = "messageId"
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        platform = try container.decodeIfPresent(String.self, forKey: .platform)
+        token = try container.decodeIfPresent(Glob.self, forKey: .token)
+        topic = try container.decodeIfPresent(Glob.self, forKey: .topic)
+        project = try container.decodeIfPresent(Glob.self, forKey: .project)
+        namespace = try container.decodeIfPresent(String.self, forKey: .namespace)
+        status = try container.decodeIfPresent(StatusFilter.self, forKey: .status)
+        reason = try container.decodeIfPresent(String.self, forKey: .reason)
+        pushType = try container.decodeIfPresent(String.self, forKey: .pushType)
+        priority = try container.decodeIfPresent(Int.self, forKey: .priority)
+        environment = try container.decodeIfPresent(String.self, forKey: .environment)
+        collapseID = try container.decodeIfPresent(String.self, forKey: .collapseID)
+        messageID = try container.decodeIfPresent(String.self, forKey: .messageID)
+        since = try container.decodeIfPresent(QueryTime.self, forKey: .since)?.timestamp
+        until = try container.decodeIfPresent(QueryTime.self, forKey: .until)?.timestamp
+        payload = try container.decodeIfPresent([PayloadPredicate].self, forKey: .payload) ?? []
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encodeIfPresent(platform, forKey: .platform)
+        try container.encodeIfPresent(token, forKey: .token)
+        try container.encodeIfPresent(topic, forKey: .topic)
+        try container.encodeIfPresent(project, forKey: .project)
+        try container.encodeIfPresent(namespace, forKey: .namespace)
+        try container.encodeIfPresent(status, forKey: .status)
+        try container.encodeIfPresent(reason, forKey: .reason)
+        try container.encodeIfPresent(pushType, forKey: .pushType)
+        try container.encodeIfPresent(priority, forKey: .priority)
+        try container.encodeIfPresent(environment, forKey: .environment)
+        try container.encodeIfPresent(collapseID, forKey: .collapseID)
+        try container.encodeIfPresent(messageID, forKey: .messageID)
+        try container.encodeIfPresent(since.map(QueryTime.init), forKey: .since)
+        try container.encodeIfPresent(until.map(QueryTime.init), forKey: .until)
+        if !payload.isEmpty { try container.encode(payload, forKey: .payload) }
+    }
+
+    /// Whether `record` satisfies every condition.
+    public func matches(_ record: ExchangeRecord) -> Bool {
+        conditions.allSatisfy { $0.evaluate(record).passed }
+    }
+
+    /// Whether the cheap, summary-level conditions allow `summary` (a prefilter before records
+    /// are decoded; payload and the other conditions are checked on the record).
+    public func mayMatch(_ summary: ExchangeSummary) -> Bool {
+        if let platform, summary.platform != platform { return false }
+        if let namespace, summary.namespace != namespace { return false }
+        if let status, !status.contains(summary.status) { return false }
+        if let reason, summary.reason != reason { return false }
+        if let since, summary.timeMilliseconds < since.millisecondsSince1970 { return false }
+        if let until, summary.timeMilliseconds >= until.millisecondsSince1970 { return false }
+        return true
+    }
+
+    /// Whether no condition is given.
+    public var isEmpty: Bool { conditions.isEmpty }
+
+    /// Each condition on its own, in a fixed order, for explaining near misses.
+    public var conditions: [QueryCondition] {
+        var conditions: [QueryCondition] = []
+        func add(_ name: String, _ expected: String, _ actual: @escaping @Sendable (ExchangeRecord) -> String?, _ test: @escaping @Sendable (String?) -> Bool) {
+            conditions.append(QueryCondition(name: name, expected: expected) { record in
+                let value = actual(record)
+                return (test(value), value ?? "(none)")
+            })
+        }
+        if let platform { add("platform", platform, { $0.platform }, { $0 == platform }) }
+        if let namespace { add("namespace", namespace, { $0.namespace }, { $0 == namespace }) }
+        if let token {
+            // APNs tokens are hex in any case; FCM tokens are case-sensitive but never differ
+            // only by case in practice.
+            let folded = Glob(token.pattern.lowercased())
+            add("token", token.pattern, { $0.notification?.token }, { $0.map { token.matches($0) || folded.matches($0.lowercased()) } ?? false })
+        }
+        if let topic { add("topic", topic.pattern, { $0.notification?.topic }, { $0.map(topic.matches) ?? false }) }
+        if let project { add("project", project.pattern, { $0.notification?.project }, { $0.map(project.matches) ?? false }) }
+        if let status { add("status", status.description, { String($0.response.status) }, { $0.flatMap(Int.init).map(status.contains) ?? false }) }
+        if let reason { add("reason", reason, { $0.response.reason }, { $0 == reason }) }
+        if let pushType { add("pushType", pushType, { $0.notification?.pushType }, { $0 == pushType }) }
+        if let priority { add("priority", String(priority), { $0.notification?.priority.map(String.init) }, { $0 == String(priority) }) }
+        if let environment { add("environment", environment, { $0.environment }, { $0 == environment }) }
+        if let collapseID { add("collapseId", collapseID, { $0.notification?.collapseID }, { $0 == collapseID }) }
+        if let messageID { add("messageId", messageID, { $0.notification?.messageID }, { $0 == messageID }) }
+        if let since {
+            add("since", since.description, { Timestamp(millisecondsSince1970: $0.timeMilliseconds).description }) { value in
+                value.flatMap(ISO8601Milliseconds.parse).map { $0 >= since.millisecondsSince1970 } ?? false
+            }
+        }
+        if let until {
+            add("until", until.description, { Timestamp(millisecondsSince1970: $0.timeMilliseconds).description }) { value in
+                value.flatMap(ISO8601Milliseconds.parse).map { $0 < until.millisecondsSince1970 } ?? false
+            }
+        }
+        for predicate in payload {
+            conditions.append(QueryCondition(name: predicate.path, expected: predicate.expectationText) { record in
+                let result = predicate.evaluate(record.request.body.jsonValue)
+                let actual = result.found.isEmpty ? "(absent)" : result.found.map(PayloadPredicate.render).joined(separator: ", ")
+                return (result.passed, actual)
+            })
+        }
+        return conditions
+    }
+
+    /// A one-line description: `platform=apns token=00fc… $.aps.alert.title=Hi`.
+    public var summary: String {
+        isEmpty ? "(every exchange)" : queryItems.map { "\($0.name)=\($0.value)" }.joined(separator: " ")
+    }
+}
+
+/// One condition of a query, evaluable on its own.
+public struct QueryCondition: Sendable {
+    public var name: String
+    /// What the query asks for, in words (`= "Hi"`, `~ Time for *`, `200`).
+    public var expected: String
+    /// Whether the record passes, and what it had.
+    public let evaluate: @Sendable (ExchangeRecord) -> (passed: Bool, actual: String)
+}
+
+extension PayloadPredicate {
+    var expectationText: String {
+        switch op {
+        case .exists: return "present"
+        case .absent: return "absent"
+        case .matches: return "~ \(value?.stringValue ?? "")"
+        case .notEquals: return "≠ \(value.map(PayloadPredicate.render) ?? "")"
+        default: return value.map(PayloadPredicate.render) ?? ""
+        }
+    }
+}
+
+/// `200`, or a class such as `4xx`.
+public struct StatusFilter: Sendable, Hashable, Codable, CustomStringConvertible {
+    public let low: Int
+    public let high: Int
+
+    public init?(_ text: String) {
+        let lowered = text.lowercased()
+        if lowered.count == 3, lowered.hasSuffix("xx"), let first = Int(lowered.prefix(1)), (1...5).contains(first) {
+            low = first * 100
+            high = first * 100 + 99
+        } else if let exact = Int(text), (0...999).contains(exact) {
+            low = exact
+            high = exact
+        } else {
+            return nil
+        }
+    }
+
+    public static func exactly(_ status: Int) -> StatusFilter { StatusFilter(String(status))! }
+
+    public func contains(_ status: Int) -> Bool { (low...high).contains(status) }
+
+    public var description: String { low == high ? String(low) : "\(low / 100)xx" }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        let text: String
+        if let number = try? container.decode(Int.self) {
+            text = String(number)
+        } else {
+            text = try container.decode(String.self)
+        }
+        guard let filter = StatusFilter(text) else {
+            throw DecodingError.dataCorruptedError(in: container, debugDescription: "status must be a number or a class such as 4xx")
+        }
+        self = filter
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        if low == high { try container.encode(low) } else { try container.encode(description) }
+    }
+}
+
+/// A time in a query: ISO 8601 or milliseconds since 1970; encoded as ISO 8601.
+struct QueryTime: Codable {
+    var timestamp: Timestamp
+
+    init(_ timestamp: Timestamp) { self.timestamp = timestamp }
+
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        if let milliseconds = try? container.decode(Int64.self) {
+            timestamp = Timestamp(millisecondsSince1970: milliseconds)
+            return
+        }
+        let text = try container.decode(String.self)
+        guard let milliseconds = ISO8601Milliseconds.parse(text) else {
+            throw DecodingError.dataCorruptedError(in: container, debugDescription: "expected ISO 8601 such as 2026-11-21T10:00:00Z or milliseconds")
+        }
+        timestamp = Timestamp(millisecondsSince1970: milliseconds)
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(timestamp.description)
+    }
+}

@@ -1,0 +1,291 @@
+import Foundation
+import PushMockGateway
+import Testing
+
+/// `pushmock send` against a `pushmock serve` process, over TLS with the CA it wrote.
+@Suite("pushmock send")
+struct SendCommandTests {
+    static let token = "00fc13adff785122b4ad28809a3420982341241421348097878e577c991de8f0"
+    static let otherToken = "0a0b0c0d0e0f101112131415161718191a1b1c1d1e1f202122232425262728292a"
+
+    /// Runs `pushmock` with `arguments` in `directory`, with extra environment variables.
+    @discardableResult
+    func pushmock(
+        _ arguments: [String],
+        in directory: String,
+        environment: [String: String] = [:]
+    ) throws -> (status: Int32, output: String, error: String) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: ServeProcess.binary)
+        process.arguments = arguments
+        process.currentDirectoryURL = URL(fileURLWithPath: directory)
+        var env = ProcessInfo.processInfo.environment
+        for (name, value) in environment { env[name] = value }
+        process.environment = env
+        let output = Pipe()
+        let error = Pipe()
+        process.standardOutput = output
+        process.standardError = error
+        try process.run()
+        let outputData = output.fileHandleForReading.readDataToEndOfFile()
+        let errorData = error.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: outputData, as: UTF8.self), String(decoding: errorData, as: UTF8.self))
+    }
+
+    func json(_ text: String) throws -> [String: Any] {
+        try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
+    }
+
+    /// POSTs JSON to the control API.
+    func control(_ serve: ServeProcess, _ path: String, _ body: String) throws {
+        let curl = try #require(tool("curl"))
+        let result = try run(curl, ["-s", "-f", "-X", "POST", "-H", "content-type: application/json", "-d", body, "http://127.0.0.1:\(serve.cleartextPort)/_pushmock/\(path)"])
+        try #require(result.status == 0, "control API \(path): \(result.output)")
+    }
+
+    /// The journal's records, oldest first.
+    func journal(_ serve: ServeProcess) throws -> [[String: Any]] {
+        let text = try String(contentsOfFile: serve.journalPath, encoding: .utf8)
+        return try text.split(separator: "\n").map { try json(String($0)) }
+    }
+
+    @Test("one notification from flags (JSON summary, payload as built); zero configuration; credentials from the environment; FCM from flags")
+    func oneNotification() async throws {
+        let serve = try await ServeProcess()
+        defer { _ = serve.stop(); serve.removeDirectory() }
+        let result = try pushmock(
+            [
+                "send", "apns", "--ready-file", serve.directory + "/ready.json", "--token", Self.token,
+                "--title", "Dinner", "--body", "Time for your vitamins", "--sound", "default", "--badge", "2",
+                "--custom", "link=myapp://dose/42", "--custom", #"ids=[1,2]"#, "--priority", "5", "--json",
+            ],
+            in: serve.directory
+        )
+        #expect(result.status == 0, "\(result.error)")
+        // Not a terminal: no progress bar.
+        #expect(result.error.isEmpty)
+        let summary = try json(result.output)
+        #expect(summary["platform"] as? String == "apns")
+        #expect(summary["sent"] as? Int == 1)
+        #expect(summary["accepted"] as? Int == 1)
+        let record = try #require(try journal(serve).last)
+        let request = try #require(record["request"] as? [String: Any])
+        let body = try #require(request["body"] as? [String: Any])
+        let aps = try #require(body["aps"] as? [String: Any])
+        #expect((aps["alert"] as? [String: Any])?["title"] as? String == "Dinner")
+        #expect(aps["badge"] as? Int == 2)
+        #expect(body["link"] as? String == "myapp://dose/42")
+        #expect(body["ids"] as? [Int] == [1, 2])
+        let notification = try #require(record["notification"] as? [String: Any])
+        #expect(notification["topic"] as? String == "dev.pushmock.sample")
+        #expect(notification["priority"] as? Int == 5)
+
+        // Zero configuration: certs/ of the serve directory and the gateway URL, nothing else.
+        do {
+            let zero = try pushmock(
+                ["send", "apns", "--url", "https://127.0.0.1:\(serve.tlsPort)", "--token", Self.token, "--alert", "Hi"],
+                in: serve.directory
+            )
+            #expect(zero.status == 0, "\(zero.output) \(zero.error)")
+            #expect(zero.output.contains("accepted    1"))
+            #expect(zero.output.contains("(local mock)"))
+            #expect(zero.output.contains("latency     p50"))
+            // A directory without a mock: a clear error, usage exit status.
+            let elsewhere = NSTemporaryDirectory()
+            let missing = try pushmock(["send", "apns", "--token", Self.token, "--alert", "Hi"], in: elsewhere)
+            #expect(missing.status == 64)
+            #expect(missing.error.contains("no local mock found"))
+        }
+        // Credentials from environment variables: the sample key as inline PEM.
+        do {
+            let pem = try String(contentsOfFile: serve.directory + "/certs/apns-sample-key.p8", encoding: .utf8)
+            let fromEnvironment = try pushmock(
+                ["send", "apns", "--ready-file", serve.directory + "/ready.json", "--token", Self.token, "--alert", "Hi", "--quiet"],
+                in: serve.directory,
+                environment: ["APNS_KEY": pem, "APNS_KEY_ID": "PUSHMOCK01", "APNS_TEAM_ID": "PUSHMOCK00", "APNS_TOPIC": "dev.pushmock.sample"]
+            )
+            #expect(fromEnvironment.status == 0, "\(fromEnvironment.error)")
+            #expect(fromEnvironment.output.isEmpty)
+            let missingTeam = try pushmock(
+                ["send", "apns", "--environment", "production", "--token", Self.token, "--alert", "Hi"],
+                in: serve.directory,
+                environment: ["APNS_KEY": pem, "APNS_KEY_ID": "PUSHMOCK01"]
+            )
+            #expect(missingTeam.status == 64)
+            #expect(missingTeam.error.contains("--team-id"))
+        }
+        // A progress bar when asked for (on stderr; stdout keeps the summary).
+        do {
+            let drawn = try pushmock(
+                ["send", "apns", "--ready-file", serve.directory + "/ready.json", "--token", Self.token, "--alert", "Hi", "--repeat", "3", "--progress", "always", "--json"],
+                in: serve.directory
+            )
+            #expect(drawn.status == 0)
+            #expect(drawn.error.contains("[##############################] 3/3  accepted 3"))
+            #expect(try json(drawn.output)["sent"] as? Int == 3)
+        }
+        // FCM from flags to a topic; the human summary.
+        do {
+            let fcm = try pushmock(
+                ["send", "fcm", "--ready-file", serve.directory + "/ready.json", "--topic", "news", "--title", "Hi", "--data", "link=myapp://x"],
+                in: serve.directory
+            )
+            #expect(fcm.status == 0, "\(fcm.error)")
+            #expect(fcm.output.contains("FCM "))
+            #expect(fcm.output.contains("project pushmock-sample"))
+            #expect(fcm.output.contains("accepted    1"))
+        }
+    }
+
+    @Test("a CSV of recipients with a template: per-row data, rejections, invalid tokens with timestamps, exit 2; missing variables")
+    func csvWithTemplate() async throws {
+        let serve = try await ServeProcess()
+        defer { _ = serve.stop(); serve.removeDirectory() }
+        try control(serve, "apns/tokens", #"{"token":"\#(Self.otherToken)","bundleId":"dev.pushmock.sample","state":"unregistered","at":1700000000000}"#)
+        let csv = "token,compound_name,dose\n\(Self.token),\"vitamin D, 1000 IU\",2\n\(Self.otherToken),zinc,1\nnot-a-token,iron,3\n"
+        try csv.write(toFile: serve.directory + "/people.csv", atomically: true, encoding: .utf8)
+        try #"{"aps":{"alert":{"title":"Reminder","body":"Time for your {{ compound_name }} ({{ dose }} × {{ unit | default: 'tablet' }})"}}}"#
+            .write(toFile: serve.directory + "/reminder.json", atomically: true, encoding: .utf8)
+        let result = try pushmock(
+            [
+                "send", "apns", "--ready-file", serve.directory + "/ready.json", "--recipients", "people.csv",
+                "--payload", "reminder.json", "--json", "--results", "results.jsonl",
+            ],
+            in: serve.directory
+        )
+        #expect(result.status == 2, "\(result.error)")
+        let summary = try json(result.output)
+        #expect(summary["sent"] as? Int == 3)
+        #expect(summary["accepted"] as? Int == 1)
+        #expect(summary["rejectedByReason"] as? [String: Int] == ["BadDeviceToken": 1])
+        let invalid = try #require((summary["invalidTokens"] as? [[String: Any]])?.first)
+        #expect(invalid["token"] as? String == Self.otherToken)
+        #expect(invalid["reason"] as? String == "Unregistered")
+        #expect(invalid["timestamp"] as? Int == 1_700_000_000_000)
+        let problems = try #require(summary["problems"] as? [[String: Any]])
+        #expect(problems.map { $0["recipient"] as? String } == ["not-a-token"])
+        // Every result is in the results file, the accepted one with its apns-id.
+        let lines = try String(contentsOfFile: serve.directory + "/results.jsonl", encoding: .utf8).split(separator: "\n").map { try json(String($0)) }
+        #expect(lines.count == 3)
+        #expect(Set(lines.compactMap { $0["outcome"] as? String }) == ["accepted", "rejected", "invalid-token"])
+        #expect(lines.first { $0["outcome"] as? String == "accepted" }?["id"] != nil)
+        // The rendered payload of the first row.
+        let accepted = try journal(serve).first { ($0["notification"] as? [String: Any])?["token"] as? String == Self.token }
+        let body = ((accepted?["request"] as? [String: Any])?["body"] as? [String: Any])
+        let alert = ((body?["aps"] as? [String: Any])?["alert"] as? [String: Any])
+        #expect(alert?["body"] as? String == "Time for your vitamin D, 1000 IU (2 × tablet)")
+
+        // A missing template variable stops the run before anything is sent, naming row and
+        // variable.
+        let recordsBefore = try journal(serve).count
+        try "token,name\n\(Self.token),Ada\n\(Self.otherToken),\n".write(toFile: serve.directory + "/people2.csv", atomically: true, encoding: .utf8)
+        let missing = try pushmock(
+            [
+                "send", "apns", "--ready-file", serve.directory + "/ready.json", "--recipients", "people2.csv",
+                "--payload-json", #"{"aps":{"alert":"Hi {{ name }}, time for your {{ compound_name }}"}}"#,
+            ],
+            in: serve.directory
+        )
+        #expect(missing.status == 64)
+        #expect(missing.error.contains("line 2: template variable \"compound_name\" missing"))
+        #expect(missing.error.contains("line 3: template variable \"compound_name\" missing"))
+        let before = FileManager.default.fileExists(atPath: serve.journalPath) ? try journal(serve) : []
+        #expect(before.count == recordsBefore)
+    }
+
+    @Test("retries show in the summary; --fail-on decides the exit status")
+    func failOn() async throws {
+        let serve = try await ServeProcess()
+        defer { _ = serve.stop(); serve.removeDirectory() }
+        for (mode, expected) in [("any", Int32(2)), ("failed", 0), ("never", 0)] {
+            try control(serve, "faults", #"{"trigger":{"count":1},"action":{"type":"apns-error","reason":"ServiceUnavailable"}}"#)
+            let result = try pushmock(
+                [
+                    "send", "apns", "--ready-file", serve.directory + "/ready.json", "--token", Self.token, "--token", "bad",
+                    "--alert", "Hi", "--fail-on", mode, "--json", "--concurrency", "1",
+                ],
+                in: serve.directory
+            )
+            #expect(result.status == expected, "\(mode): \(result.error)")
+            let summary = try json(result.output)
+            #expect(summary["accepted"] as? Int == 1)
+            #expect(summary["rejected"] as? Int == 1)
+            #expect(summary["retries"] as? Int == 1)
+        }
+    }
+
+    @Test("FCM: JSON Lines with tokens, topics and conditions, a message template, validate_only")
+    func fcmJSONLines() async throws {
+        let serve = try await ServeProcess()
+        defer { _ = serve.stop(); serve.removeDirectory() }
+        let registration = "dQw4w9WgXcQ:APA91bHqL2f0pM7v8Jk3nR5sT9uW1xY4zA6bC8dE0fG2hI4jK6lM8nO0pQ2rS4tU6vW8xY0zA2bC4dE6fG8hI0jK2lM4nO6pQ8rS0tU2vW4xY6zA8bC0dE2fG4hI6jK8lM0nO2"
+        let lines = [
+            #"{"token":"\#(registration)","name":"Ada","count":3}"#,
+            #"{"topic":"news","name":"everyone","count":1}"#,
+            #"{"condition":"'news' in topics && 'sports' in topics","data":{"name":"fans","count":2}}"#,
+        ]
+        try lines.joined(separator: "\n").write(toFile: serve.directory + "/devices.jsonl", atomically: true, encoding: .utf8)
+        try #"{"notification":{"title":"Hi {{ name }}"},"data":{"count":"{{ count }}"},"android":{"priority":"high"}}"#
+            .write(toFile: serve.directory + "/message.json", atomically: true, encoding: .utf8)
+        let result = try pushmock(
+            [
+                "send", "fcm", "--ready-file", serve.directory + "/ready.json", "--recipients", "devices.jsonl",
+                "--message", "message.json", "--validate-only", "--json", "--results", "results.jsonl",
+            ],
+            in: serve.directory
+        )
+        // `"{{ count }}"` alone inserts the number 3, which FCM rejects in data (strings only):
+        // the JSON value type is kept, and the gateway's answer is reported.
+        let summary = try json(result.output)
+        #expect(summary["sent"] as? Int == 3)
+        #expect(summary["rejected"] as? Int == 3)
+        #expect(result.status == 2)
+
+        try #"{"notification":{"title":"Hi {{ name }}"},"data":{"count":"n={{ count }}"},"android":{"priority":"high"}}"#
+            .write(toFile: serve.directory + "/message.json", atomically: true, encoding: .utf8)
+        let fixed = try pushmock(
+            [
+                "send", "fcm", "--ready-file", serve.directory + "/ready.json", "--recipients", "devices.jsonl",
+                "--message", "message.json", "--validate-only", "--json", "--results", "results.jsonl",
+            ],
+            in: serve.directory
+        )
+        #expect(fixed.status == 0, "\(fixed.output) \(fixed.error)")
+        let results = try String(contentsOfFile: serve.directory + "/results.jsonl", encoding: .utf8).split(separator: "\n").map { try json(String($0)) }
+        #expect(results.count == 3)
+        #expect(results.allSatisfy { ($0["id"] as? String)?.hasSuffix("/messages/fake_message_id") == true })
+        let bodies = try journal(serve).filter { $0["platform"] as? String == "fcm" }.suffix(3).compactMap {
+            ($0["request"] as? [String: Any])?["body"] as? [String: Any]
+        }
+        #expect(bodies.allSatisfy { $0["validate_only"] as? Bool == true })
+        let messages = bodies.compactMap { $0["message"] as? [String: Any] }
+        #expect(Set(messages.compactMap { ($0["notification"] as? [String: Any])?["title"] as? String }) == ["Hi Ada", "Hi everyone", "Hi fans"])
+        #expect(messages.contains { $0["condition"] as? String == "'news' in topics && 'sports' in topics" })
+        #expect(messages.contains { $0["topic"] as? String == "news" })
+    }
+
+    @Test("unreadable credentials exit 1", arguments: [
+        ["send", "apns", "--token", "00", "--alert", "x", "--key", "/nonexistent.p8", "--key-id", "K", "--team-id", "T"],
+        ["send", "apns", "--token", "00", "--alert", "x", "--p12", "/nonexistent.p12", "--p12-password", "x"],
+        ["send", "fcm", "--topic", "news", "--title", "x", "--service-account", "/nonexistent.json"],
+    ])
+    func credentialErrors(arguments: [String]) throws {
+        let result = try pushmock(arguments, in: NSTemporaryDirectory())
+        #expect(result.status == 1, "\(arguments): \(result.error)")
+        #expect(result.error.hasPrefix("Error: "))
+    }
+
+    @Test("usage errors exit 64", arguments: [
+        ["send", "apns", "--token", "00"],
+        ["send", "apns", "--alert", "x"],
+        ["send", "apns", "--token", "00", "--alert", "x", "--priority", "7"],
+        ["send", "apns", "--token", "00", "--alert", "x", "--payload-json", "{}"],
+        ["send", "fcm", "--title", "x"],
+        ["send", "apns", "--token", "00", "--alert", "x", "--concurrency", "0"],
+    ])
+    func usage(arguments: [String]) throws {
+        let result = try pushmock(arguments, in: NSTemporaryDirectory())
+        #expect(result.status == 64, "\(arguments): \(result.error)")
+    }
+}

@@ -1,0 +1,163 @@
+import Foundation
+import PushMockControl
+import PushMockCore
+import PushMockGateway
+import PushMockJSON
+import PushMockRecording
+import PushMockTesting
+import PushMockToolkit
+import PushMockTransport
+import Testing
+
+private let token = PushMockHarness.sampleDeviceToken
+
+private func alert(_ title: String) -> String {
+    #"{"aps":{"alert":{"title":"\#(title)","body":"Take it now"}},"deep_link":"loop://protocols/p1/log"}"#
+}
+
+@Suite("Queries and expectations over the REST API")
+struct QueryAPITests {
+    @Test("the query language in GET /recordings: payload predicates, status classes, order, paging")
+    func listing() async throws {
+        try await withPushMock { mock in
+            let connection = try await mock.connect()
+            for title in ["Time for your BPC-157", "Time for your TB-500", "Weekly check-in"] {
+                expectAccepted(try await connection.send(try mock.apnsRequest(payload: alert(title))))
+            }
+            _ = try await connection.send(try mock.apnsRequest(payload: ""))
+            await connection.close()
+            let control = try mock.controlClient()
+            func titles(_ items: [(String, String)]) async throws -> [String] {
+                let body = try JSONValue(parsing: try await control.call("GET", "recordings", query: items).body)
+                return body["records"]?.arrayValue?.map { $0["request"]?["body"]?["aps"]?["alert"]?["title"]?.stringValue ?? "-" } ?? []
+            }
+            #expect(try await titles([("where", "$.aps.alert.title~Time for *")]) == ["Time for your TB-500", "Time for your BPC-157"])
+            #expect(try await titles([("where", "$.aps.alert.title~Time for *"), ("order", "oldest")]) == ["Time for your BPC-157", "Time for your TB-500"])
+            #expect(try await titles([("status", "4xx")]) == ["-"])
+            #expect(try await titles([("where", "$.deep_link=loop://protocols/p1/log"), ("where", "$.aps.alert.title=Weekly check-in")]) == ["Weekly check-in"])
+            let page = try JSONValue(parsing: try await control.call("GET", "recordings", query: [("limit", "2")]).body)
+            #expect(page["count"]?.intValue == 2)
+            let next = try #require(page["next"]?.uint64Value)
+            let rest = try JSONValue(parsing: try await control.call("GET", "recordings", query: [("limit", "2"), ("after", String(next))]).body)
+            #expect(rest["count"]?.intValue == 2)
+            let bad = try await control.request("GET", "recordings", query: [("where", "$.[")])
+            #expect(bad.status == 400)
+            #expect(try await control.request("GET", "recordings", query: [("colour", "red")]).status == 400)
+            await control.close()
+        }
+    }
+
+    @Test("long poll: GET /recordings?wait= returns once the asynchronous send arrives")
+    func longPoll() async throws {
+        try await withPushMock { mock in
+            let control = try mock.controlClient()
+            let late = Task {
+                try await Task.sleep(for: .milliseconds(150))
+                expectAccepted(try await mock.sendOnNewConnection(try mock.apnsRequest(payload: alert("late"))))
+            }
+            let started = ContinuousClock.now
+            let body = try JSONValue(parsing: try await control.call("GET", "recordings", query: [("where", "$.aps.alert.title=late"), ("wait", "5s")]).body)
+            #expect(body["count"]?.intValue == 1)
+            #expect(ContinuousClock.now - started < .seconds(4))
+            try await late.value
+            await control.close()
+        }
+    }
+
+    @Test("POST /expectations: 200 when met, 417 with nearest misses when not; JUnit on request")
+    func expectations() async throws {
+        try await withPushMock { mock in
+            expectAccepted(try await mock.sendOnNewConnection(try mock.apnsRequest(payload: alert("Time for your {{ compound_name }}"))))
+            let control = try mock.controlClient()
+            let wanted = #"{"name":"dose reminder","query":{"token":"\#(token)","payload":[{"path":"$.aps.alert.title","op":"=","value":"Time for your BPC-157"}]},"count":1}"#
+            let failed = try await control.request("POST", "expectations", json: Array(wanted.utf8))
+            #expect(failed.status == 417)
+            let report = try JSONValue(parsing: failed.body)
+            #expect(report["passed"]?.boolValue == false)
+            let miss = report["results"]?[0]?["nearestMisses"]?[0]
+            #expect(miss?["mismatches"]?[0]?["actual"]?.stringValue == "Time for your {{ compound_name }}")
+            #expect(report["results"]?[0]?["message"]?.stringValue?.contains("nearest misses") == true)
+
+            let junit = try await control.request("POST", "expectations", query: [("format", "junit")], json: Array(wanted.utf8))
+            #expect(junit.status == 417)
+            #expect(junit.text.contains(#"<testcase name="dose reminder""#))
+
+            let met = #"[{"query":{"token":"\#(token)"},"count":1},{"query":{"token":"ffff*"},"count":0}]"#
+            let passed = try await control.request("POST", "expectations", json: Array(met.utf8))
+            #expect(passed.status == 200, "\(passed.text)")
+
+            let order = #"{"order":[{"steps":[{"platform":"apns"},{"platform":"apns"}]}]}"#
+            #expect(try await control.request("POST", "expectations", json: Array(order.utf8)).status == 417, "only one APNs send")
+            #expect(try await control.request("GET", "expectations").status == 405)
+            #expect(try await control.request("POST", "expectations", json: Array("{}".utf8)).status == 400)
+            await control.close()
+        }
+    }
+
+    @Test("an expectation with within waits for an asynchronous sender")
+    func within() async throws {
+        try await withPushMock { mock in
+            let control = try mock.controlClient()
+            let late = Task {
+                try await Task.sleep(for: .milliseconds(150))
+                expectAccepted(try await mock.sendOnNewConnection(try mock.apnsRequest()))
+            }
+            let body = #"{"query":{"token":"\#(token)"},"count":1,"within":"5s"}"#
+            #expect(try await control.request("POST", "expectations", json: Array(body.utf8)).status == 200)
+            try await late.value
+            await control.close()
+        }
+    }
+
+    @Test("namespaces: by header or by app; queries and reset see only their own")
+    func namespaces() async throws {
+        try await withPushMock { mock in
+            let connection = try await mock.connect()
+            expectAccepted(try await connection.send(try mock.apnsRequest(headers: [("x-pushmock-namespace", "run-a")])))
+            expectAccepted(try await connection.send(try mock.apnsRequest(headers: [("x-pushmock-namespace", "run-b")])))
+            expectAccepted(try await connection.send(try mock.apnsRequest()))
+            await connection.close()
+            #expect(mock.records(RecordingQuery(namespace: "run-a")).count == 1)
+            #expect(mock.records(RecordingQuery(namespace: mock.topic)).count == 1, "no header: the app is the namespace")
+            let control = try mock.controlClient()
+            let cleared = try JSONValue(parsing: try await control.call("DELETE", "recordings", query: [("namespace", "run-a")]).body)
+            #expect(cleared["cleared"]?.intValue == 1)
+            #expect(mock.recordings.count == 2)
+            await control.close()
+        }
+    }
+}
+
+@Suite("Expectations in Swift")
+struct SwiftExpectationTests {
+    @Test("expect passes, and fails with a report showing the nearest miss")
+    func expect() async throws {
+        try await withPushMock { mock in
+            expectAccepted(try await mock.sendOnNewConnection(try mock.apnsRequest(payload: alert("Time for your {{ compound_name }}"))))
+            let matched = try await mock.expect(RecordingQuery(token: Glob(token)))
+            #expect(matched.count == 1)
+            let wanted = RecordingQuery(token: Glob(token), payload: [try .equals("$.aps.alert.title", "Time for your BPC-157")])
+            do {
+                try await mock.expect(wanted)
+                Issue.record("the expectation should have failed")
+            } catch {
+                #expect(String(describing: error).contains("got Time for your {{ compound_name }}"), "\(error)")
+            }
+            try await mock.expectNothing(RecordingQuery(token: Glob("ffff*")), within: .milliseconds(20))
+            try mock.expectOrder([RecordingQuery(platform: "apns")])
+        }
+    }
+
+    @Test("wait(for:) returns when an asynchronous send arrives")
+    func wait() async throws {
+        try await withPushMock { mock in
+            let late = Task {
+                try await Task.sleep(for: .milliseconds(100))
+                expectAccepted(try await mock.sendOnNewConnection(try mock.apnsRequest()))
+            }
+            let found = await mock.wait(for: RecordingQuery(platform: "apns"), timeout: .seconds(5))
+            #expect(found.count == 1)
+            try await late.value
+        }
+    }
+}

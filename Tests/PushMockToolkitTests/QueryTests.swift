@@ -1,0 +1,196 @@
+import Foundation
+import PushMockCore
+import PushMockJSON
+import PushMockRecording
+import PushMockToolkit
+import Testing
+
+/// An APNs record with a payload, for queries.
+func apnsRecord(
+    _ sequence: UInt64,
+    token: String = "00fc13ad",
+    topic: String = "com.example.app",
+    status: Int = 200,
+    reason: String? = nil,
+    payload: String = #"{"aps":{"alert":{"title":"Hi","body":"there"}}}"#,
+    time: Int64 = 1_795_255_200_000,
+    namespace: String? = "com.example.app",
+    pushType: String = "alert",
+    priority: Int = 10
+) -> ExchangeRecord {
+    ExchangeRecord(
+        sequence: sequence,
+        timeMilliseconds: time + Int64(sequence) * 1000,
+        namespace: namespace,
+        platform: "apns",
+        environment: "sandbox",
+        request: RequestInfo(method: "POST", path: "/3/device/\(token)", body: RecordedBody(capturing: Array(payload.utf8))),
+        notification: NotificationInfo(token: token, topic: topic, pushType: pushType, priority: priority, messageID: "id-\(sequence)"),
+        response: ResponseInfo(status: status, reason: reason)
+    )
+}
+
+@Suite("Payload predicates")
+struct PayloadPredicateTests {
+    @Test("text forms", arguments: [
+        ("$.aps.alert.title=Hi", "$.aps.alert.title", "=", JSONValue.string("Hi")),
+        ("$.aps.alert.title==Hi", "$.aps.alert.title", "=", .string("Hi")),
+        ("$.aps.badge=3", "$.aps.badge", "=", .number("3")),
+        (#"$.aps['content-available']=1"#, #"$.aps['content-available']"#, "=", .number("1")),
+        (#"$.x="quoted""#, "$.x", "=", .string("quoted")),
+        ("$.aps.sound!=default", "$.aps.sound", "!=", .string("default")),
+        ("$.aps.alert.title~Time for *", "$.aps.alert.title", "~", .string("Time for *")),
+        ("$.deep_link", "$.deep_link", "exists", nil),
+        ("!$.aps.sound", "$.aps.sound", "absent", nil),
+        ("$.a=x=y", "$.a", "=", .string("x=y")),
+    ] as [(String, String, String, JSONValue?)])
+    func parses(text: String, path: String, op: String, value: JSONValue?) throws {
+        let predicate = try PayloadPredicate(parsing: text)
+        #expect(predicate.path == path)
+        #expect(predicate.op.description == op)
+        #expect(predicate.value == value)
+        #expect(try PayloadPredicate(parsing: predicate.description) == predicate, "the description parses back")
+    }
+
+    @Test("bad paths are refused with a reason", arguments: ["aps.alert", "$.[", "=x"])
+    func refuses(text: String) {
+        #expect(throws: QueryError.self) { try PayloadPredicate(parsing: text) }
+    }
+
+    @Test("evaluation")
+    func evaluation() throws {
+        let body = try JSONValue(parsing: #"{"aps":{"alert":{"title":"Time for your BPC-157"},"badge":2},"deep_link":"loop://protocols/p1/log"}"#)
+        #expect(try PayloadPredicate(parsing: "$.aps.alert.title=Time for your BPC-157").evaluate(body).passed)
+        #expect(try PayloadPredicate(parsing: "$.aps.alert.title~Time for *").evaluate(body).passed)
+        #expect(try PayloadPredicate(parsing: "$.aps.badge=2").evaluate(body).passed)
+        #expect(!(try PayloadPredicate(parsing: "$.aps.badge=\"2\"").evaluate(body).passed), "a JSON string is not a number")
+        #expect(try PayloadPredicate(parsing: "$.aps.sound!=default").evaluate(body).passed, "absent is not equal")
+        #expect(try PayloadPredicate(parsing: "!$.aps.sound").evaluate(body).passed)
+        #expect(!(try PayloadPredicate(parsing: "$.aps.sound").evaluate(body).passed))
+        #expect(!(try PayloadPredicate(parsing: "$.deep_link").evaluate(nil).passed), "no JSON body")
+    }
+}
+
+@Suite("Recording queries")
+struct RecordingQueryTests {
+    @Test("REST items round trip and evaluate")
+    func queryItems() throws {
+        let items: [(name: String, value: String)] = [
+            ("platform", "apns"), ("namespace", "com.example.app"), ("token", "00FC*"), ("status", "2xx"),
+            ("pushType", "alert"), ("priority", "10"), ("since", "2026-11-21T10:00:00Z"), ("where", "$.aps.alert.title=Hi"),
+        ]
+        let query = try RecordingQuery(queryItems: items)
+        #expect(query.queryItems.map(\.name).sorted() == items.map(\.name).sorted())
+        #expect(try RecordingQuery(queryItems: query.queryItems) == query)
+        #expect(query.matches(apnsRecord(1)))
+        #expect(!query.matches(apnsRecord(2, status: 410, reason: "Unregistered")))
+        #expect(!query.matches(apnsRecord(3, payload: #"{"aps":{"alert":"Hello"}}"#)))
+        #expect(!query.matches(apnsRecord(4, time: 1_795_255_100_000)), "before since")
+        #expect(!query.matches(apnsRecord(5, token: "ffff")))
+    }
+
+    @Test("bad items are refused", arguments: [("status", "two hundred"), ("priority", "high"), ("since", "yesterday"), ("where", "$.[")])
+    func badItems(name: String, value: String) {
+        #expect(throws: QueryError.self) { try RecordingQuery(queryItems: [(name, value)]) }
+    }
+
+    @Test("status classes", arguments: [("4xx", 410, true), ("4xx", 200, false), ("200", 200, true), ("5xx", 503, true)])
+    func statusClasses(filter: String, status: Int, expected: Bool) {
+        #expect(StatusFilter(filter)?.contains(status) == expected)
+    }
+
+    @Test("JSON form round trips")
+    func codable() throws {
+        let json = #"{"platform":"apns","token":"00fc*","status":"4xx","since":1795255200000,"payload":[{"path":"$.aps.badge","op":"=","value":3}]}"#
+        let query = try JSONDecoder().decode(RecordingQuery.self, from: Data(json.utf8))
+        #expect(query.status == StatusFilter("4xx"))
+        #expect(query.since == Timestamp(millisecondsSince1970: 1_795_255_200_000))
+        let again = try JSONDecoder().decode(RecordingQuery.self, from: JSONEncoder().encode(query))
+        #expect(again == query)
+    }
+}
+
+@Suite("Expectations")
+struct ExpectationTests {
+    let records = [
+        apnsRecord(1, payload: #"{"aps":{"alert":{"title":"Time for your {{compound_name}}"}}}"#),
+        apnsRecord(2, token: "ffff0000", status: 500, payload: #"{"aps":{"alert":{"title":"Time for your BPC-157"}}}"#),
+        apnsRecord(3, status: 410, reason: "Unregistered"),
+    ]
+
+    @Test("a miss names what was expected, what came, and the nearest misses")
+    func nearestMisses() throws {
+        let query = RecordingQuery(token: Glob("00fc13ad"), status: .exactly(200), payload: [try .equals("$.aps.alert.title", "Time for your BPC-157")])
+        let result = ExpectationEvaluator.evaluate(Expectation(query: query), records: records)
+        #expect(!result.passed)
+        #expect(result.matchedCount == 0)
+        #expect(result.nearestMisses.count == 3)
+        let closest = try #require(result.nearestMisses.first)
+        #expect(closest.record.sequence == 1, "one condition off beats two off")
+        #expect(closest.mismatches.map(\.condition) == ["$.aps.alert.title"])
+        #expect(closest.mismatches.first?.actual == "Time for your {{compound_name}}")
+        #expect(result.message.contains("expected exactly 1 exchange where"))
+        #expect(result.message.contains(#"$.aps.alert.title: expected Time for your BPC-157, got Time for your {{compound_name}}"#))
+    }
+
+    @Test("counts", arguments: [
+        (CountRule.exactly(1), 1, true), (.exactly(1), 2, false), (.atLeast(2), 2, true), (.atMost(1), 2, false), (.none, 0, true), (.none, 1, false),
+    ] as [(CountRule, Int, Bool)])
+    func counts(rule: CountRule, matches: Int, passes: Bool) {
+        let records = (0..<matches).map { apnsRecord(UInt64($0)) }
+        #expect(ExpectationEvaluator.evaluate(Expectation(query: RecordingQuery(platform: "apns"), count: rule), records: records).passed == passes)
+    }
+
+    @Test("order: steps must appear in sequence; a wrong order is said so")
+    func order() throws {
+        let title: (String) throws -> RecordingQuery = { RecordingQuery(payload: [try .equals("$.aps.alert.title", .string($0))]) }
+        let sequence = [apnsRecord(1, payload: #"{"aps":{"alert":{"title":"A"}}}"#), apnsRecord(2, payload: #"{"aps":{"alert":{"title":"B"}}}"#)]
+        #expect(ExpectationEvaluator.evaluate(OrderExpectation(steps: [try title("A"), try title("B")]), records: sequence).passed)
+        let reversed = ExpectationEvaluator.evaluate(OrderExpectation(steps: [try title("B"), try title("A")]), records: sequence)
+        #expect(!reversed.passed)
+        #expect(reversed.message.contains("the order is wrong"))
+    }
+
+    @Test("JSON form: count shorthand, within as text")
+    func codable() throws {
+        let json = #"{"query":{"token":"00fc13ad"},"count":{"atLeast":2},"within":"1m30s"}"#
+        let expectation = try JSONDecoder().decode(Expectation.self, from: Data(json.utf8))
+        #expect(expectation.count == .atLeast(2))
+        #expect(expectation.within == .seconds(90))
+        #expect(try JSONDecoder().decode(Expectation.self, from: Data(#"{"query":{},"count":0}"#.utf8)).count == .none)
+    }
+
+    @Test("JUnit XML escapes and counts failures")
+    func junit() {
+        let failing = ExpectationEvaluator.evaluate(Expectation(name: "<dose & reminder>", query: RecordingQuery(platform: "fcm")), records: records)
+        let passing = ExpectationEvaluator.evaluate(Expectation(query: RecordingQuery(platform: "apns"), count: .atLeast(1)), records: records)
+        let xml = JUnitReport.render(JUnitReport.testCases([failing, passing]))
+        #expect(xml.contains(#"<testsuites tests="2" failures="1">"#))
+        #expect(xml.contains("&lt;dose &amp; reminder&gt;"))
+        #expect(xml.contains("<failure message="))
+        #expect(!xml.contains("<dose"))
+    }
+}
+
+@Suite("Queries over a store")
+struct StoreQueryTests {
+    @Test("prefilter by summary, page through, wait for late records")
+    func store() async throws {
+        let store = RecordingStore()
+        for index in 1...1200 {
+            _ = store.append(apnsRecord(0, token: index % 3 == 0 ? "aa00" : "bb00"))
+        }
+        let query = RecordingQuery(token: Glob("aa00"))
+        #expect(store.entries(matching: query).count == 400, "beyond one 512-entry page")
+        #expect(store.entries(matching: query, limit: 10).count == 10)
+        let late = Task {
+            try await Task.sleep(for: .milliseconds(50))
+            _ = store.append(apnsRecord(0, token: "cc00"))
+        }
+        let found = await store.wait(for: RecordingQuery(token: Glob("cc00")), timeout: .seconds(5))
+        #expect(found.count == 1)
+        try await late.value
+        let none = await store.evaluate(Expectation(query: RecordingQuery(token: Glob("dd00")), count: .none, within: .milliseconds(20)))
+        #expect(none.passed)
+    }
+}

@@ -1,0 +1,132 @@
+import NIOConcurrencyHelpers
+import NIOCore
+import NIOPosix
+import PushMockCore
+import PushMockTransport
+import Testing
+
+/// The event-loop API the sender drives the client handler with: tagged requests reported
+/// through a callback, batches sent without flushing, the end-of-read-cycle hook, cancelling
+/// by stream, and the future-based connect.
+@Suite("HTTP/2 client: tagged requests")
+struct HTTP2ClientTaggedTests {
+    /// What the callbacks saw, collected on the event loop and read afterwards.
+    final class Observed: Sendable {
+        let results = NIOLockedValueBox<[(UInt64, Int?)]>([])
+        let readCycles = NIOLockedValueBox(0)
+    }
+
+    @Test("a batch sent without flushing goes out in one write; every tag is answered once")
+    func batch() async throws {
+        let server = try await startCleartextServer()
+        let port = try #require(server.localAddress?.port)
+        let client = try await HTTP2ClientConnection.makeConnection(to: .init(host: "127.0.0.1", port: port)).get()
+        try await client.remoteSettingsReceived().get()
+        let observed = Observed()
+        let done = client.eventLoop.makePromise(of: Void.self)
+        let handler = client.loopBoundHandler
+        try await client.eventLoop.submit {
+            handler.value.onTaggedResponse = { tag, result in
+                let status = try? result.get().status
+                let count = observed.results.withLockedValue { results in
+                    results.append((tag, status))
+                    return results.count
+                }
+                if count == 50 { done.succeed() }
+            }
+            handler.value.onReadCycleProcessed = {
+                observed.readCycles.withLockedValue { $0 += 1 }
+            }
+            for tag in 0..<50 {
+                let sent = handler.value.send(HTTPRequestMessage(method: "POST", path: "/n/\(tag)", body: [1]), tag: UInt64(tag), flush: false)
+                #expect((try? sent.get()) == Int32(2 * tag + 1))
+            }
+            #expect(handler.value.inFlightCount == 50)
+            handler.value.flushPending()
+        }.get()
+        try await done.futureResult.get()
+        let results = observed.results.withLockedValue { $0 }
+        #expect(results.map(\.0).sorted() == (0..<50).map(UInt64.init))
+        #expect(results.allSatisfy { $0.1 == 200 })
+        #expect(observed.readCycles.withLockedValue { $0 } >= 1)
+        #expect(try await client.inFlightCount == 0)
+        await client.close()
+        try await server.close()
+    }
+
+    @Test("resets are reported with their tag; a cancelled stream is not reported at all")
+    func resetAndCancel() async throws {
+        let server = try await startCleartextServer()
+        let port = try #require(server.localAddress?.port)
+        let client = try await HTTP2ClientConnection.connect(to: .init(host: "127.0.0.1", port: port))
+        let observed = Observed()
+        let done = client.eventLoop.makePromise(of: Void.self)
+        let handler = client.loopBoundHandler
+        try await client.eventLoop.submit {
+            handler.value.onTaggedResponse = { tag, result in
+                var status: Int?
+                if case .failure(let error) = result, error == HTTP2ClientError(.streamReset(.refusedStream)) { status = -1 }
+                if case .success(let response) = result { status = response.status }
+                let count = observed.results.withLockedValue { results in
+                    results.append((tag, status))
+                    return results.count
+                }
+                if count == 2 { done.succeed() }
+            }
+            let slow = try handler.value.send(HTTPRequestMessage(method: "GET", path: "/slow"), tag: 1, flush: false).get()
+            _ = handler.value.send(HTTPRequestMessage(method: "GET", path: "/reset"), tag: 2, flush: false)
+            #expect(handler.value.cancel(streamID: slow))
+            #expect(!handler.value.cancel(streamID: slow))
+            _ = handler.value.send(HTTPRequestMessage(method: "GET", path: "/fine"), tag: 3, flush: true)
+        }.get()
+        try await done.futureResult.get()
+        // Give the (cancelled) slow reply time to arrive, had it not been reset.
+        try await Task.sleep(for: .milliseconds(80))
+        let results = observed.results.withLockedValue { $0 }.sorted { $0.0 < $1.0 }
+        #expect(results.map(\.0) == [2, 3])
+        #expect(results.map(\.1) == [-1, 200])
+        await client.close()
+        try await server.close()
+    }
+
+    @Test("after GOAWAY, tagged sends fail at once and in-flight tags get the GOAWAY")
+    func goAway() async throws {
+        let server = try await startCleartextServer()
+        let port = try #require(server.localAddress?.port)
+        let client = try await HTTP2ClientConnection.connect(to: .init(host: "127.0.0.1", port: port))
+        let observed = NIOLockedValueBox<[HTTP2ClientError]>([])
+        let done = client.eventLoop.makePromise(of: Void.self)
+        let handler = client.loopBoundHandler
+        try await client.eventLoop.submit {
+            handler.value.onTaggedResponse = { _, result in
+                if case .failure(let error) = result { observed.withLockedValue { $0.append(error) } }
+                done.succeed()
+            }
+            _ = handler.value.send(HTTPRequestMessage(method: "GET", path: "/goaway"), tag: 7, flush: true)
+        }.get()
+        try await done.futureResult.get()
+        let errors = observed.withLockedValue { $0 }
+        guard case .goAway(let goAway) = errors.first?.kind else {
+            Issue.record("\(errors)")
+            return
+        }
+        #expect(String(decoding: goAway.debugData, as: UTF8.self) == #"{"reason":"Shutdown"}"#)
+        let refused = try await client.eventLoop.submit {
+            (handler.value.isAcceptingRequests, handler.value.send(HTTPRequestMessage(method: "GET", path: "/x"), tag: 8, flush: true))
+        }.get()
+        #expect(!refused.0)
+        #expect(throws: HTTP2ClientError.self) { try refused.1.get() }
+        await client.closeFuture()
+        try await server.close()
+    }
+
+    @Test("makeConnection fails as a future when nothing listens")
+    func connectFailure() async throws {
+        let server = try await startCleartextServer()
+        let port = try #require(server.localAddress?.port)
+        try await server.close()
+        await #expect(throws: (any Error).self) {
+            _ = try await HTTP2ClientConnection.makeConnection(to: .init(host: "127.0.0.1", port: port)).get()
+        }
+    }
+}
