@@ -255,6 +255,7 @@ let package = Package(
             dependencies: [
                 "PushMockSender",
                 "PushMockTesting",
+                "PushMockToolkit",
                 "PushMockGateway",
                 "PushMockSimulation",
                 "PushMockRecording",

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import PushMockGateway
 
 /// `pushmock`: a local APNs/FCM gateway for testing push senders.
@@ -13,6 +14,29 @@ struct PushMockCommand: AsyncParsableCommand {
             (GET /_pushmock/recordings) or the journal under Recordings/.
             """,
         version: PushMockVersion.current,
-        subcommands: [Serve.self, Send.self, ProviderToken.self, ClockCommand.self, DeviceCommand.self, TokenCommand.self, FaultCommand.self]
+        subcommands: [Serve.self, Send.self, ProviderToken.self, ClockCommand.self, DeviceCommand.self, TokenCommand.self, FaultCommand.self, GoldenCommand.self]
     )
+
+    /// The standard entry point, except that `pushmock golden …` reports usage errors with exit
+    /// status 2 instead of ArgumentParser's 64: its documented contract is 0 match, 1 mismatch,
+    /// 2 usage or I/O error, which CI scripts test for.
+    static func main() async {
+        let arguments = Array(CommandLine.arguments.dropFirst())
+        guard arguments.first == GoldenCommand.configuration.commandName else {
+            await main(arguments)
+            return
+        }
+        do {
+            var command = try parseAsRoot(arguments)
+            if var asyncCommand = command as? any AsyncParsableCommand {
+                try await asyncCommand.run()
+            } else {
+                try command.run()
+            }
+        } catch {
+            guard exitCode(for: error) == .validationFailure else { exit(withError: error) }
+            FileHandle.standardError.write(Data((fullMessage(for: error) + "\n").utf8))
+            Foundation.exit(GoldenCommand.usageOrIOError.rawValue)
+        }
+    }
 }

@@ -166,7 +166,7 @@ struct RecordFactory {
                 subject: "sender@\(project).iam.gserviceaccount.com",
                 detail: "project \(project); scopes https://www.googleapis.com/auth/firebase.messaging; token …\(fingerprint)"
             ),
-            notification: NotificationInfo(token: token, project: project, messageID: name, resolvedTokens: [token]),
+            notification: NotificationInfo(token: token, messageID: name, project: project, resolvedTokens: [token]),
             response: ResponseInfo(
                 status: 200,
                 headers: [HeaderField("content-type", "application/json; charset=UTF-8")],

@@ -130,3 +130,33 @@ public struct JSONDifference: Sendable, Hashable, CustomStringConvertible {
         return String(text.prefix(max(1, limit - 1))) + "…"
     }
 }
+
+extension JSONDifference {
+    /// The difference for machine-readable reports (`pushmock golden verify --json`):
+    /// `{"kind": "changed", "path": "[2].payload.aps.alert.title", "expected": …, "actual": …}`,
+    /// with `expected` absent for an addition and `actual` absent for a removal.
+    public var jsonValue: JSONValue {
+        var object = JSONObject()
+        switch kind {
+        case .changed(let expected, let actual):
+            object["kind"] = "changed"
+            object["path"] = .string(pathDescription)
+            object["expected"] = expected
+            object["actual"] = actual
+        case .removed(let expected):
+            object["kind"] = "removed"
+            object["path"] = .string(pathDescription)
+            object["expected"] = expected
+        case .added(let actual):
+            object["kind"] = "added"
+            object["path"] = .string(pathDescription)
+            object["actual"] = actual
+        case .moved(let element):
+            object["kind"] = "moved"
+            object["path"] = .string(pathDescription)
+            object["expected"] = element
+            object["actual"] = element
+        }
+        return .object(object)
+    }
+}

@@ -105,10 +105,12 @@ public struct UnifiedDiff: Sendable, Hashable {
     /// Splits on `\n`, drops one `\r` before each `\n` and the empty piece after a final `\n`.
     static func lines(of text: String) -> [String] {
         guard !text.isEmpty else { return [] }
-        var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map { line in
-            line.last == "\r" ? String(line.dropLast()) : String(line)
+        // Split on scalars: "\r\n" is one Character in Swift, so a Character split would not
+        // see the "\n" of a CRLF file.
+        var lines = text.unicodeScalars.split(separator: "\n", omittingEmptySubsequences: false).map { line in
+            line.last == "\r" ? String(String.UnicodeScalarView(line.dropLast())) : String(String.UnicodeScalarView(line))
         }
-        if text.hasSuffix("\n") { lines.removeLast() }
+        if text.unicodeScalars.last == "\n" { lines.removeLast() }
         return lines
     }
 

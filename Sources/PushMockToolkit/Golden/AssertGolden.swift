@@ -43,13 +43,53 @@ public func assertGolden(
         named: name,
         directory: directory ?? GoldenFile.defaultDirectory(forSourceFile: "\(filePath)")
     )
-    let outcome = try file.verify(records, configuration: configuration, environment: environment)
-    switch outcome {
-    case .matched, .recorded:
-        return outcome
-    case .mismatched(let mismatch):
-        throw GoldenError(.mismatch, "Golden file \(file.path) does not match the recording.", path: file.path, mismatch: mismatch)
-    case .missing:
-        throw GoldenError(.missing, file.missingFileMessage(environment: environment), path: file.path)
+    return try file.assert(records, configuration: configuration, environment: environment)
+}
+
+/// Checks the records that match `query` against the golden file at `path` and throws a
+/// ``GoldenError`` whose description is the readable diff. A relative `path` is resolved
+/// against the package that contains the calling file, so any file name works — for example
+/// `Recordings/examples/loop/golden/dose-reminder.json`.
+///
+/// ```swift
+/// try assertGolden(
+///     mock.recordings.all(),
+///     path: "Recordings/golden/dose-reminder.json",
+///     matching: RecordingQuery(platform: "apns", topic: "com.example.loop")
+/// )
+/// ```
+///
+/// Recording follows the same environment rules as ``assertGolden(_:named:directory:configuration:environment:filePath:)``.
+@discardableResult
+public func assertGolden(
+    _ records: some Sequence<ExchangeRecord>,
+    path: String,
+    matching query: RecordingQuery = RecordingQuery(),
+    configuration: GoldenConfiguration = GoldenConfiguration(),
+    environment: GoldenEnvironment = .process,
+    filePath: StaticString = #filePath
+) throws(GoldenError) -> GoldenOutcome {
+    let file = GoldenFile(path: path, relativeToPackageOf: "\(filePath)")
+    return try file.assert(records.filter(query.matches), configuration: configuration, environment: environment)
+}
+
+extension GoldenFile {
+    /// ``verify(_:configuration:environment:)`` that turns a mismatch or a missing file into
+    /// the thrown ``GoldenError`` test helpers need.
+    @discardableResult
+    public func assert(
+        _ records: some Sequence<ExchangeRecord>,
+        configuration: GoldenConfiguration = GoldenConfiguration(),
+        environment: GoldenEnvironment = .process
+    ) throws(GoldenError) -> GoldenOutcome {
+        let outcome = try verify(records, configuration: configuration, environment: environment)
+        switch outcome {
+        case .matched, .recorded:
+            return outcome
+        case .mismatched(let mismatch):
+            throw GoldenError(.mismatch, "Golden file \(path) does not match the recording.", path: path, mismatch: mismatch)
+        case .missing:
+            throw GoldenError(.missing, missingFileMessage(environment: environment), path: path)
+        }
     }
 }

@@ -55,22 +55,43 @@ public struct GoldenFile: Sendable, Hashable {
         self.init(path: directory + separator + base + GoldenDocument.fileExtension)
     }
 
-    /// `Recordings/golden` in the package that contains `sourceFile`: the nearest enclosing
-    /// directory with a `Package.swift` or `.git`; the source file's own directory if there is
-    /// none. Pass `#filePath` from a test so the location does not depend on the working
-    /// directory (Xcode runs tests elsewhere).
-    public static func defaultDirectory(forSourceFile sourceFile: String) -> String {
+    /// A golden file at `path`; a relative path is resolved against the package that
+    /// contains `sourceFile` (see ``packageRoot(forSourceFile:)``), so
+    /// `"Recordings/golden/dose-reminder.json"` means the same file whatever the working
+    /// directory (Xcode runs tests elsewhere than `swift test`).
+    public init(path: String, relativeToPackageOf sourceFile: String) {
+        guard !path.hasPrefix("/") else {
+            self.init(path: path)
+            return
+        }
+        let root = Self.packageRoot(forSourceFile: sourceFile) ?? PathText.directory(of: sourceFile)
+        self.init(path: root.isEmpty ? path : root + "/" + path)
+    }
+
+    /// The nearest directory above `sourceFile` with a `Package.swift` or `.git`, or `nil`.
+    public static func packageRoot(forSourceFile sourceFile: String) -> String? {
         let fileManager = FileManager.default
-        let start = PathText.directory(of: sourceFile)
-        var directory = start
+        var directory = PathText.directory(of: sourceFile)
         while !directory.isEmpty {
             if fileManager.fileExists(atPath: directory + "/Package.swift") || fileManager.fileExists(atPath: directory + "/.git") {
-                return directory + "/Recordings/golden"
+                return directory
             }
             let parent = PathText.directory(of: directory)
             if parent == directory { break }
             directory = parent
         }
+        return nil
+    }
+
+    /// `Recordings/golden` in the package that contains `sourceFile`: the nearest enclosing
+    /// directory with a `Package.swift` or `.git`; the source file's own directory if there is
+    /// none. Pass `#filePath` from a test so the location does not depend on the working
+    /// directory (Xcode runs tests elsewhere).
+    public static func defaultDirectory(forSourceFile sourceFile: String) -> String {
+        if let root = packageRoot(forSourceFile: sourceFile) {
+            return root + "/Recordings/golden"
+        }
+        let start = PathText.directory(of: sourceFile)
         return (start.isEmpty ? "." : start) + "/Recordings/golden"
     }
 
