@@ -82,6 +82,11 @@ private struct NormalizationRun {
     mutating func entry(for record: ExchangeRecord) -> JSONValue {
         let token = record.notification?.token
         if let token { aliasToken(token) }
+        // A rejected FCM request may have no notification info (the gateway stopped at
+        // validation), but its message still names the registration token.
+        if record.platform == "fcm", let messageToken = record.request.body.jsonValue?["message"]?["token"]?.stringValue {
+            aliasToken(messageToken)
+        }
 
         var entry = JSONObject()
         entry["platform"] = .string(record.platform)
