@@ -154,6 +154,36 @@ struct GoldenCommandTests {
         #expect(result.error.contains(message), "\(result.error)")
     }
 
+    @Test("--server reads a running gateway's recordings; the same golden file verifies against its journal")
+    func fromRunningGateway() async throws {
+        let serve = try await ServeProcess()
+        defer { _ = serve.stop(); serve.removeDirectory() }
+        let loop = packageRoot + "/Recordings/examples/loop"
+        let data = try String(contentsOfFile: loop + "/data/dose-reminder.json", encoding: .utf8)
+        let send = try run(
+            ServeProcess.binary,
+            [
+                "send", "apns", "--ready-file", serve.directory + "/ready.json", "--token", String(repeating: "ab", count: 32),
+                "--payload", loop + "/templates/dose-reminder.apns.json", "--vars", data, "--quiet",
+            ],
+            directory: serve.directory
+        )
+        #expect(send.status == 0, "\(send.error)")
+
+        let golden = serve.directory + "/golden/dose.json"
+        let server = "http://127.0.0.1:\(serve.cleartextPort)"
+        let record = try runGolden(["record", golden, "--server", server, "--platform", "apns"])
+        #expect(record.status == 0, "\(record.error)")
+        let text = try String(contentsOfFile: golden, encoding: .utf8)
+        #expect(text.contains(#""title": "Time for your BPC-157""#))
+        #expect(text.contains(#""deep_link": "loop://protocols/p-4821/log""#))
+
+        let fromServer = try runGolden(["verify", golden, "--server", server, "--platform", "apns"])
+        #expect(fromServer.status == 0, "\(fromServer.output)\(fromServer.error)")
+        let fromJournal = try runGolden(["verify", golden, "--journal", serve.journalPath, "--platform", "apns"])
+        #expect(fromJournal.status == 0, "\(fromJournal.output)\(fromJournal.error)")
+    }
+
     @Test("an unreadable golden file is an I/O error (exit 2); record replaces it")
     func unreadableGolden() throws {
         let directory = try TemporaryDirectory()
@@ -172,6 +202,9 @@ struct GoldenCommandTests {
 }
 
 // MARK: Support
+
+/// The package directory (three levels above this file).
+private let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().path
 
 /// Runs `pushmock golden …` with exactly `environment` (plus PATH and HOME), so the test's own
 /// environment — a CI run, a PUSHMOCK_RECORD_GOLDEN — cannot change the outcome.
