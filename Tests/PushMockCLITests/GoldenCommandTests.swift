@@ -218,7 +218,7 @@ private func runGolden(_ arguments: [String], environment: [String: String] = [:
     process.environment = variables
     // Standard error goes to a file, so the child cannot block on a full pipe nobody reads.
     let errorPath = NSTemporaryDirectory() + "pushmock-golden-stderr-\(UUID().uuidString)"
-    FileManager.default.createFile(atPath: errorPath, contents: nil)
+    _ = FileManager.default.createFile(atPath: errorPath, contents: nil)
     defer { try? FileManager.default.removeItem(atPath: errorPath) }
     let errorFile = try FileHandle(forWritingTo: URL(fileURLWithPath: errorPath))
     let output = Pipe()

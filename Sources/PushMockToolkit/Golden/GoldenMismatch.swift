@@ -1,4 +1,4 @@
-public import PushMockJSON
+import PushMockJSON
 
 /// How a recording differs from its golden file: structural differences named by path, and a
 /// unified diff of the two files' text.
