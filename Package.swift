@@ -257,6 +257,7 @@ let package = Package(
             dependencies: [
                 "PushMockSender",
                 "PushMockTesting",
+                "PushMockToolkit",
                 "PushMockGateway",
                 "PushMockSimulation",
                 "PushMockRecording",

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import PushMockGateway
 
 /// `pushmock`: a local APNs/FCM gateway for testing push senders.
@@ -14,8 +15,35 @@ struct PushMockCommand: AsyncParsableCommand {
             """,
         version: PushMockVersion.current,
         subcommands: [
-            Serve.self, Send.self, ProviderToken.self, RecordingsCommand.self, ExpectCommand.self, CheckCommand.self,
+            Serve.self, Send.self, ProviderToken.self,
+            RecordingsCommand.self, ExpectCommand.self, CheckCommand.self, GoldenCommand.self,
             ClockCommand.self, DeviceCommand.self, TokenCommand.self, FaultCommand.self,
         ]
     )
+
+    /// The commands CI uses as checks. Their contract is 0 passed, 1 failed, 2 the check could
+    /// not run — bad flags included — so a CI script needs to test for three values only.
+    static let checkCommands: Set<String> = ["expect", "check", "golden", "replay"]
+
+    /// The standard entry point, except that the check commands report usage errors with exit
+    /// status 2 instead of ArgumentParser's 64.
+    static func main() async {
+        let arguments = Array(CommandLine.arguments.dropFirst())
+        guard let first = arguments.first, checkCommands.contains(first) else {
+            await main(arguments)
+            return
+        }
+        do {
+            var command = try parseAsRoot(arguments)
+            if var asyncCommand = command as? any AsyncParsableCommand {
+                try await asyncCommand.run()
+            } else {
+                try command.run()
+            }
+        } catch {
+            guard exitCode(for: error) == .validationFailure else { exit(withError: error) }
+            FileHandle.standardError.write(Data((fullMessage(for: error) + "\n").utf8))
+            Foundation.exit(CheckExit.couldNotCheck.rawValue)
+        }
+    }
 }

@@ -13,7 +13,7 @@ struct ExpectCommand: AsyncParsableCommand {
         discussion: """
             The query flags are those of `pushmock recordings` (docs/queries.md). Without a count
             flag the expectation is "exactly one". Exit status: 0 met, 1 not met, 2 the check
-            could not run (gateway unreachable, unreadable journal), 64 bad flags.
+            could not run (gateway unreachable, unreadable journal, bad flags).
 
             Examples:
               pushmock expect --token 00fc13ad… --count 1 --within 5s \\

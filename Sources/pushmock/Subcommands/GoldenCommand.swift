@@ -1,0 +1,294 @@
+import ArgumentParser
+import Foundation
+import PushMockControl
+import PushMockJSON
+import PushMockRecording
+import PushMockToolkit
+
+/// `pushmock golden verify|record`: compare recordings with a golden file, or write one.
+///
+/// Exit status (documented in docs/golden-files.md): 0 the recording matches (or was recorded),
+/// 1 it differs or the file is missing, 2 a usage error, an unreadable journal or golden file,
+/// an unreachable gateway, or recording refused in CI. ArgumentParser's own usage errors are
+/// mapped to 2 by ``PushMockCommand/main()``.
+struct GoldenCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "golden",
+        abstract: "Compare recorded notifications with a golden file, or (re-)record one.",
+        discussion: """
+            The recording comes from a journal file (--journal, no gateway needed) or from a running
+            gateway (--server, default $PUSHMOCK_URL or http://127.0.0.1:2198). The query flags
+            choose which exchanges count. Volatile values (tokens, apns-id, FCM message names,
+            expiration, JWTs) are normalised; see docs/golden-files.md.
+
+            Examples:
+              pushmock golden verify Recordings/golden/dose.json --journal Recordings/run.jsonl --platform apns
+              pushmock golden verify Recordings/golden/dose.json --server http://127.0.0.1:2198 --json
+              pushmock golden record Recordings/golden/dose.json --journal Recordings/run.jsonl
+
+            Exit status: 0 match (or recorded), 1 mismatch or missing file, 2 usage or I/O error.
+            """,
+        subcommands: [Verify.self, Record.self]
+    )
+
+    /// Exit status for a usage, I/O or environment problem.
+    static let usageOrIOError = ExitCode(2)
+    /// Exit status for a recording that differs from the file (or a missing file).
+    static let mismatch = ExitCode(1)
+
+    struct Verify: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Compare the recording with GOLDEN. Never writes GOLDEN, whatever the environment says."
+        )
+
+        @OptionGroup var options: GoldenOptions
+
+        @Option(name: .customLong("junit"), help: "Also write a JUnit XML report to this file.")
+        var junitPath: String?
+
+        func run() async throws {
+            let (file, document) = try await options.load()
+            let outcome: GoldenOutcome
+            do {
+                outcome = try file.verify(document, mode: .never)
+            } catch {
+                throw options.fail(error.description)
+            }
+            if let junitPath {
+                let failure: String? =
+                    switch outcome {
+                    case .matched, .recorded: nil
+                    case .mismatched(let mismatch): mismatch.report()
+                    case .missing: file.missingFileMessage(environment: .process)
+                    }
+                let testCase = JUnitReport.TestCase(name: file.path, className: "pushmock.golden", failure: failure)
+                do {
+                    try JUnitReport.render([testCase], suite: "pushmock golden").write(toFile: junitPath, atomically: true, encoding: .utf8)
+                } catch {
+                    throw options.fail("cannot write \(junitPath): \(error.localizedDescription)")
+                }
+            }
+            options.report(outcome, file: file, document: document)
+            switch outcome {
+            case .matched, .recorded: return
+            case .mismatched, .missing: throw GoldenCommand.mismatch
+            }
+        }
+    }
+
+    struct Record: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Write the recording to GOLDEN (only if it differs). Refused in CI unless --force.",
+            discussion: """
+                Golden files are what reviewers approved; a CI run must compare them, not rewrite
+                them. Record locally, review the file's diff and commit it.
+                """
+        )
+
+        @OptionGroup var options: GoldenOptions
+
+        @Flag(help: "Record even in a CI run (for a job whose purpose is to produce golden files).")
+        var force = false
+
+        func run() async throws {
+            let environment = GoldenEnvironment.process
+            if !force, let indicator = environment.continuousIntegrationIndicator {
+                throw options.fail(
+                    """
+                    refusing to record \(options.golden) in a CI run (\(indicator)): CI must compare golden files, not rewrite them. \
+                    Re-record locally with `pushmock golden record \(options.golden) …` (or PUSHMOCK_RECORD_GOLDEN=1 swift test), \
+                    review the diff and commit it; pass --force only in a job that exists to produce golden files.
+                    """
+                )
+            }
+            let (file, document) = try await options.load()
+            let outcome: GoldenOutcome
+            do {
+                outcome = try file.verify(document, mode: .all)
+            } catch {
+                throw options.fail(error.description)
+            }
+            options.report(outcome, file: file, document: document)
+        }
+    }
+}
+
+/// What `verify` and `record` share: the golden file, the source of the recording, the query
+/// and the normalisation choices.
+struct GoldenOptions: ParsableArguments {
+    @Argument(help: "The golden file (JSON), e.g. Recordings/golden/dose-reminder.json.")
+    var golden: String
+
+    @Option(name: .customLong("journal"), help: "Read the recording from this JSON Lines journal instead of a gateway.")
+    var journalPath: String?
+
+    @OptionGroup var control: ControlOptions
+
+    // The query: the same names as RecordingQuery's REST items (docs/queries.md).
+    @Option(help: "apns, fcm, oauth or iid.") var platform: String?
+    @Option(help: "Device/registration token pattern (* and ?).") var token: String?
+    @Option(help: "APNs topic or FCM topic pattern.") var topic: String?
+    @Option(help: "FCM project pattern.") var project: String?
+    @Option(help: "Only this namespace.") var namespace: String?
+    @Option(help: "Response status: 200, 4xx, …") var status: String?
+    @Option(help: "APNs reason or FCM error code.") var reason: String?
+    @Option(name: .customLong("push-type"), help: "apns-push-type.") var pushType: String?
+    @Option(help: "apns-priority.") var priority: String?
+    @Option(help: "APNs environment: sandbox or production.") var environment: String?
+    @Option(name: .customLong("collapse-id"), help: "apns-collapse-id.") var collapseID: String?
+    @Option(name: .customLong("message-id"), help: "apns-id or FCM message name.") var messageID: String?
+    @Option(help: "Gateway time, ISO 8601 or epoch milliseconds (inclusive).") var since: String?
+    @Option(help: "Gateway time, ISO 8601 or epoch milliseconds (exclusive).") var until: String?
+    @Option(name: .customLong("json-path"), help: "Payload condition, e.g. '$.aps.alert.title=Hi' (repeatable).")
+    var payloadConditions: [String] = []
+
+    // Normalisation.
+    @Option(help: "Remove a payload value from the comparison, by JSON path (repeatable), e.g. '$.aps.badge'.")
+    var ignore: [String] = []
+    @Option(help: "Replace a payload value with <redacted>, by JSON path (repeatable).")
+    var redact: [String] = []
+    @Flag(name: .customLong("sort-by-content"), help: "Order entries by content instead of arrival (concurrent senders).")
+    var sortsByContent = false
+    @Flag(name: .customLong("all-platforms"), help: "Include token requests and topic management, not only APNs and FCM.")
+    var allPlatforms = false
+
+    var query: RecordingQuery {
+        get throws {
+            var items: [(name: String, value: String)] = []
+            let named: [(String, String?)] = [
+                ("platform", platform), ("token", token), ("topic", topic), ("project", project), ("namespace", namespace),
+                ("status", status), ("reason", reason), ("pushType", pushType), ("priority", priority),
+                ("environment", environment), ("collapseId", collapseID), ("messageId", messageID), ("since", since), ("until", until),
+            ]
+            for (name, value) in named {
+                if let value { items.append((name, value)) }
+            }
+            items += payloadConditions.map { ("where", $0) }
+            do {
+                return try RecordingQuery(queryItems: items)
+            } catch {
+                throw fail("invalid query: \(error)")
+            }
+        }
+    }
+
+    var configuration: GoldenConfiguration {
+        get throws {
+            var configuration = GoldenConfiguration()
+            if allPlatforms { configuration.platforms = nil }
+            if sortsByContent { configuration.order = .byContent }
+            do {
+                configuration.rules = try ignore.map { try GoldenRule.ignore($0) } + redact.map { try GoldenRule.redact($0) }
+            } catch {
+                throw fail("\(error)")
+            }
+            return configuration
+        }
+    }
+
+    /// The golden file and the normalised recording.
+    func load() async throws -> (GoldenFile, GoldenDocument) {
+        let query = try query
+        let configuration = try configuration
+        let records: [ExchangeRecord]
+        if let journalPath {
+            records = try readJournal(journalPath, query: query)
+        } else {
+            records = try await fetch(query)
+        }
+        return (GoldenFile(path: golden), GoldenDocument(records: records, configuration: configuration))
+    }
+
+    private func readJournal(_ path: String, query: RecordingQuery) throws -> [ExchangeRecord] {
+        let journal: (records: [ExchangeRecord], problems: [JournalProblem])
+        do {
+            journal = try JournalReader.readAll(path: path)
+        } catch {
+            throw fail("cannot read journal \(path): \(error)")
+        }
+        // A skipped line may hide a notification, so say so (the comparison still runs: a
+        // torn last line after a crash should not block reading the rest).
+        for problem in journal.problems {
+            printError("pushmock: warning: \(path): \(problem)")
+        }
+        return journal.records.filter(query.matches)
+    }
+
+    /// Every matching record from the gateway, oldest first, page by page.
+    private func fetch(_ query: RecordingQuery) async throws -> [ExchangeRecord] {
+        let client: PushMockControlClient
+        do {
+            client = try control.makeClient()
+        } catch {
+            throw fail("\(error)")
+        }
+        var records: [ExchangeRecord] = []
+        var cursor: String?
+        do {
+            repeat {
+                var items = query.queryItems.map { ($0.name, $0.value) }
+                items += [("order", "oldest"), ("limit", "500")]
+                if let cursor { items.append(("after", cursor)) }
+                let response = try await client.call("GET", "recordings", query: items)
+                let page = try JSONValue(parsing: response.body)
+                for value in page["records"]?.arrayValue ?? [] {
+                    records.append(try ExchangeRecord.decode(jsonLine: value.compactBytes))
+                }
+                cursor = page["next"].flatMap { $0.intValue.map(String.init) }
+            } while cursor != nil
+            await client.close()
+        } catch {
+            await client.close()
+            throw fail("cannot read recordings from \(client.endpoint): \(error)")
+        }
+        return records
+    }
+
+    /// Prints `message` and returns the exit status for usage and I/O problems.
+    func fail(_ message: String) -> ExitCode {
+        if control.json {
+            let object: JSONObject = ["golden": .string(golden), "status": "error", "error": .string(message)]
+            print(JSONValue.object(object).compactString)
+        }
+        printError("pushmock: \(message)")
+        return GoldenCommand.usageOrIOError
+    }
+
+    /// Prints the outcome: one JSON object with `--json`, otherwise text (the diff on stdout,
+    /// coloured on a terminal).
+    func report(_ outcome: GoldenOutcome, file: GoldenFile, document: GoldenDocument) {
+        if control.json {
+            var object: JSONObject = ["golden": .string(file.path), "notifications": JSONValue(document.entries.count)]
+            switch outcome {
+            case .matched:
+                object["status"] = "matched"
+            case .missing:
+                object["status"] = "missing"
+                object["message"] = .string(file.missingFileMessage(environment: .process))
+            case .mismatched(let mismatch):
+                object["status"] = "mismatched"
+                object["differences"] = .array(mismatch.differences.map(\.jsonValue))
+                object["diff"] = .string(mismatch.textDiff.rendered(oldLabel: file.path, newLabel: "recorded", style: .plain))
+            case .recorded(let recording):
+                object["status"] = "recorded"
+                object["message"] = .string(recording.description)
+                if case .updated(let mismatch) = recording.change {
+                    object["differences"] = .array(mismatch.differences.map(\.jsonValue))
+                }
+            }
+            print(JSONValue.object(object).compactString)
+            return
+        }
+        let notifications = document.entries.count == 1 ? "1 notification" : "\(document.entries.count) notifications"
+        switch outcome {
+        case .matched:
+            print("Golden file \(file.path) matches (\(notifications)).")
+        case .missing:
+            print(file.missingFileMessage(environment: .process) + " Create it with `pushmock golden record \(file.path) …`.")
+        case .mismatched(let mismatch):
+            print(mismatch.report(style: isatty(STDOUT_FILENO) == 1 ? TextStyle.automatic(environment: ProcessInfo.processInfo.environment) : .plain))
+        case .recorded(let recording):
+            print(recording.description)
+        }
+    }
+}
