@@ -13,6 +13,6 @@ struct PushMockCommand: AsyncParsableCommand {
             (GET /_pushmock/recordings) or the journal under Recordings/.
             """,
         version: PushMockVersion.current,
-        subcommands: [Serve.self, Send.self, ProviderToken.self, ClockCommand.self, DeviceCommand.self, TokenCommand.self, FaultCommand.self]
+        subcommands: [Serve.self, Send.self, Replay.self, ProviderToken.self, ClockCommand.self, DeviceCommand.self, TokenCommand.self, FaultCommand.self]
     )
 }

@@ -68,6 +68,40 @@ final class GatewayConnection: HTTPConnectionResponder {
                 }
             case .apnsDevice:
                 var outcome = apns.handle(request, connection: context, now: now)
+                var playbackMissed = false
+                if let playback = state.playback {
+                    switch played(request, by: playback, serviceStatus: outcome.status) {
+                    case .answered(let reply, let answer):
+                        var record = ExchangeRecorder.apnsRecord(
+                            request: request,
+                            outcome: outcome,
+                            connection: context,
+                            time: now,
+                            latencyMicroseconds: Self.microseconds(since: started)
+                        )
+                        record.namespace = Self.namespace(of: request, app: outcome.topic.map { outcome.pushType?.bundleID(fromTopic: $0) ?? $0 })
+                        Self.annotate(&record, withPlayback: answer)
+                        replies.append(reply)
+                        records.append(record)
+                        continue
+                    case .rejected(let reply):
+                        var record = ExchangeRecorder.apnsRecord(
+                            request: request,
+                            outcome: outcome,
+                            connection: context,
+                            time: now,
+                            latencyMicroseconds: Self.microseconds(since: started)
+                        )
+                        Self.annotate(&record, withUnmatchedPlayback: reply)
+                        replies.append(reply)
+                        records.append(record)
+                        continue
+                    case .simulate:
+                        playbackMissed = true
+                    case .notApplicable:
+                        break
+                    }
+                }
                 let fault = evaluateFault(request, platform: "apns", environment: outcome.environment.name, now: now)
                 if let fault {
                     if fault.action.type == .apnsError {
@@ -94,6 +128,7 @@ final class GatewayConnection: HTTPConnectionResponder {
                     latencyMicroseconds: Self.microseconds(since: started)
                 )
                 Self.annotate(&record, with: fault)
+                if playbackMissed { record.annotations["playback"] = "unmatched" }
                 record.namespace = Self.namespace(of: request, app: outcome.topic.map { outcome.pushType?.bundleID(fromTopic: $0) ?? $0 })
                 if let linting, Self.reachesDevice(fault) {
                     record.notification?.lint = linting.apns(request, outcome: outcome, now: now)
@@ -101,6 +136,40 @@ final class GatewayConnection: HTTPConnectionResponder {
                 records.append(record)
             case .fcm:
                 var outcome = fcm.handle(request, now: now, random: &context.random)
+                var playbackMissed = false
+                if let playback = state.playback {
+                    switch played(request, by: playback, serviceStatus: outcome.status) {
+                    case .answered(let reply, let answer):
+                        var record = ExchangeRecorder.fcmRecord(
+                            request: request,
+                            outcome: outcome,
+                            connection: context,
+                            time: now,
+                            latencyMicroseconds: Self.microseconds(since: started)
+                        )
+                        record.namespace = Self.namespace(of: request, app: outcome.project)
+                        Self.annotate(&record, withPlayback: answer)
+                        replies.append(reply)
+                        records.append(record)
+                        continue
+                    case .rejected(let reply):
+                        var record = ExchangeRecorder.fcmRecord(
+                            request: request,
+                            outcome: outcome,
+                            connection: context,
+                            time: now,
+                            latencyMicroseconds: Self.microseconds(since: started)
+                        )
+                        Self.annotate(&record, withUnmatchedPlayback: reply)
+                        replies.append(reply)
+                        records.append(record)
+                        continue
+                    case .simulate:
+                        playbackMissed = true
+                    case .notApplicable:
+                        break
+                    }
+                }
                 let fault = evaluateFault(request, platform: "fcm", environment: nil, now: now)
                 if let fault {
                     if fault.action.type == .fcmError {
@@ -132,6 +201,7 @@ final class GatewayConnection: HTTPConnectionResponder {
                     latencyMicroseconds: Self.microseconds(since: started)
                 )
                 Self.annotate(&record, with: fault)
+                if playbackMissed { record.annotations["playback"] = "unmatched" }
                 record.namespace = Self.namespace(of: request, app: outcome.project)
                 if let linting, Self.reachesDevice(fault) {
                     record.notification?.lint = linting.fcm(outcome, now: now)
