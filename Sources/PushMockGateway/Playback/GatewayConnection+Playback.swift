@@ -14,6 +14,40 @@ extension GatewayConnection {
         /// The request failed authentication (or was not a send): the service's own answer
         /// stands, as it would at Apple or Google.
         case notApplicable
+
+        /// Unmatched and answered by the simulation (the record gets `playback: unmatched`).
+        var fallsThroughUnmatched: Bool {
+            if case .simulate = self { return true }
+            return false
+        }
+    }
+
+    /// Appends the reply and record of a played-back or refused request; returns false when
+    /// the request is left to the normal path. `makeRecord` builds the record the service's
+    /// outcome would have (connection, auth, notification, namespace); the response part is
+    /// then replaced by what was actually sent.
+    func answer(
+        _ decision: PlaybackDecision,
+        replies: inout [HTTPReply],
+        records: inout [ExchangeRecord],
+        makeRecord: () -> ExchangeRecord
+    ) -> Bool {
+        switch decision {
+        case .answered(let reply, let answer):
+            var record = makeRecord()
+            Self.annotate(&record, withPlayback: answer)
+            replies.append(reply)
+            records.append(record)
+            return true
+        case .rejected(let reply):
+            var record = makeRecord()
+            Self.annotate(&record, withUnmatchedPlayback: reply)
+            replies.append(reply)
+            records.append(record)
+            return true
+        case .simulate, .notApplicable:
+            return false
+        }
     }
 
     /// Consults the playback book after the service has handled the request, so that

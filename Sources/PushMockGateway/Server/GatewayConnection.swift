@@ -70,8 +70,8 @@ final class GatewayConnection: HTTPConnectionResponder {
                 var outcome = apns.handle(request, connection: context, now: now)
                 var playbackMissed = false
                 if let playback = state.playback {
-                    switch played(request, by: playback, serviceStatus: outcome.status) {
-                    case .answered(let reply, let answer):
+                    let decision = played(request, by: playback, serviceStatus: outcome.status)
+                    let answered = answer(decision, replies: &replies, records: &records) {
                         var record = ExchangeRecorder.apnsRecord(
                             request: request,
                             outcome: outcome,
@@ -80,27 +80,10 @@ final class GatewayConnection: HTTPConnectionResponder {
                             latencyMicroseconds: Self.microseconds(since: started)
                         )
                         record.namespace = Self.namespace(of: request, app: outcome.topic.map { outcome.pushType?.bundleID(fromTopic: $0) ?? $0 })
-                        Self.annotate(&record, withPlayback: answer)
-                        replies.append(reply)
-                        records.append(record)
-                        continue
-                    case .rejected(let reply):
-                        var record = ExchangeRecorder.apnsRecord(
-                            request: request,
-                            outcome: outcome,
-                            connection: context,
-                            time: now,
-                            latencyMicroseconds: Self.microseconds(since: started)
-                        )
-                        Self.annotate(&record, withUnmatchedPlayback: reply)
-                        replies.append(reply)
-                        records.append(record)
-                        continue
-                    case .simulate:
-                        playbackMissed = true
-                    case .notApplicable:
-                        break
+                        return record
                     }
+                    if answered { continue }
+                    playbackMissed = decision.fallsThroughUnmatched
                 }
                 let fault = evaluateFault(request, platform: "apns", environment: outcome.environment.name, now: now)
                 if let fault {
@@ -138,8 +121,8 @@ final class GatewayConnection: HTTPConnectionResponder {
                 var outcome = fcm.handle(request, now: now, random: &context.random)
                 var playbackMissed = false
                 if let playback = state.playback {
-                    switch played(request, by: playback, serviceStatus: outcome.status) {
-                    case .answered(let reply, let answer):
+                    let decision = played(request, by: playback, serviceStatus: outcome.status)
+                    let answered = answer(decision, replies: &replies, records: &records) {
                         var record = ExchangeRecorder.fcmRecord(
                             request: request,
                             outcome: outcome,
@@ -148,27 +131,10 @@ final class GatewayConnection: HTTPConnectionResponder {
                             latencyMicroseconds: Self.microseconds(since: started)
                         )
                         record.namespace = Self.namespace(of: request, app: outcome.project)
-                        Self.annotate(&record, withPlayback: answer)
-                        replies.append(reply)
-                        records.append(record)
-                        continue
-                    case .rejected(let reply):
-                        var record = ExchangeRecorder.fcmRecord(
-                            request: request,
-                            outcome: outcome,
-                            connection: context,
-                            time: now,
-                            latencyMicroseconds: Self.microseconds(since: started)
-                        )
-                        Self.annotate(&record, withUnmatchedPlayback: reply)
-                        replies.append(reply)
-                        records.append(record)
-                        continue
-                    case .simulate:
-                        playbackMissed = true
-                    case .notApplicable:
-                        break
+                        return record
                     }
+                    if answered { continue }
+                    playbackMissed = decision.fallsThroughUnmatched
                 }
                 let fault = evaluateFault(request, platform: "fcm", environment: nil, now: now)
                 if let fault {
