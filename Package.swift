@@ -25,6 +25,7 @@ let package = Package(
         .library(name: "PushMockControl", targets: ["PushMockControl"]),
         .library(name: "PushMockToolkit", targets: ["PushMockToolkit"]),
         .library(name: "PushMockSender", targets: ["PushMockSender"]),
+        .library(name: "PushMockReplay", targets: ["PushMockReplay"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
@@ -280,6 +281,31 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
 
+        // Replay: send a journal's requests again with fresh credentials (through the sender) and
+        // compare the outcomes with the recorded ones.
+        .target(
+            name: "PushMockReplay",
+            dependencies: ["PushMockSender", "PushMockRecording", "PushMockToolkit", "PushMockCore", "PushMockJSON"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "PushMockReplayTests",
+            dependencies: [
+                "PushMockReplay",
+                "PushMockSender",
+                "PushMockTesting",
+                "PushMockGateway",
+                "PushMockRecording",
+                "PushMockToolkit",
+                "PushMockAuth",
+                "PushMockCore",
+                "PushMockJSON",
+                "PushMockTransport",
+                "PushMockSimulation",
+            ],
+            swiftSettings: swiftSettings
+        ),
+
         // The thin command-line executable.
         .executableTarget(
             name: "pushmock",
@@ -297,6 +323,7 @@ let package = Package(
                 "PushMockJSON",
                 "PushMockRecording",
                 "PushMockSender",
+                "PushMockReplay",
             ],
             swiftSettings: swiftSettings
         ),

@@ -16,7 +16,7 @@ struct PushMockCommand: AsyncParsableCommand {
         version: PushMockVersion.current,
         subcommands: [
             Serve.self, Send.self, ProviderToken.self,
-            RecordingsCommand.self, ExpectCommand.self, CheckCommand.self, GoldenCommand.self,
+            RecordingsCommand.self, ExpectCommand.self, CheckCommand.self, GoldenCommand.self, Replay.self,
             ClockCommand.self, DeviceCommand.self, TokenCommand.self, FaultCommand.self,
         ]
     )

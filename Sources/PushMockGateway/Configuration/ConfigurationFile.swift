@@ -70,6 +70,16 @@ public struct ConfigurationFile: Codable, Sendable {
     public var faults: [FaultRule]?
     /// Presets active from the start: `{"preset": "outage", "forSeconds": 60}`.
     public var presets: [FaultPresetUse]?
+    /// Play back a recorded journal: `{"journal": "run.jsonl", "match": "body", "unmatched":
+    /// "simulate"}` (`docs/replay.md`).
+    public var playback: PlaybackSection?
+
+    /// The `playback` section.
+    public struct PlaybackSection: Codable, Sendable {
+        public var journal: String
+        public var match: PlaybackOptions.Match?
+        public var unmatched: PlaybackOptions.Unmatched?
+    }
 
     /// The directory relative paths are resolved against (the file's own directory).
     public var baseDirectory: String?
@@ -81,6 +91,7 @@ public struct ConfigurationFile: Codable, Sendable {
         case simulation
         case faults
         case presets
+        case playback
     }
 
     public init(apns: APNsSection? = nil, fcm: FCMSection? = nil) {
@@ -106,6 +117,13 @@ public struct ConfigurationFile: Codable, Sendable {
 
     /// Applies options and CA paths to a configuration.
     public func apply(to configuration: inout GatewayConfiguration) {
+        if let playback {
+            configuration.playback = PlaybackOptions(
+                journalPath: DefinitionError.resolve(playback.journal, relativeTo: baseDirectory),
+                match: playback.match ?? .body,
+                unmatched: playback.unmatched ?? .simulate
+            )
+        }
         fcm?.options?.apply(to: &configuration.fcm)
         if let simulation {
             if let value = simulation.simulateDevices { configuration.simulation.simulateDevices = value }
@@ -172,7 +190,8 @@ public struct ConfigurationFile: Codable, Sendable {
     }
 
     private static let knownKeys: [String: Set<String>] = [
-        "": ["apns", "fcm", "clock", "simulation", "faults", "presets"],
+        "": ["apns", "fcm", "clock", "simulation", "faults", "presets", "playback"],
+        "playback": ["journal", "match", "unmatched"],
         "clock": ["start", "frozen"],
         "simulation": ["simulateDevices", "defaultConnectivity", "apnsDefaultStorage", "devices", "lint", "criticalAlertBundleIds"],
         "fcm": ["options", "serviceAccounts", "tokens"],

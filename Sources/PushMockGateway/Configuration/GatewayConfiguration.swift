@@ -48,6 +48,9 @@ public struct GatewayConfiguration: Sendable {
     public var shutdownGracePeriod: Duration
     /// Event-loop threads. Default: one per core.
     public var eventLoopThreads: Int?
+    /// Answer requests that match a recorded journal's with the recorded responses
+    /// (`docs/replay.md`). Default `nil`: no playback.
+    public var playback: PlaybackOptions?
 
     public init(
         host: String = "127.0.0.1",
@@ -65,8 +68,10 @@ public struct GatewayConfiguration: Sendable {
         simulation: SimulationOptions = .defaults,
         maximumStoredBodyBytes: Int = 1 << 20,
         shutdownGracePeriod: Duration = .seconds(5),
-        eventLoopThreads: Int? = nil
+        eventLoopThreads: Int? = nil,
+        playback: PlaybackOptions? = nil
     ) {
+        self.playback = playback
         self.host = host
         self.tlsPort = tlsPort
         self.cleartextPort = cleartextPort

@@ -68,6 +68,23 @@ final class GatewayConnection: HTTPConnectionResponder {
                 }
             case .apnsDevice:
                 var outcome = apns.handle(request, connection: context, now: now)
+                var playbackMissed = false
+                if let playback = state.playback {
+                    let decision = played(request, by: playback, serviceStatus: outcome.status)
+                    let answered = answer(decision, replies: &replies, records: &records) {
+                        var record = ExchangeRecorder.apnsRecord(
+                            request: request,
+                            outcome: outcome,
+                            connection: context,
+                            time: now,
+                            latencyMicroseconds: Self.microseconds(since: started)
+                        )
+                        record.namespace = Self.namespace(of: request, app: outcome.topic.map { outcome.pushType?.bundleID(fromTopic: $0) ?? $0 })
+                        return record
+                    }
+                    if answered { continue }
+                    playbackMissed = decision.fallsThroughUnmatched
+                }
                 let fault = evaluateFault(request, platform: "apns", environment: outcome.environment.name, now: now)
                 if let fault {
                     if fault.action.type == .apnsError {
@@ -94,6 +111,7 @@ final class GatewayConnection: HTTPConnectionResponder {
                     latencyMicroseconds: Self.microseconds(since: started)
                 )
                 Self.annotate(&record, with: fault)
+                if playbackMissed { record.annotations["playback"] = "unmatched" }
                 record.namespace = Self.namespace(of: request, app: outcome.topic.map { outcome.pushType?.bundleID(fromTopic: $0) ?? $0 })
                 if let linting, Self.reachesDevice(fault) {
                     record.notification?.lint = linting.apns(request, outcome: outcome, now: now)
@@ -101,6 +119,23 @@ final class GatewayConnection: HTTPConnectionResponder {
                 records.append(record)
             case .fcm:
                 var outcome = fcm.handle(request, now: now, random: &context.random)
+                var playbackMissed = false
+                if let playback = state.playback {
+                    let decision = played(request, by: playback, serviceStatus: outcome.status)
+                    let answered = answer(decision, replies: &replies, records: &records) {
+                        var record = ExchangeRecorder.fcmRecord(
+                            request: request,
+                            outcome: outcome,
+                            connection: context,
+                            time: now,
+                            latencyMicroseconds: Self.microseconds(since: started)
+                        )
+                        record.namespace = Self.namespace(of: request, app: outcome.project)
+                        return record
+                    }
+                    if answered { continue }
+                    playbackMissed = decision.fallsThroughUnmatched
+                }
                 let fault = evaluateFault(request, platform: "fcm", environment: nil, now: now)
                 if let fault {
                     if fault.action.type == .fcmError {
@@ -132,6 +167,7 @@ final class GatewayConnection: HTTPConnectionResponder {
                     latencyMicroseconds: Self.microseconds(since: started)
                 )
                 Self.annotate(&record, with: fault)
+                if playbackMissed { record.annotations["playback"] = "unmatched" }
                 record.namespace = Self.namespace(of: request, app: outcome.project)
                 if let linting, Self.reachesDevice(fault) {
                     record.notification?.lint = linting.fcm(outcome, now: now)

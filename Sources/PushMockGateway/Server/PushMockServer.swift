@@ -82,7 +82,8 @@ public final class PushMockServer: Service, Sendable {
             fcmOptions: configuration.fcm,
             simulationOptions: configuration.simulation,
             recordings: RecordingStore(configuration: .init(capacity: configuration.recording.memoryCapacity)),
-            journal: journal
+            journal: journal,
+            playback: try configuration.playback.map { try PlaybackBook(options: $0) }
         )
         if configuration.trustSampleAPNsKey, let sample = credentials.sampleAPNsKey {
             state.apnsKeys.register(

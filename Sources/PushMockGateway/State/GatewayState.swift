@@ -31,6 +31,8 @@ public final class GatewayState: Sendable {
     public let simulationOptions: SimulationOptions
     /// The simulated devices behind the tokens (inboxes and timelines).
     public let simulatedDevices: DeliverySimulator
+    /// Recorded answers to play back; `nil` (the default) leaves the request path as it is.
+    public let playback: PlaybackBook?
     /// The journal, if enabled.
     let journal: JournalWriter?
     /// Server details the control API reports, filled in once the listeners are bound.
@@ -46,8 +48,10 @@ public final class GatewayState: Sendable {
         apnsKeys: APNsKeyRegistry = APNsKeyRegistry(),
         devices: DeviceRegistry = DeviceRegistry(),
         recordings: RecordingStore,
-        journal: JournalWriter?
+        journal: JournalWriter?,
+        playback: PlaybackBook? = nil
     ) {
+        self.playback = playback
         self.clock = clock
         self.apnsOptions = apnsOptions
         self.fcmOptions = fcmOptions

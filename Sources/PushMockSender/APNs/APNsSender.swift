@@ -21,7 +21,7 @@ public final class APNsSender: Sendable {
     public let configuration: APNsSenderConfiguration
     /// The provider tokens (token authentication only).
     public let providerTokens: ProviderTokenSource?
-    private let engine: DeliveryEngine
+    let engine: DeliveryEngine
 
     /// Validates the configuration and prepares TLS; connects on the first send.
     public init(configuration: APNsSenderConfiguration) throws(SenderError) {

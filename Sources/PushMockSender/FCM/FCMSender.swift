@@ -14,7 +14,7 @@ public final class FCMSender: Sendable {
     public let configuration: FCMSenderConfiguration
     /// The access-token cache.
     public let accessTokens: AccessTokenProvider
-    private let engine: DeliveryEngine
+    let engine: DeliveryEngine
     private let sendPath: String
 
     /// Validates the configuration, reads the service account's key and prepares TLS;

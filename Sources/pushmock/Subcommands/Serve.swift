@@ -55,6 +55,15 @@ struct Serve: AsyncParsableCommand {
     @Option(name: .customLong("config"), help: "JSON configuration file (keys, teams, tokens, options).")
     var configPath: String?
 
+    @Option(name: .customLong("playback"), help: "Answer requests that match ones recorded in this journal with the recorded responses (docs/replay.md).")
+    var playbackJournal: String?
+
+    @Option(name: .customLong("playback-match"), help: "How playback matches requests: path, body (default: headers that matter + JSON body, member order ignored) or strict.")
+    var playbackMatch: PlaybackOptions.Match = .body
+
+    @Option(name: .customLong("playback-unmatched"), help: "Requests no recording matches: simulate (answer normally, the default) or reject (404).")
+    var playbackUnmatched: PlaybackOptions.Unmatched = .simulate
+
     @Option(help: "Authentication: required (provider tokens or client certificates) or none.")
     var auth: APNsOptions.Authentication = .required
 
@@ -165,6 +174,9 @@ struct Serve: AsyncParsableCommand {
         configuration.simulation.simulateDevices = !noDeviceSimulation
         if noLint { configuration.simulation.lint = nil }
         configuration.simulation.defaultConnectivity = Connectivity(rawValue: defaultConnectivity) ?? .online
+        if let playbackJournal {
+            configuration.playback = PlaybackOptions(journalPath: playbackJournal, match: playbackMatch, unmatched: playbackUnmatched)
+        }
         if let configPath {
             try ConfigurationFile.load(path: configPath).apply(to: &configuration)
         }
@@ -250,3 +262,6 @@ struct LogLevelArgument: ExpressibleByArgument {
 extension APNsOptions.Authentication: ExpressibleByArgument {}
 extension APNsReason.EnvironmentKeySpelling: ExpressibleByArgument {}
 extension RecordingOptions.Durability: ExpressibleByArgument {}
+
+extension PlaybackOptions.Match: ExpressibleByArgument {}
+extension PlaybackOptions.Unmatched: ExpressibleByArgument {}

@@ -1,0 +1,117 @@
+public import PushMockCore
+public import PushMockRecording
+import PushMockJSON
+import Synchronization
+
+/// The recorded answers a playback gateway gives, by request key. Each key keeps its answers
+/// in journal order; identical requests take them one after another, and once they are used
+/// up the last one is given again (a sender that retries, or a test that sends once more, sees
+/// the final recorded state rather than a sudden simulation answer).
+public final class PlaybackBook: Sendable {
+    /// One recorded answer.
+    public struct Answer: Sendable, Hashable {
+        /// The recorded exchange it comes from.
+        public var sequence: UInt64
+        public var status: Int
+        public var reason: String?
+        public var headers: HTTPHeaderList
+        public var body: [UInt8]
+        public var timestampMilliseconds: Int64?
+    }
+
+    /// What identifies a request, per ``PlaybackOptions/Match``.
+    struct Key: Hashable {
+        var method: String
+        var path: String
+        var headers: [String?]
+        var body: [UInt8]
+    }
+
+    private struct Queue {
+        var answers: [Answer]
+        var next = 0
+    }
+
+    public let options: PlaybackOptions
+    private let queues: Mutex<[Key: Queue]>
+    /// Recorded exchanges that can be played back.
+    public let answerCount: Int
+
+    /// Indexes the APNs and FCM exchanges of `records` (others, and exchanges that got no HTTP
+    /// answer, are ignored).
+    public init(records: [ExchangeRecord], options: PlaybackOptions) {
+        var queues: [Key: Queue] = [:]
+        var count = 0
+        for record in records.sorted(by: { $0.sequence < $1.sequence }) {
+            guard record.platform == "apns" || record.platform == "fcm", record.response.status != 0 else { continue }
+            let key = Self.key(
+                method: record.request.method,
+                path: record.request.path,
+                headers: record.request.headers,
+                body: record.request.body,
+                match: options.match
+            )
+            let answer = Answer(
+                sequence: record.sequence,
+                status: record.response.status,
+                reason: record.response.reason,
+                headers: record.response.headers,
+                body: record.response.body.bytes,
+                timestampMilliseconds: record.response.timestampMilliseconds
+            )
+            queues[key, default: Queue(answers: [])].answers.append(answer)
+            count += 1
+        }
+        self.options = options
+        self.queues = Mutex(queues)
+        self.answerCount = count
+    }
+
+    /// Loads a journal; damaged lines are skipped (``JournalReader`` reports them, playback
+    /// only needs the good ones).
+    public convenience init(options: PlaybackOptions) throws(JournalIOError) {
+        let (records, _) = try JournalReader.readAll(path: options.journalPath)
+        self.init(records: records, options: options)
+    }
+
+    /// The next recorded answer for this request, or `nil` when none matches.
+    public func answer(for request: HTTPRequestMessage) -> Answer? {
+        let key = Self.key(
+            method: request.method,
+            path: request.path,
+            headers: request.headers,
+            body: RecordedBody(capturing: request.body),
+            match: options.match
+        )
+        return queues.withLock { queues -> Answer? in
+            guard var queue = queues[key], let last = queue.answers.last else { return nil }
+            guard queue.next < queue.answers.count else { return last }
+            let answer = queue.answers[queue.next]
+            queue.next += 1
+            queues[key] = queue
+            return answer
+        }
+    }
+
+    /// Headers compared in `body` mode: the ones that change what is pushed and how.
+    static let bodyModeHeaders = ["apns-topic", "apns-push-type", "apns-priority", "apns-collapse-id"]
+    /// Added in `strict` mode.
+    static let strictModeHeaders = bodyModeHeaders + ["apns-expiration", "apns-id"]
+
+    static func key(method: String, path: String, headers: HTTPHeaderList, body: RecordedBody, match: PlaybackOptions.Match) -> Key {
+        switch match {
+        case .path:
+            return Key(method: method, path: path, headers: [], body: [])
+        case .body:
+            let canonical: [UInt8]
+            if let json = body.jsonValue {
+                canonical = json.canonicalBytes
+            } else {
+                canonical = body.bytes
+            }
+            return Key(method: method, path: path, headers: bodyModeHeaders.map { headers.first(named: $0) }, body: canonical)
+        case .strict:
+            return Key(method: method, path: path, headers: strictModeHeaders.map { headers.first(named: $0) }, body: body.bytes)
+        }
+    }
+}

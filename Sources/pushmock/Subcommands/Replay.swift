@@ -1,0 +1,245 @@
+import ArgumentParser
+import Foundation
+import PushMockAuth
+import PushMockCore
+import PushMockRecording
+import PushMockReplay
+import PushMockSender
+import PushMockToolkit
+
+/// `pushmock replay`: sends a journal's requests again, signed with the credentials given
+/// here, and compares every outcome with the recorded one.
+struct Replay: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Send recorded requests again with fresh credentials and compare the outcomes.",
+        discussion: """
+            Reads a journal (Recordings/journal.jsonl), selects the APNs and FCM send requests (all, \
+            or those matching the filters), sends them one by one in journal order to --to with the \
+            given credentials (the recorded authorization is never reused), and prints for each \
+            whether the outcome (status and APNs reason / FCM error) is the same as recorded.
+
+            Exit status: 0 when every outcome matches, 1 when any differs, 2 on a usage or I/O \
+            error (unreadable journal or credentials, missing credentials for a platform). \
+            See docs/replay.md.
+            """
+    )
+
+    @Argument(help: "The journal to replay (JSON Lines).")
+    var journal: String
+
+    @Option(name: .customLong("to"), help: "Base URL of the target gateway, e.g. https://127.0.0.1:2197 or https://api.sandbox.push.apple.com.")
+    var target: String
+
+    @Option(help: ":authority to send (api.push.apple.com makes the mock serve production). Default: the URL's host.")
+    var authority: String?
+
+    @Option(name: .customLong("ca"), help: "PEM file of the CA to trust (the mock's certs/ca.pem). Default: the system roots.")
+    var caPath: String?
+
+    // APNs credentials.
+    @Option(help: "APNs .p8 signing key (a path, or the PEM text). Env: APNS_KEY.")
+    var key: String?
+
+    @Option(name: .customLong("key-id"), help: "The key's ID. Env: APNS_KEY_ID.")
+    var keyID: String?
+
+    @Option(name: .customLong("team-id"), help: "Your team ID. Env: APNS_TEAM_ID.")
+    var teamID: String?
+
+    @Option(name: .customLong("cert"), help: "APNs client certificate (PEM) for certificate authentication.")
+    var certificate: String?
+
+    @Option(name: .customLong("cert-key"), help: "Its private key (PEM); default: the --cert file.")
+    var certificateKey: String?
+
+    @Option(name: .customLong("p12"), help: "APNs client certificate and key as PKCS#12.")
+    var pkcs12: String?
+
+    @Option(name: .customLong("p12-password"), help: "The PKCS#12 passphrase. Env: APNS_P12_PASSWORD.")
+    var pkcs12Password: String?
+
+    // FCM credentials.
+    @Option(name: .customLong("service-account"), help: "FCM service-account JSON (a path, or the JSON). Env: GOOGLE_APPLICATION_CREDENTIALS, FCM_SERVICE_ACCOUNT.")
+    var serviceAccount: String?
+
+    @Option(help: "Send FCM requests to this project instead of the recorded one.")
+    var project: String?
+
+    @Option(name: .customLong("token-uri"), help: "Where to get FCM access tokens (overrides the service account's token_uri).")
+    var tokenURI: String?
+
+    // Which exchanges.
+    @Option(help: "Only this platform: apns or fcm.")
+    var platform: String?
+
+    @Option(help: "Only this device/registration token (glob).")
+    var token: String?
+
+    @Option(help: "Only this apns-topic or FCM topic (glob).")
+    var topic: String?
+
+    @Option(help: "Only this namespace.")
+    var namespace: String?
+
+    @Option(help: "Only recorded statuses like this: 410, or 4xx.")
+    var status: String?
+
+    @Option(help: "Only this recorded reason (APNs reason, FCM error).")
+    var reason: String?
+
+    @Option(name: .customLong("push-type"), help: "Only this apns-push-type.")
+    var pushType: String?
+
+    // Sending and output.
+    @Option(name: .customLong("max-attempts"), help: "Attempts per request, the first included. Default 1: no retries, so outcomes compare 1:1.")
+    var maxAttempts = 1
+
+    @Option(help: "Seconds to wait for each response.")
+    var timeout: Double = 30
+
+    @Flag(help: "Print the report as one JSON object on stdout.")
+    var json = false
+
+    @Option(name: .customLong("junit"), help: "Also write a JUnit XML report (one test case per exchange) to this file.")
+    var junitPath: String?
+
+    @Flag(name: .shortAndLong, help: "Print nothing; only the exit status (and --json / --junit if given).")
+    var quiet = false
+
+    func run() async throws {
+        let report: ReplayReport
+        do {
+            report = try await replay()
+        } catch let error as ReplayUsageError {
+            FileHandle.standardError.write(Data("Error: \(error.message)\n".utf8))
+            throw ExitCode(2)
+        } catch let error as SenderError {
+            FileHandle.standardError.write(Data("Error: \(error.message)\n".utf8))
+            throw ExitCode(2)
+        } catch let error as JournalIOError {
+            FileHandle.standardError.write(Data("Error: \(error)\n".utf8))
+            throw ExitCode(2)
+        }
+        if let junitPath {
+            guard FileManager.default.createFile(atPath: junitPath, contents: Data(report.renderJUnit().utf8)) else {
+                FileHandle.standardError.write(Data("Error: cannot write \(junitPath)\n".utf8))
+                throw ExitCode(2)
+            }
+        }
+        if json {
+            print(report.renderJSON())
+        } else if !quiet {
+            print(report.renderText(), terminator: "")
+        }
+        if !report.allMatch { throw ExitCode(1) }
+    }
+
+    private func replay() async throws -> ReplayReport {
+        guard maxAttempts >= 1 else { throw ReplayUsageError("--max-attempts must be at least 1.") }
+        guard timeout > 0 else { throw ReplayUsageError("--timeout must be positive.") }
+        let query = try makeQuery()
+        let (records, problems) = try JournalReader.readAll(path: journal)
+        if !quiet, !problems.isEmpty {
+            FileHandle.standardError.write(Data("warning: \(problems.count) damaged line(s) in \(journal) skipped\n".utf8))
+        }
+        let selection = JournalReplayer(query: query).selection(from: records)
+        guard !selection.isEmpty else {
+            throw ReplayUsageError("\(journal) has no APNs or FCM send requests\(query.isEmpty ? "" : " matching the filters").")
+        }
+        let needsAPNs = selection.contains { $0.platform == "apns" }
+        let needsFCM = selection.contains { $0.platform == "fcm" }
+        let apns = needsAPNs ? try APNsSender(configuration: try apnsConfiguration()) : nil
+        let fcm = needsFCM ? try FCMSender(configuration: try fcmConfiguration()) : nil
+        let replayer = JournalReplayer(apns: apns, fcm: fcm, query: query, fcmProject: project)
+        let report = await replayer.replay(selection)
+        await apns?.shutdown()
+        await fcm?.shutdown()
+        return report
+    }
+
+    private func makeQuery() throws -> RecordingQuery {
+        var query = RecordingQuery()
+        if let platform {
+            guard ["apns", "fcm"].contains(platform) else { throw ReplayUsageError("--platform must be apns or fcm (was \(platform)).") }
+            query.platform = platform
+        }
+        query.token = token.map { Glob($0) }
+        query.topic = topic.map { Glob($0) }
+        query.namespace = namespace
+        if let status {
+            guard let filter = StatusFilter(status) else { throw ReplayUsageError("--status must be a status like 410 or 4xx (was \(status)).") }
+            query.status = filter
+        }
+        query.reason = reason
+        query.pushType = pushType
+        return query
+    }
+
+    private var connection: ConnectionConfiguration {
+        ConnectionConfiguration(maximumConnections: 1, requestTimeout: .milliseconds(Int64(timeout * 1000)))
+    }
+
+    private func apnsConfiguration() throws -> APNsSenderConfiguration {
+        guard let authentication = try apnsAuthentication() else {
+            throw ReplayUsageError("the selection has APNs requests: give --key/--key-id/--team-id, --cert or --p12 (or APNS_KEY, APNS_KEY_ID, APNS_TEAM_ID), or --platform fcm.")
+        }
+        return APNsSenderConfiguration(
+            server: try APNsServer.custom(url: target, authority: authority),
+            authentication: authentication,
+            trustRoots: caPath.map(TrustRoots.file) ?? .system,
+            connection: connection,
+            retry: RetryPolicy(maximumAttempts: maxAttempts)
+        )
+    }
+
+    private func apnsAuthentication() throws -> APNsAuthentication? {
+        if let pkcs12 {
+            guard let password = pkcs12Password ?? Environment.value("APNS_P12_PASSWORD") else {
+                throw ReplayUsageError("--p12 needs --p12-password (or APNS_P12_PASSWORD).")
+            }
+            return .certificate(try ClientIdentity.pkcs12(path: pkcs12, passphrase: password))
+        }
+        if let certificate {
+            return .certificate(try ClientIdentity.pemFiles(certificate: certificate, privateKey: certificateKey ?? certificate))
+        }
+        guard let key = key ?? Environment.value("APNS_KEY") else { return nil }
+        guard let keyID = keyID ?? Environment.value("APNS_KEY_ID"), let teamID = teamID ?? Environment.value("APNS_TEAM_ID") else {
+            throw ReplayUsageError("a signing key needs --key-id and --team-id (or APNS_KEY_ID and APNS_TEAM_ID).")
+        }
+        let pem = try Environment.contents(ofInlineOrPath: key, inlinePrefix: "-----BEGIN")
+        do {
+            return .token(try APNsSigningKey(pem: pem, keyID: keyID, teamID: teamID))
+        } catch {
+            throw ReplayUsageError("\(key.hasPrefix("-----BEGIN") ? "APNS_KEY" : key) is not a P-256 private key (.p8): \(error)")
+        }
+    }
+
+    private func fcmConfiguration() throws -> FCMSenderConfiguration {
+        guard let source = serviceAccount ?? Environment.value("GOOGLE_APPLICATION_CREDENTIALS") ?? Environment.value("FCM_SERVICE_ACCOUNT") else {
+            throw ReplayUsageError("the selection has FCM requests: give --service-account (or GOOGLE_APPLICATION_CREDENTIALS), or --platform apns.")
+        }
+        let text = try Environment.contents(ofInlineOrPath: source, inlinePrefix: "{")
+        let account: ServiceAccountJSON
+        do {
+            account = try ServiceAccountJSON.decode(from: Data(text.utf8))
+        } catch {
+            throw ReplayUsageError("\(source.hasPrefix("{") ? "the service account JSON" : source) is not a service-account JSON: \(error)")
+        }
+        var server = try SenderEndpoint(url: target)
+        server.authority = authority
+        return FCMSenderConfiguration(
+            serviceAccount: account,
+            server: server,
+            tokenURI: tokenURI,
+            trustRoots: caPath.map(TrustRoots.file) ?? .system,
+            connection: connection,
+            retry: RetryPolicy(maximumAttempts: maxAttempts)
+        )
+    }
+}
+
+/// A problem with the command line or its inputs (exit status 2).
+struct ReplayUsageError: Error {
+    let message: String
+    init(_ message: String) { self.message = message }
+}

@@ -1,0 +1,138 @@
+import Foundation
+import PushMockGateway
+import Testing
+
+/// `pushmock replay` and `pushmock serve --playback` as processes, over TLS.
+@Suite("pushmock replay and serve --playback")
+struct ReplayCommandTests {
+    static let token = "00fc13adff785122b4ad28809a3420982341241421348097878e577c991de8f0"
+    static let goneToken = "0a0b0c0d0e0f101112131415161718191a1b1c1d1e1f202122232425262728292a"
+
+    func pushmock(_ arguments: [String], in directory: String) async throws -> (status: Int32, output: String, error: String) {
+        try await run(ServeProcess.binary, arguments, directory: directory)
+    }
+
+    func json(_ text: String) throws -> [String: Any] {
+        try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any], "not JSON: \(text)")
+    }
+
+    func control(_ serve: ServeProcess, _ path: String, _ body: String) async throws {
+        let curl = try #require(tool("curl"))
+        let result = try await run(curl, ["-s", "-f", "-X", "POST", "-H", "content-type: application/json", "-d", body, "http://127.0.0.1:\(serve.cleartextPort)/_pushmock/\(path)"])
+        try #require(result.status == 0, "control API \(path): \(result.output)")
+    }
+
+    func unregister(_ token: String, on serve: ServeProcess) async throws {
+        try await control(serve, "apns/tokens", #"{"token":"\#(token)","bundleId":"dev.pushmock.sample","state":"unregistered","at":1700000000000}"#)
+    }
+
+    /// The arguments that replay to `serve` with its own sample credentials.
+    func replayArguments(_ journal: String, to serve: ServeProcess) -> [String] {
+        [
+            "replay", journal, "--to", "https://127.0.0.1:\(serve.tlsPort)", "--ca", serve.directory + "/certs/ca.pem",
+            "--key", serve.directory + "/certs/apns-sample-key.p8", "--key-id", "PUSHMOCK01", "--team-id", "PUSHMOCK00",
+            "--service-account", serve.directory + "/certs/fcm-sample-service-account.json",
+            "--token-uri", "https://127.0.0.1:\(serve.tlsPort)/token",
+        ]
+    }
+
+    /// A journal with two accepted APNs sends, a 410, and an accepted FCM send.
+    func recordJournal(in source: ServeProcess) async throws {
+        try await unregister(Self.goneToken, on: source)
+        let ready = source.directory + "/ready.json"
+        for arguments in [
+            ["send", "apns", "--ready-file", ready, "--token", Self.token, "--alert", "Hi", "--priority", "5", "--collapse-id", "c1", "--quiet"],
+            ["send", "apns", "--ready-file", ready, "--token", Self.goneToken, "--alert", "Hi", "--quiet", "--fail-on", "never"],
+            ["send", "apns", "--ready-file", ready, "--token", Self.token, "--alert", "Again", "--quiet"],
+            ["send", "fcm", "--ready-file", ready, "--topic", "news", "--title", "Hi", "--quiet"],
+        ] {
+            let result = try await pushmock(arguments, in: source.directory)
+            #expect(result.status == 0, "\(arguments): \(result.error)")
+        }
+    }
+
+    @Test("replay to a second serve with its own credentials: same → 0, a difference → 1, usage → 2; JSON and JUnit")
+    func replay() async throws {
+        let source = try await ServeProcess()
+        defer { _ = source.stop(); source.removeDirectory() }
+        try await recordJournal(in: source)
+        let target = try await ServeProcess()
+        defer { _ = target.stop(); target.removeDirectory() }
+        try await unregister(Self.goneToken, on: target)
+
+        let junit = target.directory + "/replay.xml"
+        let same = try await pushmock(replayArguments(source.journalPath, to: target) + ["--json", "--junit", junit], in: target.directory)
+        #expect(same.status == 0, "\(same.output) \(same.error)")
+        let report = try json(same.output)
+        let summary = try #require(report["summary"] as? [String: Any])
+        #expect(summary["total"] as? Int == 4)
+        #expect(summary["same"] as? Int == 4)
+        #expect(summary["allMatch"] as? Bool == true)
+        let exchanges = try #require(report["exchanges"] as? [[String: Any]])
+        #expect(exchanges.map { $0["platform"] as? String } == ["apns", "apns", "apns", "fcm"])
+        #expect((exchanges[1]["recorded"] as? [String: Any])?["reason"] as? String == "Unregistered")
+        #expect(try String(contentsOfFile: junit, encoding: .utf8).contains(#"tests="4" failures="0""#))
+
+        // The replayed requests carry the recorded headers, signed with the target's key.
+        let replayed = try String(contentsOfFile: target.journalPath, encoding: .utf8)
+            .split(separator: "\n").map { try json(String($0)) }
+            .filter { $0["platform"] as? String == "apns" }
+        #expect(replayed.count == 3)
+        let first = try #require(replayed.first?["notification"] as? [String: Any])
+        #expect(first["priority"] as? Int == 5)
+        #expect(first["collapseID"] as? String == "c1")
+
+        // The token is gone on the target now: one difference, exit 1, readable report.
+        try await unregister(Self.token, on: target)
+        let different = try await pushmock(replayArguments(source.journalPath, to: target) + ["--platform", "apns"], in: target.directory)
+        #expect(different.status == 1, "\(different.output) \(different.error)")
+        #expect(different.output.contains("DIFFERENT"))
+        #expect(different.output.contains("recorded accepted 200, replayed invalid-token 410 Unregistered"))
+        #expect(different.output.hasSuffix("3 replayed: 1 same, 2 different\n"))
+
+        // Usage and I/O problems: exit 2.
+        let noKey = try await pushmock(["replay", source.journalPath, "--to", "https://127.0.0.1:\(target.tlsPort)", "--platform", "apns"], in: target.directory)
+        #expect(noKey.status == 2)
+        #expect(noKey.error.contains("--key"))
+        let noJournal = try await pushmock(replayArguments(target.directory + "/missing.jsonl", to: target), in: target.directory)
+        #expect(noJournal.status == 2)
+        let badFilter = try await pushmock(replayArguments(source.journalPath, to: target) + ["--status", "abc"], in: target.directory)
+        #expect(badFilter.status == 2)
+    }
+
+    @Test("serve --playback answers with the recorded responses, replay confirms, the journal says so; curl --http2")
+    func playback() async throws {
+        let source = try await ServeProcess()
+        defer { _ = source.stop(); source.removeDirectory() }
+        try await recordJournal(in: source)
+        let player = try await ServeProcess(arguments: ["--playback", source.journalPath])
+        defer { _ = player.stop(); player.removeDirectory() }
+
+        // Nothing registered on the player, yet the 410 comes back: it was recorded.
+        let result = try await pushmock(replayArguments(source.journalPath, to: player) + ["--json"], in: player.directory)
+        #expect(result.status == 0, "\(result.output) \(result.error)")
+        #expect(try (json(result.output)["summary"] as? [String: Any])?["same"] as? Int == 4)
+
+        let lines = try String(contentsOfFile: player.journalPath, encoding: .utf8)
+            .split(separator: "\n").map { try json(String($0)) }
+            .filter { ["apns", "fcm"].contains($0["platform"] as? String) }
+        #expect(lines.count == 4)
+        #expect(lines.allSatisfy { (($0["annotations"] as? [String: Any])?["playback"] as? String)?.hasPrefix("seq ") == true })
+
+        // curl over HTTP/2 with the player's own sample key.
+        if let curl = tool("curl") {
+            let providerToken = try await pushmock(
+                ["provider-token", "--key", player.directory + "/certs/apns-sample-key.p8", "--key-id", "PUSHMOCK01", "--team-id", "PUSHMOCK00"],
+                in: player.directory
+            ).output.trimmingCharacters(in: .whitespacesAndNewlines)
+            let response = try await run(curl, [
+                "-s", "--http2", "--cacert", player.directory + "/certs/ca.pem",
+                "-H", "authorization: bearer \(providerToken)", "-H", "apns-topic: dev.pushmock.sample", "-H", "apns-push-type: alert",
+                "-d", #"{"aps":{"alert":"Hi"}}"#, "-w", "\n%{http_code}",
+                "https://127.0.0.1:\(player.tlsPort)/3/device/\(Self.goneToken)",
+            ])
+            #expect(response.output.hasSuffix("\n410"), "\(response.output) \(response.error)")
+            #expect(response.output.contains(#""reason":"Unregistered""#))
+        }
+    }
+}
