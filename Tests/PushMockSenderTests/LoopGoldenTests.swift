@@ -71,6 +71,47 @@ struct LoopGoldenTests {
         }
     }
 
+    @Test("the whole example together: the six templates' links all open known screens, a day passes the policy, a late check-in and a third dose reminder do not")
+    func linksAndPolicy() async throws {
+        let routes = try RouteTable(contentsOfFile: try LoopExample.absolutePath("routes.json"))
+        let policy = try PolicyFile(contentsOfFile: try LoopExample.absolutePath("policy.json"))
+        try await withPushMock { mock in
+            // Saturday 21 November 2026, 12:00 in Berlin (the policy's default zone).
+            mock.clock.set(to: Timestamp(millisecondsSince1970: ISO8601Milliseconds.parse("2026-11-21T11:00:00Z") ?? 0))
+            mock.clock.freeze()
+            for workflow in LoopWorkflow.all {
+                try await send(workflow, through: mock)
+                mock.clock.advance(by: .seconds(600))
+            }
+
+            let links = mock.checkLinks(routes)
+            #expect(links.isClean, "\(links.detailedText)")
+            #expect(links.notifications.count == 9, "six APNs and three FCM notifications")
+            #expect(Set(links.notifications.flatMap(\.screens)).isSuperset(of: [
+                "/protocols/p-4821/log", "/supplies/s-118", "/achievements", "/labs/lab-9930", "/chat", "/protocols/p-4821", "/checkin",
+            ]), "\(links.detailedText)")
+            let day = mock.checkPolicy(policy)
+            #expect(day.isClean, "\(day.text)")
+
+            // 23:30 in Berlin. The passive check-in breaks quiet hours. The dose reminder is
+            // time-sensitive on APNs, so exempt there — but its FCM variant carries no such
+            // marker (Android has none), so the policy flags it: the kind of gap this check is
+            // for. Sent twice, it is also the third dose reminder of the day to each device.
+            mock.clock.set(to: Timestamp(millisecondsSince1970: ISO8601Milliseconds.parse("2026-11-21T22:30:00Z") ?? 0))
+            let checkIn = try #require(LoopWorkflow.all.first { $0.name == "weekly-checkin" })
+            let dose = try #require(LoopWorkflow.all.first { $0.name == "dose-reminder" })
+            try await send(checkIn, through: mock)
+            try await send(dose, through: mock)
+            try await send(dose, through: mock)
+            let night = mock.checkPolicy(policy)
+            let quiet = night.violations(.quietHours)
+            #expect(quiet.map(\.notificationType) == ["check-in", "dose-reminder", "dose-reminder"], "\(night.text)")
+            #expect(quiet.dropFirst().allSatisfy { $0.notification.platform == "fcm" }, "\(night.text)")
+            #expect(night.violations(rule: "dose-reminders-per-day").count == 2, "the third to the APNs and to the FCM device: \(night.text)")
+            #expect(night.violations(.quietHours).first?.rule == "night")
+        }
+    }
+
     /// Renders the workflow's templates with its sample data and sends them: APNs first, then
     /// FCM when the workflow has an FCM variant. `edit` changes the template text first.
     private func send(
