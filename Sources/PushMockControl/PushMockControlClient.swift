@@ -1,8 +1,8 @@
 import Foundation
-public import NIOCore
+import NIOCore
 import NIOPosix
 import NIOSSL
-public import PushMockCore
+import PushMockCore
 import PushMockTransport
 
 /// A client for a running gateway's control API (`/_pushmock/…`), over h2c (`http://`) or TLS

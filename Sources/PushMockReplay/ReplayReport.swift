@@ -1,6 +1,6 @@
 import PushMockJSON
 import PushMockSender
-public import PushMockToolkit
+import PushMockToolkit
 
 /// The comparisons of a replay and their summary, with text, JSON and JUnit renderings.
 public struct ReplayReport: Sendable, Hashable {

@@ -1,4 +1,4 @@
-public import PushMockCore
+import PushMockCore
 public import PushMockRecording
 public import PushMockToolkit
 

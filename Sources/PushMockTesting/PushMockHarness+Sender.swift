@@ -1,4 +1,4 @@
-public import PushMockGateway
+import PushMockGateway
 public import PushMockSender
 
 /// Senders for the code under test: configurations that reach this gateway with its

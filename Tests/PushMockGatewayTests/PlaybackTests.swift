@@ -27,7 +27,7 @@ struct PlaybackTests {
             #expect(badTopic.status == 400)
             let again = try await connection.send(mock.apnsRequest(payload: #"{"aps":{"alert":"Hello"},"n":1}"#))
             #expect(again.status == 200)
-            try await connection.close()
+            await connection.close()
         }
         return path
     }
@@ -80,7 +80,7 @@ struct PlaybackTests {
             // Authentication is still checked: a bad provider token is refused, not played back.
             let forged = try await connection.send(mock.apnsRequest(token: Self.goneToken, providerToken: .some("not.a.token")))
             #expect(forged.status == 403)
-            try await connection.close()
+            await connection.close()
 
             let records = mock.recordings.records(limit: 20).sorted { $0.sequence < $1.sequence }
             #expect(records.count == 7)
@@ -107,7 +107,7 @@ struct PlaybackTests {
             let unmatched = try await connection.send(mock.apnsRequest(payload: #"{"aps":{"alert":"Something new"}}"#))
             #expect(unmatched.status == 404)
             #expect(unmatched.apnsReason == "PlaybackUnmatched")
-            try await connection.close()
+            await connection.close()
             let record = try #require(mock.recordings.records(limit: 1).first)
             #expect(record.annotations["playback"] == "unmatched, rejected")
             #expect(record.response.status == 404)
@@ -117,7 +117,7 @@ struct PlaybackTests {
             let connection = try await mock.connect()
             let response = try await connection.send(mock.apnsRequest(token: Self.goneToken, payload: #"{"aps":{"alert":"Different"}}"#))
             #expect(response.status == 410)
-            try await connection.close()
+            await connection.close()
         }
 
         try await withPushMock(configure: { $0.playback = PlaybackOptions(journalPath: journal, match: .strict) }) { mock in
@@ -127,7 +127,7 @@ struct PlaybackTests {
             let reorderedMembers = try await connection.send(mock.apnsRequest(payload: #"{"n":1,"aps":{"alert":"Hello"}}"#))
             #expect(mock.recordings.records(limit: 1).first?.annotations["playback"] == "unmatched")
             #expect(reorderedMembers.status == 200)
-            try await connection.close()
+            await connection.close()
         }
     }
 

@@ -425,7 +425,7 @@ struct SimulationStoryTests {
              "apns": {"tokens": [{"token": "aabbccdd00112233", "expireAfterSends": 1}]}}
             """.write(toFile: path, atomically: true, encoding: .utf8)
         let file = try ConfigurationFile.load(path: path)
-        try await withPushMock(configure: { try file.apply(to: &$0) }) { mock in
+        try await withPushMock(configure: { file.apply(to: &$0) }) { mock in
             try file.register(in: mock.state)
             #expect(mock.state.clock.now() == tenOClock)
             #expect(mock.device(token)?.connectivity == .offline)

@@ -237,11 +237,13 @@ final class GatewayConnection: HTTPConnectionResponder {
         case .deferred(let future): ready = future
         }
         let eventLoop = self.eventLoop
+        let lateReplies = waiting.map(\.reply)
+        let lateSlots = waiting.map(\.index)
         return .deferred(
             ready.flatMap { answers in
-                EventLoopFuture.whenAllSucceed(waiting.map(\.reply), on: eventLoop).map { late in
+                EventLoopFuture.whenAllSucceed(lateReplies, on: eventLoop).map { late in
                     var answers = answers
-                    for (slot, reply) in zip(waiting.map(\.index), late) {
+                    for (slot, reply) in zip(lateSlots, late) {
                         answers[slot] = reply
                     }
                     return answers

@@ -1,4 +1,4 @@
-public import PushMockCore
+import PushMockCore
 public import PushMockJSON
 
 /// A simulated device as the control API, the CLI and tests see it. Times are ISO 8601 with

@@ -1,5 +1,5 @@
 import Foundation
-public import PushMockCore
+import PushMockCore
 public import PushMockRecording
 
 /// "Exactly one alert to token X whose title is …", as data: a query, how many matches, and

@@ -1,5 +1,5 @@
 import Foundation
-public import PushMockCore
+import PushMockCore
 public import PushMockRecording
 import PushMockJSON
 

@@ -1,5 +1,5 @@
 import Foundation
-public import PushMockCore
+import PushMockCore
 public import PushMockJSON
 
 /// A condition on a notification's JSON body: the APNs payload, or the FCM

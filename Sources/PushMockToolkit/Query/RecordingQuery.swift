@@ -1,6 +1,6 @@
 import Foundation
 public import PushMockCore
-public import PushMockJSON
+import PushMockJSON
 public import PushMockRecording
 
 /// Which recorded exchanges you mean. Every given condition must hold; an empty query matches
