@@ -11,14 +11,12 @@ final class DoseReminderXCTests: XCTestCase {
             let notifier = LoopNotifier(sender: mock.apnsSender)
             try await notifier.sendDoseReminder(to: self.token, for: .init(id: "p1", compoundName: "BPC-157"))
 
+            let routes = URL(fileURLWithPath: #filePath)
+                .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+                .appendingPathComponent("Recordings/examples/loop/routes.json").path
             try await mock.expect(
-                RecordingQuery(
-                    token: Glob(self.token),
-                    payload: [
-                        try .equals("$.aps.alert.title", "Time for your BPC-157"),
-                        try .equals("$.deep_link", "loop://protocols/p1/log"),
-                    ]
-                )
+                RecordingQuery(token: Glob(self.token), payload: [try .equals("$.aps.alert.title", "Time for your BPC-157")]),
+                deepLink: try DeepLinkRequirement(routesFile: routes, screen: "/protocols/p1/log")
             )
         }
     }
