@@ -33,13 +33,13 @@ struct CheckLinks: AsyncParsableCommand {
     @OptionGroup var source: CheckSourceOptions
 
     func run() async throws {
-        try await CheckUsageError.reporting {
-            guard let routesPath = routes else { throw CheckUsageError("--routes FILE is required") }
+        try await runCheck {
+            guard let routesPath = routes else { throw CheckError("--routes FILE is required") }
             let table: RouteTable
             do throws(DeepLinkError) {
                 table = try RouteTable(contentsOfFile: routesPath)
             } catch {
-                throw CheckUsageError(error.description)
+                throw CheckError(error.description)
             }
             let options = DeepLinkChecker.Options(requireLink: !allowMissing, fallbackIsProblem: !allowFallback, includeRejected: includeRejected)
             let outcome: CheckOutcome<DeepLinkReport>

@@ -20,8 +20,8 @@ struct CheckPolicy: AsyncParsableCommand {
     @OptionGroup var source: CheckSourceOptions
 
     func run() async throws {
-        try await CheckUsageError.reporting {
-            guard let policyPath = policy else { throw CheckUsageError("--policy FILE is required") }
+        try await runCheck {
+            guard let policyPath = policy else { throw CheckError("--policy FILE is required") }
             let policyFile: PolicyFile
             let definition: JSONValue
             do {
@@ -29,9 +29,9 @@ struct CheckPolicy: AsyncParsableCommand {
                 // Sent to the gateway as read, so it judges exactly this file.
                 definition = try JSONValue(parsing: try Data(contentsOf: URL(fileURLWithPath: policyPath)))
             } catch let error as PolicyError {
-                throw CheckUsageError(error.description)
+                throw CheckError(error.description)
             } catch {
-                throw CheckUsageError("cannot read \(policyPath): \(error)")
+                throw CheckError("cannot read \(policyPath): \(error)")
             }
             let outcome: CheckOutcome<PolicyReport>
             if let journal = source.journal {

@@ -41,7 +41,8 @@ enum CheckExit {
     static let couldNotCheck = ExitCode(2)
 }
 
-/// Runs a judging command: a `CheckError` or a control-client error prints one line and exits 2.
+/// Runs a check command: a `CheckError`, a control-client error or a `ValidationError` prints
+/// one line and exits 2.
 func runCheck(_ body: () async throws -> Void) async throws {
     do {
         try await body()
@@ -50,6 +51,10 @@ func runCheck(_ body: () async throws -> Void) async throws {
         throw CheckExit.couldNotCheck
     } catch let error as ControlClientError {
         printError("pushmock: \(error.description)")
+        throw CheckExit.couldNotCheck
+    } catch let error as ValidationError {
+        // A flag combination found wrong only while running is still a usage error.
+        printError("pushmock: \(error.message)")
         throw CheckExit.couldNotCheck
     }
 }

@@ -119,28 +119,12 @@ struct GoldenOptions: ParsableArguments {
     @Argument(help: "The golden file (JSON), e.g. Recordings/golden/dose-reminder.json.")
     var golden: String
 
-    @Option(name: .customLong("journal"), help: "Read the recording from this JSON Lines journal instead of a gateway.")
-    var journalPath: String?
+    @OptionGroup var source: RecordingSourceOptions
+    /// The query: the flags of `pushmock recordings` (docs/queries.md).
+    @OptionGroup var filter: QueryOptions
 
-    @OptionGroup var control: ControlOptions
-
-    // The query: the same names as RecordingQuery's REST items (docs/queries.md).
-    @Option(help: "apns, fcm, oauth or iid.") var platform: String?
-    @Option(help: "Device/registration token pattern (* and ?).") var token: String?
-    @Option(help: "APNs topic or FCM topic pattern.") var topic: String?
-    @Option(help: "FCM project pattern.") var project: String?
-    @Option(help: "Only this namespace.") var namespace: String?
-    @Option(help: "Response status: 200, 4xx, …") var status: String?
-    @Option(help: "APNs reason or FCM error code.") var reason: String?
-    @Option(name: .customLong("push-type"), help: "apns-push-type.") var pushType: String?
-    @Option(help: "apns-priority.") var priority: String?
-    @Option(help: "APNs environment: sandbox or production.") var environment: String?
-    @Option(name: .customLong("collapse-id"), help: "apns-collapse-id.") var collapseID: String?
-    @Option(name: .customLong("message-id"), help: "apns-id or FCM message name.") var messageID: String?
-    @Option(help: "Gateway time, ISO 8601 or epoch milliseconds (inclusive).") var since: String?
-    @Option(help: "Gateway time, ISO 8601 or epoch milliseconds (exclusive).") var until: String?
-    @Option(name: .customLong("json-path"), help: "Payload condition, e.g. '$.aps.alert.title=Hi' (repeatable).")
-    var payloadConditions: [String] = []
+    var journalPath: String? { source.journal }
+    var control: ControlOptions { source.control }
 
     // Normalisation.
     @Option(help: "Remove a payload value from the comparison, by JSON path (repeatable), e.g. '$.aps.badge'.")
@@ -154,18 +138,8 @@ struct GoldenOptions: ParsableArguments {
 
     var query: RecordingQuery {
         get throws {
-            var items: [(name: String, value: String)] = []
-            let named: [(String, String?)] = [
-                ("platform", platform), ("token", token), ("topic", topic), ("project", project), ("namespace", namespace),
-                ("status", status), ("reason", reason), ("pushType", pushType), ("priority", priority),
-                ("environment", environment), ("collapseId", collapseID), ("messageId", messageID), ("since", since), ("until", until),
-            ]
-            for (name, value) in named {
-                if let value { items.append((name, value)) }
-            }
-            items += payloadConditions.map { ("where", $0) }
             do {
-                return try RecordingQuery(queryItems: items)
+                return try RecordingQuery(queryItems: filter.queryItems)
             } catch {
                 throw fail("invalid query: \(error)")
             }

@@ -62,33 +62,14 @@ struct Replay: AsyncParsableCommand {
     @Option(name: .customLong("service-account"), help: "FCM service-account JSON (a path, or the JSON). Env: GOOGLE_APPLICATION_CREDENTIALS, FCM_SERVICE_ACCOUNT.")
     var serviceAccount: String?
 
-    @Option(help: "Send FCM requests to this project instead of the recorded one.")
+    @Option(name: .customLong("to-project"), help: "Send FCM requests to this project instead of the recorded one (--project selects recorded ones).")
     var project: String?
 
     @Option(name: .customLong("token-uri"), help: "Where to get FCM access tokens (overrides the service account's token_uri).")
     var tokenURI: String?
 
-    // Which exchanges.
-    @Option(help: "Only this platform: apns or fcm.")
-    var platform: String?
-
-    @Option(help: "Only this device/registration token (glob).")
-    var token: String?
-
-    @Option(help: "Only this apns-topic or FCM topic (glob).")
-    var topic: String?
-
-    @Option(help: "Only this namespace.")
-    var namespace: String?
-
-    @Option(help: "Only recorded statuses like this: 410, or 4xx.")
-    var status: String?
-
-    @Option(help: "Only this recorded reason (APNs reason, FCM error).")
-    var reason: String?
-
-    @Option(name: .customLong("push-type"), help: "Only this apns-push-type.")
-    var pushType: String?
+    /// Which exchanges: the flags of `pushmock recordings` (docs/queries.md).
+    @OptionGroup var filter: QueryOptions
 
     // Sending and output.
     @Option(name: .customLong("max-attempts"), help: "Attempts per request, the first included. Default 1: no retries, so outcomes compare 1:1.")
@@ -158,21 +139,14 @@ struct Replay: AsyncParsableCommand {
     }
 
     private func makeQuery() throws -> RecordingQuery {
-        var query = RecordingQuery()
-        if let platform {
-            guard ["apns", "fcm"].contains(platform) else { throw ReplayUsageError("--platform must be apns or fcm (was \(platform)).") }
-            query.platform = platform
+        if let platform = filter.platform, !["apns", "fcm"].contains(platform) {
+            throw ReplayUsageError("--platform must be apns or fcm (was \(platform)).")
         }
-        query.token = token.map { Glob($0) }
-        query.topic = topic.map { Glob($0) }
-        query.namespace = namespace
-        if let status {
-            guard let filter = StatusFilter(status) else { throw ReplayUsageError("--status must be a status like 410 or 4xx (was \(status)).") }
-            query.status = filter
+        do {
+            return try RecordingQuery(queryItems: filter.queryItems)
+        } catch {
+            throw ReplayUsageError(error.description)
         }
-        query.reason = reason
-        query.pushType = pushType
-        return query
     }
 
     private var connection: ConnectionConfiguration {
