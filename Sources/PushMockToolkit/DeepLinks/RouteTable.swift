@@ -23,7 +23,7 @@ public import PushMockJSON
 ///
 /// When several routes match, the most specific wins (more literal segments, then more literal
 /// query values, …), then the earlier route in the table.
-public struct RouteTable: Sendable, Hashable {
+public struct RouteTable: Sendable, Hashable, DefinitionDocument {
     /// One route: a pattern and the screen it opens.
     public struct Route: Sendable, Hashable {
         /// Identifies the route in resolutions and reports; the pattern when not given.
@@ -95,33 +95,7 @@ public struct RouteTable: Sendable, Hashable {
 
     // MARK: Reading
 
-    /// Reads a route table file.
-    public init(contentsOfFile path: String) throws(DeepLinkError) {
-        guard let bytes = DefinitionObject.readFile(path) else {
-            throw DeepLinkError(.unreadableFile, "cannot read the route table", file: path)
-        }
-        do {
-            try self.init(parsing: bytes)
-        } catch {
-            throw error.inFile(path)
-        }
-    }
-
-    /// Parses a route table from JSON text.
-    public init(parsing text: String) throws(DeepLinkError) {
-        try self.init(parsing: Array(text.utf8))
-    }
-
-    /// Parses a route table from JSON bytes.
-    public init(parsing bytes: some Collection<UInt8>) throws(DeepLinkError) {
-        let document: JSONValue
-        do {
-            document = try DefinitionObject.parseDocument(bytes)
-        } catch {
-            throw DeepLinkError(error)
-        }
-        try self.init(definition: document)
-    }
+    public static let documentName = "route table"
 
     /// Reads a route table from an already parsed document.
     public init(definition: JSONValue) throws(DeepLinkError) {

@@ -3,33 +3,7 @@ public import PushMockJSON
 internal import PushMockCore
 
 extension PolicyFile {
-    /// Reads a policy file.
-    public init(contentsOfFile path: String) throws(PolicyError) {
-        guard let bytes = DefinitionObject.readFile(path) else {
-            throw PolicyError(.unreadableFile, "cannot read the policy file", file: path)
-        }
-        do {
-            try self.init(parsing: bytes)
-        } catch {
-            throw error.inFile(path)
-        }
-    }
-
-    /// Parses a policy from JSON text.
-    public init(parsing text: String) throws(PolicyError) {
-        try self.init(parsing: Array(text.utf8))
-    }
-
-    /// Parses a policy from JSON bytes.
-    public init(parsing bytes: some Collection<UInt8>) throws(PolicyError) {
-        let document: JSONValue
-        do {
-            document = try DefinitionObject.parseDocument(bytes)
-        } catch {
-            throw PolicyError(error)
-        }
-        try self.init(definition: document)
-    }
+    public static let documentName = "policy file"
 
     /// Reads a policy from an already parsed document.
     public init(definition: JSONValue) throws(PolicyError) {

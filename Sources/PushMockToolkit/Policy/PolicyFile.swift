@@ -15,7 +15,7 @@ internal import PushMockCore
 ///  "frequencyCaps": [{"name": "marketing-weekly", "types": ["marketing"], "limit": 2, "window": "7d"}],
 ///  "priorityRules": [{"name": "silent-priority-5", "match": {"silent": true}, "priority": 5}]}
 /// ```
-public struct PolicyFile: Sendable, Hashable {
+public struct PolicyFile: Sendable, Hashable, DefinitionDocument {
     /// A named class of notifications; a notification has the first type whose match holds.
     public struct NotificationType: Sendable, Hashable {
         public let name: String

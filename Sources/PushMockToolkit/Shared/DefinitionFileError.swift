@@ -1,3 +1,5 @@
+public import PushMockJSON
+
 /// What kind of problem a definition file has; each kind of file (route table, policy) has its
 /// own codes beside these four.
 public protocol DefinitionErrorCode: Hashable, Sendable, CustomStringConvertible {
@@ -53,5 +55,46 @@ public struct DefinitionFileError<Kind: DefinitionErrorCode>: Error, Sendable, H
             case .content: .invalidDefinition
             }
         self.init(code, problem.message, location: problem.location)
+    }
+}
+
+/// A document read from a definition file (a route table, a policy): the ways to read one —
+/// from a file, text or bytes — all end in ``init(definition:)``, with errors that name the
+/// file and the place in it.
+public protocol DefinitionDocument {
+    associatedtype ErrorCode: DefinitionErrorCode
+    /// What the file is called in messages: "route table", "policy file".
+    static var documentName: String { get }
+    /// Reads the document from an already parsed JSON value.
+    init(definition: JSONValue) throws(DefinitionFileError<ErrorCode>)
+}
+
+extension DefinitionDocument {
+    /// Reads the file at `path`.
+    public init(contentsOfFile path: String) throws(DefinitionFileError<ErrorCode>) {
+        guard let bytes = DefinitionObject.readFile(path) else {
+            throw DefinitionFileError(.unreadableFile, "cannot read the \(Self.documentName)", file: path)
+        }
+        do {
+            try self.init(parsing: bytes)
+        } catch {
+            throw error.inFile(path)
+        }
+    }
+
+    /// Parses JSON text.
+    public init(parsing text: String) throws(DefinitionFileError<ErrorCode>) {
+        try self.init(parsing: Array(text.utf8))
+    }
+
+    /// Parses JSON bytes.
+    public init(parsing bytes: some Collection<UInt8>) throws(DefinitionFileError<ErrorCode>) {
+        let document: JSONValue
+        do {
+            document = try DefinitionObject.parseDocument(bytes)
+        } catch {
+            throw DefinitionFileError(error)
+        }
+        try self.init(definition: document)
     }
 }
