@@ -1,5 +1,7 @@
+public import PushMockCore
+
 /// What is wrong with a notification's deep links. JSON form: the kebab-case name.
-public struct DeepLinkProblemKind: Hashable, Sendable, Codable, Comparable, CustomStringConvertible {
+public struct DeepLinkProblemKind: Hashable, Sendable, Comparable, CustomStringConvertible, StringCodedValue {
     enum Value: String, Hashable, Sendable, CaseIterable {
         case noLink = "no-link"
         case noRoute = "no-route"
@@ -37,22 +39,7 @@ public struct DeepLinkProblemKind: Hashable, Sendable, Codable, Comparable, Cust
         Value.allCases.firstIndex(of: lhs.value)! < Value.allCases.firstIndex(of: rhs.value)!
     }
 
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.singleValueContainer()
-        let text = try container.decode(String.self)
-        guard let kind = Self(rawValue: text) else {
-            throw DecodingError.dataCorruptedError(
-                in: container,
-                debugDescription: "\(text): expected one of \(Self.all.map(\.rawValue).joined(separator: ", "))"
-            )
-        }
-        self = kind
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.singleValueContainer()
-        try container.encode(rawValue)
-    }
+    public static var expectedValues: String { "one of " + all.map(\.rawValue).joined(separator: ", ") }
 }
 
 /// One problem with a notification's deep links.

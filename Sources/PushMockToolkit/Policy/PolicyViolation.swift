@@ -1,5 +1,7 @@
+public import PushMockCore
+
 /// The kind of rule a violation broke. JSON form: the kebab-case name.
-public struct PolicyRuleKind: Hashable, Sendable, Codable, Comparable, CustomStringConvertible {
+public struct PolicyRuleKind: Hashable, Sendable, Comparable, CustomStringConvertible, StringCodedValue {
     enum Value: String, Hashable, Sendable, CaseIterable {
         case timeZone = "time-zone"
         case quietHours = "quiet-hours"
@@ -38,22 +40,7 @@ public struct PolicyRuleKind: Hashable, Sendable, Codable, Comparable, CustomStr
         Value.allCases.firstIndex(of: lhs.value)! < Value.allCases.firstIndex(of: rhs.value)!
     }
 
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.singleValueContainer()
-        let text = try container.decode(String.self)
-        guard let kind = Self(rawValue: text) else {
-            throw DecodingError.dataCorruptedError(
-                in: container,
-                debugDescription: "\(text): expected one of \(Self.all.map(\.rawValue).joined(separator: ", "))"
-            )
-        }
-        self = kind
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.singleValueContainer()
-        try container.encode(rawValue)
-    }
+    public static var expectedValues: String { "one of " + all.map(\.rawValue).joined(separator: ", ") }
 }
 
 /// One broken rule: which notification, which rule, and the facts that decided it.

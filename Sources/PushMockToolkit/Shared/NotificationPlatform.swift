@@ -1,7 +1,9 @@
+public import PushMockCore
+
 /// The push service a recorded notification was sent through: the toolkit's checks read APNs
 /// payloads and FCM `SendMessageRequest` bodies differently. JSON form: `"apns"` or `"fcm"`,
 /// the spelling of ``PushMockRecording/ExchangeRecord/platform``.
-public struct NotificationPlatform: Hashable, Sendable, Codable, Comparable, CustomStringConvertible {
+public struct NotificationPlatform: Hashable, Sendable, Comparable, CustomStringConvertible, StringCodedValue {
     enum Value: String, Hashable, Sendable {
         case apns
         case fcm
@@ -31,17 +33,5 @@ public struct NotificationPlatform: Hashable, Sendable, Codable, Comparable, Cus
 
     public static func < (lhs: Self, rhs: Self) -> Bool { lhs.rawValue < rhs.rawValue }
 
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.singleValueContainer()
-        let text = try container.decode(String.self)
-        guard let platform = Self(rawValue: text) else {
-            throw DecodingError.dataCorruptedError(in: container, debugDescription: "\(text): expected apns or fcm")
-        }
-        self = platform
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.singleValueContainer()
-        try container.encode(rawValue)
-    }
+    public static var expectedValues: String { "apns or fcm" }
 }
