@@ -157,36 +157,18 @@ struct SendAPNs: AsyncParsableCommand {
             throw ValidationError("line \(recipient.line): APNs recipients need a token (topics and conditions are FCM's).")
         }
         let notifications = try render(template, for: recipients, variables: variables)
-        let sender = try APNsSender(configuration: configuration)
         let label = target == .mock ? "\(configuration.server) (local mock)" : configuration.server.description
-        let run = SendRun(options: options, platform: "APNs", target: label)
-        do {
-            try await run.run(items: notifications) { notifications, onResult in
-                await sender.send(contentsOf: notifications, onResult: onResult)
-            }
-        } catch {
-            await sender.shutdown()
-            throw error
-        }
-        await sender.shutdown()
+        try await SendRun(options: options, platform: "APNs", target: label).run(
+            items: notifications,
+            sender: try APNsSender(configuration: configuration),
+            shutdown: { await $0.shutdown() },
+            send: { sender, notifications, onResult in await sender.send(contentsOf: notifications, onResult: onResult) }
+        )
     }
 
     /// The payload as a template (placeholders allowed anywhere in strings).
     private func payloadTemplate() throws -> NotificationTemplate {
-        do {
-            if let payload {
-                guard let data = FileManager.default.contents(atPath: payload) else {
-                    throw ValidationError("cannot read --payload \(payload)")
-                }
-                return try NotificationTemplate(json: String(decoding: data, as: UTF8.self))
-            }
-            if let payloadJSON {
-                return try NotificationTemplate(json: payloadJSON)
-            }
-            return try NotificationTemplate(builtPayload().jsonValue)
-        } catch let error as SenderError {
-            throw ValidationError(error.message)
-        }
+        try loadTemplate(file: payload, fileFlag: "--payload", json: payloadJSON) { try builtPayload().jsonValue }
     }
 
     private func builtPayload() throws -> APNsPayload {
@@ -230,20 +212,7 @@ struct SendAPNs: AsyncParsableCommand {
         for recipients: [Recipient],
         variables: JSONObject
     ) throws -> [APNsNotification] {
-        var problems: [String] = []
-        for (index, recipient) in recipients.enumerated() {
-            let missing = template.missingVariables(in: Self.merge(variables, recipient.data))
-            if !missing.isEmpty {
-                let place = recipient.line > 0 ? "line \(recipient.line)" : "recipient \(index + 1)"
-                problems.append("\(place): template variable\(missing.count == 1 ? "" : "s") \(missing.map { "\"\($0)\"" }.joined(separator: ", ")) missing")
-            }
-        }
-        if !problems.isEmpty {
-            throw ValidationError(
-                "cannot fill the template for \(problems.count) recipient\(problems.count == 1 ? "" : "s"):\n  "
-                    + problems.prefix(10).joined(separator: "\n  ") + (problems.count > 10 ? "\n  …" : "")
-            )
-        }
+        try checkTemplateVariables(template, for: recipients, variables: variables)
         let constant = template.hasPlaceholders ? nil : try template.renderBytes([:])
         let pushType = pushType.flatMap(APNsPushType.init(rawValue:))
         let suggested: APNsPushType? = contentAvailable && alert == nil && title == nil && body == nil && badge == nil && sound == nil ? .background : nil

@@ -101,79 +101,53 @@ struct SendFCM: AsyncParsableCommand {
         var recipients = tokens.map { Recipient(token: $0) } + topics.map { Recipient(topic: $0) } + conditions.map { Recipient(condition: $0) }
         recipients += try options.fileRecipients()
         let messages = try render(template, for: recipients, variables: variables)
-        let sender = try FCMSender(configuration: configuration)
         let target = "\(configuration.server) project \(configuration.effectiveProjectID)\(self.target == .mock ? " (local mock)" : "")\(validateOnly ? " (validate_only)" : "")"
-        let run = SendRun(options: options, platform: "FCM", target: target)
-        do {
-            try await run.run(items: messages) { messages, onResult in
-                await sender.send(contentsOf: messages, onResult: onResult)
-            }
-        } catch {
-            await sender.shutdown()
-            throw error
-        }
-        await sender.shutdown()
+        try await SendRun(options: options, platform: "FCM", target: target).run(
+            items: messages,
+            sender: try FCMSender(configuration: configuration),
+            shutdown: { await $0.shutdown() },
+            send: { sender, messages, onResult in await sender.send(contentsOf: messages, onResult: onResult) }
+        )
     }
 
     private func messageTemplate() throws -> NotificationTemplate {
-        do {
-            if let message {
-                guard let data = FileManager.default.contents(atPath: message) else {
-                    throw ValidationError("cannot read --message \(message)")
-                }
-                return try NotificationTemplate(json: String(decoding: data, as: UTF8.self))
-            }
-            if let messageJSON {
-                return try NotificationTemplate(json: messageJSON)
-            }
-            var built = FCMPushMessage(target: .topic("placeholder"))
-            if title != nil || body != nil || image != nil {
-                built.notification = .init(title: title, body: body, image: image)
-            }
-            if !data.isEmpty {
-                var entries: [String: String] = [:]
-                for entry in data {
-                    guard let equals = entry.firstIndex(of: "="), equals != entry.startIndex else {
-                        throw ValidationError("--data \(entry): expected KEY=VALUE.")
-                    }
-                    entries[String(entry[..<equals])] = String(entry[entry.index(after: equals)...])
-                }
-                built.data = entries
-            }
-            if androidPriority != nil || ttl != nil || collapseKey != nil {
-                built.android = .init(
-                    collapseKey: collapseKey,
-                    priority: androidPriority == "high" ? .high : androidPriority == "normal" ? .normal : nil,
-                    ttl: ttl.map { .seconds($0) }
-                )
-            }
-            built.analyticsLabel = analyticsLabel
-            guard case .object(var object) = built.jsonValue else { throw ValidationError("internal: message is not an object") }
-            object["topic"] = nil
-            return try NotificationTemplate(.object(object))
-        } catch let error as SenderError {
-            throw ValidationError(error.message)
+        try loadTemplate(file: message, fileFlag: "--message", json: messageJSON) { try builtMessage() }
+    }
+
+    /// The message the flags describe (its placeholder target is replaced per recipient).
+    private func builtMessage() throws -> JSONValue {
+        var built = FCMPushMessage(target: .topic("placeholder"))
+        if title != nil || body != nil || image != nil {
+            built.notification = .init(title: title, body: body, image: image)
         }
+        if !data.isEmpty {
+            var entries: [String: String] = [:]
+            for entry in data {
+                guard let equals = entry.firstIndex(of: "="), equals != entry.startIndex else {
+                    throw ValidationError("--data \(entry): expected KEY=VALUE.")
+                }
+                entries[String(entry[..<equals])] = String(entry[entry.index(after: equals)...])
+            }
+            built.data = entries
+        }
+        if androidPriority != nil || ttl != nil || collapseKey != nil {
+            built.android = .init(
+                collapseKey: collapseKey,
+                priority: androidPriority == "high" ? .high : androidPriority == "normal" ? .normal : nil,
+                ttl: ttl.map { .seconds($0) }
+            )
+        }
+        built.analyticsLabel = analyticsLabel
+        guard case .object(var object) = built.jsonValue else { throw ValidationError("internal: message is not an object") }
+        object["topic"] = nil
+        return .object(object)
     }
 
     /// One message per recipient (or the template's own target when there are none); missing
     /// template variables are all reported before anything is sent.
     private func render(_ template: NotificationTemplate, for recipients: [Recipient], variables: JSONObject) throws -> [FCMPushMessage] {
         let rows = recipients.isEmpty ? [Recipient(data: JSONObject())] : recipients
-        var problems: [String] = []
-        for (index, recipient) in rows.enumerated() {
-            let missing = template.missingVariables(in: SendAPNs.merge(variables, recipient.data))
-            if !missing.isEmpty {
-                let place = recipient.line > 0 ? "line \(recipient.line)" : "recipient \(index + 1)"
-                problems.append("\(place): template variable\(missing.count == 1 ? "" : "s") \(missing.map { "\"\($0)\"" }.joined(separator: ", ")) missing")
-            }
-        }
-        if !problems.isEmpty {
-            throw ValidationError(
-                "cannot fill the template for \(problems.count) recipient\(problems.count == 1 ? "" : "s"):\n  "
-                    + problems.prefix(10).joined(separator: "\n  ") + (problems.count > 10 ? "\n  …" : "")
-            )
-        }
+        try checkTemplateVariables(template, for: rows, variables: variables)
         return try rows.map { recipient in
             do {
                 guard case .object(var object) = try template.render(SendAPNs.merge(variables, recipient.data)) else {

@@ -220,3 +220,60 @@ final class ProgressBar: Sendable {
         FileHandle.standardError.write(Data(line.utf8))
     }
 }
+
+extension SendRun {
+    /// Runs `items` through a sender made for the run, which is shut down afterwards (also
+    /// when the run throws, e.g. to exit with a status).
+    func run<Item: Sendable, Sender: Sendable>(
+        items: [Item],
+        sender: Sender,
+        shutdown: (Sender) async -> Void,
+        send: (Sender, CycledRecipients<Item>, @escaping @Sendable (SendResult) -> Void) async -> Void
+    ) async throws {
+        do {
+            try await run(items: items) { items, onResult in await send(sender, items, onResult) }
+        } catch {
+            await shutdown(sender)
+            throw error
+        }
+        await shutdown(sender)
+    }
+}
+
+/// The template of `send apns|fcm`: a file (`--payload`/`--message`), inline JSON, or built
+/// from flags.
+func loadTemplate(file: String?, fileFlag: String, json: String?, built: () throws -> JSONValue) throws -> NotificationTemplate {
+    do {
+        if let file {
+            guard let data = FileManager.default.contents(atPath: file) else {
+                throw ValidationError("cannot read \(fileFlag) \(file)")
+            }
+            return try NotificationTemplate(json: String(decoding: data, as: UTF8.self))
+        }
+        if let json {
+            return try NotificationTemplate(json: json)
+        }
+        return try NotificationTemplate(built())
+    } catch let error as SenderError {
+        throw ValidationError(error.message)
+    }
+}
+
+/// Fails, before anything is sent, naming every recipient whose data lacks a variable the
+/// template uses.
+func checkTemplateVariables(_ template: NotificationTemplate, for rows: [Recipient], variables: JSONObject) throws {
+    var problems: [String] = []
+    for (index, recipient) in rows.enumerated() {
+        let missing = template.missingVariables(in: SendAPNs.merge(variables, recipient.data))
+        if !missing.isEmpty {
+            let place = recipient.line > 0 ? "line \(recipient.line)" : "recipient \(index + 1)"
+            problems.append("\(place): template variable\(missing.count == 1 ? "" : "s") \(missing.map { "\"\($0)\"" }.joined(separator: ", ")) missing")
+        }
+    }
+    if !problems.isEmpty {
+        throw ValidationError(
+            "cannot fill the template for \(problems.count) recipient\(problems.count == 1 ? "" : "s"):\n  "
+                + problems.prefix(10).joined(separator: "\n  ") + (problems.count > 10 ? "\n  …" : "")
+        )
+    }
+}
