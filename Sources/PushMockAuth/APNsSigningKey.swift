@@ -23,8 +23,8 @@ public struct APNsSigningKey: Sendable {
 
     /// Reads a key from PEM text.
     ///
-    /// Accepts PKCS#8 (`-----BEGIN PRIVATE KEY-----`, what Apple's `.p8` downloads contain) and
-    /// SEC1 (`-----BEGIN EC PRIVATE KEY-----`, what `openssl ecparam -genkey` writes, possibly
+    /// Accepts PKCS#8 (a `PRIVATE KEY` PEM block, what Apple's `.p8` downloads contain) and
+    /// SEC1 (an `EC PRIVATE KEY` PEM block, what `openssl ecparam -genkey` writes, possibly
     /// after an `EC PARAMETERS` block), with any line layout or line endings.
     ///
     /// - Throws: ``JWTError/invalidKey`` when the text is not a P-256 private key in either form.

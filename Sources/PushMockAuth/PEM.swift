@@ -67,7 +67,7 @@ public enum PEM {
         return certificates
     }
 
-    /// A P-256 private key as PKCS#8 PEM (`-----BEGIN PRIVATE KEY-----`), the form OpenSSL 3,
+    /// A P-256 private key as PKCS#8 PEM (a `PRIVATE KEY` PEM block), the form OpenSSL 3,
     /// curl, nghttp2 and swift-nio-ssl all read.
     public static func pem(for privateKey: P256.Signing.PrivateKey) -> String {
         PEMText.terminated(privateKey.pemRepresentation)

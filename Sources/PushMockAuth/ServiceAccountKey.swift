@@ -19,8 +19,8 @@ public struct ServiceAccountKey: Sendable {
         self.privateKeyID = privateKeyID
     }
 
-    /// Reads a key from PEM text: PKCS#8 (`-----BEGIN PRIVATE KEY-----`, what Google puts in the
-    /// JSON's `private_key`) or PKCS#1 (`-----BEGIN RSA PRIVATE KEY-----`), with any line layout,
+    /// Reads a key from PEM text: PKCS#8 (a `PRIVATE KEY` PEM block, what Google puts in the
+    /// JSON's `private_key`) or PKCS#1 (an `RSA PRIVATE KEY` PEM block), with any line layout,
     /// including the literal `\n` escapes a key picks up when passed through an environment
     /// variable.
     ///
