@@ -79,7 +79,7 @@ public actor PushMockControlClient {
         var headers = HTTPHeaderList()
         headers.append(name: "accept", value: "application/json")
         if !body.isEmpty {
-            headers.append(name: "content-type", value: "application/json")
+            headers.append(.contentType, value: "application/json")
         }
         let message = HTTPRequestMessage(method: method, path: target, headers: headers, body: body)
         let connection = try await openConnection()

@@ -36,7 +36,7 @@ extension PushMockHarness {
     /// `POST /token` with a form-encoded JWT-bearer grant.
     public func tokenRequest(assertion: String, grantType: String = "urn:ietf:params:oauth:grant-type:jwt-bearer", path: String = "/token") -> HTTPRequestMessage {
         var headers = HTTPHeaderList()
-        headers.append(name: "content-type", value: "application/x-www-form-urlencoded")
+        headers.append(.contentType, value: "application/x-www-form-urlencoded")
         let allowed = CharacterSet.alphanumerics.union(CharacterSet(charactersIn: "-._~"))
         let body = "grant_type=\(grantType.addingPercentEncoding(withAllowedCharacters: allowed)!)&assertion=\(assertion.addingPercentEncoding(withAllowedCharacters: allowed)!)"
         return HTTPRequestMessage(method: "POST", path: path, headers: headers, body: Array(body.utf8))
@@ -64,9 +64,9 @@ extension PushMockHarness {
     ) -> HTTPRequestMessage {
         var headers = HTTPHeaderList()
         if let accessToken {
-            headers.append(name: "authorization", value: "Bearer \(accessToken)")
+            headers.append(.authorization, value: "Bearer \(accessToken)")
         }
-        headers.append(name: "content-type", value: "application/json; charset=UTF-8")
+        headers.append(.contentType, value: "application/json; charset=UTF-8")
         for (name, value) in extra {
             headers.append(name: name, value: value)
         }

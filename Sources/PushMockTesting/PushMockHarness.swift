@@ -194,11 +194,11 @@ public struct PushMockHarness: Sendable {
         case .some(.some(let given)): bearer = given
         }
         if let bearer {
-            headers.append(name: "authorization", value: "bearer \(bearer)")
+            headers.append(.authorization, value: "bearer \(bearer)")
         }
-        headers.append(name: "apns-topic", value: topic ?? self.topic)
+        headers.append(.apnsTopic, value: topic ?? self.topic)
         if let pushType {
-            headers.append(name: "apns-push-type", value: pushType)
+            headers.append(.apnsPushType, value: pushType)
         }
         for (name, value) in extra {
             headers.append(name: name, value: value)

@@ -144,6 +144,12 @@ public struct HTTPHeaderList: Sendable, Hashable, RandomAccessCollection, Expres
         append(name: name.utf8, value: value.utf8)
     }
 
+    /// Appends a field with a known name (`.apnsTopic`, `.contentType`, …).
+    @inlinable
+    public mutating func append(_ name: HTTPFieldName, value: String) {
+        append(name: UnsafeBufferPointer(start: name.utf8Start, count: name.count), value: value.utf8)
+    }
+
     /// Removes every field.
     public mutating func removeAll(keepingCapacity: Bool = true) {
         storage.removeAll(keepingCapacity: keepingCapacity)

@@ -51,22 +51,22 @@ struct APNsRequestBuilder {
     private static func headers(_ key: HeaderKey) -> HTTPHeaderList {
         var headers = HTTPHeaderList(fields: 8, bytes: 160)
         if let topic = key.topic {
-            headers.append(name: "apns-topic", value: topic)
+            headers.append(.apnsTopic, value: topic)
         }
-        headers.append(name: "apns-push-type", value: (key.pushType ?? .alert).rawValue)
+        headers.append(.apnsPushType, value: (key.pushType ?? .alert).rawValue)
         if let priority = key.priority {
-            headers.append(name: "apns-priority", value: String(priority.rawValue))
+            headers.append(.apnsPriority, value: String(priority.rawValue))
         }
         if let expiration = key.expiration {
-            headers.append(name: "apns-expiration", value: String(expiration.secondsSince1970))
+            headers.append(.apnsExpiration, value: String(expiration.secondsSince1970))
         }
         if let collapseID = key.collapseID {
-            headers.append(name: "apns-collapse-id", value: collapseID)
+            headers.append(.apnsCollapseID, value: collapseID)
         }
         if let apnsID = key.apnsID {
-            headers.append(name: "apns-id", value: apnsID)
+            headers.append(.apnsID, value: apnsID)
         }
-        headers.append(name: "content-type", value: "application/json")
+        headers.append(.contentType, value: "application/json")
         return headers
     }
 }

@@ -153,7 +153,7 @@ final class ConnectionDriver {
             return HTTPRequestMessage(method: "POST", path: prepared.path, headers: cached.combined, body: prepared.body)
         }
         var combined = prepared.headers
-        combined.append(name: "authorization", value: authorization)
+        combined.append(.authorization, value: authorization)
         combinedHeaders = (prepared.headersKey, authorization, combined)
         return HTTPRequestMessage(method: "POST", path: prepared.path, headers: combined, body: prepared.body)
     }

@@ -180,7 +180,7 @@ public final class AccessTokenProvider: Sendable {
         state.withLock { $0.fetches += 1 }
         let body = "grant_type=urn%3Aietf%3Aparams%3Aoauth%3Agrant-type%3Ajwt-bearer&assertion=" + assertion
         var headers = HTTPHeaderList()
-        headers.append(name: "content-type", value: "application/x-www-form-urlencoded")
+        headers.append(.contentType, value: "application/x-www-form-urlencoded")
         headers.append(name: "accept", value: "application/json")
         let request = HTTPRequestMessage(method: "POST", path: path, headers: headers, body: Array(body.utf8))
         let opened = try await HTTP2ClientConnection.connect(

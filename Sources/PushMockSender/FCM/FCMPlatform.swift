@@ -11,7 +11,7 @@ struct FCMPlatform: DeliveryPlatform {
     /// Admin SDKs do.
     static let headers: HTTPHeaderList = {
         var headers = HTTPHeaderList()
-        headers.append(name: "content-type", value: "application/json; charset=UTF-8")
+        headers.append(.contentType, value: "application/json; charset=UTF-8")
         headers.append(name: "x-goog-api-format-version", value: "2")
         return headers
     }()
