@@ -72,15 +72,7 @@ final class GatewayConnection: HTTPConnectionResponder {
                 if let playback = state.playback {
                     let decision = played(request, by: playback, serviceStatus: outcome.status)
                     let answered = answer(decision, replies: &replies, records: &records) {
-                        var record = ExchangeRecorder.apnsRecord(
-                            request: request,
-                            outcome: outcome,
-                            connection: context,
-                            time: now,
-                            latencyMicroseconds: Self.microseconds(since: started)
-                        )
-                        record.namespace = Self.namespace(of: request, app: outcome.topic.map { outcome.pushType?.bundleID(fromTopic: $0) ?? $0 })
-                        return record
+                        apnsRecord(request, outcome, time: now, started: started)
                     }
                     if answered { continue }
                     playbackMissed = decision.fallsThroughUnmatched
@@ -103,16 +95,9 @@ final class GatewayConnection: HTTPConnectionResponder {
                 if let intake, Self.reachesDevice(fault), let delivery = intake.apns(request, outcome: outcome, now: now) {
                     deliveries.append((records.count, delivery))
                 }
-                var record = ExchangeRecorder.apnsRecord(
-                    request: request,
-                    outcome: outcome,
-                    connection: context,
-                    time: now,
-                    latencyMicroseconds: Self.microseconds(since: started)
-                )
+                var record = apnsRecord(request, outcome, time: now, started: started)
                 Self.annotate(&record, with: fault)
                 if playbackMissed { record.annotations["playback"] = "unmatched" }
-                record.namespace = Self.namespace(of: request, app: outcome.topic.map { outcome.pushType?.bundleID(fromTopic: $0) ?? $0 })
                 if let linting, Self.reachesDevice(fault) {
                     record.notification?.lint = linting.apns(request, outcome: outcome, now: now)
                 }
@@ -123,15 +108,7 @@ final class GatewayConnection: HTTPConnectionResponder {
                 if let playback = state.playback {
                     let decision = played(request, by: playback, serviceStatus: outcome.status)
                     let answered = answer(decision, replies: &replies, records: &records) {
-                        var record = ExchangeRecorder.fcmRecord(
-                            request: request,
-                            outcome: outcome,
-                            connection: context,
-                            time: now,
-                            latencyMicroseconds: Self.microseconds(since: started)
-                        )
-                        record.namespace = Self.namespace(of: request, app: outcome.project)
-                        return record
+                        fcmRecord(request, outcome, time: now, started: started)
                     }
                     if answered { continue }
                     playbackMissed = decision.fallsThroughUnmatched
@@ -159,16 +136,9 @@ final class GatewayConnection: HTTPConnectionResponder {
                         deliveries.append((records.count, delivery))
                     }
                 }
-                var record = ExchangeRecorder.fcmRecord(
-                    request: request,
-                    outcome: outcome,
-                    connection: context,
-                    time: now,
-                    latencyMicroseconds: Self.microseconds(since: started)
-                )
+                var record = fcmRecord(request, outcome, time: now, started: started)
                 Self.annotate(&record, with: fault)
                 if playbackMissed { record.annotations["playback"] = "unmatched" }
-                record.namespace = Self.namespace(of: request, app: outcome.project)
                 if let linting, Self.reachesDevice(fault) {
                     record.notification?.lint = linting.fcm(outcome, now: now)
                 }
@@ -359,6 +329,32 @@ final class GatewayConnection: HTTPConnectionResponder {
             headers.append(name: "content-type", value: "application/json")
             return HTTPReply(.respond(HTTPResponseMessage(status: error.status, headers: headers, body: error.body)))
         }
+    }
+
+    /// The record of an APNs send, in its namespace (the header's, else the app's bundle ID).
+    private func apnsRecord(_ request: HTTPRequestMessage, _ outcome: APNsOutcome, time: Timestamp, started: ContinuousClock.Instant) -> ExchangeRecord {
+        var record = ExchangeRecorder.apnsRecord(
+            request: request,
+            outcome: outcome,
+            connection: context,
+            time: time,
+            latencyMicroseconds: Self.microseconds(since: started)
+        )
+        record.namespace = Self.namespace(of: request, app: outcome.topic.map { outcome.pushType?.bundleID(fromTopic: $0) ?? $0 })
+        return record
+    }
+
+    /// The record of an FCM send, in its namespace (the header's, else the project).
+    private func fcmRecord(_ request: HTTPRequestMessage, _ outcome: FCMService.Outcome, time: Timestamp, started: ContinuousClock.Instant) -> ExchangeRecord {
+        var record = ExchangeRecorder.fcmRecord(
+            request: request,
+            outcome: outcome,
+            connection: context,
+            time: time,
+            latencyMicroseconds: Self.microseconds(since: started)
+        )
+        record.namespace = Self.namespace(of: request, app: outcome.project)
+        return record
     }
 
     private static func microseconds(since start: ContinuousClock.Instant) -> Int64 {
