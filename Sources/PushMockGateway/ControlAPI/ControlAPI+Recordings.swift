@@ -45,7 +45,9 @@ extension ControlAPI {
             }
         }
         if request.matches("POST", "expectations") {
-            let batch = try ExpectationBatch(body: request.body)
+            guard !request.body.isEmpty else { throw ControlAPIError(400, "a JSON body is required: an expectation or an array of them") }
+            let batch = try ExpectationBatch(json: Data(request.body))
+            if batch.longestWait > .seconds(300) { throw ControlAPIError(400, "within is at most 300s") }
             let format = request.query["format"] ?? "json"
             guard ["json", "junit", "text"].contains(format) else { throw ControlAPIError(400, "format is json, junit or text") }
             return { [self] in
@@ -53,7 +55,7 @@ extension ControlAPI {
                 for expectation in batch.expectations {
                     results.append(await state.recordings.evaluate(expectation))
                 }
-                for order in batch.orders {
+                for order in batch.order {
                     results.append(state.recordings.evaluate(order))
                 }
                 return Self.expectationResponse(results, format: format)
@@ -95,16 +97,10 @@ extension ControlAPI {
             headers.append(name: "content-type", value: "text/plain; charset=utf-8")
             return HTTPResponseMessage(status: status, headers: headers, body: Array((results.map(\.message).joined(separator: "\n\n") + "\n").utf8))
         default:
-            let report = ExpectationReport(passed: passed, results: results)
+            let report = ExpectationReport(results: results)
             return (try? encoded(report, status: status)) ?? json(status: 500, ["error": "cannot encode the report"])
         }
     }
-}
-
-/// The answer of `POST /_pushmock/expectations` in JSON.
-struct ExpectationReport: Encodable {
-    var passed: Bool
-    var results: [ExpectationResult]
 }
 
 /// `GET /_pushmock/recordings` parameters: the query plus paging and waiting.
@@ -147,36 +143,6 @@ struct RecordingListing: Sendable {
                 }
             }
         }
-    }
-}
-
-/// `POST /_pushmock/expectations` body: one expectation, an array, or
-/// `{"expectations": [...], "order": [[query, query, …], …]}`.
-struct ExpectationBatch: Sendable {
-    var expectations: [Expectation] = []
-    var orders: [OrderExpectation] = []
-
-    init(body: [UInt8]) throws {
-        guard !body.isEmpty else { throw ControlAPIError(400, "a JSON body is required: an expectation or an array of them") }
-        let data = Data(body)
-        let decoder = JSONDecoder()
-        if let many = try? decoder.decode([Expectation].self, from: data) {
-            expectations = many
-        } else if let wrapped = try? decoder.decode(Wrapped.self, from: data), wrapped.expectations != nil || wrapped.order != nil {
-            expectations = wrapped.expectations ?? []
-            orders = wrapped.order ?? []
-        } else {
-            expectations = [try decoder.decode(Expectation.self, from: data)]
-        }
-        guard !expectations.isEmpty || !orders.isEmpty else { throw ControlAPIError(400, "no expectations given") }
-        if let longest = expectations.compactMap(\.within).max(), longest > .seconds(300) {
-            throw ControlAPIError(400, "within is at most 300s")
-        }
-    }
-
-    private struct Wrapped: Decodable {
-        var expectations: [Expectation]?
-        var order: [OrderExpectation]?
     }
 }
 

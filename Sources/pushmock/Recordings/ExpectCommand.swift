@@ -117,15 +117,15 @@ struct ExpectCommand: AsyncParsableCommand {
         return .exactly(1)
     }
 
-    private func makeBatch() throws -> ExpectationBatchFile {
+    private func makeBatch() throws -> ExpectationBatch {
         guard let file else {
             var expectation = Expectation(name: name, query: try query.makeQuery(), count: countRule, within: within.flatMap(DurationText.parse))
             expectation.deepLink = try deepLinkRequirement()
-            return ExpectationBatchFile(expectations: [expectation], order: [])
+            return ExpectationBatch(expectations: [expectation])
         }
         guard let data = FileManager.default.contents(atPath: file) else { throw CheckError("cannot read \(file)") }
         do {
-            return try ExpectationBatchFile(json: data)
+            return try ExpectationBatch(json: data)
         } catch {
             throw CheckError("\(file): \(error)")
         }
@@ -149,23 +149,18 @@ struct ExpectCommand: AsyncParsableCommand {
         return DeepLinkRequirement(routes: table, screen: opens, parameters: parameters, route: linkRoute)
     }
 
-    /// The longest `within` of the batch: how long a check may take.
-    private func longestWait(_ batch: ExpectationBatchFile) -> Duration {
-        batch.expectations.compactMap(\.within).max() ?? .zero
-    }
-
     // MARK: - Judging
 
-    private func judgeOnGateway(_ batch: ExpectationBatchFile) async throws -> [ExpectationResult] {
-        let body = try batch.encoded()
-        let response = try await withControlClient(source.control, waiting: longestWait(batch)) { client in
+    private func judgeOnGateway(_ batch: ExpectationBatch) async throws -> [ExpectationResult] {
+        let body = Array(try JSONEncoder().encode(batch))
+        let response = try await withControlClient(source.control, waiting: batch.longestWait) { client in
             try await client.request("POST", "expectations", query: [("format", "json")], json: body)
         }
         guard response.status == 200 || response.status == 417 else {
             throw CheckError("the gateway answered \(response.status): \(response.errorMessage ?? response.text)")
         }
         do {
-            return try JSONDecoder().decode(ExpectationReportFile.self, from: Data(response.body)).results
+            return try JSONDecoder().decode(ExpectationReport.self, from: Data(response.body)).results
         } catch {
             throw CheckError("cannot read the gateway's report: \(error)")
         }
@@ -173,7 +168,7 @@ struct ExpectCommand: AsyncParsableCommand {
 
     /// Judges a journal file, re-reading it until each expectation is met or its `within` ends
     /// (the file may still be growing while a sender finishes).
-    private func judgeJournal(_ path: String, _ batch: ExpectationBatchFile) async throws -> [ExpectationResult] {
+    private func judgeJournal(_ path: String, _ batch: ExpectationBatch) async throws -> [ExpectationResult] {
         let start = ContinuousClock.now
         var results: [ExpectationResult] = []
         for expectation in batch.expectations {
@@ -199,7 +194,6 @@ struct ExpectCommand: AsyncParsableCommand {
     // MARK: - Reporting
 
     private func report(_ results: [ExpectationResult]) throws {
-        let passed = results.allSatisfy(\.passed)
         if let junit {
             let xml = JUnitReport.render(JUnitReport.testCases(results))
             if junit == "-" {
@@ -211,7 +205,7 @@ struct ExpectCommand: AsyncParsableCommand {
         if source.control.json {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-            let data = try encoder.encode(ExpectationReportFile(passed: passed, results: results))
+            let data = try encoder.encode(ExpectationReport(results: results))
             print(String(decoding: data, as: UTF8.self))
         } else if junit != "-" {
             print(results.map(\.message).joined(separator: "\n\n"))
@@ -220,43 +214,4 @@ struct ExpectCommand: AsyncParsableCommand {
             }
         }
     }
-}
-
-/// The expectations of one check: the body of `POST /_pushmock/expectations`.
-struct ExpectationBatchFile: Codable {
-    var expectations: [Expectation]
-    var order: [OrderExpectation]
-
-    init(expectations: [Expectation], order: [OrderExpectation]) {
-        self.expectations = expectations
-        self.order = order
-    }
-
-    /// One expectation, an array of them, or `{"expectations": […], "order": […]}`.
-    init(json data: Data) throws {
-        let decoder = JSONDecoder()
-        if let many = try? decoder.decode([Expectation].self, from: data) {
-            self.init(expectations: many, order: [])
-        } else if let wrapped = try? decoder.decode(Wrapped.self, from: data), wrapped.expectations != nil || wrapped.order != nil {
-            self.init(expectations: wrapped.expectations ?? [], order: wrapped.order ?? [])
-        } else {
-            self.init(expectations: [try decoder.decode(Expectation.self, from: data)], order: [])
-        }
-        guard !expectations.isEmpty || !order.isEmpty else { throw CheckError("no expectations given") }
-    }
-
-    func encoded() throws -> [UInt8] {
-        Array(try JSONEncoder().encode(self))
-    }
-
-    private struct Wrapped: Decodable {
-        var expectations: [Expectation]?
-        var order: [OrderExpectation]?
-    }
-}
-
-/// The JSON report: the same shape as the answer of `POST /_pushmock/expectations`.
-struct ExpectationReportFile: Codable {
-    var passed: Bool
-    var results: [ExpectationResult]
 }
