@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import PushMockControl
+import PushMockJSON
 import PushMockRecording
 import PushMockToolkit
 
@@ -77,21 +78,39 @@ func withControlClient<Result>(
     }
 }
 
-/// Decodes the records of a `GET /_pushmock/recordings` answer (`{"records": [ journal lines ]}`).
-func decodeRecordList(_ body: [UInt8]) throws(CheckError) -> [ExchangeRecord] {
-    guard let object = try? JSONSerialization.jsonObject(with: Data(body)) as? [String: Any],
-        let list = object["records"] as? [Any]
-    else {
-        throw CheckError("the gateway's answer is not a record list: \(String(decoding: body.prefix(200), as: UTF8.self))")
-    }
-    var records: [ExchangeRecord] = []
-    for item in list {
-        guard let line = try? JSONSerialization.data(withJSONObject: item) else { continue }
-        do {
-            records.append(try ExchangeRecord.decode(jsonLine: Array(line)))
-        } catch {
-            throw CheckError("cannot decode a record from the gateway: \(error)")
+/// One page of a `GET /_pushmock/recordings` answer (`{"records": [journal lines], "next": …}`).
+struct RecordPage {
+    var records: [ExchangeRecord]
+    /// The cursor for `after` when the page was full.
+    var next: UInt64?
+
+    init(_ body: [UInt8]) throws(CheckError) {
+        guard let page = try? JSONValue(parsing: body), let list = page["records"]?.arrayValue else {
+            throw CheckError("the gateway's answer is not a record list: \(String(decoding: body.prefix(200), as: UTF8.self))")
         }
+        records = []
+        for value in list {
+            do {
+                records.append(try ExchangeRecord.decode(jsonLine: value.compactBytes))
+            } catch {
+                throw CheckError("cannot decode a record from the gateway: \(error)")
+            }
+        }
+        next = page["next"]?.uint64Value
     }
+}
+
+/// Every record matching `query` from a running gateway, oldest first, page by page.
+func fetchAllRecords(matching query: RecordingQuery, from client: PushMockControlClient) async throws -> [ExchangeRecord] {
+    var records: [ExchangeRecord] = []
+    var cursor: UInt64?
+    repeat {
+        var items = query.queryItems.map { ($0.name, $0.value) }
+        items += [("order", "oldest"), ("limit", "500")]
+        if let cursor { items.append(("after", String(cursor))) }
+        let page = try RecordPage(try await client.call("GET", "recordings", query: items).body)
+        records += page.records
+        cursor = page.next
+    } while cursor != nil
     return records
 }

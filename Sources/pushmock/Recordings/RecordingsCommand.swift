@@ -70,7 +70,7 @@ struct RecordingsCommand: AsyncParsableCommand {
                     }
                     guard response.status == 200 else { throw CheckError("the gateway answered \(response.status): \(response.text)") }
                     if source.control.json { return source.control.printJSON(response) }
-                    records = try decodeRecordList(response.body)
+                    records = try RecordPage(response.body).records
                 }
                 if source.control.json, source.journal != nil {
                     printRecordsJSON(records)

@@ -196,20 +196,9 @@ struct GoldenOptions: ParsableArguments {
         } catch {
             throw fail("\(error)")
         }
-        var records: [ExchangeRecord] = []
-        var cursor: String?
+        let records: [ExchangeRecord]
         do {
-            repeat {
-                var items = query.queryItems.map { ($0.name, $0.value) }
-                items += [("order", "oldest"), ("limit", "500")]
-                if let cursor { items.append(("after", cursor)) }
-                let response = try await client.call("GET", "recordings", query: items)
-                let page = try JSONValue(parsing: response.body)
-                for value in page["records"]?.arrayValue ?? [] {
-                    records.append(try ExchangeRecord.decode(jsonLine: value.compactBytes))
-                }
-                cursor = page["next"].flatMap { $0.intValue.map(String.init) }
-            } while cursor != nil
+            records = try await fetchAllRecords(matching: query, from: client)
             await client.close()
         } catch {
             await client.close()
