@@ -40,7 +40,11 @@ extension ExchangeRecord {
             throw .missingField("timeMs")
         }
         record.namespace = try root.string("namespace")
-        record.platform = try root.requiredString("platform")
+        let platformName = try root.requiredString("platform")
+        guard let platform = Platform(rawValue: platformName) else {
+            throw .invalidField("platform", expected: Platform.expectedValues)
+        }
+        record.platform = platform
 
         let connection = try root.requiredObject("connection")
         record.connection = ConnectionInfo(

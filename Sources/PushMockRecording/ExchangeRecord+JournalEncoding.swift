@@ -29,7 +29,7 @@ extension ExchangeRecord {
             writer.number(timeMilliseconds)
             writer.optional("namespace", namespace)
             writer.staticKey("platform")
-            writer.string(platform)
+            writer.string(platform.rawValue)
 
             writer.staticKey("connection")
             writer.beginObject()

@@ -1,3 +1,5 @@
+public import PushMockCore
+
 /// Everything the gateway knows about one HTTP exchange it answered: the request, how it was
 /// authenticated, what it asked to push, and the response.
 ///
@@ -47,8 +49,8 @@ public struct ExchangeRecord: Sendable, Hashable {
     public var timeMilliseconds: Int64
     /// Test namespace the exchange belongs to, isolating concurrent test runs.
     public var namespace: String?
-    /// `"apns"`, `"fcm"`, `"oauth"`, `"iid"`, `"control"` or `"unknown"`.
-    public var platform: String
+    /// The service the exchange belongs to.
+    public var platform: Platform
     /// The connection the exchange arrived on.
     public var connection: ConnectionInfo
     /// HTTP/2 stream identifier; `nil` for HTTP/1.1.
@@ -73,7 +75,7 @@ public struct ExchangeRecord: Sendable, Hashable {
         sequence: UInt64 = 0,
         timeMilliseconds: Int64 = 0,
         namespace: String? = nil,
-        platform: String = "unknown",
+        platform: Platform = .unknown,
         connection: ConnectionInfo = ConnectionInfo(),
         streamID: Int32? = nil,
         environment: String? = nil,

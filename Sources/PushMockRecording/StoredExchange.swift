@@ -1,3 +1,5 @@
+public import PushMockCore
+
 /// One exchange as the ``RecordingStore`` keeps it: its journal line and a summary.
 public struct StoredExchange: Sendable {
     /// The sequence number (also in the line).
@@ -23,7 +25,7 @@ public struct StoredExchange: Sendable {
 public struct ExchangeSummary: Sendable, Hashable {
     public var timeMilliseconds: Int64
     public var namespace: String?
-    public var platform: String
+    public var platform: Platform
     public var environment: String?
     public var token: String?
     public var topic: String?

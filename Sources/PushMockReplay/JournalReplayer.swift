@@ -1,3 +1,4 @@
+public import PushMockCore
 public import PushMockRecording
 public import PushMockSender
 public import PushMockToolkit
@@ -53,8 +54,8 @@ public struct JournalReplayer: Sendable {
             let recorded = ReplayOutcome(recorded: record)
             let result: SendResult?
             switch record.platform {
-            case "apns": result = await apns?.send(wireRequest: request)
-            case "fcm": result = await fcm?.send(wireRequest: request)
+            case .apns: result = await apns?.send(wireRequest: request)
+            case .fcm: result = await fcm?.send(wireRequest: request)
             default: result = nil
             }
             let comparison = ReplayComparison(
@@ -82,7 +83,7 @@ public struct ReplayComparison: Sendable, Hashable {
     /// The recorded exchange's sequence number.
     public var sequence: UInt64
     /// `apns` or `fcm`.
-    public var platform: String
+    public var platform: Platform
     /// Device token, `topic:…`, `condition:…`.
     public var recipient: String
     /// The path sent (after any project rewrite).
@@ -98,7 +99,7 @@ public struct ReplayComparison: Sendable, Hashable {
 
     public init(
         sequence: UInt64,
-        platform: String,
+        platform: Platform,
         recipient: String,
         path: String,
         recorded: ReplayOutcome,

@@ -1,3 +1,4 @@
+import PushMockCore
 public import PushMockRecording
 public import PushMockSender
 import PushMockJSON
@@ -43,7 +44,7 @@ public struct ReplayOutcome: Sendable, Hashable, CustomStringConvertible {
             self.init(kind: .accepted, status: 200, reason: nil)
             return
         }
-        if record.platform == "fcm" {
+        if record.platform == .fcm {
             var errorCode: String?
             var apnsStatus: Int?
             var apnsReason: String?

@@ -1,3 +1,4 @@
+import PushMockCore
 import PushMockJSON
 import PushMockSender
 import PushMockToolkit
@@ -53,7 +54,7 @@ public struct ReplayReport: Sendable, Hashable {
         let exchanges = comparisons.map { comparison -> JSONValue in
             var object = JSONObject()
             object.members.append((key: "seq", value: JSONValue(comparison.sequence)))
-            object.members.append((key: "platform", value: .string(comparison.platform)))
+            object.members.append((key: "platform", value: .string(comparison.platform.rawValue)))
             object.members.append((key: "recipient", value: .string(comparison.recipient)))
             object.members.append((key: "path", value: .string(comparison.path)))
             object.members.append((key: "verdict", value: .string(comparison.verdict.rawValue)))

@@ -19,8 +19,8 @@ public enum ReplayableRequest {
         guard record.request.method == "POST" else { return false }
         let path = record.request.path
         switch record.platform {
-        case "apns": return path.hasPrefix("/3/device/")
-        case "fcm": return projectRange(in: path) != nil
+        case .apns: return path.hasPrefix("/3/device/")
+        case .fcm: return projectRange(in: path) != nil
         default: return false
         }
     }
@@ -30,7 +30,7 @@ public enum ReplayableRequest {
     /// recorded body bytes unchanged.
     public static func wireRequest(for record: ExchangeRecord, fcmProject: String? = nil) -> WireRequest {
         var path = record.request.path
-        if record.platform == "fcm", let fcmProject, let range = projectRange(in: path) {
+        if record.platform == .fcm, let fcmProject, let range = projectRange(in: path) {
             path.replaceSubrange(range, with: fcmProject)
         }
         var headers = HTTPHeaderList()

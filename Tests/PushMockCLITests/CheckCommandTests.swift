@@ -19,7 +19,7 @@ struct CheckCommandTests {
         ExchangeRecord(
             sequence: sequence,
             timeMilliseconds: time(iso),
-            platform: "apns",
+            platform: .apns,
             request: RequestInfo(method: "POST", path: "/3/device/\(token)", body: RecordedBody(capturing: Array(payload.utf8)), bodySize: payload.utf8.count),
             notification: NotificationInfo(token: token, topic: "health.loop.app", pushType: "alert", priority: 10, messageID: "id-\(sequence)"),
             response: ResponseInfo(status: 200)
@@ -31,7 +31,7 @@ struct CheckCommandTests {
         return ExchangeRecord(
             sequence: sequence,
             timeMilliseconds: time(iso),
-            platform: "fcm",
+            platform: .fcm,
             request: RequestInfo(method: "POST", path: "/v1/projects/loop-health/messages:send", body: RecordedBody(capturing: Array(body.utf8)), bodySize: body.utf8.count),
             notification: NotificationInfo(token: "fcm-token-1", messageID: "projects/loop-health/messages/\(sequence)", project: "loop-health", resolvedTokens: ["fcm-token-1"]),
             response: ResponseInfo(status: 200)

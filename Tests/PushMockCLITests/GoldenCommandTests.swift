@@ -297,7 +297,7 @@ private struct JournalFixture {
             return ExchangeRecord(
                 sequence: sequence,
                 timeMilliseconds: time,
-                platform: "apns",
+                platform: .apns,
                 connection: ConnectionInfo(id: seed * 100 + sequence, transport: "h2", tls: true, alpn: "h2", remoteAddress: "127.0.0.1:5\(seed)"),
                 streamID: Int32(sequence) * 2 + 1,
                 environment: "sandbox",

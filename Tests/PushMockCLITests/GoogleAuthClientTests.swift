@@ -1,3 +1,4 @@
+import PushMockCore
 import Foundation
 import PushMockGateway
 import PushMockJSON
@@ -75,7 +76,7 @@ struct GoogleAuthClientTests {
         #expect(server.stop().status == 0)
         let records = try String(contentsOfFile: server.journalPath, encoding: .utf8).split(separator: "\n")
             .map { try ExchangeRecord.decode(jsonLine: Array($0.utf8)) }
-        #expect(records.map(\.platform) == ["oauth", "fcm", "fcm", "fcm", "oauth", "fcm"])
+        #expect(records.map(\.platform) == [.oauth, .fcm, .fcm, .fcm, .oauth, .fcm])
         #expect(records.map(\.response.status) == [200, 200, 404, 401, 200, 200])
         #expect(records.first?.auth?.subject == account.clientEmail)
         #expect(records[1].request.body.jsonValue?["message"]?["notification"]?["title"]?.stringValue == "Time for your BPC-157")

@@ -221,7 +221,7 @@ struct APNsDeviceEndpointTests {
             let record = try #require(mock.recordings.records(limit: 1).first)
             #expect(record.response.status == row.status)
             #expect(record.response.reason == row.reason)
-            #expect(record.platform == "apns")
+            #expect(record.platform == .apns)
         }
     }
 

@@ -18,7 +18,7 @@ struct InjectedAPNsTests {
     ] as [(String, Int)])
     func errorRows(reason: String, status: Int) async throws {
         try await withPushMock { mock in
-            try mock.addFault(FaultRule(match: FaultMatch(platform: "apns"), action: .apnsError(reason)))
+            try mock.addFault(FaultRule(match: FaultMatch(platform: .apns), action: .apnsError(reason: reason)))
             let response = try await mock.sendOnNewConnection(try mock.apnsRequest())
             expectAPNsError(response, status: status, reason: reason)
             let record = try #require(mock.recordings.records(limit: 1).first)
@@ -32,8 +32,7 @@ struct InjectedAPNsTests {
     @Test("an injected 410 carries the fault's timestamp")
     func unregistered() async throws {
         try await withPushMock { mock in
-            var action = FaultAction.apnsError("Unregistered")
-            action.timestamp = 1_700_000_000_123
+            let action = FaultAction.apnsError(reason: "Unregistered", timestamp: 1_700_000_000_123)
             try mock.addFault(FaultRule(action: action))
             let response = try await mock.sendOnNewConnection(try mock.apnsRequest())
             #expect(response.status == 410)
@@ -74,7 +73,7 @@ struct InjectedGoogleTests {
     ] as [(String, Int, String, Int?)])
     func fcmRows(code: String, status: Int, canonical: String, retryAfter: Int?) async throws {
         try await withPushMock { mock in
-            try mock.addFault(FaultRule(match: FaultMatch(platform: "fcm", token: Glob("*APA91b*")), action: .fcmError(code, retryAfter: retryAfter)))
+            try mock.addFault(FaultRule(match: FaultMatch(platform: .fcm, token: Glob("*APA91b*")), action: .fcmError(code: code, retryAfter: retryAfter)))
             let connection = try await mock.connect()
             let accessToken = try await mock.fetchAccessToken(over: connection)
             let response = try await connection.send(mock.fcmSend(#"{"message":{"token":"\#(fcmToken)"}}"#, accessToken: accessToken))
@@ -98,7 +97,7 @@ struct InjectedGoogleTests {
     @Test("IID rate limit and server errors", arguments: [("RESOURCE_EXHAUSTED", 429), ("INTERNAL", 500), ("UNAVAILABLE", 503)])
     func iidRows(error: String, status: Int) async throws {
         try await withPushMock { mock in
-            try mock.addFault(FaultRule(action: FaultAction(type: .iidError, error: error)))
+            try mock.addFault(FaultRule(action: FaultAction.iidError(error: error)))
             let connection = try await mock.connect()
             let accessToken = try await mock.fetchAccessToken(over: connection)
             var request = mock.fcmSend(#"{"to":"/topics/news","registration_tokens":["\#(fcmToken)"]}"#, accessToken: accessToken, path: "/iid/v1:batchAdd")
@@ -115,7 +114,7 @@ struct InjectedGoogleTests {
     @Test("an injected token-endpoint failure issues no token")
     func oauth() async throws {
         try await withPushMock { mock in
-            try mock.addFault(FaultRule(trigger: FaultTrigger(count: 1), action: FaultAction(type: .oauthError, error: "internal_failure", description: "Backend error")))
+            try mock.addFault(FaultRule(trigger: FaultTrigger(count: 1), action: FaultAction.oauthError(error: "internal_failure", description: "Backend error")))
             let connection = try await mock.connect()
             let failed = try await connection.send(mock.tokenRequest(assertion: try mock.assertion()))
             #expect(failed.status == 500)
@@ -133,8 +132,7 @@ struct ConnectionFaultTests {
     @Test("RST_STREAM with the configured code")
     func reset() async throws {
         try await withPushMock { mock in
-            var action = FaultAction.reset
-            action.code = "REFUSED_STREAM"
+            let action = FaultAction.reset(.refusedStream)
             try mock.addFault(FaultRule(trigger: FaultTrigger(count: 1), action: action))
             let connection = try await mock.connect()
             await #expect(throws: HTTP2ClientError(.streamReset(.refusedStream))) {
@@ -198,7 +196,7 @@ struct ConnectionFaultTests {
     @Test("SETTINGS change: MAX_CONCURRENT_STREAMS 1")
     func settings() async throws {
         try await withPushMock { mock in
-            try mock.addFault(FaultRule(trigger: FaultTrigger(count: 1), action: FaultAction(type: .settings, maxConcurrentStreams: 1)))
+            try mock.addFault(FaultRule(trigger: FaultTrigger(count: 1), action: FaultAction.settings(maxConcurrentStreams: 1)))
             let connection = try await mock.connect()
             expectAccepted(try await connection.send(try mock.apnsRequest()))
             #expect(try await connection.remoteMaxConcurrentStreams == 1)

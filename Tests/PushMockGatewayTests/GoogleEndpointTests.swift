@@ -202,7 +202,7 @@ struct FCMSendTests {
             }
             row.checkHeaders(response)
             let record = try #require(mock.recordings.records(limit: 1).first)
-            #expect(record.platform == "fcm")
+            #expect(record.platform == .fcm)
             #expect(record.response.status == row.status)
             await connection.close()
         }
@@ -272,7 +272,7 @@ struct FCMSendTests {
             let accessToken = try await mock.fetchAccessToken(over: connection)
             _ = try await connection.send(mock.fcmSend(#"{"message":{"token":"\#(token)","data":{"deep_link":"loop://labs/7"}}}"#, accessToken: accessToken))
             let records = mock.recordings.records(newestFirst: false)
-            #expect(records.map(\.platform) == ["oauth", "fcm"])
+            #expect(records.map(\.platform) == [.oauth, .fcm])
             let oauth = records[0]
             #expect(oauth.auth?.scheme == "jwt-bearer-assertion")
             #expect(oauth.auth?.subject == mock.serviceAccount.json.clientEmail)
@@ -422,7 +422,7 @@ struct OAuthTokenTests {
             #expect(body["error"] as? String == error)
             #expect(body["error_description"] as? String == description)
             let record = try #require(mock.recordings.records(limit: 1).first)
-            #expect(record.platform == "oauth")
+            #expect(record.platform == .oauth)
             #expect(record.response.reason == error)
         }
     }
@@ -478,7 +478,7 @@ struct IIDTests {
             let (_, removed) = try await Self.call(mock, path: "/iid/v1:batchRemove", body: #"{"to":"news","registration_tokens":["\#(token)"]}"#, accessToken: accessToken)
             #expect((removed["results"] as? [[String: Any]])?.first?.isEmpty == true)
             #expect(mock.state.fcmTokens.lookup(token)?.topics == [])
-            #expect(mock.recordings.records(limit: 1).first?.platform == "iid")
+            #expect(mock.recordings.records(limit: 1).first?.platform == .iid)
         }
     }
 

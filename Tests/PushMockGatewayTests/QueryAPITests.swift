@@ -145,7 +145,7 @@ struct SwiftExpectationTests {
                 #expect(String(describing: error).contains("got Time for your {{ compound_name }}"), "\(error)")
             }
             try await mock.expectNothing(RecordingQuery(token: Glob("ffff*")), within: .milliseconds(20))
-            try mock.expectOrder([RecordingQuery(platform: "apns")])
+            try mock.expectOrder([RecordingQuery(platform: .apns)])
         }
     }
 
@@ -156,7 +156,7 @@ struct SwiftExpectationTests {
                 try await Task.sleep(for: .milliseconds(100))
                 expectAccepted(try await mock.sendOnNewConnection(try mock.apnsRequest()))
             }
-            let found = await mock.wait(for: RecordingQuery(platform: "apns"), timeout: .seconds(5))
+            let found = await mock.wait(for: RecordingQuery(platform: .apns), timeout: .seconds(60))
             #expect(found.count == 1)
             try await late.value
         }

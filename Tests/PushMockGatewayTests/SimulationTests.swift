@@ -193,8 +193,8 @@ struct SimulatedDeviceTests {
     @Test("what a fault answered never reaches the device; a delayed answer does")
     func faultsAndDelivery() async throws {
         try await withPushMock { mock in
-            _ = try mock.addFault(FaultRule(trigger: FaultTrigger(count: 1), action: .apnsError("InternalServerError")))
-            _ = try mock.addFault(FaultRule(trigger: FaultTrigger(count: 1), action: .reset))
+            _ = try mock.addFault(FaultRule(trigger: FaultTrigger(count: 1), action: .apnsError(reason: "InternalServerError")))
+            _ = try mock.addFault(FaultRule(trigger: FaultTrigger(count: 1), action: .reset()))
             _ = try mock.addFault(FaultRule(trigger: FaultTrigger(count: 1), action: .pass, latency: Latency(fixedMs: 1)))
             let connection = try await mock.connect()
             #expect(try await connection.send(try mock.apnsRequest()).status == 500)
@@ -473,7 +473,7 @@ struct LintRecordingTests {
             let body = #"{"message":{"token":"\#(iphone)","data":{"k":"v"},"apns":{"headers":{"apns-priority":"10"}}}}"#
             #expect(try await connection.send(mock.fcmSend(body, accessToken: accessToken)).status == 200)
             await connection.close()
-            let record = try #require(mock.recordings.records(filter: { $0.platform == "fcm" }).first)
+            let record = try #require(mock.recordings.records(filter: { $0.platform == .fcm }).first)
             #expect(record.notification?.lint.map(\.code).contains("fcm.ios-data-only-high-priority") == true)
         }
     }

@@ -54,7 +54,7 @@ struct ExchangeRecordCodingTests {
             )
         }
         add("FCM record with resolved tokens") { record in
-            record.platform = "fcm"
+            record.platform = .fcm
             record.environment = nil
             record.auth = AuthInfo(scheme: "bearer", subject: "svc@project.iam.gserviceaccount.com")
             record.notification = NotificationInfo(
@@ -86,7 +86,7 @@ struct ExchangeRecordCodingTests {
             record.response.status = 999
         }
         add("control namespace and header names needing escapes") { record in
-            record.platform = "control"
+            record.platform = .unknown
             record.namespace = "name\"space\\\n"
             record.request.headers = [HeaderField("x-\u{7}", "\u{1B}[31m"), HeaderField("", "")]
             record.annotations = ["z": "last", "a": "first", "é": "accent", "": "empty"]
@@ -111,7 +111,7 @@ struct ExchangeRecordCodingTests {
 
     @Test("field order and formatting follow the documented format")
     func exactLayout() throws {
-        var record = ExchangeRecord(sequence: 5, timeMilliseconds: 1_795_304_400_123, platform: "apns")
+        var record = ExchangeRecord(sequence: 5, timeMilliseconds: 1_795_304_400_123, platform: .apns)
         record.request = RequestInfo(method: "POST", path: "/3/device/x", headers: [HeaderField("a", "b")], body: .json(Array("{}".utf8)), bodySize: 2)
         record.response = ResponseInfo(status: 200)
         record.annotations = ["b": "2", "a": "1"]

@@ -9,7 +9,7 @@ func makeAPNsRecord(sequence: UInt64 = 0, namespace: String? = "ns-1") -> Exchan
         sequence: sequence,
         timeMilliseconds: 1_795_304_400_123,
         namespace: namespace,
-        platform: "apns",
+        platform: .apns,
         connection: ConnectionInfo(
             id: 7, transport: "h2", tls: true, alpn: "h2", remoteAddress: "127.0.0.1:52144",
             clientCertificateSubject: "CN=Apple Push Services: com.example.app"

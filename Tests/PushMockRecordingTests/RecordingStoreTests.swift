@@ -4,7 +4,7 @@ import Testing
 
 @Suite("RecordingStore")
 struct RecordingStoreTests {
-    static func record(_ namespace: String? = nil, platform: String = "apns") -> ExchangeRecord {
+    static func record(_ namespace: String? = nil, platform: Platform = .apns) -> ExchangeRecord {
         ExchangeRecord(namespace: namespace, platform: platform)
     }
 
@@ -82,7 +82,7 @@ struct RecordingStoreTests {
     @Test("filters, limits and pages in both directions")
     func queries() {
         let store = RecordingStore(configuration: .init(capacity: 8))
-        for index in 1...12 { store.append(Self.record(platform: index % 2 == 0 ? "fcm" : "apns")) }
+        for index in 1...12 { store.append(Self.record(platform: index % 2 == 0 ? .fcm : .apns)) }
         // Retained: 5...12 (ring wrapped).
         #expect(store.records(limit: 3).map(\.sequence) == [12, 11, 10])
         #expect(store.records(limit: 3, after: 10).map(\.sequence) == [9, 8, 7])
@@ -92,8 +92,8 @@ struct RecordingStoreTests {
         #expect(store.records(newestFirst: false, after: 12).isEmpty)
         #expect(store.records(newestFirst: false, after: 2).map(\.sequence) == Array(5...12))
         #expect(store.records(newestFirst: false, after: .max).isEmpty)
-        #expect(store.records(filter: { $0.platform == "fcm" }).map(\.sequence) == [12, 10, 8, 6])
-        #expect(store.records(filter: { $0.platform == "fcm" }, newestFirst: false, limit: 2, after: 6).map(\.sequence) == [8, 10])
+        #expect(store.records(filter: { $0.platform == .fcm }).map(\.sequence) == [12, 10, 8, 6])
+        #expect(store.records(filter: { $0.platform == .fcm }, newestFirst: false, limit: 2, after: 6).map(\.sequence) == [8, 10])
         #expect(store.records(limit: 0).isEmpty)
         #expect(store.record(sequence: 4) == nil)
         #expect(store.record(sequence: 13) == nil)

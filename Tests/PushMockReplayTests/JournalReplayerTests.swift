@@ -100,7 +100,7 @@ struct JournalReplayerTests {
 
         // Only the rejected one, by filter; a fault on the target turns it into a 503.
         try await withPushMock { target in
-            try target.addFault(FaultRule(match: FaultMatch(platform: "apns"), action: .apnsError("ServiceUnavailable")))
+            try target.addFault(FaultRule(match: FaultMatch(platform: .apns), action: .apnsError(reason: "ServiceUnavailable")))
             let report = try await withAPNsSender(configuration: try target.apnsConfiguration()) { sender in
                 await JournalReplayer(apns: sender, query: RecordingQuery(status: StatusFilter("4xx"))).replay(records)
             }
@@ -125,7 +125,7 @@ struct JournalReplayerTests {
             }
         }
         let (records, _) = try JournalReader.readAll(path: journal)
-        let sends = records.filter { $0.platform == "fcm" }
+        let sends = records.filter { $0.platform == .fcm }
         #expect(sends.count == 3)
 
         try await withPushMock { target in
@@ -138,7 +138,7 @@ struct JournalReplayerTests {
             }
             #expect(report.allMatch, "\(report.renderText())")
             #expect(report.comparisons.count == 3)
-            let replayed = target.recordings.records(limit: 20).filter { $0.platform == "fcm" }
+            let replayed = target.recordings.records(limit: 20).filter { $0.platform == .fcm }
             #expect(replayed.count == 3)
             #expect(replayed.allSatisfy { $0.request.path == "/v1/projects/replay-project/messages:send" })
             #expect(replayed.allSatisfy { $0.auth?.subject == nil || $0.auth?.subject == account.json.clientEmail })
@@ -155,7 +155,7 @@ struct JournalReplayerTests {
 
     @Test("outcomes from records: APNs and FCM error bodies, no answer at all")
     func recordedOutcomes() throws {
-        var apns = ExchangeRecord(platform: "apns")
+        var apns = ExchangeRecord(platform: .apns)
         apns.response = ResponseInfo(status: 410, body: RecordedBody(capturing: Array(#"{"reason":"Unregistered","timestamp":1}"#.utf8)))
         #expect(ReplayOutcome(recorded: apns) == ReplayOutcome(kind: .tokenInvalid, status: 410, reason: "Unregistered"))
         apns.response = ResponseInfo(status: 503, body: RecordedBody(capturing: Array(#"{"reason":"ServiceUnavailable"}"#.utf8)))
@@ -163,7 +163,7 @@ struct JournalReplayerTests {
         apns.response = ResponseInfo(status: 0)
         #expect(ReplayOutcome(recorded: apns).matches(ReplayOutcome(kind: .failed, status: nil, reason: "connection closed")))
 
-        var fcm = ExchangeRecord(platform: "fcm")
+        var fcm = ExchangeRecord(platform: .fcm)
         fcm.response = ResponseInfo(
             status: 404,
             body: RecordedBody(capturing: Array(#"{"error":{"code":404,"status":"NOT_FOUND","details":[{"@type":"type.googleapis.com/google.firebase.fcm.v1.FcmError","errorCode":"UNREGISTERED"}]}}"#.utf8))
@@ -173,7 +173,7 @@ struct JournalReplayerTests {
 
     @Test("request rewriting: FCM project, dropped credentials, replayable paths only")
     func rewriting() {
-        var record = ExchangeRecord(platform: "fcm")
+        var record = ExchangeRecord(platform: .fcm)
         record.request = RequestInfo(
             method: "POST",
             path: "/v1/projects/old-project/messages:send",

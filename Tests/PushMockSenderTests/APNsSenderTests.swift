@@ -60,7 +60,7 @@ struct APNsOutcomeTests {
     )
     func rejected(reason: String, status: Int) async throws {
         try await withPushMock { mock in
-            try mock.addFault(FaultRule(match: FaultMatch(platform: "apns"), action: .apnsError(reason)))
+            try mock.addFault(FaultRule(match: FaultMatch(platform: .apns), action: .apnsError(reason: reason)))
             let sleeps = RecordedSleeps()
             try await withAPNsSender(configuration: try mock.apnsConfiguration(sleeps: sleeps)) { sender in
                 let result = await sender.send(APNsNotification(deviceToken: PushMockHarness.sampleDeviceToken, payload: alertPayload))
@@ -111,7 +111,7 @@ struct APNsOutcomeTests {
     )
     func retriedThenAccepted(reason: String, status: Int) async throws {
         try await withPushMock { mock in
-            try mock.addFault(FaultRule(trigger: FaultTrigger(count: 2), action: .apnsError(reason)))
+            try mock.addFault(FaultRule(trigger: FaultTrigger(count: 2), action: .apnsError(reason: reason)))
             let sleeps = RecordedSleeps()
             try await withAPNsSender(configuration: try mock.apnsConfiguration(sleeps: sleeps)) { sender in
                 let result = await sender.send(APNsNotification(deviceToken: PushMockHarness.sampleDeviceToken, payload: alertPayload))
@@ -128,7 +128,7 @@ struct APNsOutcomeTests {
     @Test("jitter scales the backoff down by at most the jitter fraction, deterministically")
     func jitter() async throws {
         try await withPushMock { mock in
-            try mock.addFault(FaultRule(trigger: FaultTrigger(count: 3), action: .apnsError("ServiceUnavailable")))
+            try mock.addFault(FaultRule(trigger: FaultTrigger(count: 3), action: .apnsError(reason: "ServiceUnavailable")))
             let sleeps = RecordedSleeps()
             let configuration = try mock.apnsConfiguration(retry: RetryPolicy(jitter: 0.5), sleeps: sleeps) {
                 $0.jitter = .constant(0)
@@ -144,7 +144,7 @@ struct APNsOutcomeTests {
     @Test("failed after retries: every attempt answered 503; the last reason is reported")
     func failedAfterRetries() async throws {
         try await withPushMock { mock in
-            try mock.addFault(FaultRule(action: .apnsError("ServiceUnavailable")))
+            try mock.addFault(FaultRule(action: .apnsError(reason: "ServiceUnavailable")))
             let sleeps = RecordedSleeps()
             try await withAPNsSender(configuration: try mock.apnsConfiguration(retry: RetryPolicy(maximumAttempts: 3, jitter: 0), sleeps: sleeps)) { sender in
                 let result = await sender.send(APNsNotification(deviceToken: PushMockHarness.sampleDeviceToken, payload: alertPayload))
@@ -201,8 +201,7 @@ struct APNsOutcomeTests {
     @Test("RST_STREAM: retried on the same connection", arguments: ["REFUSED_STREAM", "INTERNAL_ERROR"])
     func resetIsRetried(code: String) async throws {
         try await withPushMock { mock in
-            var action = FaultAction.reset
-            action.code = code
+            let action = FaultAction.reset(try #require(HTTP2ErrorCode(name: code)))
             try mock.addFault(FaultRule(trigger: FaultTrigger(count: 1), action: action))
             try await withAPNsSender(configuration: try mock.apnsConfiguration()) { sender in
                 let result = await sender.send(APNsNotification(deviceToken: PushMockHarness.sampleDeviceToken, payload: alertPayload))
@@ -216,8 +215,7 @@ struct APNsOutcomeTests {
     @Test("connection faults are not retried when the policy says so; the fault is the reason")
     func faultsNotRetried() async throws {
         try await withPushMock { mock in
-            var action = FaultAction.reset
-            action.code = "REFUSED_STREAM"
+            let action = FaultAction.reset(.refusedStream)
             try mock.addFault(FaultRule(trigger: FaultTrigger(count: 1), action: action))
             let policy = RetryPolicy(jitter: 0, retriesConnectionFaults: false)
             try await withAPNsSender(configuration: try mock.apnsConfiguration(retry: policy)) { sender in
@@ -487,7 +485,7 @@ struct APNsConnectionTests {
             for index in 0..<5 {
                 mock.state.devices.register(APNsDeviceRecord(token: deviceToken(200 + index), bundleID: mock.topic, state: .unregistered(at: gone)))
             }
-            try mock.addFault(FaultRule(match: FaultMatch(token: Glob("*7")), action: .apnsError("ServiceUnavailable")))
+            try mock.addFault(FaultRule(match: FaultMatch(token: Glob("*7")), action: .apnsError(reason: "ServiceUnavailable")))
             let notifications = (0..<240).map { index -> APNsNotification in
                 if index < 3 { return APNsNotification(deviceToken: "zz\(index)", payload: alertPayload) }
                 return APNsNotification(deviceToken: deviceToken(index), payload: alertPayload)

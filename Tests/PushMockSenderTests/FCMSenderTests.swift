@@ -80,7 +80,7 @@ struct FCMSenderTests {
                 #expect(result.attempts == 2)
                 #expect(sender.accessTokens.fetchCount == 2)
             }
-            let statuses = mock.recordings.records(newestFirst: false).filter { $0.platform == "fcm" }.map(\.response.status)
+            let statuses = mock.recordings.records(newestFirst: false).filter { $0.platform == .fcm }.map(\.response.status)
             #expect(statuses == [200, 401, 200])
         }
     }
@@ -99,7 +99,7 @@ struct FCMSenderTests {
                 #expect(await sender.send(FCMPushMessage(target: .topic("news"))).outcome.isAccepted)
                 #expect(sender.accessTokens.fetchCount == 2)
             }
-            let statuses = mock.recordings.records().filter { $0.platform == "fcm" }.map(\.response.status)
+            let statuses = mock.recordings.records().filter { $0.platform == .fcm }.map(\.response.status)
             #expect(statuses == [200, 200, 200])
         }
     }
@@ -144,7 +144,7 @@ struct FCMSenderTests {
     )
     func retried(code: String, retryAfter: Int?) async throws {
         try await withPushMock { mock in
-            try mock.addFault(FaultRule(match: FaultMatch(platform: "fcm"), trigger: FaultTrigger(count: 1), action: .fcmError(code, retryAfter: retryAfter)))
+            try mock.addFault(FaultRule(match: FaultMatch(platform: .fcm), trigger: FaultTrigger(count: 1), action: .fcmError(code: code, retryAfter: retryAfter)))
             let sleeps = RecordedSleeps()
             try await withFCMSender(configuration: try mock.fcmConfiguration(sleeps: sleeps)) { sender in
                 let result = await sender.send(FCMPushMessage(target: .token(registrationToken)))
@@ -158,7 +158,7 @@ struct FCMSenderTests {
     @Test("a Retry-After longer than the policy allows fails the delivery at once")
     func retryAfterTooLong() async throws {
         try await withPushMock { mock in
-            try mock.addFault(FaultRule(match: FaultMatch(platform: "fcm"), action: .fcmError("UNAVAILABLE", retryAfter: 3600)))
+            try mock.addFault(FaultRule(match: FaultMatch(platform: .fcm), action: .fcmError(code: "UNAVAILABLE", retryAfter: 3600)))
             let sleeps = RecordedSleeps()
             try await withFCMSender(configuration: try mock.fcmConfiguration(sleeps: sleeps)) { sender in
                 let result = await sender.send(FCMPushMessage(target: .token(registrationToken)))
@@ -173,7 +173,7 @@ struct FCMSenderTests {
     @Test("failed after retries: the last answer is reported")
     func failedAfterRetries() async throws {
         try await withPushMock { mock in
-            try mock.addFault(FaultRule(match: FaultMatch(platform: "fcm"), action: .fcmError("UNAVAILABLE")))
+            try mock.addFault(FaultRule(match: FaultMatch(platform: .fcm), action: .fcmError(code: "UNAVAILABLE")))
             let sleeps = RecordedSleeps()
             try await withFCMSender(configuration: try mock.fcmConfiguration(retry: RetryPolicy(maximumAttempts: 4, jitter: 0), sleeps: sleeps)) { sender in
                 let result = await sender.send(FCMPushMessage(target: .token(registrationToken)))
@@ -192,7 +192,7 @@ struct FCMSenderTests {
     @Test("a token endpoint that refuses the assertion: every message fails with authorizationFailed")
     func tokenEndpointRefuses() async throws {
         try await withPushMock { mock in
-            try mock.addFault(FaultRule(action: FaultAction(type: .oauthError, error: "invalid_grant", description: "Invalid JWT Signature.")))
+            try mock.addFault(FaultRule(action: FaultAction.oauthError(error: "invalid_grant", description: "Invalid JWT Signature.")))
             try await withFCMSender(configuration: try mock.fcmConfiguration()) { sender in
                 let summary = await sender.send(contentsOf: [FCMPushMessage(target: .topic("a")), FCMPushMessage(target: .topic("b"))])
                 #expect(summary.failed == 2)
@@ -205,14 +205,14 @@ struct FCMSenderTests {
                 #expect(detail.error.message.contains("invalid_grant"))
                 #expect(detail.error.message.contains("Invalid JWT Signature."))
             }
-            #expect(mock.recordings.records().allSatisfy { $0.platform == "oauth" })
+            #expect(mock.recordings.records().allSatisfy { $0.platform == .oauth })
         }
     }
 
     @Test("a token endpoint that fails once (500) is asked again")
     func tokenEndpointRetried() async throws {
         try await withPushMock { mock in
-            try mock.addFault(FaultRule(trigger: FaultTrigger(count: 1), action: FaultAction(type: .oauthError, error: "internal_failure")))
+            try mock.addFault(FaultRule(trigger: FaultTrigger(count: 1), action: FaultAction.oauthError(error: "internal_failure")))
             let sleeps = RecordedSleeps()
             try await withFCMSender(configuration: try mock.fcmConfiguration(sleeps: sleeps)) { sender in
                 let result = await sender.send(FCMPushMessage(target: .topic("news")))

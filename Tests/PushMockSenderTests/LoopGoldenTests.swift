@@ -106,7 +106,7 @@ struct LoopGoldenTests {
             let night = mock.checkPolicy(policy)
             let quiet = night.violations(.quietHours)
             #expect(quiet.map(\.notificationType) == ["check-in", "dose-reminder", "dose-reminder"], "\(night.text)")
-            #expect(quiet.dropFirst().allSatisfy { $0.notification.platform == "fcm" }, "\(night.text)")
+            #expect(quiet.dropFirst().allSatisfy { $0.notification.platform == .fcm }, "\(night.text)")
             #expect(night.violations(rule: "dose-reminders-per-day").count == 2, "the third to the APNs and to the FCM device: \(night.text)")
             #expect(night.violations(.quietHours).first?.rule == "night")
         }

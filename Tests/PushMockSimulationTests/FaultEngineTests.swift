@@ -6,7 +6,7 @@ import Testing
 
 /// A request for fault matching, built by hand.
 struct TestSubject: FaultSubject {
-    var platform = "apns"
+    var platform = Platform.apns
     var path = "/3/device/00fc13ad"
     var environment: String? = "sandbox"
     var token: String? = "00fc13ad"
@@ -40,8 +40,8 @@ struct FaultMatchTests {
     func conditions() {
         let subject = TestSubject()
         #expect(FaultMatch().matches(subject))
-        #expect(FaultMatch(platform: "apns").matches(subject))
-        #expect(!FaultMatch(platform: "fcm").matches(subject))
+        #expect(FaultMatch(platform: .apns).matches(subject))
+        #expect(!FaultMatch(platform: .fcm).matches(subject))
         #expect(FaultMatch(token: Glob("00fc*")).matches(subject))
         #expect(!FaultMatch(token: Glob("ff*")).matches(subject))
         #expect(FaultMatch(topic: Glob("com.example.*")).matches(subject))
@@ -66,7 +66,7 @@ struct FaultTriggerTests {
     /// Runs `requests` matching requests through one rule and returns which ones fired (1-based).
     static func fired(_ trigger: FaultTrigger, requests: Int = 20, times: (Int) -> Timestamp = { _ in now }, subject: (Int) -> TestSubject = { _ in TestSubject() }) throws -> [Int] {
         let engine = FaultEngine()
-        try engine.add(FaultRule(trigger: trigger, action: .apnsError("TooManyRequests")), now: now)
+        try engine.add(FaultRule(trigger: trigger, action: .apnsError(reason: "TooManyRequests")), now: now)
         return (1...requests).filter { engine.evaluate(subject($0), now: times($0)) != nil }
     }
 
@@ -98,16 +98,16 @@ struct FaultTriggerTests {
         let engine = FaultEngine()
         var outage = FaultPreset.Parameters()
         outage.forSeconds = 120
-        outage.platform = "apns"
+        outage.platform = .apns
         var throttling = FaultPreset.Parameters()
         throttling.startsInSeconds = 120
-        throttling.platform = "apns"
+        throttling.platform = .apns
         throttling.limit = 1
         for rule in try FaultPreset.outage.rules(outage) + FaultPreset.throttling.rules(throttling) {
             try engine.add(rule, now: now)
         }
         func reason(at seconds: Int64) -> String? {
-            engine.evaluate(TestSubject(), now: now + .seconds(seconds))?.action.reason
+            engine.evaluate(TestSubject(), now: now + .seconds(seconds))?.action.apnsReason
         }
         #expect(reason(at: 0) == "ServiceUnavailable")
         #expect(reason(at: 119) == "ServiceUnavailable")
@@ -152,7 +152,7 @@ struct FaultTriggerTests {
     ])
     func invalid(trigger: FaultTrigger) {
         #expect(throws: FaultRuleError.self) {
-            try FaultEngine().add(FaultRule(trigger: trigger, action: .reset), now: now)
+            try FaultEngine().add(FaultRule(trigger: trigger, action: .reset()), now: now)
         }
     }
 }
@@ -162,13 +162,13 @@ struct FaultEngineTests {
     @Test("rules are tried in order; the first that fires wins; platform of the action is respected")
     func order() throws {
         let engine = FaultEngine()
-        try engine.add(FaultRule(id: "fcm-only", action: .fcmError("UNAVAILABLE")), now: now)
-        try engine.add(FaultRule(id: "first", trigger: FaultTrigger(count: 1), action: .apnsError("InternalServerError")), now: now)
-        try engine.add(FaultRule(id: "second", action: .apnsError("ServiceUnavailable")), now: now)
+        try engine.add(FaultRule(id: "fcm-only", action: .fcmError(code: "UNAVAILABLE")), now: now)
+        try engine.add(FaultRule(id: "first", trigger: FaultTrigger(count: 1), action: .apnsError(reason: "InternalServerError")), now: now)
+        try engine.add(FaultRule(id: "second", action: .apnsError(reason: "ServiceUnavailable")), now: now)
         #expect(engine.evaluate(TestSubject(), now: now)?.ruleID == "first")
         #expect(engine.evaluate(TestSubject(), now: now)?.ruleID == "second")
         var fcm = TestSubject()
-        fcm.platform = "fcm"
+        fcm.platform = .fcm
         #expect(engine.evaluate(fcm, now: now)?.ruleID == "fcm-only")
         let counters = engine.rules.map { ($0.rule.id ?? "", $0.matches, $0.fired) }
         #expect(counters.map(\.0) == ["fcm-only", "first", "second"])
@@ -182,11 +182,11 @@ struct FaultEngineTests {
     @Test("ids are assigned, and re-adding an id replaces the rule")
     func ids() throws {
         let engine = FaultEngine()
-        let added = try engine.add(FaultRule(action: .reset), now: now)
+        let added = try engine.add(FaultRule(action: .reset()), now: now)
         #expect(added.id == "fault-1")
         try engine.add(FaultRule(id: "fault-1", action: .close), now: now)
         #expect(engine.rules.count == 1)
-        #expect(engine.rules.first?.rule.action.type == .close)
+        #expect(engine.rules.first?.rule.action == .close)
     }
 
     @Test("latency: fixed, uniform, normal and exponential, seeded")
@@ -219,7 +219,7 @@ struct FaultEngineTests {
         #expect(rule.match.token == Glob("00fc*"))
         #expect(rule.match.payload?.equals == "Hi")
         #expect(rule.trigger.rate?.limit == 2)
-        #expect(rule.action == .apnsError("TooManyRequests"))
+        #expect(rule.action == .apnsError(reason: "TooManyRequests"))
         let again = try JSONDecoder().decode(FaultRule.self, from: try JSONEncoder().encode(rule))
         #expect(again == rule)
         #expect(throws: (any Error).self) {
@@ -227,18 +227,38 @@ struct FaultEngineTests {
         }
     }
 
-    @Test("actions need their fields", arguments: [
-        FaultAction(type: .apnsError), FaultAction(type: .fcmError), FaultAction(type: .iidError), FaultAction(type: .settings),
-        FaultAction(type: .apnsError, reason: "X", status: 999),
+    @Test("actions need their fields, and take no others", arguments: [
+        #"{"type": "apns-error"}"#, #"{"type": "fcm-error"}"#, #"{"type": "iid-error"}"#, #"{"type": "oauth-error"}"#,
+        #"{"type": "settings"}"#, #"{"type": "apns-error", "reason": ""}"#,
+        #"{"type": "fcm-error", "code": "UNAVAILABLE", "status": 503}"#, #"{"type": "reset", "reason": "Shutdown"}"#,
+        #"{"type": "close", "code": "CANCEL"}"#, #"{"type": "reset", "code": "NOT_A_CODE"}"#,
+        #"{"type": "goaway", "lastStream": "first"}"#,
+    ])
+    func actionDecoding(json: String) {
+        #expect(throws: (any Error).self) { try JSONDecoder().decode(FaultAction.self, from: Data(json.utf8)) }
+    }
+
+    @Test("action values out of range are refused", arguments: [
+        FaultAction.apnsError(reason: "X", status: 999), .iidError(error: "INTERNAL", status: 42), .fcmError(code: "INTERNAL", retryAfter: -1),
     ])
     func actionValidation(action: FaultAction) {
         #expect(throws: FaultRuleError.self) { try action.validate() }
     }
 
+    @Test("every action kind round-trips through its JSON form", arguments: [
+        FaultAction.apnsError(reason: "Unregistered", status: 410, timestamp: 1_700_000_000_000, retryAfter: 5),
+        .fcmError(code: "QUOTA_EXCEEDED", retryAfter: 60, message: "slow down"), .iidError(error: "RESOURCE_EXHAUSTED", status: 429),
+        .oauthError(error: "invalid_grant", description: "no", status: 400), .reset(.refusedStream),
+        .goAway(reason: "Shutdown", code: .noError, lastStream: .last, close: false), .close, .hang, .settings(maxConcurrentStreams: 1), .pass,
+    ])
+    func actionRoundTrip(action: FaultAction) throws {
+        #expect(try JSONDecoder().decode(FaultAction.self, from: JSONEncoder().encode(action)) == action)
+    }
+
     @Test("a rule whose action belongs to another platform than its match is rejected")
     func platformMismatch() {
         #expect(throws: FaultRuleError.self) {
-            try FaultEngine().add(FaultRule(match: FaultMatch(platform: "fcm"), action: .apnsError("TooManyRequests")), now: now)
+            try FaultEngine().add(FaultRule(match: FaultMatch(platform: .fcm), action: .apnsError(reason: "TooManyRequests")), now: now)
         }
     }
 
@@ -250,8 +270,8 @@ struct FaultEngineTests {
         for rule in rules {
             try engine.add(rule, now: now)
         }
-        let platformOnly = try FaultPreset.throttling.rules({ var parameters = FaultPreset.Parameters(); parameters.platform = "fcm"; return parameters }())
-        #expect(platformOnly.map(\.action.type) == [.fcmError])
+        let platformOnly = try FaultPreset.throttling.rules({ var parameters = FaultPreset.Parameters(); parameters.platform = .fcm; return parameters }())
+        #expect(platformOnly.map(\.action.kind) == [.fcmError])
     }
 }
 
@@ -261,7 +281,7 @@ struct DeviceTokenExpiryPresetTests {
     func fraction() throws {
         var parameters = FaultPreset.Parameters()
         parameters.fraction = 0.25
-        parameters.platform = "apns"
+        parameters.platform = .apns
         let engine = FaultEngine()
         for rule in try FaultPreset.deviceTokenExpiry.rules(parameters) {
             try engine.add(rule, now: now)
@@ -271,7 +291,7 @@ struct DeviceTokenExpiryPresetTests {
             tokens.filter { token in
                 var subject = TestSubject()
                 subject.token = token
-                return engine.evaluate(subject, now: now)?.action.reason == "Unregistered"
+                return engine.evaluate(subject, now: now)?.action.apnsReason == "Unregistered"
             }
         }
         let first = hit()
@@ -285,9 +305,17 @@ struct DeviceTokenExpiryPresetTests {
         var parameters = FaultPreset.Parameters()
         parameters.token = "00fc*"
         let rules = try FaultPreset.deviceTokenExpiry.rules(parameters)
-        #expect(rules.map(\.action.type) == [.apnsError, .fcmError])
-        #expect(rules.last?.action.code == "UNREGISTERED")
+        #expect(rules.map(\.action.kind) == [.apnsError, .fcmError])
+        #expect(rules.last?.action == .fcmError(code: "UNREGISTERED"))
         parameters.fraction = 2
         #expect(throws: FaultRuleError.self) { try FaultPreset.deviceTokenExpiry.rules(parameters) }
+    }
+}
+
+extension FaultAction {
+    /// The reason of an `apns-error`, for compact expectations.
+    fileprivate var apnsReason: String? {
+        if case .apnsError(reason: let reason, _, _, _) = self { return reason }
+        return nil
     }
 }

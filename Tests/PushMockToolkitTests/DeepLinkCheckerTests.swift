@@ -1,3 +1,4 @@
+import PushMockCore
 import Foundation
 import PushMockJSON
 import PushMockRecording
@@ -61,7 +62,7 @@ struct DeepLinkCheckerTests {
         let rejected = LinkPolicyFixtures.apns(#"{"aps":{"alert":"Hi"}}"#, sequence: 1, status: 400)
         let validateOnly = LinkPolicyFixtures.fcm(#"{"token":"t","notification":{"title":"Hi"}}"#, sequence: 2, validateOnly: true)
         var oauth = LinkPolicyFixtures.apns("{}", sequence: 3)
-        oauth.platform = "oauth"
+        oauth.platform = .oauth
         let accepted = LinkPolicyFixtures.apns(#"{"aps":{"alert":"Hi"},"link":"loop://protocols/p1"}"#, sequence: 4)
         let records = [rejected, validateOnly, oauth, accepted]
         #expect(try Self.checker().check(records).notifications.map(\.notification.sequence) == [4])

@@ -1,3 +1,4 @@
+import PushMockCore
 import PushMockJSON
 import PushMockRecording
 import PushMockToolkit
@@ -82,7 +83,7 @@ struct DeepLinkExtractorTests {
         let apns = LinkPolicyFixtures.apns(#"{"aps":{"alert":"x"},"link":"loop://checkin"}"#)
         #expect(extractor.links(in: apns).map(\.link) == ["loop://checkin"])
         var oauth = apns
-        oauth.platform = "oauth"
+        oauth.platform = .oauth
         #expect(extractor.links(in: oauth).isEmpty)
         var text = apns
         text.request.body = .text("deep_link=loop://checkin")

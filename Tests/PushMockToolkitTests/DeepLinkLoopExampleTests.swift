@@ -1,3 +1,4 @@
+import PushMockCore
 import PushMockJSON
 import PushMockRecording
 import PushMockToolkit

@@ -35,7 +35,7 @@ enum LinkPolicyFixtures {
         return ExchangeRecord(
             sequence: sequence,
             timeMilliseconds: time(iso),
-            platform: "apns",
+            platform: .apns,
             request: RequestInfo(
                 method: "POST",
                 path: "/3/device/\(token)",
@@ -69,7 +69,7 @@ enum LinkPolicyFixtures {
         return ExchangeRecord(
             sequence: sequence,
             timeMilliseconds: time(iso),
-            platform: "fcm",
+            platform: .fcm,
             request: RequestInfo(
                 method: "POST",
                 path: "/v1/projects/loop-health/messages:send",

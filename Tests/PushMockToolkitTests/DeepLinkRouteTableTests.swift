@@ -1,3 +1,4 @@
+import PushMockCore
 import Foundation
 import PushMockJSON
 import PushMockToolkit

@@ -13,7 +13,7 @@ struct GoldenNormalizerTests {
             sequence: 42,
             timeMilliseconds: 1_795_304_400_123,
             namespace: "ci-7",
-            platform: "apns",
+            platform: .apns,
             connection: ConnectionInfo(id: 3, transport: "h2", tls: true, alpn: "h2", remoteAddress: "127.0.0.1:50111"),
             streamID: 1,
             environment: "sandbox",
@@ -317,7 +317,7 @@ struct GoldenNormalizerTests {
         let records = factory.scenario()
         #expect(GoldenNormalizer().entries(for: records).count == 5)
         #expect(GoldenNormalizer(configuration: GoldenConfiguration(platforms: nil)).entries(for: records).count == 6)
-        #expect(GoldenNormalizer(configuration: GoldenConfiguration(platforms: ["fcm"])).entries(for: records).count == 1)
+        #expect(GoldenNormalizer(configuration: GoldenConfiguration(platforms: [.fcm])).entries(for: records).count == 1)
     }
 
     @Test("lint codes and chosen annotations on request")

@@ -92,7 +92,7 @@ struct RecordFactory {
             sequence: sequence,
             timeMilliseconds: received,
             namespace: "ns-\(random.next() % 1000)",
-            platform: "apns",
+            platform: .apns,
             connection: ConnectionInfo(id: random.next() % 1000, transport: "h2", tls: true, alpn: "h2", remoteAddress: "127.0.0.1:\(random.next() % 60000)"),
             streamID: Int32(random.next() % 1000) * 2 + 1,
             environment: "sandbox",
@@ -148,7 +148,7 @@ struct RecordFactory {
         return ExchangeRecord(
             sequence: sequence,
             timeMilliseconds: received,
-            platform: "fcm",
+            platform: .fcm,
             connection: ConnectionInfo(id: random.next() % 1000, transport: "h2", tls: true),
             streamID: 1,
             request: RequestInfo(
@@ -183,7 +183,7 @@ struct RecordFactory {
         return ExchangeRecord(
             sequence: sequence,
             timeMilliseconds: time,
-            platform: "oauth",
+            platform: .oauth,
             request: RequestInfo(method: "POST", path: "/token", body: .text("grant_type=…")),
             response: ResponseInfo(status: 200)
         )

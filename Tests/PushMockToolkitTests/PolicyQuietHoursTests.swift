@@ -1,3 +1,4 @@
+import PushMockCore
 import PushMockRecording
 import PushMockToolkit
 import Testing

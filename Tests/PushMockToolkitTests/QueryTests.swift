@@ -22,7 +22,7 @@ func apnsRecord(
         sequence: sequence,
         timeMilliseconds: time + Int64(sequence) * 1000,
         namespace: namespace,
-        platform: "apns",
+        platform: .apns,
         environment: "sandbox",
         request: RequestInfo(method: "POST", path: "/3/device/\(token)", body: RecordedBody(capturing: Array(payload.utf8))),
         notification: NotificationInfo(token: token, topic: topic, pushType: pushType, priority: priority, messageID: "id-\(sequence)"),
@@ -138,7 +138,7 @@ struct ExpectationTests {
     ] as [(CountRule, Int, Bool)])
     func counts(rule: CountRule, matches: Int, passes: Bool) {
         let records = (0..<matches).map { apnsRecord(UInt64($0)) }
-        #expect(ExpectationEvaluator.evaluate(Expectation(query: RecordingQuery(platform: "apns"), count: rule), records: records).passed == passes)
+        #expect(ExpectationEvaluator.evaluate(Expectation(query: RecordingQuery(platform: .apns), count: rule), records: records).passed == passes)
     }
 
     @Test("order: steps must appear in sequence; a wrong order is said so")
@@ -162,8 +162,8 @@ struct ExpectationTests {
 
     @Test("JUnit XML escapes and counts failures")
     func junit() {
-        let failing = ExpectationEvaluator.evaluate(Expectation(name: "<dose & reminder>", query: RecordingQuery(platform: "fcm")), records: records)
-        let passing = ExpectationEvaluator.evaluate(Expectation(query: RecordingQuery(platform: "apns"), count: .atLeast(1)), records: records)
+        let failing = ExpectationEvaluator.evaluate(Expectation(name: "<dose & reminder>", query: RecordingQuery(platform: .fcm)), records: records)
+        let passing = ExpectationEvaluator.evaluate(Expectation(query: RecordingQuery(platform: .apns), count: .atLeast(1)), records: records)
         let xml = JUnitReport.render(JUnitReport.testCases([failing, passing]))
         #expect(xml.contains(#"<testsuites tests="2" failures="1">"#))
         #expect(xml.contains("&lt;dose &amp; reminder&gt;"))

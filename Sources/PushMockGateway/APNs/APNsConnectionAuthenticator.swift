@@ -68,6 +68,9 @@ final class APNsConnectionAuthenticator {
     private(set) var hasAuthenticated = false
     /// The key registry's generation when a cached authorization answer was computed.
     private var generation: UInt64 = 0
+    /// Set when this connection was told its provider token expired (for real or by an injected
+    /// fault): the next new token is a forced update, never "too many".
+    private var expiryAnswered = false
 
     init(keys: APNsKeyRegistry, options: APNsOptions, certificate: APNsClientCertificate?, certificateProblem: String?) {
         self.keys = keys
@@ -162,7 +165,7 @@ final class APNsConnectionAuthenticator {
         if case .failure(let failure) = checkAge(verified, now: now) {
             return .failure(failure)
         }
-        if let current, options.providerTokenUpdateInterval > .zero {
+        if let current, options.providerTokenUpdateInterval > .zero, !expiryAnswered {
             // "Refresh your token no more than once every 20 minutes": compare issue times, so a
             // client sharing one token across connections is not punished for opening a
             // connection late in the token's life.
@@ -172,15 +175,23 @@ final class APNsConnectionAuthenticator {
             }
         }
         current = verified
+        expiryAnswered = false
         boundTeamID = boundTeamID ?? parsed.teamID
         firstKey = firstKey ?? key
         hasAuthenticated = true
         return .success(APNsAuthentication(method: .providerToken(verified), isNewToken: true))
     }
 
+    /// The connection was answered `ExpiredProviderToken` by an injected fault: the client's
+    /// next token replaces an expired one, as after a real expiry.
+    func providerTokenExpiryAnswered() {
+        expiryAnswered = true
+    }
+
     private func checkAge(_ verified: VerifiedProviderToken, now: Timestamp) -> Result<VerifiedProviderToken, APNsFailure> {
         let age = Duration.seconds(now.secondsSince1970 - verified.parsed.issuedAt)
         if age > options.providerTokenLifetime {
+            expiryAnswered = true
             return .failure(.error(.expiredProviderToken))
         }
         return .success(verified)

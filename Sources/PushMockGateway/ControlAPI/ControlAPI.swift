@@ -47,7 +47,7 @@ struct ControlAPI: Sendable {
     }
 
     func handle(_ request: HTTPRequestMessage) -> Reply {
-        let path = request.pathWithoutQuery.dropFirst(GatewayRoute.controlPrefix.count)
+        let path = request.pathWithoutQuery.dropFirst(EndpointID.controlPrefix.count)
         let segments = path.split(separator: "/", omittingEmptySubsequences: true).map(String.init)
         let items = Self.parseQueryItems(request.query)
         let control = ControlRequest(method: request.method, segments: segments, queryItems: items, body: request.body)

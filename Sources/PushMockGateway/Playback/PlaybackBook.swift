@@ -43,7 +43,7 @@ public final class PlaybackBook: Sendable {
         var queues: [Key: Queue] = [:]
         var count = 0
         for record in records.sorted(by: { $0.sequence < $1.sequence }) {
-            guard record.platform == "apns" || record.platform == "fcm", record.response.status != 0 else { continue }
+            guard record.platform == .apns || record.platform == .fcm, record.response.status != 0 else { continue }
             let key = Self.key(
                 method: record.request.method,
                 path: record.request.path,

@@ -10,12 +10,12 @@ import PushMockRecording
 /// short fingerprint that ties an FCM send to the token request that produced its token.
 extension ExchangeRecorder {
     static func fcmRecord(
-        request: HTTPRequestMessage,
-        outcome: FCMService.Outcome,
+        _ outcome: FCMSendExchange,
         connection: GatewayConnectionContext,
         time: Timestamp,
         latencyMicroseconds: Int64
     ) -> ExchangeRecord {
+        let request = outcome.request
         var notification = NotificationInfo()
         notification.project = outcome.project
         notification.messageID = outcome.messageName
@@ -33,12 +33,12 @@ extension ExchangeRecorder {
             annotations["validateOnly"] = "true"
         }
         return googleRecord(
-            platform: "fcm",
+            platform: .fcm,
             request: request,
             recordedBody: request.body.isEmpty ? .none : RecordedBody(capturing: request.body),
             grant: outcome.grant,
             notification: notification,
-            reply: outcome.reply,
+            reply: outcome.reply ?? HTTPReply(.noResponse),
             reason: outcome.error.map { $0.fcmErrorCode?.rawValue ?? $0.status.name },
             connection: connection,
             time: time,
@@ -48,23 +48,23 @@ extension ExchangeRecorder {
     }
 
     static func iidRecord(
-        request: HTTPRequestMessage,
-        outcome: IIDService.Outcome,
+        _ outcome: IIDTopicExchange,
         connection: GatewayConnectionContext,
         time: Timestamp,
         latencyMicroseconds: Int64
     ) -> ExchangeRecord {
+        let request = outcome.request
         var notification = NotificationInfo()
         notification.topic = outcome.topic
         notification.project = outcome.project
         notification.resolvedTokens = outcome.tokens
         return googleRecord(
-            platform: "iid",
+            platform: .iid,
             request: request,
             recordedBody: request.body.isEmpty ? .none : RecordedBody(capturing: request.body),
             grant: outcome.grant,
             notification: notification,
-            reply: outcome.reply,
+            reply: outcome.reply ?? HTTPReply(.noResponse),
             reason: outcome.error,
             connection: connection,
             time: time,
@@ -74,12 +74,12 @@ extension ExchangeRecorder {
     }
 
     static func oauthRecord(
-        request: HTTPRequestMessage,
-        outcome: OAuthService.Outcome,
+        _ outcome: OAuthTokenExchange,
         connection: GatewayConnectionContext,
         time: Timestamp,
         latencyMicroseconds: Int64
     ) -> ExchangeRecord {
+        let request = outcome.request
         var auth: AuthInfo?
         if let assertion = outcome.assertion {
             auth = AuthInfo(
@@ -92,7 +92,7 @@ extension ExchangeRecorder {
             )
         }
         // The form carries the signed assertion: record it without the signature.
-        let form = FormBody.parse(request.body).map { field -> String in
+        let form = outcome.form.map { field -> String in
             if field.name == "assertion" {
                 return "assertion=[JWT of \(outcome.assertion?.issuer ?? "?"); decoded in auth, signature withheld]"
             }
@@ -104,7 +104,7 @@ extension ExchangeRecorder {
             annotations["scopes"] = grant.scopes.joined(separator: " ")
             annotations["expiresAt"] = grant.expiresAt.description
         }
-        var response = outcome.reply
+        var response = outcome.reply ?? HTTPReply(.noResponse)
         if let grant = outcome.grant, case .respond(var message) = response.action {
             // The issued token is a credential too: keep only its fingerprint.
             let text = String(decoding: message.body, as: UTF8.self).replacingOccurrences(of: grant.token, with: "ya29.c.[withheld; fingerprint \(fingerprint(grant.token))]")
@@ -112,7 +112,7 @@ extension ExchangeRecorder {
             response = .respond(message)
         }
         var record = googleRecord(
-            platform: "oauth",
+            platform: .oauth,
             request: request,
             recordedBody: form.isEmpty ? .none : .text(form),
             grant: nil,
@@ -141,7 +141,7 @@ extension ExchangeRecorder {
     }
 
     private static func googleRecord(
-        platform: String,
+        platform: Platform,
         request: HTTPRequestMessage,
         recordedBody: RecordedBody,
         grant: AccessTokenGrant?,

@@ -55,12 +55,12 @@ struct ExchangeRecorder {
 
     /// The record of one APNs exchange.
     static func apnsRecord(
-        request: HTTPRequestMessage,
-        outcome: APNsOutcome,
+        _ outcome: APNsExchange,
         connection: GatewayConnectionContext,
         time: Timestamp,
         latencyMicroseconds: Int64
     ) -> ExchangeRecord {
+        let request = outcome.request
         var auth: AuthInfo?
         var authorizationPlaceholder = "[absent]"
         if let authentication = outcome.authentication {
@@ -104,7 +104,7 @@ struct ExchangeRecorder {
         var responseHeaders = HTTPHeaderList()
         var responseBody = RecordedBody.none
         var status = outcome.status
-        switch outcome.reply.action {
+        switch outcome.reply?.action ?? .noResponse {
         case .respond(let response):
             status = response.status
             // Shared with the reply (copy-on-write): no copy is made.
@@ -124,7 +124,7 @@ struct ExchangeRecorder {
 
         return ExchangeRecord(
             timeMilliseconds: time.millisecondsSince1970,
-            platform: "apns",
+            platform: .apns,
             connection: connection.recordedConnection,
             streamID: request.streamID,
             environment: outcome.environment.name,
@@ -149,6 +149,16 @@ struct ExchangeRecorder {
             latencyMicroseconds: latencyMicroseconds,
             annotations: annotations
         )
+    }
+
+    /// The namespace a record belongs to, for isolating parallel test runs: the
+    /// `x-pushmock-namespace` request header when the sender adds one, else the app (APNs
+    /// bundle ID, FCM project).
+    static func namespace(of request: HTTPRequestMessage, app: String?) -> String? {
+        if let index = request.headers.firstIndex(of: HTTPFieldName("x-pushmock-namespace")) {
+            return request.headers.value(at: index)
+        }
+        return app
     }
 
     /// The request headers for the record: shared as they are, or — when they carry an

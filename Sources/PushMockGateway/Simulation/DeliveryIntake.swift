@@ -12,7 +12,7 @@ struct DeliveryIntake {
     typealias Delivery = (address: DeviceAddress, policy: StoragePolicy, notification: SimulatedNotification)
 
     /// An accepted `POST /3/device/<token>`.
-    func apns(_ request: HTTPRequestMessage, outcome: APNsOutcome, now: Timestamp) -> Delivery? {
+    func apns(_ outcome: APNsExchange, now: Timestamp) -> Delivery? {
         guard outcome.status == 200, let headers = outcome.headers, let token = outcome.deviceToken, let topic = outcome.topic else {
             return nil
         }
@@ -27,13 +27,13 @@ struct DeliveryIntake {
             collapseKey: collapseID,
             displayKey: pushType == .alert ? collapseID : nil,
             kind: pushType.rawValue,
-            payload: request.body
+            payload: outcome.request.body
         )
         return (DeviceAddress(service: .apns, token: token), .apns, notification)
     }
 
     /// An accepted FCM `messages:send` (not a dry run): one delivery per resolved token.
-    func fcm(_ outcome: FCMService.Outcome, now: Timestamp) -> [Delivery] {
+    func fcm(_ outcome: FCMSendExchange, now: Timestamp) -> [Delivery] {
         guard outcome.status == 200, let send = outcome.send, !send.validateOnly, let name = outcome.messageName,
               let project = outcome.project, !outcome.resolvedTokens.isEmpty
         else { return [] }

@@ -2,51 +2,30 @@ import PushMockCore
 import PushMockJSON
 import PushMockSimulation
 
-/// A request as fault rules see it. Everything derived from the body is computed on first
-/// use, so rules that do not look at the body cost nothing extra.
+/// A request as fault rules see it: the facts its endpoint parsed, plus the body as JSON,
+/// parsed only if a rule looks inside it (and only when the endpoint had not parsed it).
 final class GatewayFaultSubject: FaultSubject {
     let request: HTTPRequestMessage
-    let platform: String
-    let environment: String?
+    let platform: Platform
+    let facts: FaultFacts
     let connectionID: UInt64
 
-    init(request: HTTPRequestMessage, platform: String, environment: String?, connectionID: UInt64) {
+    init(request: HTTPRequestMessage, platform: Platform, facts: FaultFacts, connectionID: UInt64) {
         self.request = request
         self.platform = platform
-        self.environment = environment
+        self.facts = facts
         self.connectionID = connectionID
     }
 
     var path: String { String(request.pathWithoutQuery) }
+    var environment: String? { facts.environment }
+    var token: String? { facts.token }
+    var topic: String? { facts.topic }
+    var project: String? { facts.project }
 
     func headerValues(named name: String) -> [String] {
         request.headers.values(named: name)
     }
 
-    private(set) lazy var payload: JSONValue? = request.body.isEmpty ? nil : try? JSONValue(parsing: request.body)
-
-    private(set) lazy var token: String? = {
-        switch platform {
-        case "apns":
-            guard request.path.hasPrefix("/3/device/") else { return nil }
-            return String(request.pathWithoutQuery.dropFirst(10))
-        case "fcm":
-            return payload?["message"]?["token"]?.stringValue ?? payload?["message"]?["fid"]?.stringValue
-        default:
-            return nil
-        }
-    }()
-
-    private(set) lazy var topic: String? = {
-        switch platform {
-        case "apns": return request.headers.first(.apnsTopic)
-        case "fcm": return payload?["message"]?["topic"]?.stringValue
-        case "iid":
-            guard let to = payload?["to"]?.stringValue else { return nil }
-            return to.hasPrefix("/topics/") ? String(to.dropFirst(8)) : to
-        default: return nil
-        }
-    }()
-
-    private(set) lazy var project: String? = platform == "fcm" ? FCMService.project(inPath: request.pathWithoutQuery) : nil
+    private(set) lazy var payload: JSONValue? = facts.payload ?? (request.body.isEmpty ? nil : try? JSONValue(parsing: request.body))
 }

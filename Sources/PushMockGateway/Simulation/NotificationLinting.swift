@@ -9,14 +9,14 @@ struct NotificationLinting {
     let fcmTokens: FCMRegistry
 
     /// An accepted `POST /3/device/<token>`.
-    func apns(_ request: HTTPRequestMessage, outcome: APNsOutcome, now: Timestamp) -> [LintNote] {
+    func apns(_ outcome: APNsExchange, now: Timestamp) -> [LintNote] {
         guard outcome.status == 200, let headers = outcome.headers else { return [] }
-        let findings = APNsLinter.lint(APNsLintInput(headers, topic: outcome.topic), payload: request.body, now: now, configuration: configuration)
+        let findings = APNsLinter.lint(APNsLintInput(headers, topic: outcome.topic), payload: outcome.request.body, now: now, configuration: configuration)
         return findings.map(Self.note)
     }
 
     /// An accepted FCM send; the target platform is known for registered single tokens.
-    func fcm(_ outcome: FCMService.Outcome, now: Timestamp) -> [LintNote] {
+    func fcm(_ outcome: FCMSendExchange, now: Timestamp) -> [LintNote] {
         guard outcome.status == 200, let send = outcome.send else { return [] }
         var platform = LintTargetPlatform.unknown
         if case .token(let token) = send.message.target, let record = fcmTokens.lookup(token) {

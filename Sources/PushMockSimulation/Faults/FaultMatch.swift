@@ -4,8 +4,8 @@ public import PushMockJSON
 /// Which requests a fault rule applies to. Every given condition must hold; an empty match
 /// applies to every request.
 public struct FaultMatch: Sendable, Codable, Hashable {
-    /// `apns`, `fcm`, `oauth` or `iid`.
-    public var platform: String?
+    /// `apns`, `fcm`, `expo`, `oauth` or `iid`.
+    public var platform: Platform?
     /// Device token (APNs path) or FCM registration token / installation ID (`message.token`).
     public var token: Glob?
     /// APNs `apns-topic`, or FCM `message.topic`.
@@ -50,7 +50,7 @@ public struct FaultMatch: Sendable, Codable, Hashable {
     }
 
     public init(
-        platform: String? = nil,
+        platform: Platform? = nil,
         token: Glob? = nil,
         topic: Glob? = nil,
         project: Glob? = nil,
@@ -121,7 +121,7 @@ public struct FaultMatch: Sendable, Codable, Hashable {
 /// What fault matching can ask of a request. The gateway implements it lazily: the body is
 /// parsed only if a rule looks inside it.
 public protocol FaultSubject {
-    var platform: String { get }
+    var platform: Platform { get }
     var path: String { get }
     var environment: String? { get }
     var token: String? { get }

@@ -1,4 +1,5 @@
-import PushMockCore
+public import PushMockCore
+
 /// Ready-made fault rules for the stories QA asks for most. Each preset takes a few optional
 /// parameters (JSON object) and expands into ordinary rules, listed and removable like any.
 ///
@@ -35,7 +36,7 @@ public enum FaultPreset: String, Sendable, CaseIterable, Codable {
         public var startsInSeconds: Double?
         public var limit: Int?
         public var perSeconds: Double?
-        public var platform: String?
+        public var platform: Platform?
         public var retryAfter: Int?
         public var probability: Double?
         public var seed: UInt64?
@@ -80,9 +81,9 @@ public enum FaultPreset: String, Sendable, CaseIterable, Codable {
             return [
                 FaultRule(
                     name: rawValue,
-                    match: FaultMatch(platform: "apns", header: .init(name: "authorization")),
+                    match: FaultMatch(platform: .apns, header: .init(name: "authorization")),
                     trigger: FaultTrigger(count: parameters.count, forSeconds: parameters.forSeconds),
-                    action: .apnsError("ExpiredProviderToken")
+                    action: .apnsError(reason: "ExpiredProviderToken")
                 )
             ]
         case .deviceTokenExpiry:
@@ -90,13 +91,13 @@ public enum FaultPreset: String, Sendable, CaseIterable, Codable {
                 throw FaultRuleError("fraction must be between 0 and 1")
             }
             var rules: [FaultRule] = []
-            for platform in ["apns", "fcm"] where platforms?.contains(platform) ?? true {
+            for platform in [Platform.apns, .fcm] where platforms?.contains(platform) ?? true {
                 rules.append(
                     FaultRule(
                         name: rawValue,
                         match: FaultMatch(platform: platform, token: parameters.token.map(Glob.init), tokenFraction: parameters.fraction),
                         trigger: FaultTrigger(count: parameters.count, forSeconds: parameters.forSeconds),
-                        action: platform == "apns" ? .apnsError("Unregistered") : .fcmError("UNREGISTERED")
+                        action: platform == .apns ? .apnsError(reason: "Unregistered") : .fcmError(code: "UNREGISTERED")
                     )
                 )
             }
@@ -104,16 +105,16 @@ public enum FaultPreset: String, Sendable, CaseIterable, Codable {
         case .throttling:
             let trigger = FaultTrigger(rate: .init(limit: parameters.limit ?? 3, perSeconds: parameters.perSeconds ?? 1, key: "token"))
             var rules: [FaultRule] = []
-            if platforms?.contains("apns") ?? true {
-                rules.append(FaultRule(name: rawValue, match: FaultMatch(platform: "apns"), trigger: trigger, action: .apnsError("TooManyRequests")))
+            if platforms?.contains(.apns) ?? true {
+                rules.append(FaultRule(name: rawValue, match: FaultMatch(platform: .apns), trigger: trigger, action: .apnsError(reason: "TooManyRequests")))
             }
-            if platforms?.contains("fcm") ?? true {
+            if platforms?.contains(.fcm) ?? true {
                 rules.append(
                     FaultRule(
                         name: rawValue,
-                        match: FaultMatch(platform: "fcm"),
+                        match: FaultMatch(platform: .fcm),
                         trigger: trigger,
-                        action: .fcmError("QUOTA_EXCEEDED", retryAfter: parameters.retryAfter ?? 60)
+                        action: .fcmError(code: "QUOTA_EXCEEDED", retryAfter: parameters.retryAfter ?? 60)
                     )
                 )
             }
@@ -121,16 +122,16 @@ public enum FaultPreset: String, Sendable, CaseIterable, Codable {
         case .outage:
             let trigger = FaultTrigger(forSeconds: parameters.forSeconds ?? 120)
             var rules: [FaultRule] = []
-            if platforms?.contains("apns") ?? true {
-                rules.append(FaultRule(name: rawValue, match: FaultMatch(platform: "apns"), trigger: trigger, action: .apnsError("ServiceUnavailable")))
+            if platforms?.contains(.apns) ?? true {
+                rules.append(FaultRule(name: rawValue, match: FaultMatch(platform: .apns), trigger: trigger, action: .apnsError(reason: "ServiceUnavailable")))
             }
-            if platforms?.contains("fcm") ?? true {
+            if platforms?.contains(.fcm) ?? true {
                 rules.append(
                     FaultRule(
                         name: rawValue,
-                        match: FaultMatch(platform: "fcm"),
+                        match: FaultMatch(platform: .fcm),
                         trigger: trigger,
-                        action: .fcmError("UNAVAILABLE", retryAfter: parameters.retryAfter ?? 30)
+                        action: .fcmError(code: "UNAVAILABLE", retryAfter: parameters.retryAfter ?? 30)
                     )
                 )
             }
@@ -150,7 +151,7 @@ public enum FaultPreset: String, Sendable, CaseIterable, Codable {
                     name: rawValue,
                     match: FaultMatch(platform: parameters.platform),
                     trigger: FaultTrigger(probability: parameters.probability ?? 0.1, seed: parameters.seed ?? 1),
-                    action: .reset
+                    action: .reset()
                 )
             ]
         case .slowNetwork:

@@ -53,11 +53,11 @@ public struct FaultRule: Sendable, Codable, Hashable {
         try action.validate()
         try trigger.validate()
         try latency?.validate()
-        if action.type == .pass && latency == nil {
+        if action == .pass && latency == nil {
             throw FaultRuleError("a pass action without latency does nothing; give latency or another action")
         }
         if let actionPlatform = action.platform, let platform = match.platform, platform != actionPlatform {
-            throw FaultRuleError("action \(action.type.rawValue) cannot apply to platform \(platform)")
+            throw FaultRuleError("action \(action.kind.rawValue) cannot apply to platform \(platform)")
         }
         if let fraction = match.tokenFraction, !(0...1).contains(fraction) {
             throw FaultRuleError("match.tokenFraction must be between 0 and 1")

@@ -1,3 +1,5 @@
+import PushMockCore
+
 extension LintRule {
     /// Every rule, APNs first, in the order of `docs/lint-rules.md`.
     public static let all: [LintRule] = apns + fcm
@@ -9,7 +11,7 @@ extension LintRule {
         effect: String,
         sources: [String]
     ) -> LintRule {
-        LintRule(platform: "apns", code: code, severity: severity, trigger: trigger, effect: effect, sources: sources)
+        LintRule(platform: .apns, code: code, severity: severity, trigger: trigger, effect: effect, sources: sources)
     }
 
     private static func fcmRule(
@@ -19,7 +21,7 @@ extension LintRule {
         effect: String,
         sources: [String]
     ) -> LintRule {
-        LintRule(platform: "fcm", code: code, severity: severity, trigger: trigger, effect: effect, sources: sources)
+        LintRule(platform: .fcm, code: code, severity: severity, trigger: trigger, effect: effect, sources: sources)
     }
 
     static let apns: [LintRule] = [

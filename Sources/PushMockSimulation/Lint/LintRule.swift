@@ -1,10 +1,12 @@
+public import PushMockCore
+
 /// One lint rule: what it looks for, how sure it is, and where the behaviour is documented.
 ///
 /// Every finding carries its rule's code, severity and first source, so a recording explains
 /// itself. `docs/lint-rules.md` is the human-readable version of ``all``.
 public struct LintRule: Hashable, Sendable, Codable, Identifiable {
     /// The service whose request the rule reads: `apns` or `fcm`.
-    public var platform: String
+    public var platform: Platform
     public var code: LintCode
     public var severity: LintSeverity
     /// What triggers the rule, in one sentence.
@@ -17,7 +19,7 @@ public struct LintRule: Hashable, Sendable, Codable, Identifiable {
     public var id: LintCode { code }
 
     public init(
-        platform: String,
+        platform: Platform,
         code: LintCode,
         severity: LintSeverity,
         trigger: String,

@@ -1,5 +1,5 @@
 import Foundation
-import PushMockCore
+public import PushMockCore
 public import PushMockRecording
 import PushMockJSON
 
@@ -7,7 +7,7 @@ import PushMockJSON
 public struct RecordSummary: Sendable, Hashable, Codable, CustomStringConvertible {
     public var sequence: UInt64
     public var time: String
-    public var platform: String
+    public var platform: Platform
     public var token: String?
     public var topic: String?
     public var status: Int
@@ -31,7 +31,7 @@ public struct RecordSummary: Sendable, Hashable, Codable, CustomStringConvertibl
     }
 
     public var description: String {
-        var parts = ["#\(sequence)", time, platform]
+        var parts = ["#\(sequence)", time, platform.rawValue]
         if let token { parts.append(token.count > 16 ? String(token.prefix(12)) + "…" : token) }
         if let topic { parts.append(topic) }
         parts.append(String(status) + (reason.map { " \($0)" } ?? ""))
@@ -196,7 +196,7 @@ struct AlertFields {
 
     init(_ record: ExchangeRecord) {
         guard let body = record.request.body.jsonValue else { return }
-        if record.platform == "fcm" {
+        if record.platform == .fcm {
             let message = body["message"]
             for candidate in [message?["notification"], message?["android"]?["notification"], message?["webpush"]?["notification"], message?["apns"]?["payload"]?["aps"]?["alert"]] {
                 guard let candidate else { continue }

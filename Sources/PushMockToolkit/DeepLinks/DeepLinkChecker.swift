@@ -1,3 +1,4 @@
+public import PushMockCore
 public import PushMockJSON
 public import PushMockRecording
 
@@ -52,7 +53,7 @@ public struct DeepLinkChecker: Sendable {
     /// The check of one record; `nil` when it is not an APNs/FCM send, or was rejected and
     /// ``Options/includeRejected`` is off.
     public func check(_ record: ExchangeRecord) -> DeepLinkNotificationReport? {
-        guard let platform = NotificationPlatform(rawValue: record.platform) else { return nil }
+        guard let platform = record.platform.pushService else { return nil }
         if !options.includeRejected && (record.response.status != 200 || NotificationPayloadFacts.isValidateOnly(record)) {
             return nil
         }
@@ -62,7 +63,7 @@ public struct DeepLinkChecker: Sendable {
     }
 
     /// Checks a payload that was not recorded (an APNs payload or FCM `SendMessageRequest` body).
-    public func check(payload: JSONValue, platform: NotificationPlatform) -> (links: [CheckedDeepLink], problems: [DeepLinkProblem]) {
+    public func check(payload: JSONValue, platform: Platform) -> (links: [CheckedDeepLink], problems: [DeepLinkProblem]) {
         let facts = NotificationPayloadFacts(payload: payload, platform: platform)
         return check(links: extractor.links(inPayload: payload, platform: platform), isSilent: facts.isSilent)
     }

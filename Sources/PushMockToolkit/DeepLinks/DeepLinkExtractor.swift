@@ -1,3 +1,4 @@
+public import PushMockCore
 public import PushMockJSON
 public import PushMockRecording
 
@@ -36,14 +37,14 @@ public struct DeepLinkExtractor: Sendable, Hashable {
 
     /// The links in a recorded APNs or FCM send; empty for other records and non-JSON bodies.
     public func links(in record: ExchangeRecord) -> [FoundDeepLink] {
-        guard let platform = NotificationPlatform(rawValue: record.platform), let payload = record.request.body.jsonValue else {
+        guard let platform = record.platform.pushService, let payload = record.request.body.jsonValue else {
             return []
         }
         return links(inPayload: payload, platform: platform)
     }
 
     /// The links in an APNs payload or an FCM `SendMessageRequest` body.
-    public func links(inPayload payload: JSONValue, platform: NotificationPlatform) -> [FoundDeepLink] {
+    public func links(inPayload payload: JSONValue, platform: Platform) -> [FoundDeepLink] {
         var found: [FoundDeepLink] = []
         var seen = Set<String>()
         for location in locations where location.platform == platform {

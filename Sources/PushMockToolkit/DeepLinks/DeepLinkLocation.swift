@@ -1,3 +1,4 @@
+public import PushMockCore
 public import PushMockJSON
 
 /// A place in a notification's body where a deep link may be: a JSON path, evaluated on the
@@ -11,12 +12,12 @@ public import PushMockJSON
 /// not a string is reported as malformed.
 public struct DeepLinkLocation: Sendable, Hashable, CustomStringConvertible {
     public let path: JSONPath
-    public let platform: NotificationPlatform
+    public let platform: Platform
     /// Strings without a scheme are not links here (not reported as malformed).
     public let urlsOnly: Bool
 
     /// A location from a path expression; throws ``DeepLinkError/Code/invalidLocation``.
-    public init(_ path: String, platform: NotificationPlatform, urlsOnly: Bool = false) throws(DeepLinkError) {
+    public init(_ path: String, platform: Platform, urlsOnly: Bool = false) throws(DeepLinkError) {
         do {
             self.path = try JSONPath(path)
         } catch {
@@ -26,7 +27,7 @@ public struct DeepLinkLocation: Sendable, Hashable, CustomStringConvertible {
         self.urlsOnly = urlsOnly
     }
 
-    public init(path: JSONPath, platform: NotificationPlatform, urlsOnly: Bool = false) {
+    public init(path: JSONPath, platform: Platform, urlsOnly: Bool = false) {
         self.path = path
         self.platform = platform
         self.urlsOnly = urlsOnly
@@ -71,10 +72,14 @@ public struct DeepLinkLocation: Sendable, Hashable, CustomStringConvertible {
         return locations
     }()
 
+    /// The platforms whose payload layouts link locations are written for (a route table has a
+    /// `linkLocations` list for each).
+    public static let platforms: [Platform] = [.apns, .fcm]
+
     /// ``apnsDefaults`` followed by ``fcmDefaults``.
     public static let defaults: [DeepLinkLocation] = apnsDefaults + fcmDefaults
 
-    private static func appPayloadLocations(under base: [JSONPath.Component], platform: NotificationPlatform) -> [DeepLinkLocation] {
+    private static func appPayloadLocations(under base: [JSONPath.Component], platform: Platform) -> [DeepLinkLocation] {
         var locations = linkKeys.map { DeepLinkLocation(path: JSONPath(components: base + [.key($0)]), platform: platform) }
         let actions = base + [.key("actions"), .wildcard]
         locations.append(DeepLinkLocation(path: JSONPath(components: actions), platform: platform, urlsOnly: true))

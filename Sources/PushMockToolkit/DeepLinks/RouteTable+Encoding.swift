@@ -1,3 +1,4 @@
+import PushMockCore
 public import PushMockJSON
 
 extension RouteTable: Encodable {
@@ -17,7 +18,7 @@ extension RouteTable: Encodable {
         if let fallback { members.append(("fallback", JSONValue(fallback))) }
         if let linkLocations {
             var section: [JSONObject.Member] = [("includeDefaults", false)]
-            for platform in NotificationPlatform.all {
+            for platform in DeepLinkLocation.platforms {
                 let entries: [JSONValue] = linkLocations.filter { $0.platform == platform }.map { location in
                     let path = JSONValue(DeepLinkLocation.format(location.path.components))
                     guard location.urlsOnly else { return path }

@@ -1,3 +1,4 @@
+import PushMockCore
 public import PushMockJSON
 
 /// The app's deep-link routes: which links it understands and the screen each one opens.
@@ -142,7 +143,7 @@ public struct RouteTable: Sendable, Hashable, DefinitionDocument {
     private static func readLinkLocations(_ root: DefinitionObject) throws -> [DeepLinkLocation]? {
         guard let section = try root.object("linkLocations", allowed: ["description", "apns", "fcm", "includeDefaults"]) else { return nil }
         var locations = try section.bool("includeDefaults") ?? true ? DeepLinkLocation.defaults : []
-        for platform in NotificationPlatform.all {
+        for platform in DeepLinkLocation.platforms {
             for entry in try section.array(platform.rawValue) ?? [] {
                 let path: String
                 var urlsOnly = false

@@ -1,3 +1,4 @@
+public import PushMockCore
 /// What a golden file contains and how volatile values are normalised. The defaults suit a
 /// team reviewing the notifications its app sends; every choice is documented in
 /// `docs/golden-files.md`.
@@ -43,7 +44,7 @@ public struct GoldenConfiguration: Sendable, Hashable {
     /// Platforms whose exchanges become entries (`"apns"`, `"fcm"`, `"oauth"`, `"iid"`, …);
     /// `nil` for every record given. Default: `["apns", "fcm"]` — token requests and topic
     /// management are not notifications.
-    public var platforms: Set<String>?
+    public var platforms: Set<Platform>?
     /// Default: ``DeviceTokens/alias``.
     public var deviceTokens: DeviceTokens
     /// Request headers shown. Default: every `apns-*` header.
@@ -83,7 +84,7 @@ public struct GoldenConfiguration: Sendable, Hashable {
 
     /// Creates a configuration; every parameter defaults to the documented default.
     public init(
-        platforms: Set<String>? = ["apns", "fcm"],
+        platforms: Set<Platform>? = [.apns, .fcm],
         deviceTokens: DeviceTokens = .alias,
         requestHeaders: GoldenHeaderSelection = .defaultRequest,
         responseHeaders: GoldenHeaderSelection = .defaultResponse,

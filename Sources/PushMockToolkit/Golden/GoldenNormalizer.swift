@@ -84,12 +84,12 @@ private struct NormalizationRun {
         if let token { aliasToken(token) }
         // A rejected FCM request may have no notification info (the gateway stopped at
         // validation), but its message still names the registration token.
-        if record.platform == "fcm", let messageToken = record.request.body.jsonValue?["message"]?["token"]?.stringValue {
+        if record.platform == .fcm, let messageToken = record.request.body.jsonValue?["message"]?["token"]?.stringValue {
             aliasToken(messageToken)
         }
 
         var entry = JSONObject()
-        entry["platform"] = .string(record.platform)
+        entry["platform"] = .string(record.platform.rawValue)
         if let environment = record.environment {
             entry["environment"] = .string(environment)
         }
@@ -254,7 +254,7 @@ private struct NormalizationRun {
 
     private mutating func normalizedPayload(_ payload: JSONValue, record: ExchangeRecord) -> JSONValue {
         var payload = payload
-        if record.platform == "fcm" {
+        if record.platform == .fcm {
             // FCM carries APNs headers inside the message; they are as volatile there.
             let headers: [JSONPath.Component] = [.key("message"), .key("apns"), .key("headers")]
             payload = JSONEditing.transform(payload, at: headers + [.key("apns-expiration")]) { value in
@@ -281,7 +281,7 @@ private struct NormalizationRun {
         if record.response.timestampMilliseconds != nil {
             response["timestamp"] = "<timestamp>"
         }
-        if record.platform == "fcm",
+        if record.platform == .fcm,
             let name = record.notification?.messageID ?? record.response.body.jsonValue?["name"]?.stringValue
         {
             response["name"] = .string(messageName(name))

@@ -33,7 +33,7 @@ public struct PolicyChecker: Sendable {
 
     /// The record's type under the policy; `nil` for untyped notifications and other records.
     public func type(of record: ExchangeRecord) -> String? {
-        guard let platform = NotificationPlatform(rawValue: record.platform) else { return nil }
+        guard let platform = record.platform.pushService else { return nil }
         return policy.type(of: PolicySubject(facts: NotificationPayloadFacts(record: record, platform: platform)))
     }
 
@@ -41,7 +41,7 @@ public struct PolicyChecker: Sendable {
     public func check(_ records: some Sequence<ExchangeRecord>) -> PolicyReport {
         var notifications: [CheckedNotification] = []
         for (order, record) in records.enumerated() {
-            guard let platform = NotificationPlatform(rawValue: record.platform) else { continue }
+            guard let platform = record.platform.pushService else { continue }
             if !countRejected && (record.response.status != 200 || NotificationPayloadFacts.isValidateOnly(record)) { continue }
             var subject = PolicySubject(facts: NotificationPayloadFacts(record: record, platform: platform))
             subject.type = policy.type(of: subject)

@@ -1,3 +1,4 @@
+public import PushMockCore
 public import PushMockJSON
 
 /// A condition on a notification, used to define notification types, exemptions and the scope
@@ -31,7 +32,7 @@ public struct PolicyMatch: Sendable, Hashable, CustomStringConvertible {
 
     indirect enum Condition: Sendable, Hashable {
         case path([JSONPath], PathTest)
-        case platform(NotificationPlatform)
+        case platform(Platform)
         case pushType([String])
         case topic([String])
         case collapseID([String])
@@ -69,7 +70,7 @@ public struct PolicyMatch: Sendable, Hashable, CustomStringConvertible {
         Self(.path(try parsePaths(paths), .prefix(prefix)))
     }
 
-    public static func platform(_ platform: NotificationPlatform) -> Self { Self(.platform(platform)) }
+    public static func platform(_ platform: Platform) -> Self { Self(.platform(platform)) }
     public static func pushType(_ types: String...) -> Self { Self(.pushType(types.map { $0.lowercased() })) }
     public static func topic(_ topics: String...) -> Self { Self(.topic(topics)) }
     public static func collapseID(_ identifiers: String...) -> Self { Self(.collapseID(identifiers)) }
@@ -206,7 +207,7 @@ public struct PolicyMatch: Sendable, Hashable, CustomStringConvertible {
             throw DefinitionProblem(object.place(test), "needs \"path\"")
         }
         if let text = try object.string("platform") {
-            guard let platform = NotificationPlatform(rawValue: text) else {
+            guard let platform = Platform(rawValue: text) else {
                 throw DefinitionProblem(object.place("platform"), "\"\(text)\": expected apns or fcm")
             }
             conditions.append(.platform(platform))

@@ -13,7 +13,11 @@ extension RecordingQuery {
         self.init()
         for (name, value) in queryItems {
             switch name {
-            case "platform": platform = value
+            case "platform":
+                guard let parsed = Platform(rawValue: value) else {
+                    throw QueryError("platform \(value): expected \(Platform.expectedValues)")
+                }
+                platform = parsed
             case "token": token = Glob(value)
             case "topic": topic = Glob(value)
             case "project": project = Glob(value)
@@ -47,7 +51,7 @@ extension RecordingQuery {
     /// The query as REST query items, in a fixed order.
     public var queryItems: [(name: String, value: String)] {
         var items: [(name: String, value: String)] = []
-        if let platform { items.append(("platform", platform)) }
+        if let platform { items.append(("platform", platform.rawValue)) }
         if let namespace { items.append(("namespace", namespace)) }
         if let token { items.append(("token", token.pattern)) }
         if let topic { items.append(("topic", topic.pattern)) }

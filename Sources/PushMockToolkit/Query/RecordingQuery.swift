@@ -25,7 +25,7 @@ public import PushMockRecording
 ///
 /// `docs/queries.md` has the full description.
 public struct RecordingQuery: Sendable, Hashable, Codable {
-    public var platform: String?
+    public var platform: Platform?
     public var token: Glob?
     public var topic: Glob?
     public var project: Glob?
@@ -42,7 +42,7 @@ public struct RecordingQuery: Sendable, Hashable, Codable {
     public var payload: [PayloadPredicate]
 
     public init(
-        platform: String? = nil,
+        platform: Platform? = nil,
         token: Glob? = nil,
         topic: Glob? = nil,
         project: Glob? = nil,
@@ -83,7 +83,7 @@ public struct RecordingQuery: Sendable, Hashable, Codable {
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        platform = try container.decodeIfPresent(String.self, forKey: .platform)
+        platform = try container.decodeIfPresent(Platform.self, forKey: .platform)
         token = try container.decodeIfPresent(Glob.self, forKey: .token)
         topic = try container.decodeIfPresent(Glob.self, forKey: .topic)
         project = try container.decodeIfPresent(Glob.self, forKey: .project)
@@ -148,7 +148,7 @@ public struct RecordingQuery: Sendable, Hashable, Codable {
                 return (test(value), value ?? "(none)")
             })
         }
-        if let platform { add("platform", platform, { $0.platform }, { $0 == platform }) }
+        if let platform { add("platform", platform.rawValue, { $0.platform.rawValue }, { $0 == platform.rawValue }) }
         if let namespace { add("namespace", namespace, { $0.namespace }, { $0 == namespace }) }
         if let token {
             // APNs tokens are hex in any case; FCM tokens are case-sensitive but never differ

@@ -1,3 +1,4 @@
+import PushMockCore
 public import PushMockRecording
 
 extension RecordingStore {
@@ -62,7 +63,7 @@ extension RecordingStore {
 
     /// Judges an order of notifications.
     public func evaluate(_ order: OrderExpectation) -> ExpectationResult {
-        let platforms: [String?] = order.steps.map(\.platform)
+        let platforms: [Platform?] = order.steps.map(\.platform)
         let namespaces: [String?] = order.steps.map(\.namespace)
         let prefilter = RecordingQuery(platform: platforms.allEqual ?? nil, namespace: namespaces.allEqual ?? nil)
         return ExpectationEvaluator.evaluate(order, records: candidates(for: prefilter))

@@ -7,7 +7,7 @@ import PushMockRecording
 /// priority). Both APNs payloads and FCM `SendMessageRequest` bodies are understood, with both
 /// FCM field spellings (`fcm_options` / `fcmOptions`).
 struct NotificationPayloadFacts: Sendable {
-    let platform: NotificationPlatform
+    let platform: Platform
     /// The request body as JSON; `nil` when it was not JSON.
     let payload: JSONValue?
     let pushType: String?
@@ -32,7 +32,7 @@ struct NotificationPayloadFacts: Sendable {
     /// Push types that never show anything to the user.
     static let invisiblePushTypes: Set<String> = ["background", "location", "fileprovider", "complication"]
 
-    init(record: ExchangeRecord, platform: NotificationPlatform) {
+    init(record: ExchangeRecord, platform: Platform) {
         let payload = record.request.body.jsonValue
         var recordedPriority = record.notification?.priority
         if recordedPriority == nil, let header = record.request.headers.first(named: "apns-priority") {
@@ -50,7 +50,7 @@ struct NotificationPayloadFacts: Sendable {
 
     init(
         payload: JSONValue?,
-        platform: NotificationPlatform,
+        platform: Platform,
         pushType: String? = nil,
         topic: String? = nil,
         collapseID: String? = nil,
@@ -112,7 +112,7 @@ struct NotificationPayloadFacts: Sendable {
 
     /// The recipients a send reached: the tokens a topic or condition resolved to, else the token
     /// (APNs tokens canonical lower-case), else `topic:<name>` / `condition:<expression>`.
-    static func recipients(of record: ExchangeRecord, platform: NotificationPlatform) -> [String] {
+    static func recipients(of record: ExchangeRecord, platform: Platform) -> [String] {
         let notification = record.notification
         if let resolved = notification?.resolvedTokens, !resolved.isEmpty {
             return resolved.map { canonicalToken($0, platform: platform) }
@@ -123,7 +123,7 @@ struct NotificationPayloadFacts: Sendable {
         return ["(unknown recipient)"]
     }
 
-    static func canonicalToken(_ token: String, platform: NotificationPlatform) -> String {
+    static func canonicalToken(_ token: String, platform: Platform) -> String {
         platform == .apns ? APNsDeviceTokenFormat.canonical(token) : token
     }
 
@@ -135,7 +135,7 @@ struct NotificationPayloadFacts: Sendable {
     }
 
     /// The title a person would recognise the notification by (see ``NotificationReference/title``).
-    static func title(in payload: JSONValue, platform: NotificationPlatform?) -> String? {
+    static func title(in payload: JSONValue, platform: Platform?) -> String? {
         func alertText(_ aps: JSONValue?) -> String? {
             guard let alert = aps?["alert"] else { return nil }
             if let text = alert.stringValue { return text }

@@ -1,3 +1,4 @@
+public import PushMockCore
 public import PushMockRecording
 
 /// Names one recorded notification in a report, so a reader can find it in the journal or the
@@ -17,7 +18,7 @@ public struct NotificationReference: Sendable, Hashable, Codable, CustomStringCo
     /// The same instant as ISO-8601 UTC with milliseconds, for people.
     public var time: String
     /// `apns` or `fcm`.
-    public var platform: String
+    public var platform: Platform
     /// Device token (APNs) or registration token / installation ID (FCM), if the send named one.
     public var token: String?
     /// `apns-topic`, or the FCM topic a topic send went to.
@@ -32,7 +33,7 @@ public struct NotificationReference: Sendable, Hashable, Codable, CustomStringCo
     public init(
         sequence: UInt64,
         timeMilliseconds: Int64,
-        platform: String,
+        platform: Platform,
         token: String? = nil,
         topic: String? = nil,
         condition: String? = nil,
@@ -61,7 +62,7 @@ public struct NotificationReference: Sendable, Hashable, Codable, CustomStringCo
             topic: record.notification?.topic,
             condition: record.notification?.condition,
             messageID: record.notification?.messageID,
-            title: payload.flatMap { NotificationPayloadFacts.title(in: $0, platform: NotificationPlatform(rawValue: record.platform)) }
+            title: payload.flatMap { NotificationPayloadFacts.title(in: $0, platform: record.platform.pushService) }
         )
     }
 
@@ -71,7 +72,7 @@ public struct NotificationReference: Sendable, Hashable, Codable, CustomStringCo
         var text = "#\(sequence) \(time) \(platform)"
         if let token {
             text += " " + (token.count > 12 ? token.prefix(8) + "…" : token)
-        } else if let topic, platform == NotificationPlatform.fcm.rawValue {
+        } else if let topic, platform == .fcm {
             text += " topic \(topic)"
         } else if let condition {
             text += " condition \(condition)"

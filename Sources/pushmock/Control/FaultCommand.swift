@@ -62,7 +62,7 @@ struct FaultCommand: AsyncParsableCommand {
         var name: String?
 
         // Match.
-        @Option(help: "apns, fcm, oauth or iid.") var platform: String?
+        @Option(help: "apns, fcm, oauth or iid.") var platform: Platform?
         @Option(help: "Device/registration token pattern (* and ?).") var token: String?
         @Option(help: "APNs topic or FCM topic pattern.") var topic: String?
         @Option(help: "FCM project pattern.") var project: String?
@@ -146,19 +146,23 @@ struct FaultCommand: AsyncParsableCommand {
 
             var actions: [FaultAction] = []
             if let apnsError {
-                var action = FaultAction.apnsError(apnsError, status: status)
-                if let timestamp { action.timestamp = try await TimeArgument(text: timestamp).resolve(using: client).millisecondsSince1970 }
-                action.retryAfter = retryAfter
-                actions.append(action)
+                var resolvedTimestamp: Int64?
+                if let timestamp { resolvedTimestamp = try await TimeArgument(text: timestamp).resolve(using: client).millisecondsSince1970 }
+                actions.append(.apnsError(reason: apnsError, status: status, timestamp: resolvedTimestamp, retryAfter: retryAfter))
             }
-            if let fcmError { actions.append(FaultAction(type: .fcmError, status: status, code: fcmError, retryAfter: retryAfter)) }
-            if let oauthError { actions.append(FaultAction(type: .oauthError, status: status, error: oauthError)) }
-            if let iidError { actions.append(FaultAction(type: .iidError, status: status, error: iidError)) }
-            if reset { actions.append(.reset) }
+            if let fcmError {
+                guard status == nil else {
+                    throw ValidationError("--fcm-error takes its status from the code; drop --status")
+                }
+                actions.append(.fcmError(code: fcmError, retryAfter: retryAfter))
+            }
+            if let oauthError { actions.append(.oauthError(error: oauthError, status: status)) }
+            if let iidError { actions.append(.iidError(error: iidError, status: status, retryAfter: retryAfter)) }
+            if reset { actions.append(.reset()) }
             if let goaway { actions.append(.goAway(reason: goaway)) }
             if close { actions.append(.close) }
             if hang { actions.append(.hang) }
-            if let maxStreams { actions.append(FaultAction(type: .settings, maxConcurrentStreams: maxStreams)) }
+            if let maxStreams { actions.append(.settings(maxConcurrentStreams: maxStreams)) }
             guard actions.count <= 1 else {
                 throw ValidationError("give one action (--apns-error, --fcm-error, --oauth-error, --iid-error, --reset, --goaway, --close, --hang, --max-streams)")
             }
@@ -224,7 +228,7 @@ struct FaultCommand: AsyncParsableCommand {
         @Option(help: "Fire at most N times (provider-token-expiry, shutdown).") var count: Int?
         @Option(help: "Throttling: requests allowed per window and token.") var limit: Int?
         @Option(help: "Throttling: the window, e.g. 1s.") var per: String?
-        @Option(help: "apns or fcm only.") var platform: String?
+        @Option(help: "apns or fcm only.") var platform: Platform?
         @Option(name: .customLong("retry-after"), help: "FCM Retry-After seconds.") var retryAfter: Int?
         @Option(help: "flaky-network: reset probability.") var probability: Double?
         @Option(help: "Seed (flaky-network, slow-network).") var seed: UInt64?

@@ -1,3 +1,4 @@
+import PushMockCore
 import ArgumentParser
 import PushMockToolkit
 
@@ -5,7 +6,7 @@ import PushMockToolkit
 /// selects recordings (`recordings`, `expect`). Each flag maps to one REST query item.
 struct QueryOptions: ParsableArguments {
     @Option(help: "apns, fcm, oauth or iid.")
-    var platform: String?
+    var platform: Platform?
 
     @Option(help: "Device or registration token (glob: 00fc*).")
     var token: String?
@@ -61,7 +62,7 @@ struct QueryOptions: ParsableArguments {
         func add(_ name: String, _ value: String?) {
             if let value { items.append((name, value)) }
         }
-        add("platform", platform)
+        add("platform", platform?.rawValue)
         add("token", token)
         add("topic", topic)
         add("project", project)

@@ -1,3 +1,4 @@
+import PushMockCore
 import ArgumentParser
 import Foundation
 import PushMockControl

@@ -127,8 +127,8 @@ struct Replay: AsyncParsableCommand {
         guard !selection.isEmpty else {
             throw ReplayUsageError("\(journal) has no APNs or FCM send requests\(query.isEmpty ? "" : " matching the filters").")
         }
-        let needsAPNs = selection.contains { $0.platform == "apns" }
-        let needsFCM = selection.contains { $0.platform == "fcm" }
+        let needsAPNs = selection.contains { $0.platform == .apns }
+        let needsFCM = selection.contains { $0.platform == .fcm }
         let apns = needsAPNs ? try APNsSender(configuration: try apnsConfiguration()) : nil
         let fcm = needsFCM ? try FCMSender(configuration: try fcmConfiguration()) : nil
         let replayer = JournalReplayer(apns: apns, fcm: fcm, query: query, fcmProject: project)
@@ -139,7 +139,7 @@ struct Replay: AsyncParsableCommand {
     }
 
     private func makeQuery() throws -> RecordingQuery {
-        if let platform = filter.platform, !["apns", "fcm"].contains(platform) {
+        if let platform = filter.platform, platform != .apns, platform != .fcm {
             throw ReplayUsageError("--platform must be apns or fcm (was \(platform)).")
         }
         do {

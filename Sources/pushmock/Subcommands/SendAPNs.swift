@@ -158,7 +158,7 @@ struct SendAPNs: AsyncParsableCommand {
         }
         let notifications = try render(template, for: recipients, variables: variables)
         let label = target == .mock ? "\(configuration.server) (local mock)" : configuration.server.description
-        try await SendRun(options: options, platform: "APNs", target: label).run(
+        try await SendRun(options: options, platform: .apns, target: label).run(
             items: notifications,
             sender: try APNsSender(configuration: configuration),
             shutdown: { await $0.shutdown() },

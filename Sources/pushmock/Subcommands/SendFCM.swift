@@ -1,3 +1,4 @@
+import PushMockCore
 import ArgumentParser
 import Foundation
 import PushMockAuth
@@ -102,7 +103,7 @@ struct SendFCM: AsyncParsableCommand {
         recipients += try options.fileRecipients()
         let messages = try render(template, for: recipients, variables: variables)
         let target = "\(configuration.server) project \(configuration.effectiveProjectID)\(self.target == .mock ? " (local mock)" : "")\(validateOnly ? " (validate_only)" : "")"
-        try await SendRun(options: options, platform: "FCM", target: target).run(
+        try await SendRun(options: options, platform: .fcm, target: target).run(
             items: messages,
             sender: try FCMSender(configuration: configuration),
             shutdown: { await $0.shutdown() },

@@ -16,8 +16,7 @@ import Darwin
 /// `send fcm`.
 struct SendRun {
     let options: SendOptions
-    /// `APNs` or `FCM`.
-    let platform: String
+    let platform: Platform
     /// Where to, for the summary.
     let target: String
 
@@ -72,7 +71,7 @@ struct SendRun {
         if options.json {
             guard case .object(var object) = summary.jsonValue else { return }
             var head = JSONObject()
-            head["platform"] = .string(platform.lowercased())
+            head["platform"] = .string(platform.rawValue)
             head["target"] = .string(target)
             head["connections"] = JSONValue(options.connections)
             head["concurrency"] = JSONValue(options.concurrency)
@@ -85,7 +84,7 @@ struct SendRun {
     }
 
     /// The readable summary.
-    static func humanSummary(_ summary: DeliverySummary, platform: String, target: String) -> String {
+    static func humanSummary(_ summary: DeliverySummary, platform: Platform, target: String) -> String {
         func milliseconds(_ duration: Duration?) -> String {
             guard let duration else { return "–" }
             let (seconds, attoseconds) = duration.components
@@ -98,7 +97,7 @@ struct SendRun {
         let (seconds, attoseconds) = summary.elapsed.components
         let elapsed = Double(seconds) + Double(attoseconds) / 1e18
         var lines = [
-            "\(platform) \(target)",
+            "\(platform.displayName) \(target)",
             String(format: "  sent        %d in %.2f s (%.0f/s)", summary.sent, elapsed, summary.ratePerSecond),
             "  accepted    \(summary.accepted)",
         ]

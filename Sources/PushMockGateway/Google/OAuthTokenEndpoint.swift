@@ -1,0 +1,178 @@
+import Foundation
+import PushMockAuth
+import PushMockCore
+import PushMockJSON
+import PushMockRecording
+import PushMockSimulation
+
+/// One token request as the pipeline carries it.
+struct OAuthTokenExchange: EndpointExchange {
+    let request: HTTPRequestMessage
+    var reply: HTTPReply?
+    var status = 0
+    var error: String?
+    /// The form fields, parsed once.
+    var form: [(name: String, value: String)] = []
+    /// The decoded assertion (its signature is checked when authenticating).
+    var assertion: ServiceAccountAssertion?
+    var account: ServiceAccountRecord?
+    var grant: AccessTokenGrant?
+
+    var isAccepted: Bool { status == 200 }
+    var faultFacts: FaultFacts { FaultFacts(project: account?.projectID) }
+}
+
+/// Google's OAuth2 token endpoint (`POST /token`, `/oauth2/v4/token`) for the service-account
+/// JWT-bearer grant (RFC 7523), answering as table C4 of the wire reference describes: the
+/// form and the assertion's shape when parsing, the signature, audience and lifetime when
+/// authenticating, the scopes when validating, and the issued token as the state change.
+struct OAuthTokenEndpoint: GatewayEndpoint {
+    let options: FCMOptions
+    let accounts: ServiceAccountRegistry
+    let tokens: AccessTokenStore
+
+    static var faultPlatform: Platform? { .oauth }
+
+    static let jwtBearerGrant = "urn:ietf:params:oauth:grant-type:jwt-bearer"
+
+    /// Audiences Google's libraries put in assertions: Python and Java always use Google's URL
+    /// even with a custom `token_uri`; Go uses the `token_uri` (the mock's own URL).
+    static let googleAudiences: Set<String> = [
+        "https://oauth2.googleapis.com/token",
+        "https://www.googleapis.com/oauth2/v4/token",
+        "https://accounts.google.com/o/oauth2/token",
+    ]
+
+    func parse(_ request: HTTPRequestMessage, in context: PipelineContext) -> OAuthTokenExchange {
+        var exchange = OAuthTokenExchange(request: request)
+        guard request.method == "POST" else {
+            fail(&exchange, 405, "invalid_request", "The token endpoint accepts POST only.")
+            return exchange
+        }
+        exchange.form = FormBody.parse(request.body)
+        guard let grantType = exchange.field("grant_type") else {
+            fail(&exchange, 400, "invalid_request", "Missing required parameter: grant_type")
+            return exchange
+        }
+        guard grantType == Self.jwtBearerGrant else {
+            fail(&exchange, 400, "unsupported_grant_type", "Invalid grant_type: \(grantType)")
+            return exchange
+        }
+        guard let assertionText = exchange.field("assertion"), !assertionText.isEmpty else {
+            fail(&exchange, 400, "invalid_request", "Missing required parameter: assertion")
+            return exchange
+        }
+        guard let assertion = try? ServiceAccountAssertion(parsing: assertionText) else {
+            fail(&exchange, 400, "invalid_grant", "Invalid JWT Signature.")
+            return exchange
+        }
+        exchange.assertion = assertion
+        exchange.account = accounts.account(clientEmail: assertion.issuer)
+        return exchange
+    }
+
+    func answerInjected(_ action: FaultAction, _ exchange: inout OAuthTokenExchange, in context: PipelineContext) {
+        guard case .oauthError(let error, let description, let status) = action else { return }
+        let response = FaultReplies.oauthError(error, description: description, status: status)
+        exchange.status = response.status
+        exchange.error = error
+        exchange.reply = .respond(response)
+    }
+
+    func authenticate(_ exchange: inout OAuthTokenExchange, in context: PipelineContext) {
+        guard let assertion = exchange.assertion else { return }
+        guard let account = exchange.account,
+            assertion.keyID == nil || assertion.keyID == account.privateKeyID,
+            assertion.isSigned(by: account.publicKey)
+        else {
+            return fail(&exchange, 400, "invalid_grant", "Invalid JWT Signature.")
+        }
+        guard Self.acceptsAudience(assertion.audience) else {
+            return fail(
+                &exchange,
+                400,
+                "invalid_grant",
+                "Invalid JWT: Failed audience check. The expected audience is https://oauth2.googleapis.com/token."
+            )
+        }
+        let skew = options.assertionClockSkew.wholeMilliseconds / 1000
+        let nowSeconds = context.now.secondsSince1970
+        let lifetime = assertion.expiresAt - assertion.issuedAt
+        guard lifetime > 0, lifetime <= 3600, assertion.issuedAt <= nowSeconds + skew, assertion.expiresAt > nowSeconds - skew else {
+            return fail(
+                &exchange,
+                400,
+                "invalid_grant",
+                "Invalid JWT: Token must be a short-lived token (60 minutes) and in a reasonable timeframe. Check your iat and exp values in the JWT claim."
+            )
+        }
+    }
+
+    func validate(_ exchange: inout OAuthTokenExchange, in context: PipelineContext) {
+        guard let assertion = exchange.assertion, assertion.scopes.isEmpty else { return }
+        fail(&exchange, 400, "invalid_scope", "Empty or missing scope not allowed.")
+    }
+
+    func applyState(_ exchange: inout OAuthTokenExchange, in context: PipelineContext) {
+        guard let assertion = exchange.assertion, let account = exchange.account else { return }
+        let grant = tokens.issue(
+            clientEmail: account.clientEmail,
+            projectID: account.projectID,
+            projectNumber: account.projectNumber,
+            scopes: assertion.scopes,
+            now: context.now,
+            lifetime: options.accessTokenLifetime
+        )
+        exchange.grant = grant
+        let expiresIn = max(1, options.accessTokenLifetime.wholeMilliseconds / 1000 - 1)
+        var body = JSONWriterBox()
+        body.object { writer in
+            writer.key("access_token")
+            writer.string(grant.token)
+            writer.key("expires_in")
+            writer.number(expiresIn)
+            writer.key("token_type")
+            writer.string("Bearer")
+        }
+        var headers = HTTPHeaderList()
+        headers.append(name: "content-type", value: "application/json; charset=utf-8")
+        headers.append(name: "cache-control", value: "no-cache, no-store, max-age=0, must-revalidate")
+        headers.append(name: "pragma", value: "no-cache")
+        exchange.status = 200
+        exchange.reply = .respond(HTTPResponseMessage(status: 200, headers: headers, body: body.bytes))
+    }
+
+    func record(_ exchange: OAuthTokenExchange, in context: PipelineContext, latencyMicroseconds: Int64) -> ExchangeRecord? {
+        ExchangeRecorder.oauthRecord(exchange, connection: context.connection, time: context.now, latencyMicroseconds: latencyMicroseconds)
+    }
+
+    static func acceptsAudience(_ audience: String) -> Bool {
+        if googleAudiences.contains(audience) { return true }
+        // The mock's own token URL, whatever host and port the client reached it by.
+        guard let url = URL(string: audience), let scheme = url.scheme, scheme == "https" || scheme == "http" else {
+            return false
+        }
+        return url.path == "/token" || url.path == "/oauth2/v4/token"
+    }
+
+    private func fail(_ exchange: inout OAuthTokenExchange, _ status: Int, _ error: String, _ description: String) {
+        var body = JSONWriterBox()
+        body.object { writer in
+            writer.key("error")
+            writer.string(error)
+            writer.key("error_description")
+            writer.string(description)
+        }
+        var headers = HTTPHeaderList()
+        headers.append(name: "content-type", value: "application/json; charset=utf-8")
+        headers.append(name: "cache-control", value: "no-cache, no-store, max-age=0, must-revalidate")
+        exchange.status = status
+        exchange.error = error
+        exchange.reply = .respond(HTTPResponseMessage(status: status, headers: headers, body: body.bytes))
+    }
+}
+
+extension OAuthTokenExchange {
+    /// The last value of a form field (as Google reads repeated fields).
+    func field(_ name: String) -> String? { form.last { $0.name == name }?.value }
+}

@@ -1,0 +1,44 @@
+import PushMockCore
+
+/// Which endpoint a request goes to, by path (and, for Google's hosts, authority). All services
+/// share one port, as they share a process. Decided once per request, before parsing.
+enum EndpointID: Hashable {
+    /// `/3/device/…`: the APNs provider API.
+    case apnsDevice
+    /// `/v1/projects/…`, `/projects/…`, and the retired legacy `/fcm/send` and `/batch`: FCM.
+    case fcmSend
+    /// `/token`, `/oauth2/v4/token`: Google's OAuth2 token endpoint.
+    case oauthToken
+    /// `/iid/…`: the Instance ID topic API.
+    case iidTopics
+    /// `/_pushmock/…`: the control API (not recorded).
+    case control
+    /// Anything else: APNs answers 404 BadPath (Google hosts get Google's 404).
+    case unrouted
+
+    static let controlPrefix = "/_pushmock/"
+
+    init(routing request: HTTPRequestMessage) {
+        let path = request.pathWithoutQuery
+        if path.hasPrefix("/3/device") {
+            self = .apnsDevice
+        } else if path.hasPrefix("/v1/") || path.hasPrefix("/projects/") || path == "/fcm/send" || path == "/batch" {
+            self = .fcmSend
+        } else if path == "/token" || path == "/oauth2/v4/token" {
+            self = .oauthToken
+        } else if path.hasPrefix("/iid/") {
+            self = .iidTopics
+        } else if path.hasPrefix(Self.controlPrefix) || path == "/_pushmock" {
+            self = .control
+        } else if let authority = request.authority, Self.isGoogleHost(authority) {
+            self = .fcmSend
+        } else {
+            self = .unrouted
+        }
+    }
+
+    static func isGoogleHost(_ authority: String) -> Bool {
+        let host = authority.split(separator: ":").first.map(String.init)?.lowercased() ?? ""
+        return host.hasSuffix(".googleapis.com")
+    }
+}

@@ -1,0 +1,104 @@
+import PushMockCore
+import PushMockJSON
+import PushMockRecording
+import PushMockSimulation
+
+/// One endpoint of the gateway (APNs device, FCM send, OAuth token, IID, the control API, …):
+/// a small type that supplies the steps it owns. The order of the steps is not the endpoint's
+/// to choose: ``RequestPipeline`` runs them, the same for every endpoint —
+///
+///     route → parse → faults → authenticate → validate → state changes → lint → record → reply
+///
+/// A step answers by setting ``EndpointExchange/reply``; the steps after it are skipped, so a
+/// rejected request never changes state and an injected fault (decided before
+/// ``authenticate(_:in:)``) never consumes a token's send or reaches a device.
+protocol GatewayEndpoint {
+    associatedtype Exchange: EndpointExchange
+
+    /// The service fault rules see the endpoint as; `nil` when no rule applies to it (the
+    /// control API is the tester's own, and unrouted paths belong to no service).
+    static var faultPlatform: Platform? { get }
+    /// Whether recorded answers may be played back for it (`serve --playback`).
+    static var supportsPlayback: Bool { get }
+
+    /// Parse once: the request becomes the typed exchange every later step reads. Checks that
+    /// the real service makes before authentication (malformed path or headers) may answer here.
+    func parse(_ request: HTTPRequestMessage, in context: PipelineContext) -> Exchange
+
+    /// Answers with an injected error of this endpoint's dialect (the fault engine only hands an
+    /// endpoint the error actions of its own platform).
+    func answerInjected(_ action: FaultAction, _ exchange: inout Exchange, in context: PipelineContext)
+
+    /// Establishes who is calling (provider token, certificate, access token, assertion).
+    func authenticate(_ exchange: inout Exchange, in context: PipelineContext)
+
+    /// Checks the request against the service's rules and the registries, reading only.
+    func validate(_ exchange: inout Exchange, in context: PipelineContext)
+
+    /// The request's effect on gateway state (token lifecycle, issued tokens, subscriptions),
+    /// and the success answer — or the failure a state transition turns up.
+    func applyState(_ exchange: inout Exchange, in context: PipelineContext)
+
+    /// What reaches the simulated devices of an accepted exchange.
+    func deliveries(of exchange: Exchange, in context: PipelineContext) -> [DeliveryIntake.Delivery]
+
+    /// Lint findings of an accepted exchange.
+    func lint(_ exchange: Exchange, in context: PipelineContext) -> [LintNote]
+
+    /// The record (with the namespace); `nil` for endpoints that are not recorded.
+    func record(_ exchange: Exchange, in context: PipelineContext, latencyMicroseconds: Int64) -> ExchangeRecord?
+}
+
+extension GatewayEndpoint {
+    static var supportsPlayback: Bool { false }
+
+    func authenticate(_ exchange: inout Exchange, in context: PipelineContext) {}
+    func validate(_ exchange: inout Exchange, in context: PipelineContext) {}
+    func deliveries(of exchange: Exchange, in context: PipelineContext) -> [DeliveryIntake.Delivery] { [] }
+    func lint(_ exchange: Exchange, in context: PipelineContext) -> [LintNote] { [] }
+}
+
+/// The typed request of one endpoint as it moves through the pipeline.
+protocol EndpointExchange {
+    /// The request as received.
+    var request: HTTPRequestMessage { get }
+    /// The answer, once a step has given one; `nil` while the request is still being handled.
+    var reply: HTTPReply? { get set }
+    /// Whether the service accepted the request (a 2xx it would deliver or act on).
+    var isAccepted: Bool { get }
+    /// What fault rules match on, read from the parsed request (nothing re-parsed).
+    var faultFacts: FaultFacts { get }
+    /// A reply that waits (long poll); the pipeline runs it off the event loop.
+    var deferredReply: (@Sendable () async -> HTTPReply)? { get }
+}
+
+extension EndpointExchange {
+    var deferredReply: (@Sendable () async -> HTTPReply)? { nil }
+}
+
+/// What one batch of requests shares: the connection, the gateway's state and the batch's
+/// time (read once per read cycle).
+struct PipelineContext {
+    let connection: GatewayConnectionContext
+    let state: GatewayState
+    let now: Timestamp
+}
+
+/// The facts of a parsed request that fault rules can match on.
+struct FaultFacts {
+    var token: String?
+    var topic: String?
+    var project: String?
+    var environment: String?
+    /// The body as JSON when the endpoint has parsed it already; otherwise the fault subject
+    /// parses it on first use (only rules with a payload predicate ask).
+    var payload: JSONValue?
+
+    init(token: String? = nil, topic: String? = nil, project: String? = nil, environment: String? = nil, payload: JSONValue? = nil) {
+        self.token = token
+        self.topic = topic
+        self.project = project
+        self.environment = environment
+        self.payload = payload
+    }
+}

@@ -1,0 +1,140 @@
+import Logging
+import PushMockCore
+import PushMockRecording
+import PushMockSimulation
+
+/// What the requests of one read batch produce: a reply per request (in order), the records to
+/// commit, the deliveries waiting for their records' sequence numbers, and the replies that
+/// wait (long polls).
+struct PipelineBatch {
+    var replies: [HTTPReply] = []
+    var records: [ExchangeRecord] = []
+    /// Accepted notifications with the index of their record.
+    var deliveries: [(record: Int, delivery: DeliveryIntake.Delivery)] = []
+    /// Control requests answered later, with their slot in `replies`.
+    var waiting: [(slot: Int, compute: @Sendable () async -> HTTPReply)] = []
+
+    init(capacity: Int) {
+        replies.reserveCapacity(capacity)
+        records.reserveCapacity(capacity)
+    }
+}
+
+extension GatewayConnection {
+    /// One request through the pipeline. The order is the same for every endpoint:
+    ///
+    /// 1. parse — the typed exchange every later step reads;
+    /// 2. faults — decided before anything changes state;
+    /// 3. authenticate; 4. playback (`serve --playback`); 5. validate;
+    /// 6. state changes — lifecycle counts, issued tokens, subscriptions, the success answer;
+    /// 7. lint and deliveries — only for accepted requests that reach a device;
+    /// 8. record; 9. reply (with the fault's SETTINGS and delay).
+    ///
+    /// A step that answers ends the request's journey through steps 3–6; every request still
+    /// leaves through 7–9, so every answer is recorded.
+    func run<Endpoint: GatewayEndpoint>(
+        _ endpoint: Endpoint,
+        _ request: HTTPRequestMessage,
+        in context: PipelineContext,
+        batch: inout PipelineBatch
+    ) {
+        let started = ContinuousClock.now
+        var exchange = endpoint.parse(request, in: context)
+
+        let fault = decideFault(for: exchange, of: Endpoint.self, in: context)
+        if let fault {
+            switch fault.action.effect {
+            case .errorAnswer: endpoint.answerInjected(fault.action, &exchange, in: context)
+            case .noAnswer: exchange.reply = FaultReplies.noAnswer(fault.action).map { HTTPReply($0) }
+            case .normalAnswer: break
+            }
+        }
+        if exchange.reply == nil { endpoint.authenticate(&exchange, in: context) }
+        var playback: PlaybackDecision?
+        if exchange.reply == nil, Endpoint.supportsPlayback, let book = state.playback {
+            playback = play(exchange.request, from: book, platform: Endpoint.faultPlatform)
+            exchange.reply = playback?.reply
+        }
+        if exchange.reply == nil { endpoint.validate(&exchange, in: context) }
+        if exchange.reply == nil { endpoint.applyState(&exchange, in: context) }
+
+        var reply = exchange.reply ?? {
+            // Every endpoint answers by its state step at the latest; this is the one place a
+            // missing answer would surface.
+            logger.error("endpoint left a request unanswered", metadata: ["path": "\(request.path)"])
+            return Self.internalErrorReply()
+        }()
+        if let fault {
+            if case .settings(let streams) = fault.action {
+                reply.settings.append(.maxConcurrentStreams(streams))
+            }
+            if let delay = fault.delay {
+                reply.delay = (reply.delay ?? .zero) + delay
+            }
+        }
+        if let deferred = exchange.deferredReply {
+            batch.waiting.append((batch.replies.count, deferred))
+        }
+        batch.replies.append(reply)
+
+        let injectedDelay = reply.delay.map { $0.wholeMicroseconds } ?? 0
+        guard var record = endpoint.record(exchange, in: context, latencyMicroseconds: Self.microseconds(since: started) + injectedDelay) else {
+            return
+        }
+        let reachesDevice = exchange.isAccepted && playback == nil && (fault?.action.effect ?? .normalAnswer) == .normalAnswer
+        if reachesDevice {
+            let notes = endpoint.lint(exchange, in: context)
+            if !notes.isEmpty { record.notification?.lint = notes }
+            for delivery in endpoint.deliveries(of: exchange, in: context) {
+                batch.deliveries.append((batch.records.count, delivery))
+            }
+        }
+        if let fault { Self.annotate(&record, with: fault) }
+        if let playback { Self.annotate(&record, with: playback) }
+        batch.records.append(record)
+    }
+
+    /// The first fault rule that fires for the exchange, seen as its endpoint's platform; `nil`
+    /// when none does or the endpoint takes no faults.
+    private func decideFault<Endpoint: GatewayEndpoint>(
+        for exchange: Endpoint.Exchange,
+        of endpoint: Endpoint.Type,
+        in context: PipelineContext
+    ) -> FaultDecision? {
+        guard let platform = Endpoint.faultPlatform, state.faults.isActive else { return nil }
+        let subject = GatewayFaultSubject(
+            request: exchange.request,
+            platform: platform,
+            facts: exchange.faultFacts,
+            connectionID: context.connection.id
+        )
+        return state.faults.evaluate(subject, now: context.now)
+    }
+
+    /// Makes the record say a fault was injected, and what the client saw instead of an HTTP
+    /// answer when it saw none.
+    private static func annotate(_ record: inout ExchangeRecord, with fault: FaultDecision) {
+        record.annotations["fault"] = fault.summary
+        guard fault.action.effect == .noAnswer else { return }
+        record.response.status = 0
+        if case .goAway(let reason, _, _, _) = fault.action {
+            record.response.reason = reason
+        } else {
+            record.response.reason = nil
+        }
+        record.response.headers = HTTPHeaderList()
+        record.response.body = .none
+    }
+
+    static func microseconds(since start: ContinuousClock.Instant) -> Int64 {
+        (ContinuousClock.now - start).wholeMicroseconds
+    }
+}
+
+extension Duration {
+    /// The duration in whole microseconds.
+    var wholeMicroseconds: Int64 {
+        let (seconds, attoseconds) = components
+        return seconds * 1_000_000 + attoseconds / 1_000_000_000_000
+    }
+}
