@@ -1,4 +1,4 @@
-package import PushMockJSON
+import PushMockJSON
 
 /// A send request that passed request-level validation: one entry per (message, recipient) in
 /// request order — exactly one ticket each.

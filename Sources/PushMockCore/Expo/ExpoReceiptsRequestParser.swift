@@ -1,4 +1,4 @@
-package import PushMockJSON
+import PushMockJSON
 
 /// Reads the body of `POST /--/api/v2/push/getReceipts`: `{"ids":["…",…]}` with at most 1000
 /// ids (Expo docs, `PUSH_TOO_MANY_RECEIPTS`). Checks: JSON syntax, root object, `ids` present and

@@ -62,7 +62,7 @@ struct ExpoWireRenderingTests {
             "DeviceNotRegistered", "MessageTooBig", "MessageRateExceeded", "MismatchSenderId", "InvalidCredentials",
             "DeveloperError", "ExpoError", "ProviderError",
         ])
-        #expect(ExpoErrorCode.allKnown.allSatisfy(\.isKnown))
+        #expect(ExpoErrorCode.allKnown.allSatisfy { $0.isKnown })
         #expect(!ExpoErrorCode(rawValue: "Brand-new").isKnown)
         #expect(ExpoErrorCode(rawValue: "Brand-new").rawValue == "Brand-new")
     }
