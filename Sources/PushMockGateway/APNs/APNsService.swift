@@ -215,6 +215,11 @@ struct APNsService {
         outcome: inout APNsOutcome,
         connection: GatewayConnectionContext
     ) -> APNsOutcome {
+        if error.reason == .expiredProviderToken {
+            // Real or injected alike: the client will replace its token, which is then never
+            // "too many updates".
+            connection.apnsAuthenticator.providerTokenExpiryReported()
+        }
         var headers = HTTPHeaderList(fields: 3, bytes: 128)
         let id = appendIdentifiers(apnsID: apnsID, environment: outcome.environment, to: &headers, outcome: &outcome, connection: connection)
         headers.append(name: "content-type", value: "application/json")

@@ -13,14 +13,6 @@ struct OAuthService {
 
     static let jwtBearerGrant = "urn:ietf:params:oauth:grant-type:jwt-bearer"
 
-    /// Audiences Google's libraries put in assertions: Python and Java always use Google's URL
-    /// even with a custom `token_uri`; Go uses the `token_uri` (the mock's own URL).
-    static let googleAudiences: Set<String> = [
-        "https://oauth2.googleapis.com/token",
-        "https://www.googleapis.com/oauth2/v4/token",
-        "https://accounts.google.com/o/oauth2/token",
-    ]
-
     struct Outcome {
         var reply: HTTPReply
         var status: Int
@@ -56,12 +48,9 @@ struct OAuthService {
         else {
             return outcome
         }
-        guard Self.acceptsAudience(assertion.audience) else {
-            var rejected = failure(
-                400,
-                "invalid_grant",
-                "Invalid JWT: Failed audience check. The expected audience is https://oauth2.googleapis.com/token."
-            )
+        let audiences = TokenAudience(gatewayTokenURIs: accounts.gatewayTokenURIs)
+        guard audiences.accepts(assertion.audience, requestScheme: request.scheme, requestAuthority: request.authority) else {
+            var rejected = failure(400, "invalid_grant", TokenAudience.failureDescription)
             rejected.assertion = assertion
             return rejected
         }
@@ -112,15 +101,6 @@ struct OAuthService {
             assertion: assertion,
             grant: grant
         )
-    }
-
-    static func acceptsAudience(_ audience: String) -> Bool {
-        if googleAudiences.contains(audience) { return true }
-        // The mock's own token URL, whatever host and port the client reached it by.
-        guard let url = URL(string: audience), let scheme = url.scheme, scheme == "https" || scheme == "http" else {
-            return false
-        }
-        return url.path == "/token" || url.path == "/oauth2/v4/token"
     }
 
     private func failure(_ status: Int, _ error: String, _ description: String) -> Outcome {

@@ -77,38 +77,40 @@ public final class HTTP1ServerHandler: ChannelInboundHandler, RemovableChannelHa
     }
 
     private func dispatch(_ request: HTTPRequestMessage, context: ChannelHandlerContext) {
+        // RFC 9110 §9.3.2: the answer to HEAD has the headers a GET would get and no content.
+        let withoutBody = request.method == "HEAD"
         switch responder.respond(to: [request]) {
         case .immediate(let replies):
-            schedule(replies.first, context: context)
+            schedule(replies.first, withoutBody: withoutBody, context: context)
         case .deferred(let future):
             future.assumeIsolated().whenComplete { [self] result in
                 guard let context = self.context else { return }
                 switch result {
                 case .success(let replies):
-                    self.schedule(replies.first, context: context)
+                    self.schedule(replies.first, withoutBody: withoutBody, context: context)
                 case .failure:
-                    self.perform(HTTPReply(.closeConnection), context: context)
+                    self.perform(HTTPReply(.closeConnection), withoutBody: withoutBody, context: context)
                 }
             }
         }
     }
 
-    private func schedule(_ reply: HTTPReply?, context: ChannelHandlerContext) {
+    private func schedule(_ reply: HTTPReply?, withoutBody: Bool, context: ChannelHandlerContext) {
         guard let reply else { return }
         if let delay = reply.delay, delay > .zero {
             context.eventLoop.assumeIsolated().scheduleTask(in: TimeAmount(delay)) { [self] in
                 guard let context = self.context else { return }
-                self.perform(reply, context: context)
+                self.perform(reply, withoutBody: withoutBody, context: context)
             }
         } else {
-            perform(reply, context: context)
+            perform(reply, withoutBody: withoutBody, context: context)
         }
     }
 
-    private func perform(_ reply: HTTPReply, context: ChannelHandlerContext) {
+    private func perform(_ reply: HTTPReply, withoutBody: Bool, context: ChannelHandlerContext) {
         switch reply.action {
         case .respond(let response):
-            write(response, context: context)
+            write(response, withoutBody: withoutBody, context: context)
         case .resetStream, .goAway, .closeConnection:
             // HTTP/1.1 has no streams or GOAWAY: the nearest behaviour is a dropped connection.
             context.close(promise: nil)
@@ -117,7 +119,9 @@ public final class HTTP1ServerHandler: ChannelInboundHandler, RemovableChannelHa
         }
     }
 
-    private func write(_ response: HTTPResponseMessage, context: ChannelHandlerContext) {
+    /// Writes `response`; with `withoutBody` (a HEAD request) the framing still announces the
+    /// body's length, as a GET would, but no byte of it is sent.
+    private func write(_ response: HTTPResponseMessage, withoutBody: Bool, context: ChannelHandlerContext) {
         var headers = HTTPHeaders()
         headers.reserveCapacity(response.headers.count + 2)
         for index in 0..<response.headers.count {
@@ -133,7 +137,7 @@ public final class HTTP1ServerHandler: ChannelInboundHandler, RemovableChannelHa
             headers: headers
         )
         context.write(wrapOutboundOut(.head(head)), promise: nil)
-        if !response.body.isEmpty {
+        if !response.body.isEmpty, !withoutBody {
             var buffer = context.channel.allocator.buffer(capacity: response.body.count)
             buffer.writeBytes(response.body)
             context.write(wrapOutboundOut(.body(.byteBuffer(buffer))), promise: nil)
