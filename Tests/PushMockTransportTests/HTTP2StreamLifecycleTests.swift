@@ -182,7 +182,8 @@ struct HTTP2StreamLifecycleTests {
         #expect(final == .empty, "held after \(Self.streamCount) streams: \(final)")
 
         let values = observations.values.withLock { $0 }
-        // While it ran, nothing grew past the streams in flight (h2load keeps up to 1000 open, the advertised MAX_CONCURRENT_STREAMS).
+        // While it ran, nothing grew past the streams in flight (h2load keeps up to 1000 open, the
+        // advertised MAX_CONCURRENT_STREAMS).
         #expect(values.peak.inboundStreams <= 1000, "\(values.peak)")
         #expect(values.peak.outboundBodies <= 1000, "\(values.peak)")
         #expect(values.peak.delayedReplies <= 1000, "\(values.peak)")
