@@ -168,6 +168,7 @@ public final class PushMockServer: Service, Sendable {
                 )
             }
             info.controlAPI = (info.cleartext ?? info.tls).map { "\($0.url)/_pushmock" }
+            state.serviceAccounts.gatewayTokenURIs = Self.tokenURIs(of: info)
             state.serverInfo.withLock { $0 = info }
             readiness.succeed(info)
         } catch {
@@ -199,6 +200,25 @@ public final class PushMockServer: Service, Sendable {
         if ownsGroup {
             try? await group.shutdownGracefully()
         }
+    }
+
+    /// The token endpoint's URLs on every listener, by the configured host and by the loopback
+    /// names a local client uses (the sample `token_uri` says `localhost`).
+    static func tokenURIs(of info: GatewayServerInfo) -> [String] {
+        var uris: [String] = []
+        for listener in [info.tls, info.productionTLS, info.cleartext].compactMap({ $0 }) {
+            guard let scheme = listener.url.split(separator: ":").first else { continue }
+            let configured = listener.host.contains(":") ? "[\(listener.host)]" : listener.host
+            for host in Set([configured, "localhost", "127.0.0.1", "[::1]"]).sorted() {
+                for path in TokenAudience.tokenPaths.sorted() {
+                    uris.append("\(scheme)://\(host):\(listener.port)\(path)")
+                }
+            }
+        }
+        if let sample = info.fcmSampleServiceAccount?.tokenUri {
+            uris.append(sample)
+        }
+        return uris
     }
 
     private func listenerInfo(_ channel: any Channel, scheme: String, environment: APNsEnvironment) -> GatewayServerInfo.Listener {

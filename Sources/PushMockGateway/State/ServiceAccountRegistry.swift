@@ -32,6 +32,7 @@ public struct ServiceAccountRecord: Sendable {
 /// The service accounts the token endpoint trusts, by client e-mail.
 public final class ServiceAccountRegistry: Sendable {
     private let accounts = Mutex<[String: ServiceAccountRecord]>([:])
+    private let tokenURIs = Mutex<[String]>([])
 
     public init() {}
 
@@ -46,6 +47,13 @@ public final class ServiceAccountRegistry: Sendable {
 
     public func account(clientEmail: String) -> ServiceAccountRecord? {
         accounts.withLock { $0[clientEmail] }
+    }
+
+    /// The token URLs of the running gateway's own listeners (what a `token_uri` pointing at
+    /// it says); assertions may name them as `aud`. Set once the listeners are bound.
+    package var gatewayTokenURIs: [String] {
+        get { tokenURIs.withLock { $0 } }
+        set { tokenURIs.withLock { $0 = newValue } }
     }
 
     /// Every account, sorted by e-mail.

@@ -94,17 +94,19 @@ public final class HTTP1ServerHandler: ChannelInboundHandler, RemovableChannelHa
 
     private func dispatch(_ request: HTTPRequestMessage, keepAlive: Bool, context: ChannelHandlerContext) {
         answering = true
+        // RFC 9110 §9.3.2: the answer to HEAD has the headers a GET would get and no content.
+        let withoutBody = request.method == "HEAD"
         switch responder.respond(to: [request]) {
         case .immediate(let replies):
-            schedule(replies.first, keepAlive: keepAlive, context: context)
+            schedule(replies.first, keepAlive: keepAlive, withoutBody: withoutBody, context: context)
         case .deferred(let future):
             future.assumeIsolated().whenComplete { [self] result in
                 guard let context = self.context else { return }
                 switch result {
                 case .success(let replies):
-                    self.schedule(replies.first, keepAlive: keepAlive, context: context)
+                    self.schedule(replies.first, keepAlive: keepAlive, withoutBody: withoutBody, context: context)
                 case .failure:
-                    self.perform(HTTPReply(.closeConnection), keepAlive: keepAlive, context: context)
+                    self.perform(HTTPReply(.closeConnection), keepAlive: keepAlive, withoutBody: withoutBody, context: context)
                 }
             }
         }
@@ -118,22 +120,22 @@ public final class HTTP1ServerHandler: ChannelInboundHandler, RemovableChannelHa
         dispatch(next.request, keepAlive: next.keepAlive, context: context)
     }
 
-    private func schedule(_ reply: HTTPReply?, keepAlive: Bool, context: ChannelHandlerContext) {
+    private func schedule(_ reply: HTTPReply?, keepAlive: Bool, withoutBody: Bool, context: ChannelHandlerContext) {
         guard let reply else { return }
         if let delay = reply.delay, delay > .zero {
             context.eventLoop.assumeIsolated().scheduleTask(in: TimeAmount(delay)) { [self] in
                 guard let context = self.context else { return }
-                self.perform(reply, keepAlive: keepAlive, context: context)
+                self.perform(reply, keepAlive: keepAlive, withoutBody: withoutBody, context: context)
             }
         } else {
-            perform(reply, keepAlive: keepAlive, context: context)
+            perform(reply, keepAlive: keepAlive, withoutBody: withoutBody, context: context)
         }
     }
 
-    private func perform(_ reply: HTTPReply, keepAlive: Bool, context: ChannelHandlerContext) {
+    private func perform(_ reply: HTTPReply, keepAlive: Bool, withoutBody: Bool, context: ChannelHandlerContext) {
         switch reply.action {
         case .respond(let response):
-            write(response, keepAlive: keepAlive, context: context)
+            write(response, keepAlive: keepAlive, withoutBody: withoutBody, context: context)
         case .resetStream, .goAway, .closeConnection:
             // HTTP/1.1 has no streams or GOAWAY: the nearest behaviour is a dropped connection.
             context.close(promise: nil)
@@ -142,7 +144,9 @@ public final class HTTP1ServerHandler: ChannelInboundHandler, RemovableChannelHa
         }
     }
 
-    private func write(_ response: HTTPResponseMessage, keepAlive: Bool, context: ChannelHandlerContext) {
+    /// Writes `response`; with `withoutBody` (a HEAD request) the framing still announces the
+    /// body's length, as a GET would, but no byte of it is sent.
+    private func write(_ response: HTTPResponseMessage, keepAlive: Bool, withoutBody: Bool, context: ChannelHandlerContext) {
         var headers = HTTPHeaders()
         headers.reserveCapacity(response.headers.count + 2)
         for index in 0..<response.headers.count {
@@ -158,7 +162,7 @@ public final class HTTP1ServerHandler: ChannelInboundHandler, RemovableChannelHa
             headers: headers
         )
         context.write(wrapOutboundOut(.head(head)), promise: nil)
-        if !response.body.isEmpty {
+        if !response.body.isEmpty, !withoutBody {
             var buffer = context.channel.allocator.buffer(capacity: response.body.count)
             buffer.writeBytes(response.body)
             context.write(wrapOutboundOut(.body(.byteBuffer(buffer))), promise: nil)
