@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 public import NIOSSL
+import PushMockCheckAPI
 public import PushMockAuth
 public import PushMockCore
 public import PushMockGateway
@@ -33,6 +34,8 @@ public func withPushMock<Result: Sendable>(
     if let authority = credentials.certificateAuthorityPEM {
         configuration.clientCertificateAuthorityPEMs = [authority]
     }
+    // The REST check endpoints, as `pushmock serve` has them.
+    configuration.controlAPIExtensions.append(CheckControlAPI())
     try configure(&configuration)
     var logger = Logger(label: "pushmock.test")
     logger.logLevel = .warning
