@@ -32,10 +32,7 @@ package struct CheckControlAPI: ControlAPIExtension {
 
     private func expectations(_ request: ControlRequest, context: ControlAPIContext) throws -> ControlAPIReply {
         guard request.matches("POST", "expectations") else {
-            if request.segments.count == 1 {
-                throw ControlAPIError(405, "\(request.method) is not supported on /_pushmock/expectations; POST expectations")
-            }
-            throw ControlAPIError(404, "no control endpoint /_pushmock/\(request.segments.joined(separator: "/")); see docs/control-api.md")
+            throw ControlAPIError(405, "\(request.method) is not supported on /_pushmock/expectations; POST expectations")
         }
         guard !request.body.isEmpty else { throw ControlAPIError(400, "a JSON body is required: an expectation or an array of them") }
         let files = context.files

@@ -2,6 +2,7 @@ import Foundation
 import PushMockCore
 import PushMockRecording
 import PushMockQuery
+import PushMockJSON
 
 /// `/_pushmock/recordings…` (queries in the language of ``RecordingQuery``).
 extension ControlAPI {
@@ -13,14 +14,14 @@ extension ControlAPI {
         if request.matches("DELETE", "recordings") {
             let query = request.query
             if let namespace = query["namespace"] {
-                return Self.json(status: 200, ["cleared": state.recordings.clear(namespace: namespace)])
+                return Self.json(status: 200, ["cleared": JSONValue(state.recordings.clear(namespace: namespace))])
             }
             guard query.isEmpty else {
                 throw ControlAPIError(400, "DELETE /_pushmock/recordings takes only namespace=…")
             }
             let count = state.recordings.count
             state.recordings.clear()
-            return Self.json(status: 200, ["cleared": count])
+            return Self.json(status: 200, ["cleared": JSONValue(count)])
         }
         if request.matches("GET", "recordings", "*") {
             let sequence = request.segments[1]

@@ -1,5 +1,6 @@
 import Foundation
 package import PushMockCore
+package import PushMockJSON
 import PushMockRecording
 import PushMockSimulation
 import PushMockQuery
@@ -112,11 +113,11 @@ package struct ControlAPI: Sendable {
     /// The `{"error": …}` answer for a failure.
     package static func errorResponse(_ error: any Error) -> HTTPResponseMessage {
         switch error {
-        case let error as ControlAPIError: return json(status: error.status, ["error": error.message])
-        case let error as DefinitionError: return json(status: 400, ["error": error.description])
-        case let error as QueryError: return json(status: 400, ["error": error.description])
-        case let error as DecodingError: return json(status: 400, ["error": ConfigurationFile.describe(error)])
-        default: return json(status: 500, ["error": "\(error)"])
+        case let error as ControlAPIError: return json(status: error.status, ["error": JSONValue(error.message)])
+        case let error as DefinitionError: return json(status: 400, ["error": JSONValue(error.description)])
+        case let error as QueryError: return json(status: 400, ["error": JSONValue(error.description)])
+        case let error as DecodingError: return json(status: 400, ["error": JSONValue(ConfigurationFile.describe(error))])
+        default: return json(status: 500, ["error": JSONValue("\(error)")])
         }
     }
 
@@ -152,9 +153,9 @@ package struct ControlAPI: Sendable {
 
     // MARK: JSON helpers
 
-    package static func json(status: Int, _ object: [String: Any]) -> HTTPResponseMessage {
-        let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) ?? Data("{}".utf8)
-        return rawJSON(status: status, Array(data))
+    /// A small answer such as `{"error": …}` or `{"removed": …}`, written by `JSONWriter`.
+    package static func json(status: Int, _ object: JSONObject) -> HTTPResponseMessage {
+        rawJSON(status: status, JSONValue.object(object).compactBytes)
     }
 
     package static func encoded(_ value: some Encodable, status: Int = 200, key: String? = nil) throws -> HTTPResponseMessage {
