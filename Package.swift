@@ -145,11 +145,19 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
 
+        // Queries over recordings (`RecordingQuery`, `PayloadPredicate`, waiting for matches):
+        // what the gateway's control API needs, without the toolkit's assertions and checks.
+        .target(
+            name: "PushMockQuery",
+            dependencies: ["PushMockRecording", "PushMockCore", "PushMockJSON"],
+            swiftSettings: swiftSettings
+        ),
+
         // The gateway: listeners, TLS/ALPN, routing, APNs service, registries, control API.
         .target(
             name: "PushMockGateway",
             dependencies: [
-                "PushMockToolkit",
+                "PushMockQuery",
                 "PushMockCore",
                 "PushMockJSON",
                 "PushMockSimulation",
@@ -189,10 +197,20 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
 
+        // The control API's check endpoints (`POST /_pushmock/expectations`,
+        // `/_pushmock/checks/links|policy`): toolkit checks plugged into the gateway's control API
+        // through its extension point, so the gateway itself needs no assertions or policies.
+        .target(
+            name: "PushMockCheckAPI",
+            dependencies: ["PushMockGateway", "PushMockToolkit", "PushMockQuery", "PushMockRecording", "PushMockCore", "PushMockJSON"],
+            swiftSettings: swiftSettings
+        ),
+
         // Shipped test-support library: an in-process gateway and a client wired to it.
         .target(
             name: "PushMockTesting",
             dependencies: [
+                "PushMockCheckAPI",
                 "PushMockToolkit",
                 "PushMockSender",
                 "PushMockJSON",
@@ -215,7 +233,7 @@ let package = Package(
         // files. Pure logic, no networking.
         .target(
             name: "PushMockToolkit",
-            dependencies: ["PushMockRecording", "PushMockJSON", "PushMockCore"],
+            dependencies: ["PushMockQuery", "PushMockRecording", "PushMockJSON", "PushMockCore"],
             swiftSettings: swiftSettings
         ),
         .testTarget(
@@ -310,6 +328,7 @@ let package = Package(
         .executableTarget(
             name: "pushmock",
             dependencies: [
+                "PushMockCheckAPI",
                 "PushMockToolkit",
                 "PushMockGateway",
                 "PushMockControl",

@@ -1,6 +1,8 @@
 import Foundation
 import Logging
 public import NIOSSL
+import PushMockCheckAPI
+import PushMockJSON
 public import PushMockAuth
 public import PushMockCore
 public import PushMockGateway
@@ -33,6 +35,8 @@ public func withPushMock<Result: Sendable>(
     if let authority = credentials.certificateAuthorityPEM {
         configuration.clientCertificateAuthorityPEMs = [authority]
     }
+    // The REST check endpoints, as `pushmock serve` has them.
+    configuration.controlAPIExtensions.append(CheckControlAPI())
     try configure(&configuration)
     var logger = Logger(label: "pushmock.test")
     logger.logLevel = .warning
@@ -246,14 +250,12 @@ final class ProviderTokenCache: Sendable {
 extension HTTPResponseMessage {
     /// The APNs `reason` of an error response, decoded from the body.
     public var apnsReason: String? {
-        guard let object = try? JSONSerialization.jsonObject(with: Data(body)) as? [String: Any] else { return nil }
-        return object["reason"] as? String
+        (try? JSONValue(parsing: body))?["reason"]?.stringValue
     }
 
     /// The APNs 410 `timestamp`, decoded from the body.
     public var apnsTimestamp: Int64? {
-        guard let object = try? JSONSerialization.jsonObject(with: Data(body)) as? [String: Any] else { return nil }
-        return (object["timestamp"] as? NSNumber)?.int64Value
+        (try? JSONValue(parsing: body))?["timestamp"]?.int64Value
     }
 
     /// The first value of a header.

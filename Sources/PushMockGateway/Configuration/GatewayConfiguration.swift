@@ -51,6 +51,15 @@ public struct GatewayConfiguration: Sendable {
     /// Answer requests that match a recorded journal's with the recorded responses
     /// (`docs/replay.md`). Default `nil`: no playback.
     public var playback: PlaybackOptions?
+    /// The directories whose files the control API may read when a request body names one
+    /// (`routesFile`, `policyFile`, an expectation's `deepLink.routes`; `pushmock serve
+    /// --checks-dir`). Relative paths are taken from the working directory; symbolic links and
+    /// `..` are resolved before comparing, and any other path is refused with 403. Default
+    /// `["Recordings"]`: the working directory's `Recordings/`.
+    public var checksDirectories: [String] = ["Recordings"]
+    /// Areas added to the control API by other targets (the check endpoints of
+    /// `PushMockCheckAPI`, which `pushmock serve` and `withPushMock` install). Default: none.
+    package var controlAPIExtensions: [any ControlAPIExtension] = []
 
     public init(
         host: String = "127.0.0.1",

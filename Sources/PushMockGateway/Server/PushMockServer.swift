@@ -263,7 +263,11 @@ public final class PushMockServer: Service, Sendable {
     ) throws {
         connections.add(channel)
         let remote = channel.remoteAddress.map { "\($0.ipAddress ?? "?"):\($0.port ?? 0)" }
-        let controlAPI = ControlAPI(state: state) { [self] in try self.rebuildTLSContext() }
+        let controlAPI = ControlAPI(
+            state: state,
+            extensions: configuration.controlAPIExtensions,
+            files: ControlFileAccess(directories: configuration.checksDirectories)
+        ) { [self] in try self.rebuildTLSContext() }
         let eventLoop = channel.eventLoop
         if tls {
             guard let context = tlsContext.withLock({ $0 }) else { throw GatewayStartError("TLS is not configured") }

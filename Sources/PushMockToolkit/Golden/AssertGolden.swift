@@ -1,3 +1,4 @@
+import PushMockQuery
 public import PushMockRecording
 
 /// Checks `records` against the golden file `<directory>/<name>.golden.json` and throws a

@@ -1,6 +1,7 @@
 public import ArgumentParser
 import Foundation
 import Logging
+import PushMockCheckAPI
 import PushMockCore
 import PushMockGateway
 import PushMockSimulation
@@ -63,6 +64,15 @@ struct Serve: AsyncParsableCommand {
 
     @Option(name: .customLong("playback-unmatched"), help: "Requests no recording matches: simulate (answer normally, the default) or reject (404).")
     var playbackUnmatched: PlaybackOptions.Unmatched = .simulate
+
+    @Option(
+        name: .customLong("checks-dir"),
+        help: ArgumentHelp(
+            "A directory whose files the control API's checks may read (routesFile, policyFile, deepLink.routes). Repeatable; default: Recordings (in the working directory). Other paths get 403.",
+            valueName: "dir"
+        )
+    )
+    var checksDirectories: [String] = []
 
     @Option(help: "Authentication: required (provider tokens or client certificates) or none.")
     var auth: APNsOptions.Authentication = .required
@@ -171,6 +181,8 @@ struct Serve: AsyncParsableCommand {
             ),
             eventLoopThreads: threads
         )
+        if !checksDirectories.isEmpty { configuration.checksDirectories = checksDirectories }
+        configuration.controlAPIExtensions.append(CheckControlAPI())
         configuration.simulation.simulateDevices = !noDeviceSimulation
         if noLint { configuration.simulation.lint = nil }
         configuration.simulation.defaultConnectivity = Connectivity(rawValue: defaultConnectivity) ?? .online
