@@ -68,9 +68,9 @@ public func withPushMock<Result: Sendable>(
 /// A running in-process gateway and helpers to talk to it like a real APNs client would.
 public struct PushMockHarness: Sendable {
     /// The gateway.
-    public let server: PushMockServer
+    package let server: PushMockServer
     /// Where it listens.
-    public let info: GatewayServerInfo
+    package let info: GatewayServerInfo
     /// The default provider token, reused like real clients do (APNs rejects a new token on a
     /// connection within 20 minutes of the last one).
     let tokenCache: ProviderTokenCache
@@ -92,11 +92,11 @@ public struct PushMockHarness: Sendable {
     }
 
     /// Registries, clock and recordings.
-    public var state: GatewayState { server.state }
+    package var state: GatewayState { server.state }
     /// Everything recorded so far.
     public var recordings: RecordingStore { server.state.recordings }
     /// The throwaway TLS identity (its CA also issues client certificates).
-    public var credentials: GatewayCredentials { server.credentials }
+    package var credentials: GatewayCredentials { server.credentials }
     /// The sample APNs key the gateway trusts.
     public var sampleKey: SampleAPNsKey { server.credentials.sampleAPNsKey! }
     /// The sample key's topic.

@@ -48,7 +48,7 @@ public struct ConfigurationFile: Codable, Sendable {
         public var simulateDevices: Bool?
         public var defaultConnectivity: Connectivity?
         /// How long APNs keeps a notification without `apns-expiration` (default 30 days).
-        public var apnsDefaultStorage: FlexibleDuration?
+        package var apnsDefaultStorage: FlexibleDuration?
         public var devices: [DeviceDefinition]?
         /// Lint accepted notifications (default true).
         public var lint: Bool?
@@ -143,7 +143,7 @@ public struct ConfigurationFile: Codable, Sendable {
     }
 
     /// Registers keys, teams and tokens.
-    public func register(in state: GatewayState) throws {
+    package func register(in state: GatewayState) throws {
         // The clock first: token times default to "now" and fault windows start "now".
         if let clock {
             guard let virtualClock = state.virtualClock else {

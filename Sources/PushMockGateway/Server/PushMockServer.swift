@@ -1,13 +1,13 @@
 import Foundation
-public import Logging
+package import Logging
 import NIOCore
 import NIOPosix
 import NIOSSL
 import PushMockAuth
-public import PushMockCore
+package import PushMockCore
 import PushMockRecording
 import PushMockTransport
-public import ServiceLifecycle
+package import ServiceLifecycle
 import Synchronization
 
 /// The gateway: binds the listeners, serves APNs (and the control API) on every one of them,
@@ -23,13 +23,13 @@ import Synchronization
 ///     server.triggerGracefulShutdown()
 /// }
 /// ```
-public final class PushMockServer: Service, Sendable {
+package final class PushMockServer: Service, Sendable {
     /// The configuration it was started with (after the config file was applied).
-    public let configuration: GatewayConfiguration
+    package let configuration: GatewayConfiguration
     /// Registries, recordings and clock, shared by every connection.
-    public let state: GatewayState
+    package let state: GatewayState
     /// The TLS identity in use.
-    public let credentials: GatewayCredentials
+    package let credentials: GatewayCredentials
     private let logger: Logger
     private let group: any EventLoopGroup
     private let ownsGroup: Bool
@@ -41,14 +41,14 @@ public final class PushMockServer: Service, Sendable {
 
     /// The sample FCM service account, with `token_uri` pointing at the running gateway once
     /// it is ready.
-    public var sampleFCMServiceAccount: SampleServiceAccount? {
+    package var sampleFCMServiceAccount: SampleServiceAccount? {
         sampleServiceAccount.withLock { $0 }
     }
 
     /// Prepares credentials, registries and the journal. Nothing is bound until ``run()``.
     /// The default clock runs with real time and can be frozen, set and advanced through the
     /// control API.
-    public init(
+    package init(
         configuration: GatewayConfiguration,
         clock: any PushMockClock = VirtualClock(),
         logger: Logger = Logger(label: "pushmock")
@@ -117,18 +117,18 @@ public final class PushMockServer: Service, Sendable {
     }
 
     /// Waits until every listener is bound and returns where.
-    public func waitUntilReady() async throws -> GatewayServerInfo {
+    package func waitUntilReady() async throws -> GatewayServerInfo {
         try await readiness.wait()
     }
 
     /// Starts a graceful shutdown (the same as SIGTERM under a ServiceGroup).
-    public func triggerGracefulShutdown() {
+    package func triggerGracefulShutdown() {
         shutdownRequested.signal()
     }
 
     // MARK: Running
 
-    public func run() async throws {
+    package func run() async throws {
         var channels: [any Channel] = []
         do {
             var info = GatewayServerInfo(pid: ProcessInfo.processInfo.processIdentifier, version: PushMockVersion.current)
@@ -396,10 +396,10 @@ public final class PushMockServer: Service, Sendable {
 }
 
 /// A gateway that could not start (for example, a port in use).
-public struct GatewayStartError: Error, CustomStringConvertible, Sendable {
-    public var description: String
+package struct GatewayStartError: Error, CustomStringConvertible, Sendable {
+    package var description: String
 
-    public init(_ description: String) { self.description = description }
+    package init(_ description: String) { self.description = description }
 }
 
 extension GatewayState {
