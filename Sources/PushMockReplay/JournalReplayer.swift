@@ -1,7 +1,7 @@
-public import PushMockCore
-public import PushMockRecording
-public import PushMockSender
-public import PushMockToolkit
+package import PushMockCore
+package import PushMockRecording
+package import PushMockSender
+package import PushMockToolkit
 
 /// Sends recorded requests again — to the mock, another mock or a real gateway — with fresh
 /// credentials, and compares each new outcome with the recorded one.
@@ -18,17 +18,17 @@ public import PushMockToolkit
 /// change outcomes (a token that ends after N sends, a collapse ID, a rate limit). The senders
 /// are the caller's: their retry policy decides whether a recorded 503 can turn into an
 /// acceptance — `RetryPolicy(maximumAttempts: 1)` compares outcomes 1:1.
-public struct JournalReplayer: Sendable {
+package struct JournalReplayer: Sendable {
     /// Sends APNs requests; `nil` skips them.
-    public var apns: APNsSender?
+    package var apns: APNsSender?
     /// Sends FCM requests; `nil` skips them.
-    public var fcm: FCMSender?
+    package var fcm: FCMSender?
     /// Which recorded exchanges to replay (an empty query: all replayable ones).
-    public var query: RecordingQuery
+    package var query: RecordingQuery
     /// Replaces the project in FCM paths (the new service account's project, usually).
-    public var fcmProject: String?
+    package var fcmProject: String?
 
-    public init(apns: APNsSender? = nil, fcm: FCMSender? = nil, query: RecordingQuery = RecordingQuery(), fcmProject: String? = nil) {
+    package init(apns: APNsSender? = nil, fcm: FCMSender? = nil, query: RecordingQuery = RecordingQuery(), fcmProject: String? = nil) {
         self.apns = apns
         self.fcm = fcm
         self.query = query
@@ -36,7 +36,7 @@ public struct JournalReplayer: Sendable {
     }
 
     /// The records that would be replayed, in sequence order.
-    public func selection(from records: [ExchangeRecord]) -> [ExchangeRecord] {
+    package func selection(from records: [ExchangeRecord]) -> [ExchangeRecord] {
         records
             .filter { ReplayableRequest.isReplayable($0) && query.matches($0) }
             .sorted { $0.sequence < $1.sequence }
@@ -44,7 +44,7 @@ public struct JournalReplayer: Sendable {
 
     /// Replays the selected records in order; `onComparison` sees each comparison as it is
     /// made (for progress output).
-    public func replay(
+    package func replay(
         _ records: [ExchangeRecord],
         onComparison: @Sendable (ReplayComparison) -> Void = { _ in }
     ) async -> ReplayReport {
@@ -79,25 +79,25 @@ public struct JournalReplayer: Sendable {
 }
 
 /// One recorded exchange next to what happened when it was sent again.
-public struct ReplayComparison: Sendable, Hashable {
+package struct ReplayComparison: Sendable, Hashable {
     /// The recorded exchange's sequence number.
-    public var sequence: UInt64
+    package var sequence: UInt64
     /// `apns` or `fcm`.
-    public var platform: Platform
+    package var platform: Platform
     /// Device token, `topic:…`, `condition:…`.
-    public var recipient: String
+    package var recipient: String
     /// The path sent (after any project rewrite).
-    public var path: String
+    package var path: String
     /// The recorded outcome.
-    public var recorded: ReplayOutcome
+    package var recorded: ReplayOutcome
     /// The new outcome; `nil` when the platform had no sender (skipped).
-    public var replayed: ReplayOutcome?
+    package var replayed: ReplayOutcome?
     /// Requests the sender made (retries included).
-    public var attempts: Int
+    package var attempts: Int
     /// The new `apns-id` or FCM message name, when accepted.
-    public var replayedID: String?
+    package var replayedID: String?
 
-    public init(
+    package init(
         sequence: UInt64,
         platform: Platform,
         recipient: String,
@@ -118,12 +118,12 @@ public struct ReplayComparison: Sendable, Hashable {
     }
 
     /// Same, different, or skipped.
-    public var verdict: Verdict {
+    package var verdict: Verdict {
         guard let replayed else { return .skipped }
         return recorded.matches(replayed) ? .same : .different
     }
 
-    public enum Verdict: String, Sendable, Hashable {
+    package enum Verdict: String, Sendable, Hashable {
         case same
         case different
         /// Not sent: no sender for its platform.
