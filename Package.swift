@@ -14,13 +14,14 @@ let package = Package(
     name: "PushMock",
     platforms: [.macOS(.v15)],
     products: [
-        // What users import: the test harness, the sender, the toolkit of checks and the
-        // control-API client. Everything else is internal to the package (`package` access).
+        // What users import: the test harness, the sender, the toolkit of checks, replay and
+        // the control-API client. Everything else is internal to the package (`package` access).
         .executable(name: "pushmock", targets: ["pushmock"]),
         .library(name: "PushMockTesting", targets: ["PushMockTesting"]),
         .library(name: "PushMockControl", targets: ["PushMockControl"]),
         .library(name: "PushMockToolkit", targets: ["PushMockToolkit"]),
         .library(name: "PushMockSender", targets: ["PushMockSender"]),
+        .library(name: "PushMockReplay", targets: ["PushMockReplay"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),

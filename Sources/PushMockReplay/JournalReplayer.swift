@@ -1,7 +1,7 @@
-package import PushMockCore
-package import PushMockRecording
-package import PushMockSender
-package import PushMockToolkit
+public import PushMockCore
+public import PushMockRecording
+public import PushMockSender
+public import PushMockToolkit
 
 /// Sends recorded requests again — to the mock, another mock or a real gateway — with fresh
 /// credentials, and compares each new outcome with the recorded one.
@@ -18,17 +18,17 @@ package import PushMockToolkit
 /// change outcomes (a token that ends after N sends, a collapse ID, a rate limit). The senders
 /// are the caller's: their retry policy decides whether a recorded 503 can turn into an
 /// acceptance — `RetryPolicy(maximumAttempts: 1)` compares outcomes 1:1.
-package struct JournalReplayer: Sendable {
+public struct JournalReplayer: Sendable {
     /// Sends APNs requests; `nil` skips them.
-    package var apns: APNsSender?
+    public var apns: APNsSender?
     /// Sends FCM requests; `nil` skips them.
-    package var fcm: FCMSender?
+    public var fcm: FCMSender?
     /// Which recorded exchanges to replay (an empty query: all replayable ones).
-    package var query: RecordingQuery
+    public var query: RecordingQuery
     /// Replaces the project in FCM paths (the new service account's project, usually).
-    package var fcmProject: String?
+    public var fcmProject: String?
 
-    package init(apns: APNsSender? = nil, fcm: FCMSender? = nil, query: RecordingQuery = RecordingQuery(), fcmProject: String? = nil) {
+    public init(apns: APNsSender? = nil, fcm: FCMSender? = nil, query: RecordingQuery = RecordingQuery(), fcmProject: String? = nil) {
         self.apns = apns
         self.fcm = fcm
         self.query = query
@@ -36,7 +36,7 @@ package struct JournalReplayer: Sendable {
     }
 
     /// The records that would be replayed, in sequence order.
-    package func selection(from records: [ExchangeRecord]) -> [ExchangeRecord] {
+    public func selection(from records: [ExchangeRecord]) -> [ExchangeRecord] {
         records
             .filter { ReplayableRequest.isReplayable($0) && query.matches($0) }
             .sorted { $0.sequence < $1.sequence }
@@ -44,7 +44,7 @@ package struct JournalReplayer: Sendable {
 
     /// Replays the selected records in order; `onComparison` sees each comparison as it is
     /// made (for progress output).
-    package func replay(
+    public func replay(
         _ records: [ExchangeRecord],
         onComparison: @Sendable (ReplayComparison) -> Void = { _ in }
     ) async -> ReplayReport {
@@ -79,25 +79,25 @@ package struct JournalReplayer: Sendable {
 }
 
 /// One recorded exchange next to what happened when it was sent again.
-package struct ReplayComparison: Sendable, Hashable {
+public struct ReplayComparison: Sendable, Hashable {
     /// The recorded exchange's sequence number.
-    package var sequence: UInt64
+    public var sequence: UInt64
     /// `apns` or `fcm`.
-    package var platform: Platform
+    public var platform: Platform
     /// Device token, `topic:…`, `condition:…`.
-    package var recipient: String
+    public var recipient: String
     /// The path sent (after any project rewrite).
-    package var path: String
+    public var path: String
     /// The recorded outcome.
-    package var recorded: ReplayOutcome
+    public var recorded: ReplayOutcome
     /// The new outcome; `nil` when the platform had no sender (skipped).
-    package var replayed: ReplayOutcome?
+    public var replayed: ReplayOutcome?
     /// Requests the sender made (retries included).
-    package var attempts: Int
+    public var attempts: Int
     /// The new `apns-id` or FCM message name, when accepted.
-    package var replayedID: String?
+    public var replayedID: String?
 
-    package init(
+    public init(
         sequence: UInt64,
         platform: Platform,
         recipient: String,
@@ -118,12 +118,12 @@ package struct ReplayComparison: Sendable, Hashable {
     }
 
     /// Same, different, or skipped.
-    package var verdict: Verdict {
+    public var verdict: Verdict {
         guard let replayed else { return .skipped }
         return recorded.matches(replayed) ? .same : .different
     }
 
-    package enum Verdict: String, Sendable, Hashable {
+    public enum Verdict: String, Sendable, Hashable {
         case same
         case different
         /// Not sent: no sender for its platform.

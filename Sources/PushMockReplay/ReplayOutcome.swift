@@ -1,27 +1,27 @@
 import PushMockCore
-package import PushMockRecording
-package import PushMockSender
+public import PushMockRecording
+public import PushMockSender
 import PushMockJSON
 
 /// An outcome reduced to what replay compares: its class, HTTP status and reason (APNs
 /// `reason`, FCM `FcmError.errorCode` or Google `status`). Built the same way from a recorded
 /// response and from a fresh ``SendResult``, so the two can be compared 1:1.
-package struct ReplayOutcome: Sendable, Hashable, CustomStringConvertible {
+public struct ReplayOutcome: Sendable, Hashable, CustomStringConvertible {
     /// accepted, rejected, invalid-token or failed.
-    package var kind: SendOutcome.Kind
+    public var kind: SendOutcome.Kind
     /// The HTTP status; `nil` when no HTTP answer came (reset, GOAWAY, closed, timeout).
-    package var status: Int?
+    public var status: Int?
     /// The reason; `nil` for accepted.
-    package var reason: String?
+    public var reason: String?
 
-    package init(kind: SendOutcome.Kind, status: Int?, reason: String?) {
+    public init(kind: SendOutcome.Kind, status: Int?, reason: String?) {
         self.kind = kind
         self.status = status
         self.reason = reason
     }
 
     /// The outcome a sender reported.
-    package init(_ outcome: SendOutcome) {
+    public init(_ outcome: SendOutcome) {
         switch outcome {
         case .accepted: self.init(kind: .accepted, status: 200, reason: nil)
         case .rejected(let rejection): self.init(kind: .rejected, status: rejection.status, reason: rejection.reason)
@@ -32,7 +32,7 @@ package struct ReplayOutcome: Sendable, Hashable, CustomStringConvertible {
 
     /// The outcome a recorded exchange had, classified by the sender's rules
     /// (`docs/sender.md`, "Outcome classes") with the given retryable statuses.
-    package init(recorded record: ExchangeRecord, retryableStatuses: Set<Int> = [429, 500, 503]) {
+    public init(recorded record: ExchangeRecord, retryableStatuses: Set<Int> = [429, 500, 503]) {
         let status = record.response.status
         let body = record.response.body.jsonValue
         guard status != 0 else {
@@ -77,12 +77,12 @@ package struct ReplayOutcome: Sendable, Hashable, CustomStringConvertible {
     /// Whether two outcomes count as the same: same class, status and reason. Two failures
     /// without any HTTP answer match whatever their transport reasons (a reset and a closed
     /// connection look alike to a sender).
-    package func matches(_ other: ReplayOutcome) -> Bool {
+    public func matches(_ other: ReplayOutcome) -> Bool {
         if kind == .failed, other.kind == .failed, status == nil, other.status == nil { return true }
         return kind == other.kind && status == other.status && reason == other.reason
     }
 
-    package var description: String {
+    public var description: String {
         var text = kind.rawValue
         if let status { text += " \(status)" }
         if let reason { text += " \(reason)" }

@@ -4,26 +4,26 @@ import PushMockSender
 import PushMockToolkit
 
 /// The comparisons of a replay and their summary, with text, JSON and JUnit renderings.
-package struct ReplayReport: Sendable, Hashable {
+public struct ReplayReport: Sendable, Hashable {
     /// One per replayed exchange, in journal order.
-    package var comparisons: [ReplayComparison]
+    public var comparisons: [ReplayComparison]
 
-    package init(comparisons: [ReplayComparison]) {
+    public init(comparisons: [ReplayComparison]) {
         self.comparisons = comparisons
     }
 
-    package var sameCount: Int { comparisons.count(where: { $0.verdict == .same }) }
-    package var differentCount: Int { comparisons.count(where: { $0.verdict == .different }) }
-    package var skippedCount: Int { comparisons.count(where: { $0.verdict == .skipped }) }
+    public var sameCount: Int { comparisons.count(where: { $0.verdict == .same }) }
+    public var differentCount: Int { comparisons.count(where: { $0.verdict == .different }) }
+    public var skippedCount: Int { comparisons.count(where: { $0.verdict == .skipped }) }
 
     /// The comparisons whose outcome changed.
-    package var differences: [ReplayComparison] { comparisons.filter { $0.verdict == .different } }
+    public var differences: [ReplayComparison] { comparisons.filter { $0.verdict == .different } }
 
     /// True when no replayed outcome differs from its recording.
-    package var allMatch: Bool { differentCount == 0 }
+    public var allMatch: Bool { differentCount == 0 }
 
     /// One line per exchange and a summary line, for people.
-    package func renderText() -> String {
+    public func renderText() -> String {
         var text = ""
         for comparison in comparisons {
             let replayed = comparison.replayed.map(\.description) ?? "not sent (no \(comparison.platform) credentials)"
@@ -43,7 +43,7 @@ package struct ReplayReport: Sendable, Hashable {
     /// One JSON object: `summary` (`total`, `same`, `different`, `skipped`, `allMatch`) and
     /// `exchanges` (each with `seq`, `platform`, `recipient`, `path`, `verdict`, `recorded`,
     /// `replayed`, `attempts`, `replayedId`).
-    package func renderJSON() -> String {
+    public func renderJSON() -> String {
         func outcome(_ outcome: ReplayOutcome?) -> JSONValue {
             guard let outcome else { return .null }
             var object: JSONObject = ["kind": .string(outcome.kind.rawValue)]
@@ -76,7 +76,7 @@ package struct ReplayReport: Sendable, Hashable {
     }
 
     /// A JUnit document: one test case per exchange, failed when its outcome differs.
-    package func renderJUnit(suite: String = "pushmock.replay") -> String {
+    public func renderJUnit(suite: String = "pushmock.replay") -> String {
         let cases = comparisons.map { comparison in
             JUnitReport.TestCase(
                 name: "#\(comparison.sequence) \(comparison.platform) \(comparison.recipient)",

@@ -1,12 +1,12 @@
-package import PushMockRecording
-package import PushMockSender
+public import PushMockRecording
+public import PushMockSender
 import Foundation
 import PushMockCore
 
 /// Which recorded exchanges can be sent again, and how: APNs `POST /3/device/<token>` and
 /// FCM `POST …/projects/<project>/messages:send`. Token requests, IID calls and control
 /// requests are not replayed (the senders obtain their own access tokens).
-package enum ReplayableRequest {
+public enum ReplayableRequest {
     /// Request headers never copied to the new request: credentials (the sender signs with
     /// its own), and fields the HTTP/2 layer owns.
     static let droppedHeaders: Set<String> = [
@@ -15,7 +15,7 @@ package enum ReplayableRequest {
     ]
 
     /// Whether `record` is a send request replay knows how to repeat.
-    package static func isReplayable(_ record: ExchangeRecord) -> Bool {
+    public static func isReplayable(_ record: ExchangeRecord) -> Bool {
         guard record.request.method == "POST" else { return false }
         let path = record.request.path
         switch record.platform {
@@ -28,7 +28,7 @@ package enum ReplayableRequest {
     /// The request to send: recorded path (the FCM project replaced by `fcmProject` when
     /// given), recorded headers in order minus ``droppedHeaders`` and pseudo-headers, and the
     /// recorded body bytes unchanged.
-    package static func wireRequest(for record: ExchangeRecord, fcmProject: String? = nil) -> WireRequest {
+    public static func wireRequest(for record: ExchangeRecord, fcmProject: String? = nil) -> WireRequest {
         var path = record.request.path
         if record.platform == .fcm, let fcmProject, let range = projectRange(in: path) {
             path.replaceSubrange(range, with: fcmProject)

@@ -56,7 +56,7 @@ public func assertGolden(
 /// try assertGolden(
 ///     mock.recordings.all(),
 ///     path: "Recordings/golden/dose-reminder.json",
-///     matching: RecordingQuery(platform: "apns", topic: "com.example.loop")
+///     matching: RecordingQuery(platform: .apns, topic: "com.example.loop")
 /// )
 /// ```
 ///
