@@ -81,7 +81,12 @@ public final class PushMockServer: Service, Sendable {
             apnsOptions: configuration.apns,
             fcmOptions: configuration.fcm,
             simulationOptions: configuration.simulation,
-            recordings: RecordingStore(configuration: .init(capacity: configuration.recording.memoryCapacity)),
+            recordings: RecordingStore(
+                configuration: .init(
+                    capacity: configuration.recording.memoryCapacity,
+                    byteCapacity: configuration.recording.memoryBytes
+                )
+            ),
             journal: journal,
             playback: try configuration.playback.map { try PlaybackBook(options: $0) }
         )
