@@ -129,6 +129,9 @@ public final class RecordingStore: Sendable {
     /// The configuration the store was created with.
     public let configuration: Configuration
     private let state: Mutex<State>
+    /// Length of the last line encoded, to size the next line's buffer: a buffer much larger
+    /// than its line is memory the ring keeps for nothing, one too small is copied to grow.
+    private let lineLengthHint = Atomic<Int>(2048)
 
     /// Creates an empty store.
     public init(configuration: Configuration = Configuration()) {
@@ -167,20 +170,26 @@ public final class RecordingStore: Sendable {
         lines.reserveCapacity(records.count)
         summaries.reserveCapacity(records.count)
         let headroom = ExchangeRecord.lineStartCapacity
-        var expectedLength = 2048
+        // Capped: after one huge line the next ones would otherwise each hold a huge buffer.
+        let lengthCap = 4096
+        var expectedLength = min(lineLengthHint.load(ordering: .relaxed), lengthCap) + 128
         for record in records {
             var line = [UInt8](unsafeUninitializedCapacity: headroom + expectedLength) { buffer, initialized in
                 buffer.baseAddress!.initialize(repeating: 0, count: headroom)
                 initialized = headroom
             }
             record.encodeJSONLineAfterSequence(into: &line)
-            // The next line of a batch is usually about as long (same client, same shape).
-            expectedLength = line.count - headroom + 128
+            // The next line is usually about as long (same client, same shape).
+            expectedLength = min(line.count - headroom, lengthCap) + 128
             lines.append(line)
             summaries.append(ExchangeSummary(record))
         }
+        if let last = lines.last {
+            lineLengthHint.store(last.count - headroom, ordering: .relaxed)
+        }
 
-        let (first, outcome, removed, continuations) = state.withLock { state in
+        // The evicted entries come out of the lock to be freed here, outside it.
+        let (first, outcome, _, continuations) = state.withLock { state in
             let first = state.lastSequence &+ 1
             state.lastSequence &+= UInt64(records.count)
             var removed: [StoredExchange] = []
@@ -207,7 +216,6 @@ public final class RecordingStore: Sendable {
             if !records.isEmpty { state.changeCount &+= 1 }
             return (first, outcome, removed, state.takeSuspendedWaiters())
         }
-        // `removed` (the evicted entries) is freed when this returns, outside the lock.
         for index in records.indices {
             records[index].sequence = first &+ UInt64(index)
         }
