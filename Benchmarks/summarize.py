@@ -302,11 +302,20 @@ def cmd_report(args):
                for s in SERVERS if s in row and "cpu" in row[s]]
         if cpu:
             print(f"  cpu {row['scenario']}: " + ", ".join(cpu))
+        # CPU time per request answered (the journal counts every one, warm-up included): on a
+        # shared machine a steadier figure than req/s, which moves with the CPU share the
+        # server got.
+        if j and "cpu" in e and j["lines"]:
+            e["server_cpu_us_per_request"] = round(e["cpu"]["server_cpu_s"] * 1e6 / j["lines"], 2)
+            print(f"  server CPU per request {row['scenario']}: {e['server_cpu_us_per_request']:.1f} µs")
         tls = [e.get("tls_protocol"), e.get("tls_cipher")] if e else []
         if all(tls) and tls:
             ng = row.get("nghttpd", {})
             print(f"  tls {row['scenario']}: pushmock {' / '.join(tls)}; "
                   f"nghttpd {ng.get('tls_protocol', '-')} / {ng.get('tls_cipher', '-')}")
+    with open(args.out, "w") as f:
+        json.dump(result, f, indent=2)
+        f.write("\n")
     print(f"\n  results: {args.out}")
     bad = [(row["scenario"], s, p) for row in rows for s in SERVERS for p in row.get(s, {}).get("problems", [])]
     for scenario, server, problem in bad:
