@@ -126,13 +126,23 @@ public struct RecordingOptions: Sendable, Hashable {
 
     /// Records kept in memory (oldest evicted first). Default 100 000.
     public var memoryCapacity: Int
+    /// Memory the records kept in memory may hold, in bytes (an estimate: journal lines plus
+    /// summaries); the oldest are evicted beyond it, whatever ``memoryCapacity`` allows, and the
+    /// newest is always kept. Default 256 MiB.
+    public var memoryBytes: Int
     /// JSON Lines journal path, or `nil` for no journal. Default `Recordings/journal.jsonl`.
     public var journalPath: String?
     /// Journal durability. Default: written.
     public var durability: Durability
 
-    public init(memoryCapacity: Int = 100_000, journalPath: String? = "Recordings/journal.jsonl", durability: Durability = .written) {
+    public init(
+        memoryCapacity: Int = 100_000,
+        memoryBytes: Int = 256 * 1024 * 1024,
+        journalPath: String? = "Recordings/journal.jsonl",
+        durability: Durability = .written
+    ) {
         self.memoryCapacity = memoryCapacity
+        self.memoryBytes = memoryBytes
         self.journalPath = journalPath
         self.durability = durability
     }

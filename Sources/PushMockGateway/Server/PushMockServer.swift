@@ -7,7 +7,7 @@ import PushMockAuth
 package import PushMockCore
 import PushMockRecording
 import PushMockTransport
-package import ServiceLifecycle
+import ServiceLifecycle
 import Synchronization
 
 /// The gateway: binds the listeners, serves APNs (and the control API) on every one of them,
@@ -81,7 +81,12 @@ package final class PushMockServer: Service, Sendable {
             apnsOptions: configuration.apns,
             fcmOptions: configuration.fcm,
             simulationOptions: configuration.simulation,
-            recordings: RecordingStore(configuration: .init(capacity: configuration.recording.memoryCapacity)),
+            recordings: RecordingStore(
+                configuration: .init(
+                    capacity: configuration.recording.memoryCapacity,
+                    byteCapacity: configuration.recording.memoryBytes
+                )
+            ),
             journal: journal,
             playback: try configuration.playback.map { try PlaybackBook(options: $0) }
         )
