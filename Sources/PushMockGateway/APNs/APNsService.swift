@@ -46,6 +46,7 @@ struct APNsService {
         )
 
         let headers: APNsNotificationHeaders
+        let deviceToken: String
         switch APNsRequestRules.parse(
             method: request.method,
             path: request.path,
@@ -58,10 +59,11 @@ struct APNsService {
             }
             return reject(failure.error, apnsID: failure.apnsID, outcome: &outcome, connection: connection)
         case .success(let parsed):
-            headers = parsed
+            headers = parsed.headers
+            deviceToken = parsed.deviceToken
         }
         outcome.headers = headers
-        outcome.deviceToken = headers.deviceToken
+        outcome.deviceToken = deviceToken
 
         // 7. Authentication.
         let authentication: APNsAuthentication
@@ -119,10 +121,10 @@ struct APNsService {
         }
 
         // 9. Device token: format, then the registry.
-        guard options.tokenFormat.accepts(headers.deviceToken) else {
+        guard options.tokenFormat.accepts(deviceToken) else {
             return reject(APNsError(.badDeviceToken), apnsID: headers.apnsID, outcome: &outcome, connection: connection)
         }
-        let knownDevice = devices.lookup(headers.deviceToken)
+        let knownDevice = devices.lookup(deviceToken)
         if let device = knownDevice {
             if let tokenEnvironment = device.environment, tokenEnvironment != environment {
                 return reject(APNsError(.badDeviceToken), apnsID: headers.apnsID, outcome: &outcome, connection: connection)
@@ -148,7 +150,7 @@ struct APNsService {
         }
 
         // Counted only now, so a rejected request never uses up a token's remaining sends.
-        if knownDevice != nil, let gone = devices.admitSend(to: headers.deviceToken, now: now) {
+        if knownDevice != nil, let gone = devices.admitSend(to: deviceToken, now: now) {
             return reject(gone, apnsID: headers.apnsID, outcome: &outcome, connection: connection)
         }
         return accept(apnsID: headers.apnsID, outcome: &outcome, connection: connection)
