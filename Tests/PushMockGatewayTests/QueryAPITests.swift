@@ -156,7 +156,7 @@ struct SwiftExpectationTests {
                 try await Task.sleep(for: .milliseconds(100))
                 expectAccepted(try await mock.sendOnNewConnection(try mock.apnsRequest()))
             }
-            let found = await mock.wait(for: RecordingQuery(platform: "apns"), timeout: .seconds(5))
+            let found = await mock.wait(for: RecordingQuery(platform: "apns"), timeout: .seconds(60))
             #expect(found.count == 1)
             try await late.value
         }
