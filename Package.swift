@@ -1,10 +1,12 @@
 // swift-tools-version:6.2
 import PackageDescription
 
-/// Settings applied to every Swift target: Swift 6 mode with strict concurrency, plus the
-/// upcoming features the style guide asks for.
+/// Settings applied to every Swift target of this package: Swift 6 mode with strict concurrency,
+/// the upcoming features the style guide asks for, and warnings as errors (SE-0443; only our own
+/// targets carry these settings, so dependencies' warnings stay warnings).
 let swiftSettings: [SwiftSetting] = [
     .swiftLanguageMode(.v6),
+    .treatAllWarnings(as: .error),
     .enableUpcomingFeature("ExistentialAny"),
     .enableUpcomingFeature("MemberImportVisibility"),
     .enableUpcomingFeature("InternalImportsByDefault"),

@@ -95,8 +95,8 @@ public struct RecordingQuery: Sendable, Hashable, Codable {
         environment = try container.decodeIfPresent(String.self, forKey: .environment)
         collapseID = try container.decodeIfPresent(String.self, forKey: .collapseID)
         messageID = try container.decodeIfPresent(String.self, forKey: .messageID)
-        since = try container.decodeIfPresent(QueryTime.self, forKey: .since)?.timestamp
-        until = try container.decodeIfPresent(QueryTime.self, forKey: .until)?.timestamp
+        since = try container.decodeIfPresent(FlexibleTimestamp.self, forKey: .since)?.timestamp
+        until = try container.decodeIfPresent(FlexibleTimestamp.self, forKey: .until)?.timestamp
         payload = try container.decodeIfPresent([PayloadPredicate].self, forKey: .payload) ?? []
     }
 
@@ -114,8 +114,8 @@ public struct RecordingQuery: Sendable, Hashable, Codable {
         try container.encodeIfPresent(environment, forKey: .environment)
         try container.encodeIfPresent(collapseID, forKey: .collapseID)
         try container.encodeIfPresent(messageID, forKey: .messageID)
-        try container.encodeIfPresent(since.map(QueryTime.init), forKey: .since)
-        try container.encodeIfPresent(until.map(QueryTime.init), forKey: .until)
+        try container.encodeIfPresent(since.map(FlexibleTimestamp.init), forKey: .since)
+        try container.encodeIfPresent(until.map(FlexibleTimestamp.init), forKey: .until)
         if !payload.isEmpty { try container.encode(payload, forKey: .payload) }
     }
 
@@ -259,30 +259,5 @@ public struct StatusFilter: Sendable, Hashable, Codable, CustomStringConvertible
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()
         if low == high { try container.encode(low) } else { try container.encode(description) }
-    }
-}
-
-/// A time in a query: ISO 8601 or milliseconds since 1970; encoded as ISO 8601.
-struct QueryTime: Codable {
-    var timestamp: Timestamp
-
-    init(_ timestamp: Timestamp) { self.timestamp = timestamp }
-
-    init(from decoder: any Decoder) throws {
-        let container = try decoder.singleValueContainer()
-        if let milliseconds = try? container.decode(Int64.self) {
-            timestamp = Timestamp(millisecondsSince1970: milliseconds)
-            return
-        }
-        let text = try container.decode(String.self)
-        guard let milliseconds = ISO8601Milliseconds.parse(text) else {
-            throw DecodingError.dataCorruptedError(in: container, debugDescription: "expected ISO 8601 such as 2026-11-21T10:00:00Z or milliseconds")
-        }
-        timestamp = Timestamp(millisecondsSince1970: milliseconds)
-    }
-
-    func encode(to encoder: any Encoder) throws {
-        var container = encoder.singleValueContainer()
-        try container.encode(timestamp.description)
     }
 }

@@ -183,8 +183,9 @@ struct APNsRequestRulesTests {
                 ("apns-collapse-id", "c1"), ("authorization", "bearer x"),
             ])
         )
-        let value = try result.get()
-        #expect(value.deviceToken == "abcdef0123456789")
+        let request = try result.get()
+        #expect(request.deviceToken == "abcdef0123456789")
+        let value = request.headers
         #expect(value.priority == .considerPower)
         #expect(value.expiration == 0)
         #expect(value.collapseID == "c1")

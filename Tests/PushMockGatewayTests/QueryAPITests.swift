@@ -103,7 +103,7 @@ struct QueryAPITests {
                 try await Task.sleep(for: .milliseconds(150))
                 expectAccepted(try await mock.sendOnNewConnection(try mock.apnsRequest()))
             }
-            let body = #"{"query":{"token":"\#(token)"},"count":1,"within":"5s"}"#
+            let body = #"{"query":{"token":"\#(token)"},"count":1,"within":"60s"}"#
             #expect(try await control.request("POST", "expectations", json: Array(body.utf8)).status == 200)
             try await late.value
             await control.close()

@@ -36,7 +36,7 @@ struct LintAPITests {
 
     @Test("the entry point taking parsed headers infers the push type like the gateway")
     func fromHeaders() throws {
-        let headers = APNsNotificationHeaders(deviceToken: "00fc13ad", priority: .immediate, topic: "com.example.app.voip")
+        let headers = APNsNotificationHeaders(priority: .immediate, topic: "com.example.app.voip")
         let input = APNsLintInput(headers)
         #expect(input.pushType == .voip)
         #expect(input.pushTypeSent == nil)

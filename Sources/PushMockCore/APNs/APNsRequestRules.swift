@@ -1,7 +1,7 @@
-/// The headers of a device push request after the stateless checks passed.
+/// The `apns-*` headers of a notification after the value checks passed: those of a device
+/// push request, and FCM's `message.apns.headers` (both are checked by
+/// ``APNsRequestRules/parseHeaders(_:)``).
 public struct APNsNotificationHeaders: Sendable, Hashable {
-    /// The device token exactly as it appears in the path.
-    public var deviceToken: String
     /// The `apns-id` the client sent (already checked to be a UUID), or `nil`.
     public var apnsID: String?
     /// `apns-expiration` in seconds since the epoch; `0` = deliver now or never; `nil` = omitted.
@@ -28,7 +28,6 @@ public struct APNsNotificationHeaders: Sendable, Hashable {
     }
 
     public init(
-        deviceToken: String,
         apnsID: String? = nil,
         expiration: Int64? = nil,
         priority: APNsPriority? = nil,
@@ -37,7 +36,6 @@ public struct APNsNotificationHeaders: Sendable, Hashable {
         collapseID: String? = nil,
         authorizationIndex: Int? = nil
     ) {
-        self.deviceToken = deviceToken
         self.apnsID = apnsID
         self.expiration = expiration
         self.priority = priority
@@ -48,24 +46,17 @@ public struct APNsNotificationHeaders: Sendable, Hashable {
     }
 }
 
-/// The `apns-*` header values of a request, after the value checks passed.
-public struct APNsHeaderValues: Sendable, Hashable {
-    /// `apns-id` (a valid UUID), or `nil`.
-    public var apnsID: String?
-    /// `apns-expiration` in seconds since the epoch, or `nil`.
-    public var expiration: Int64?
-    /// `apns-priority`, or `nil` when omitted.
-    public var priority: APNsPriority?
-    /// `apns-push-type`, or `nil` when omitted.
-    public var pushType: APNsPushType?
-    /// `apns-topic` (non-empty), or `nil`.
-    public var topic: String?
-    /// `apns-collapse-id`, or `nil`.
-    public var collapseID: String?
-    /// The index of the `authorization` field.
-    public var authorizationIndex: Int?
+/// A device push request after the stateless checks passed: the device token from the path
+/// and the checked headers.
+public struct APNsDeviceRequest: Sendable, Hashable {
+    /// The device token exactly as it appears in the path.
+    public var deviceToken: String
+    public var headers: APNsNotificationHeaders
 
-    public init() {}
+    public init(deviceToken: String, headers: APNsNotificationHeaders) {
+        self.deviceToken = deviceToken
+        self.headers = headers
+    }
 }
 
 /// The stateless rules of `POST /3/device/<token>` (table C1 of the wire reference), applied in
@@ -118,8 +109,8 @@ public enum APNsRequestRules {
         path: String,
         headers: HTTPHeaderList,
         tokenFormat: APNsDeviceTokenFormat = .variable
-    ) -> Result<APNsNotificationHeaders, APNsRequestError> {
-        let values: APNsHeaderValues
+    ) -> Result<APNsDeviceRequest, APNsRequestError> {
+        let values: APNsNotificationHeaders
         var valueFailure: APNsRequestError?
         switch parseHeaders(headers) {
         case .success(let parsed):
@@ -130,7 +121,7 @@ public enum APNsRequestRules {
                 return .failure(failure)
             }
             valueFailure = failure
-            values = APNsHeaderValues()
+            values = APNsNotificationHeaders()
         }
         let apnsID = valueFailure?.apnsID ?? values.apnsID
         // 3
@@ -150,24 +141,13 @@ public enum APNsRequestRules {
         if let valueFailure {
             return .failure(valueFailure)
         }
-        return .success(
-            APNsNotificationHeaders(
-                deviceToken: String(Substring(token)),
-                apnsID: values.apnsID,
-                expiration: values.expiration,
-                priority: values.priority,
-                pushType: values.pushType,
-                topic: values.topic,
-                collapseID: values.collapseID,
-                authorizationIndex: values.authorizationIndex
-            )
-        )
+        return .success(APNsDeviceRequest(deviceToken: String(Substring(token)), headers: values))
     }
 
     /// Steps 1, 2 and 6: the checks of the `apns-*` header values alone, without a path or
     /// method. FCM's `apns.headers` are checked with this same function.
-    public static func parseHeaders(_ headers: HTTPHeaderList) -> Result<APNsHeaderValues, APNsRequestError> {
-        var values = APNsHeaderValues()
+    public static func parseHeaders(_ headers: HTTPHeaderList) -> Result<APNsNotificationHeaders, APNsRequestError> {
+        var values = APNsNotificationHeaders()
         var apnsIDIndex: Int?
         var expirationIndex: Int?
         var priorityIndex: Int?

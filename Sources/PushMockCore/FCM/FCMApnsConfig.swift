@@ -6,7 +6,7 @@ public struct FCMApnsConfig: Sendable, Hashable {
     /// sent. Checked with the same rules as a direct APNs request.
     public var headers: HTTPHeaderList
     /// The parsed `apns-*` values of ``headers``.
-    public var headerValues: APNsHeaderValues
+    public var headerValues: APNsNotificationHeaders
     /// The APNs payload (`aps` plus custom keys), kept as sent.
     public var payload: JSONValue?
     public var fcmOptions: FCMFcmOptions?
@@ -15,7 +15,7 @@ public struct FCMApnsConfig: Sendable, Hashable {
 
     public init(
         headers: HTTPHeaderList = HTTPHeaderList(),
-        headerValues: APNsHeaderValues = APNsHeaderValues(),
+        headerValues: APNsNotificationHeaders = APNsNotificationHeaders(),
         payload: JSONValue? = nil,
         fcmOptions: FCMFcmOptions? = nil,
         liveActivityToken: String? = nil

@@ -211,7 +211,7 @@ struct FCMSemanticChecker {
         for entry in parsed.map("headers") ?? FCMStringMap() {
             headers.append(name: entry.key.lowercased(), value: entry.value)
         }
-        let values: APNsHeaderValues
+        let values: APNsNotificationHeaders
         switch APNsRequestRules.parseHeaders(headers) {
         case .success(let parsedValues):
             values = parsedValues

@@ -69,9 +69,9 @@ struct APNsDeviceEndpoint: GatewayEndpoint {
                 exchange.deviceToken = String(request.pathWithoutQuery.dropFirst(APNsRequestRules.devicePathPrefix.count))
             }
             reject(failure.error, apnsID: failure.apnsID, &exchange, connection: connection)
-        case .success(let headers):
-            exchange.headers = headers
-            exchange.deviceToken = headers.deviceToken
+        case .success(let parsed):
+            exchange.headers = parsed.headers
+            exchange.deviceToken = parsed.deviceToken
         }
         return exchange
     }
@@ -151,16 +151,18 @@ struct APNsDeviceEndpoint: GatewayEndpoint {
     }
 
     func validate(_ exchange: inout APNsExchange, in context: PipelineContext) {
-        guard let headers = exchange.headers, let pushType = exchange.pushType, let bundleID = exchange.bundleID else { return }
+        guard let headers = exchange.headers, let deviceToken = exchange.deviceToken, let pushType = exchange.pushType,
+            let bundleID = exchange.bundleID
+        else { return }
         let connection = context.connection
         if options.rejectHighPriorityBackground, pushType == .background, headers.effectivePriority == .immediate {
             return reject(APNsError(.badPriority), apnsID: headers.apnsID, &exchange, connection: connection)
         }
         // Device token: format, then the registry.
-        guard options.tokenFormat.accepts(headers.deviceToken) else {
+        guard options.tokenFormat.accepts(deviceToken) else {
             return reject(APNsError(.badDeviceToken), apnsID: headers.apnsID, &exchange, connection: connection)
         }
-        if let device = devices.lookup(headers.deviceToken) {
+        if let device = devices.lookup(deviceToken) {
             exchange.isKnownDevice = true
             if let tokenEnvironment = device.environment, tokenEnvironment != exchange.environment {
                 return reject(APNsError(.badDeviceToken), apnsID: headers.apnsID, &exchange, connection: connection)
@@ -181,9 +183,9 @@ struct APNsDeviceEndpoint: GatewayEndpoint {
     }
 
     func applyState(_ exchange: inout APNsExchange, in context: PipelineContext) {
-        guard let headers = exchange.headers else { return }
+        guard let headers = exchange.headers, let deviceToken = exchange.deviceToken else { return }
         // Counted only now, so a rejected request never uses up a token's remaining sends.
-        if exchange.isKnownDevice, let gone = devices.admitSend(to: headers.deviceToken, now: context.now) {
+        if exchange.isKnownDevice, let gone = devices.admitSend(to: deviceToken, now: context.now) {
             return reject(gone, apnsID: headers.apnsID, &exchange, connection: context.connection)
         }
         accept(apnsID: headers.apnsID, &exchange, connection: context.connection)

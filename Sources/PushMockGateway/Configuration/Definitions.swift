@@ -238,34 +238,6 @@ public struct APNsTeamDefinition: Codable, Sendable, Hashable {
     }
 }
 
-/// A time given as ISO 8601 text or as milliseconds since the epoch; encoded as ISO 8601.
-public struct FlexibleTimestamp: Codable, Sendable, Hashable {
-    public var timestamp: Timestamp
-
-    public init(_ timestamp: Timestamp) { self.timestamp = timestamp }
-
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.singleValueContainer()
-        if let milliseconds = try? container.decode(Int64.self) {
-            timestamp = Timestamp(millisecondsSince1970: milliseconds)
-        } else {
-            let text = try container.decode(String.self)
-            guard let milliseconds = ISO8601Milliseconds.parse(text) ?? Int64(text) else {
-                throw DecodingError.dataCorruptedError(
-                    in: container,
-                    debugDescription: "expected an ISO 8601 time such as 2026-11-21T10:02:00Z or milliseconds since 1970"
-                )
-            }
-            timestamp = Timestamp(millisecondsSince1970: milliseconds)
-        }
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.singleValueContainer()
-        try container.encode(timestamp.description)
-    }
-}
-
 /// A readable problem with a definition (config file or control API body).
 public struct DefinitionError: Error, CustomStringConvertible, Sendable {
     public var description: String

@@ -1,5 +1,5 @@
 import _CryptoExtras
-public import Foundation
+package import Foundation
 import PushMockAuth
 public import PushMockCore
 

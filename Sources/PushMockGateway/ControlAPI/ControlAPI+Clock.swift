@@ -49,28 +49,3 @@ struct ClockChange: Decodable {
     var at: FlexibleTimestamp?
     var by: FlexibleDuration?
 }
-
-/// A duration given as text (`90s`, `1h30m`, `-5m`) or as a number of seconds.
-package struct FlexibleDuration: Codable, Sendable, Hashable {
-    package var duration: Duration
-
-    package init(_ duration: Duration) { self.duration = duration }
-
-    package init(from decoder: any Decoder) throws {
-        let container = try decoder.singleValueContainer()
-        if let seconds = try? container.decode(Double.self) {
-            duration = .milliseconds(Int64((seconds * 1000).rounded()))
-            return
-        }
-        let text = try container.decode(String.self)
-        guard let parsed = DurationText.parse(text) else {
-            throw DecodingError.dataCorruptedError(in: container, debugDescription: "expected a duration such as 90s, 2m, 1h30m or a number of seconds")
-        }
-        duration = parsed
-    }
-
-    package func encode(to encoder: any Encoder) throws {
-        var container = encoder.singleValueContainer()
-        try container.encode(DurationText.format(duration))
-    }
-}

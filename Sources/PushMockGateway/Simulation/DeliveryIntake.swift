@@ -47,7 +47,7 @@ struct DeliveryIntake {
             switch platform {
             case .ios:
                 // FCM hands iOS messages to APNs: APNs's storage rules and headers apply.
-                let values = message.apns?.headerValues ?? APNsHeaderValues()
+                let values = message.apns?.headerValues ?? APNsNotificationHeaders()
                 let collapseID = values.collapseID
                 notification = SimulatedNotification(
                     id: name,

@@ -331,36 +331,56 @@ final class DeliveryEngine: Sendable {
 
     /// Puts `item` back on the queue after `delay` (and fresh credentials, if asked). With the
     /// system sleep the wait is an event-loop timer; an injected sleep runs in a task.
+    ///
+    /// The entry is registered first and the wait started after the lock is released: a task
+    /// started under the lock would often find it still held (an injected sleep returns at
+    /// once), blocking a pool thread, and a contended `Mutex` hand-over goes through the kernel,
+    /// where ThreadSanitizer cannot see it and reports a race that is not there.
     private func scheduleRetry(_ item: Item, after delay: Duration, refreshingCredentials: Bool) {
         let usesTask = refreshingCredentials || !sleep.isSystem
-        let scheduled = state.withLock { state -> Bool in
-            if state.isShutdown { return false }
+        let registered = state.withLock { state -> Int? in
+            if state.isShutdown { return nil }
             let id = state.nextWaitID
             state.nextWaitID += 1
-            if usesTask {
-                let task = Task {
-                    if delay > .zero {
-                        try? await self.sleep(delay)
-                    }
-                    guard self.claimWaiting(id) != nil else { return }
-                    if refreshingCredentials, let error = await self.platform.refreshCredentials() {
-                        self.complete(item, .failed(DeliveryFailure(reason: "credentials", error: error)))
-                    } else {
-                        self.enqueue([item], atFront: true)
-                    }
-                }
-                state.waiting[id] = WaitingRetry(item: item, cancel: { task.cancel() })
-            } else {
-                let timer = connection.resolvedEventLoopGroup.next().scheduleTask(in: TimeAmount(delay)) {
-                    guard let claimed = self.claimWaiting(id) else { return }
-                    self.enqueue([claimed], atFront: true)
-                }
-                state.waiting[id] = WaitingRetry(item: item, cancel: { timer.cancel() })
-            }
-            return true
+            state.waiting[id] = WaitingRetry(item: item, cancel: {})
+            return id
         }
-        if !scheduled {
+        guard let id = registered else {
             complete(item, .failed(Self.shutdownFailure))
+            return
+        }
+        let cancel: @Sendable () -> Void
+        if usesTask {
+            let task = Task {
+                if delay > .zero {
+                    try? await self.sleep(delay)
+                }
+                guard self.claimWaiting(id) != nil else { return }
+                if refreshingCredentials, let error = await self.platform.refreshCredentials() {
+                    self.complete(item, .failed(DeliveryFailure(reason: "credentials", error: error)))
+                } else {
+                    self.enqueue([item], atFront: true)
+                }
+            }
+            cancel = { task.cancel() }
+        } else {
+            let timer = connection.resolvedEventLoopGroup.next().scheduleTask(in: TimeAmount(delay)) {
+                guard let claimed = self.claimWaiting(id) else { return }
+                self.enqueue([claimed], atFront: true)
+            }
+            cancel = { timer.cancel() }
+        }
+        // Whoever claimed the entry meanwhile owns the delivery: the wait itself (left alone),
+        // or shutdown, which could not stop this wait yet and so leaves it to be stopped here.
+        let stoppedByShutdown = state.withLock { state -> Bool in
+            if state.waiting[id] != nil {
+                state.waiting[id]?.cancel = cancel
+                return false
+            }
+            return state.isShutdown
+        }
+        if stoppedByShutdown {
+            cancel()
         }
     }
 

@@ -91,7 +91,7 @@ public enum FCMLinter {
         into report: inout LintReport
     ) {
         let apns = message.apns
-        let headerValues = apns?.headerValues ?? APNsHeaderValues()
+        let headerValues = apns?.headerValues ?? APNsNotificationHeaders()
         let isLiveActivity = apns?.liveActivityToken != nil || headerValues.pushType == .liveactivity
         let apsPath = "message.apns.payload.aps"
 

@@ -41,7 +41,7 @@ public struct Expectation: Sendable, Hashable, Codable {
         name = try container.decodeIfPresent(String.self, forKey: .name)
         query = try container.decode(RecordingQuery.self, forKey: .query)
         count = try container.decodeIfPresent(CountRule.self, forKey: .count) ?? .exactly(1)
-        within = try container.decodeIfPresent(DurationValue.self, forKey: .within)?.duration
+        within = try container.decodeIfPresent(FlexibleDuration.self, forKey: .within)?.duration
         deepLink = try container.decodeIfPresent(DeepLinkRequirement.self, forKey: .deepLink)
     }
 
@@ -50,7 +50,7 @@ public struct Expectation: Sendable, Hashable, Codable {
         try container.encodeIfPresent(name, forKey: .name)
         try container.encode(query, forKey: .query)
         try container.encode(count, forKey: .count)
-        try container.encodeIfPresent(within.map(DurationValue.init), forKey: .within)
+        try container.encodeIfPresent(within.map(FlexibleDuration.init), forKey: .within)
         try container.encodeIfPresent(deepLink, forKey: .deepLink)
     }
 
@@ -139,31 +139,6 @@ public struct CountRule: Sendable, Hashable, Codable, CustomStringConvertible {
             if minimum > 0 { try container.encode(minimum, forKey: .atLeast) }
             try container.encodeIfPresent(maximum, forKey: .atMost)
         }
-    }
-}
-
-/// A duration in JSON: text (`5s`, `1m30s`) or a number of seconds; encoded as text.
-public struct DurationValue: Sendable, Hashable, Codable {
-    public var duration: Duration
-
-    public init(_ duration: Duration) { self.duration = duration }
-
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.singleValueContainer()
-        if let seconds = try? container.decode(Double.self) {
-            duration = .milliseconds(Int64((seconds * 1000).rounded()))
-            return
-        }
-        let text = try container.decode(String.self)
-        guard let parsed = DurationText.parse(text) else {
-            throw DecodingError.dataCorruptedError(in: container, debugDescription: "expected a duration such as 5s or 1m30s")
-        }
-        duration = parsed
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.singleValueContainer()
-        try container.encode(DurationText.format(duration))
     }
 }
 
