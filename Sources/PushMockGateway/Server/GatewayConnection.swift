@@ -45,6 +45,8 @@ final class GatewayConnection: HTTPConnectionResponder {
             case .fcmSend: run(endpoints.fcmSend, request, in: pipelineContext, batch: &batch)
             case .oauthToken: run(endpoints.oauthToken, request, in: pipelineContext, batch: &batch)
             case .iidTopics: run(endpoints.iidTopics, request, in: pipelineContext, batch: &batch)
+            case .expoSend: run(endpoints.expoSend, request, in: pipelineContext, batch: &batch)
+            case .expoReceipts: run(endpoints.expoReceipts, request, in: pipelineContext, batch: &batch)
             case .control: run(endpoints.control, request, in: pipelineContext, batch: &batch)
             case .unrouted: run(endpoints.unrouted, request, in: pipelineContext, batch: &batch)
             }
@@ -168,6 +170,8 @@ struct GatewayEndpoints {
     let fcmSend: FCMSendEndpoint
     let oauthToken: OAuthTokenEndpoint
     let iidTopics: IIDTopicEndpoint
+    let expoSend: ExpoSendEndpoint
+    let expoReceipts: ExpoReceiptsEndpoint
     let control: ControlEndpoint
     let unrouted: UnroutedEndpoint
 
@@ -192,6 +196,14 @@ struct GatewayEndpoints {
         )
         oauthToken = OAuthTokenEndpoint(options: state.fcmOptions, accounts: state.serviceAccounts, tokens: state.accessTokens)
         iidTopics = IIDTopicEndpoint(options: state.fcmOptions, tokens: state.accessTokens, registry: state.fcmTokens)
+        expoSend = ExpoSendEndpoint(
+            options: state.expoOptions,
+            registry: state.expoTokens,
+            receipts: state.expoReceipts,
+            rate: state.expoRate,
+            intake: intake
+        )
+        expoReceipts = ExpoReceiptsEndpoint(options: state.expoOptions, registry: state.expoTokens, receipts: state.expoReceipts)
         control = ControlEndpoint(api: controlAPI)
         unrouted = UnroutedEndpoint(apns: apnsDevice)
     }

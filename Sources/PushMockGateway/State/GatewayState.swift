@@ -25,6 +25,14 @@ public final class GatewayState: Sendable {
     public let accessTokens: AccessTokenStore
     /// FCM registration tokens and topic subscriptions.
     public let fcmTokens: FCMRegistry
+    /// The Expo push service behaviour in force.
+    public let expoOptions: ExpoOptions
+    /// Expo push tokens and projects.
+    public let expoTokens: ExpoRegistry
+    /// Receipts of issued Expo tickets.
+    let expoReceipts: ExpoReceiptStore
+    /// Expo's per-project notification rate.
+    let expoRate: ExpoRateLimiter
     /// Fault rules.
     public let faults: FaultEngine
     /// Device simulation behaviour.
@@ -44,6 +52,7 @@ public final class GatewayState: Sendable {
         clock: any PushMockClock = VirtualClock(),
         apnsOptions: APNsOptions = .defaults,
         fcmOptions: FCMOptions = .defaults,
+        expoOptions: ExpoOptions = .defaults,
         simulationOptions: SimulationOptions = .defaults,
         apnsKeys: APNsKeyRegistry = APNsKeyRegistry(),
         devices: DeviceRegistry = DeviceRegistry(),
@@ -58,6 +67,10 @@ public final class GatewayState: Sendable {
         self.serviceAccounts = ServiceAccountRegistry()
         self.accessTokens = AccessTokenStore()
         self.fcmTokens = FCMRegistry()
+        self.expoOptions = expoOptions
+        self.expoTokens = ExpoRegistry()
+        self.expoReceipts = ExpoReceiptStore()
+        self.expoRate = ExpoRateLimiter()
         self.faults = FaultEngine()
         self.simulationOptions = simulationOptions
         self.simulatedDevices = DeliverySimulator(

@@ -1,0 +1,105 @@
+import PushMockCore
+import Synchronization
+
+/// The receipts of issued Expo tickets, by receipt id. A receipt becomes available after the
+/// configured delay (the relay to APNs/FCM happens then) and is forgotten after its lifetime
+/// (Expo: 24 hours), both on the gateway clock.
+///
+/// The outcome is decided when the receipt is first read after it became available, from the
+/// token's state at the relay time: a token unregistered between the ticket and the relay
+/// gets `DeviceNotRegistered`, as Expo reports an uninstall it learns from APNs/FCM.
+final class ExpoReceiptStore: Sendable {
+    /// One issued ticket's future receipt.
+    struct Entry: Sendable {
+        var token: String
+        var project: String?
+        var issuedAt: Timestamp
+        /// When the relay happens and the receipt can be fetched.
+        var availableAt: Timestamp
+        var expiresAt: Timestamp
+        /// An error decided at send time (over-size message reported in the receipt, a fault).
+        var presetError: ExpoDeliveryError?
+        /// The outcome, once decided.
+        var receipt: ExpoReceipt?
+    }
+
+    private struct Contents {
+        var entries: [String: Entry] = [:]
+        var nextSweep: Timestamp?
+    }
+
+    private let contents = Mutex(Contents())
+
+    init() {}
+
+    func issue(_ issued: [(id: ExpoReceiptID, entry: Entry)], now: Timestamp) {
+        guard !issued.isEmpty else { return }
+        contents.withLock { contents in
+            for (id, entry) in issued {
+                contents.entries[id.rawValue] = entry
+            }
+            if let sweep = contents.nextSweep, sweep > now { return }
+            contents.entries = contents.entries.filter { $0.value.expiresAt > now }
+            contents.nextSweep = now + .seconds(3600)
+        }
+    }
+
+    /// The receipts of `ids` that are available and not expired at `now`, in request order
+    /// (each id once); `decide` gives the outcome of a receipt read for the first time.
+    func receipts(for ids: [ExpoReceiptID], now: Timestamp, decide: (Entry) -> ExpoReceipt) -> [(id: ExpoReceiptID, receipt: ExpoReceipt)] {
+        contents.withLock { contents in
+            var result: [(id: ExpoReceiptID, receipt: ExpoReceipt)] = []
+            var seen = Set<String>()
+            for id in ids where seen.insert(id.rawValue).inserted {
+                guard var entry = contents.entries[id.rawValue] else { continue }
+                if entry.expiresAt <= now {
+                    contents.entries[id.rawValue] = nil
+                    continue
+                }
+                guard entry.availableAt <= now else { continue }
+                let receipt = entry.receipt ?? decide(entry)
+                entry.receipt = receipt
+                contents.entries[id.rawValue] = entry
+                result.append((id, receipt))
+            }
+            return result
+        }
+    }
+
+    /// The entry of `id`, whatever its state (control API, tests).
+    func entry(_ id: String) -> Entry? {
+        contents.withLock { $0.entries[id] }
+    }
+
+    var count: Int { contents.withLock { $0.entries.count } }
+
+    func removeAll() {
+        contents.withLock { $0 = Contents() }
+    }
+}
+
+/// Expo's per-project notification rate: a fixed one-second window on the gateway clock.
+final class ExpoRateLimiter: Sendable {
+    private struct Window {
+        var second: Int64
+        var count: Int
+    }
+
+    private let windows = Mutex<[String: Window]>([:])
+
+    init() {}
+
+    /// Counts `notifications` for `project` if they fit under `limit` this second; `false` (and
+    /// nothing counted) otherwise.
+    func admit(_ notifications: Int, project: String, limit: Int, now: Timestamp) -> Bool {
+        let second = now.secondsSince1970
+        return windows.withLock { windows in
+            var window = windows[project] ?? Window(second: second, count: 0)
+            if window.second != second { window = Window(second: second, count: 0) }
+            guard window.count + notifications <= limit else { return false }
+            window.count += notifications
+            windows[project] = window
+            return true
+        }
+    }
+}
