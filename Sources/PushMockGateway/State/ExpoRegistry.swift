@@ -41,6 +41,17 @@ public struct ExpoTokenRecord: Sendable, Hashable, Codable {
             self.stage = stage
             self.message = message
         }
+
+        private enum CodingKeys: String, CodingKey {
+            case error, stage, message
+        }
+
+        public init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            self.error = try container.decode(String.self, forKey: .error)
+            self.stage = try container.decodeIfPresent(Stage.self, forKey: .stage) ?? .receipt
+            self.message = try container.decodeIfPresent(String.self, forKey: .message)
+        }
     }
 
     public var token: String
