@@ -180,4 +180,43 @@ struct ExpoPythonSDKTests {
         #expect(records.filter { $0.request.path == "/--/api/v2/push/send" }.count == 100)
         #expect(records.filter { $0.request.path == "/--/api/v2/push/getReceipts" }.count == 10)
     }
+
+    @Test("pushmock token add / unregister / list for Expo tokens; tokens and projects from the config file")
+    func tokenCommandAndConfig() async throws {
+        let directory = NSTemporaryDirectory() + "pushmock-expo-cli-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        let config = directory + "/config.json"
+        let configured = "ExponentPushToken[cfgcfgcfgcfgcfgcfgcfgc]"
+        try #"""
+            {"expo": {"options": {"receiptDelayMilliseconds": 0},
+                      "projects": [{"name": "@acme/reminders", "accessTokens": ["s3cret-access-token"]}],
+                      "tokens": [{"token": "\#(configured)", "project": "@acme/reminders", "platform": "android"}]}}
+            """#.write(toFile: config, atomically: true, encoding: .utf8)
+        let server = try await ServeProcess(arguments: ["--config", config], directory: directory)
+        defer { server.removeDirectory() }
+        let address = "http://127.0.0.1:\(server.cleartextPort)"
+        let token = "ExponentPushToken[clicliclicliclicliclicl]"
+
+        let added = try await run(ServeProcess.binary, ["token", "add", token, "--project", "@acme/other", "--platform", "android", "--server", address])
+        #expect(added.status == 0, "\(added.error)")
+        #expect(added.output.contains("registered expo \(token)"), "\(added.output)")
+        let removedState = try await run(ServeProcess.binary, ["token", "unregister", token, "--server", address])
+        #expect(removedState.status == 0, "\(removedState.error)")
+        #expect(removedState.output.contains("unregistered"), "\(removedState.output)")
+        let listed = try await run(ServeProcess.binary, ["token", "list", "--service", "expo", "--server", address])
+        #expect(listed.output.contains("expo \(configured)"), "\(listed.output)")
+        #expect(listed.output.contains("expo \(token)  unregistered"), "\(listed.output)")
+
+        // The configured project enforces its access token.
+        let send = address + "/--/api/v2/push/send"
+        let denied = try await run("/usr/bin/curl", ["-s", "-w", "\n%{http_code}", send, "-d", #"{"to":"\#(configured)","body":"x"}"#])
+        #expect(denied.output.hasSuffix("401"), "\(denied.output)")
+        let allowed = try await run("/usr/bin/curl", [
+            "-s", "-H", "authorization: Bearer s3cret-access-token", send, "-d", #"{"to":"\#(configured)","body":"x"}"#,
+        ])
+        #expect(allowed.output.contains(#""status":"ok""#), "\(allowed.output)")
+        let dead = try await run("/usr/bin/curl", ["-s", send, "-d", #"{"to":"\#(token)","body":"x"}"#])
+        #expect(dead.output.contains("DeviceNotRegistered"), "\(dead.output)")
+        #expect(server.stop().status == 0)
+    }
 }
