@@ -219,4 +219,33 @@ struct ExpoPythonSDKTests {
         #expect(dead.output.contains("DeviceNotRegistered"), "\(dead.output)")
         #expect(server.stop().status == 0)
     }
+
+    @Test("pushmock send expo: 251 tokens from a file, receipts, tokens to delete")
+    func sendCommand() async throws {
+        let server = try await ServeProcess()
+        defer { server.removeDirectory() }
+        let address = "http://127.0.0.1:\(server.cleartextPort)"
+        let dead = "ExponentPushToken[deaddeaddeaddeaddeadde]"
+        let registered = try await run("/usr/bin/curl", [
+            "-s", "-o", "/dev/null", "-w", "%{http_code}", "-X", "POST", "\(address)/_pushmock/expo/tokens",
+            "-d", #"{"token":"\#(dead)","state":"uninstalled"}"#,
+        ])
+        #expect(registered.output == "201")
+        let tokens = (0..<250).map { "ExponentPushToken[" + String(format: "cli%019d", $0) + "]" } + [dead]
+        let file = server.directory + "/tokens.txt"
+        try tokens.joined(separator: "\n").write(toFile: file, atomically: true, encoding: .utf8)
+        let sent = try await run(ServeProcess.binary, [
+            "send", "expo", "--server", address, "--tokens-file", file, "--title", "Hi", "--data", "url=app://x",
+            "--receipts", "--receipt-interval", "0.2", "--json",
+        ])
+        // Exit 2: not every message was accepted (the dead token).
+        #expect(sent.status == 2, "\(sent.error)")
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(sent.output.utf8)) as? [String: Any], "\(sent.output) \(sent.error)")
+        #expect(report["messages"] as? Int == 251)
+        #expect(report["requests"] as? Int == 3)
+        #expect(report["ok"] as? Int == 250)
+        #expect(report["receiptsOk"] as? Int == 250)
+        #expect(report["tokensToDelete"] as? [String] == [dead])
+        #expect(server.stop().status == 0)
+    }
 }
