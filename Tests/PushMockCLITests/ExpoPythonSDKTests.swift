@@ -246,6 +246,12 @@ struct ExpoPythonSDKTests {
         #expect(report["ok"] as? Int == 250)
         #expect(report["receiptsOk"] as? Int == 250)
         #expect(report["tokensToDelete"] as? [String] == [dead])
+
+        // CI asserts on what was sent, as for APNs/FCM.
+        let expected = try await run(ServeProcess.binary, ["expect", "--platform", "expo", "--token", tokens[5], "--status", "200", "--server", address])
+        #expect(expected.status == 0, "\(expected.output) \(expected.error)")
+        let none = try await run(ServeProcess.binary, ["expect", "--platform", "expo", "--token", dead, "--server", address])
+        #expect(none.status == 1, "\(none.output) \(none.error)")
         #expect(server.stop().status == 0)
     }
 }

@@ -436,6 +436,24 @@ struct ExpoEndpointTests {
         }
     }
 
+    @Test("connection faults on Expo over HTTP/1.1: reset closes the connection, then normal answers")
+    func connectionFault() async throws {
+        try await withPushMock { mock in
+            _ = try mock.addFault(try FaultRule.decode(#"{"match":{"platform":"expo"},"trigger":{"count":1},"action":{"type":"reset"}}"#))
+            let broken = try await ExpoCurl.post(mock, json: #"{"to":"\#(tokenA)","body":"x"}"#)
+            #expect(broken.status == 0, "\(broken.text)")
+            let next = try await ExpoCurl.post(mock, json: #"{"to":"\#(tokenA)","body":"x"}"#)
+            #expect(next.status == 200)
+            let records = mock.recordings.records { $0.platform == .expo }
+            #expect(records.count == 2)
+            #expect(records.last?.annotations["fault"] != nil)
+            #expect(records.last?.response.status == 0)
+            // Nothing reached the device for the reset request.
+            let device = mock.state.simulatedDevices.device(DeviceAddress(service: .expo, token: tokenA), now: mock.state.clock.now())
+            #expect(device?.displayed.count == 1)
+        }
+    }
+
     @Test("over HTTP/2 (h2c and TLS)", arguments: [false, true])
     func http2(tls: Bool) async throws {
         try await withPushMock { mock in
