@@ -536,3 +536,22 @@ struct ExpoTestError: Error, CustomStringConvertible {
     var description: String
     init(_ description: String) { self.description = description }
 }
+
+@Suite("Expo receipt store")
+struct ExpoReceiptStoreTests {
+    @Test("bounded: the oldest receipts go first; expired ones are swept")
+    func bounded() {
+        let store = ExpoReceiptStore(capacity: 3)
+        let now = Timestamp(millisecondsSince1970: 1_000_000)
+        func entry(_ token: String) -> ExpoReceiptStore.Entry {
+            ExpoReceiptStore.Entry(token: token, issuedAt: now, availableAt: now, expiresAt: now + .seconds(60))
+        }
+        let ids = (0..<5).map { ExpoReceiptID("id-\($0)") }
+        store.issue(ids.map { ($0, entry("t")) }, now: now)
+        #expect(store.count == 3)
+        let found = store.receipts(for: ids, now: now) { _ in .ok }.map(\.id.rawValue)
+        #expect(found == ["id-2", "id-3", "id-4"])
+        #expect(store.receipts(for: ids, now: now + .seconds(61)) { _ in .ok }.isEmpty)
+        #expect(store.count == 0)
+    }
+}

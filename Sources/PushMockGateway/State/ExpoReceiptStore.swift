@@ -1,4 +1,4 @@
-import PushMockCore
+package import PushMockCore
 import Synchronization
 
 /// The receipts of issued Expo tickets, by receipt id. A receipt becomes available after the
@@ -8,45 +8,82 @@ import Synchronization
 /// The outcome is decided when the receipt is first read after it became available, from the
 /// token's state at the relay time: a token unregistered between the ticket and the relay
 /// gets `DeviceNotRegistered`, as Expo reports an uninstall it learns from APNs/FCM.
-final class ExpoReceiptStore: Sendable {
+package final class ExpoReceiptStore: Sendable {
     /// One issued ticket's future receipt.
-    struct Entry: Sendable {
-        var token: String
-        var project: String?
-        var issuedAt: Timestamp
+    package struct Entry: Sendable {
+        package var token: String
+        package var project: String?
+        package var issuedAt: Timestamp
         /// When the relay happens and the receipt can be fetched.
-        var availableAt: Timestamp
-        var expiresAt: Timestamp
+        package var availableAt: Timestamp
+        package var expiresAt: Timestamp
         /// An error decided at send time (over-size message reported in the receipt, a fault).
-        var presetError: ExpoDeliveryError?
+        package var presetError: ExpoDeliveryError?
         /// The outcome, once decided.
         var receipt: ExpoReceipt?
+
+        package init(token: String, project: String? = nil, issuedAt: Timestamp, availableAt: Timestamp, expiresAt: Timestamp, presetError: ExpoDeliveryError? = nil) {
+            self.token = token
+            self.project = project
+            self.issuedAt = issuedAt
+            self.availableAt = availableAt
+            self.expiresAt = expiresAt
+            self.presetError = presetError
+        }
     }
 
     private struct Contents {
         var entries: [String: Entry] = [:]
+        /// Ids in the order they were issued, from `head` on (for dropping the oldest).
+        var order: [String] = []
+        var head = 0
         var nextSweep: Timestamp?
     }
 
     private let contents = Mutex(Contents())
+    /// The most receipts kept; beyond it the oldest are dropped (as if expired), so a long
+    /// benchmark cannot grow memory without bound.
+    package let capacity: Int
 
-    init() {}
+    package init(capacity: Int = 1_000_000) {
+        self.capacity = max(1, capacity)
+    }
 
-    func issue(_ issued: [(id: ExpoReceiptID, entry: Entry)], now: Timestamp) {
+    package func issue(_ issued: [(id: ExpoReceiptID, entry: Entry)], now: Timestamp) {
         guard !issued.isEmpty else { return }
         contents.withLock { contents in
             for (id, entry) in issued {
-                contents.entries[id.rawValue] = entry
+                if contents.entries.updateValue(entry, forKey: id.rawValue) == nil {
+                    contents.order.append(id.rawValue)
+                }
             }
-            if let sweep = contents.nextSweep, sweep > now { return }
+            while contents.entries.count > capacity, contents.head < contents.order.count {
+                contents.entries[contents.order[contents.head]] = nil
+                contents.head += 1
+            }
+            if let sweep = contents.nextSweep, sweep > now {
+                Self.compact(&contents)
+                return
+            }
             contents.entries = contents.entries.filter { $0.value.expiresAt > now }
             contents.nextSweep = now + .seconds(3600)
+            Self.compact(&contents)
         }
+    }
+
+    /// Drops the consumed front of `order` and ids no longer stored, once it is mostly waste.
+    private static func compact(_ contents: inout Contents) {
+        guard contents.order.count > 1024, contents.order.count - contents.head > 0,
+              contents.order.count > 2 * contents.entries.count || contents.head > contents.order.count / 2
+        else { return }
+        let entries = contents.entries
+        contents.order = contents.order[contents.head...].filter { entries[$0] != nil }
+        contents.head = 0
     }
 
     /// The receipts of `ids` that are available and not expired at `now`, in request order
     /// (each id once); `decide` gives the outcome of a receipt read for the first time.
-    func receipts(for ids: [ExpoReceiptID], now: Timestamp, decide: (Entry) -> ExpoReceipt) -> [(id: ExpoReceiptID, receipt: ExpoReceipt)] {
+    package func receipts(for ids: [ExpoReceiptID], now: Timestamp, decide: (Entry) -> ExpoReceipt) -> [(id: ExpoReceiptID, receipt: ExpoReceipt)] {
         contents.withLock { contents in
             var result: [(id: ExpoReceiptID, receipt: ExpoReceipt)] = []
             var seen = Set<String>()
@@ -67,13 +104,13 @@ final class ExpoReceiptStore: Sendable {
     }
 
     /// The entry of `id`, whatever its state (control API, tests).
-    func entry(_ id: String) -> Entry? {
+    package func entry(_ id: String) -> Entry? {
         contents.withLock { $0.entries[id] }
     }
 
-    var count: Int { contents.withLock { $0.entries.count } }
+    package var count: Int { contents.withLock { $0.entries.count } }
 
-    func removeAll() {
+    package func removeAll() {
         contents.withLock { $0 = Contents() }
     }
 }
