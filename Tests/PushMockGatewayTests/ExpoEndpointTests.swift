@@ -454,6 +454,27 @@ struct ExpoEndpointTests {
         }
     }
 
+    @Test("injected receipt errors (expo-error ticketError on getReceipts)")
+    func injectedReceipts() async throws {
+        try await withPushMock { mock in
+            let clock = try #require(mock.state.virtualClock)
+            clock.freeze()
+            let sent = try await ExpoCurl.post(mock, json: #"[{"to":"\#(tokenA)","body":"x"},{"to":"\#(tokenB)","body":"y"}]"#)
+            let ids = try #require(sent.json?["data"]?.arrayValue?.compactMap { $0["id"]?.stringValue })
+            clock.advance(by: .seconds(3))
+            _ = try mock.addFault(try FaultRule.decode(
+                #"{"match":{"platform":"expo","path":"/--/api/v2/push/getReceipts"},"trigger":{"count":1},"action":{"type":"expo-error","ticketError":"InvalidCredentials"}}"#
+            ))
+            let request = #"{"ids":["\#(ids[0])","\#(ids[1])"]}"#
+            let faulty = try await ExpoCurl.post(mock, "/--/api/v2/push/getReceipts", json: request)
+            #expect(faulty.json?["data"]?[ids[0]]?["details"]?["error"]?.stringValue == "InvalidCredentials", "\(faulty.text)")
+            #expect(faulty.json?["data"]?[ids[1]]?["details"]?["error"]?.stringValue == "InvalidCredentials")
+            // The fault fired once; the real receipts are still ok.
+            let normal = try await ExpoCurl.post(mock, "/--/api/v2/push/getReceipts", json: request)
+            #expect(normal.json?["data"]?[ids[0]]?["status"]?.stringValue == "ok", "\(normal.text)")
+        }
+    }
+
     @Test("over HTTP/2 (h2c and TLS)", arguments: [false, true])
     func http2(tls: Bool) async throws {
         try await withPushMock { mock in

@@ -54,16 +54,43 @@ struct ExpoReceiptsEndpoint: GatewayEndpoint {
         return exchange
     }
 
-    /// Only request errors apply to receipts (an error-ticket fault has no tickets to spoil).
+    /// A request error answers as such; an error-ticket fault (`ticketError`) turns every
+    /// receipt that is ready into that error (receipt errors on demand), the others stay absent.
     func answerInjected(_ action: FaultAction, _ exchange: inout ExpoReceiptsExchange, in context: PipelineContext) {
-        guard case .expoError(.request(let code), let message, let status, let retryAfter) = action else { return }
-        let error = ExpoRequestError.injected(
-            code: code,
-            message: message,
-            status: status,
-            limitPerSecond: options.notificationsPerSecondPerProject
-        )
-        fail(&exchange, error, retryAfter: retryAfter)
+        guard case .expoError(let kind, let message, let status, let retryAfter) = action else { return }
+        switch kind {
+        case .request(let code):
+            let error = ExpoRequestError.injected(
+                code: code,
+                message: message,
+                status: status,
+                limitPerSecond: options.notificationsPerSecondPerProject
+            )
+            fail(&exchange, error, retryAfter: retryAfter)
+        case .ticket(let code):
+            guard case .success(let ids) = exchange.parsed else {
+                if case .failure(let error) = exchange.parsed { fail(&exchange, error) }
+                return
+            }
+            let registry = self.registry
+            let ready = receipts.receipts(for: ids, now: context.now) { Self.outcome(of: $0, registry: registry) }
+            exchange.receipts = ready.map { entry in
+                let token = receipts.entry(entry.id.rawValue)?.token ?? ""
+                let record = registry.lookup(token)
+                let project = record.flatMap { registry.project(named: $0.project) }
+                let error = ExpoDeliveryError.named(
+                    ExpoErrorCode(rawValue: code),
+                    token: token,
+                    message: message,
+                    platform: record?.platform ?? .ios,
+                    project: project?.name ?? record?.project,
+                    bundleIdentifier: project?.bundleIdentifier,
+                    sentAt: context.now.secondsSince1970
+                )
+                return (entry.id, .error(error))
+            }
+            answer(&exchange, retryAfter: retryAfter)
+        }
     }
 
     func validate(_ exchange: inout ExpoReceiptsExchange, in context: PipelineContext) {
@@ -76,10 +103,14 @@ struct ExpoReceiptsEndpoint: GatewayEndpoint {
         exchange.receipts = receipts.receipts(for: ids, now: context.now) { entry in
             Self.outcome(of: entry, registry: registry)
         }
+        answer(&exchange, retryAfter: nil)
+    }
+
+    private func answer(_ exchange: inout ExpoReceiptsExchange, retryAfter: Int?) {
         let body = ExpoReceiptsResponse(receipts: exchange.receipts).body
         exchange.status = 200
         exchange.responseJSON = body
-        exchange.reply = http.reply(status: 200, body: body, to: exchange.request)
+        exchange.reply = http.reply(status: 200, body: body, to: exchange.request, retryAfter: retryAfter)
     }
 
     /// What the relay to APNs/FCM reported, judged at the relay time (`availableAt`): an

@@ -10,7 +10,7 @@ public import PushMockCore
 /// | `fcm-error` | `code`, `retryAfter`?, `message`? | FCM error (`QUOTA_EXCEEDED`, `UNAVAILABLE`, `INTERNAL`, `UNREGISTERED`, `SENDER_ID_MISMATCH`, `INVALID_ARGUMENT`, `THIRD_PARTY_AUTH_ERROR`) |
 /// | `iid-error` | `error`, `status`?, `retryAfter`? | IID bare-string error, e.g. `RESOURCE_EXHAUSTED` / 429 |
 /// | `oauth-error` | `error`, `description`?, `status`? | token-endpoint error, e.g. `invalid_grant` |
-/// | `expo-error` | `code` or `ticketError`, `message`?, `status`?, `retryAfter`? | Expo: a request error (`{"errors":[…]}`, e.g. `TOO_MANY_REQUESTS` / 429) or an HTTP 200 whose every ticket is an error (`details.error`, e.g. `MessageRateExceeded`) |
+/// | `expo-error` | `code` or `ticketError`, `message`?, `status`?, `retryAfter`? | Expo: a request error (`{"errors":[…]}`, e.g. `TOO_MANY_REQUESTS` / 429) or an HTTP 200 whose every ticket (on `getReceipts`: every ready receipt) is an error (`details.error`, e.g. `MessageRateExceeded`) |
 /// | `reset` | `code`? | RST_STREAM (default `INTERNAL_ERROR`); HTTP/1.1: connection closed |
 /// | `goaway` | `reason`?, `code`?, `lastStream`?, `close`? | GOAWAY with `{"reason":…}` debug data (default `NO_ERROR`, last stream 0, then close) |
 /// | `close` | | connection closed without a word |
