@@ -254,4 +254,32 @@ struct ExpoPythonSDKTests {
         #expect(none.status == 1, "\(none.output) \(none.error)")
         #expect(server.stop().status == 0)
     }
+
+    @Test("over the TLS listener (HTTP/1.1 through requests, the mock's CA)")
+    func overTLS() async throws {
+        try await requireSDK()
+        let server = try await ServeProcess()
+        defer { server.removeDirectory() }
+        let script = #"""
+            import json, sys
+            from exponent_server_sdk import PushClient, PushMessage
+            client = PushClient(host=sys.argv[1])
+            tickets = client.publish_multiple([PushMessage(to="ExponentPushToken[tlstlstlstlstlstlstlstl]", title="Over TLS")])
+            print(json.dumps([t.status for t in tickets]))
+            """#
+        let scriptPath = server.directory + "/tls.py"
+        try script.write(toFile: scriptPath, atomically: true, encoding: .utf8)
+        let result = try await run(
+            Self.python,
+            [scriptPath, "https://localhost:\(server.tlsPort)"],
+            environment: ["REQUESTS_CA_BUNDLE": server.caPath]
+        )
+        #expect(result.status == 0, "\(result.error)")
+        #expect(result.output.trimmingCharacters(in: .whitespacesAndNewlines) == #"["ok"]"#)
+        #expect(server.stop().status == 0)
+        let records = try String(contentsOfFile: server.journalPath, encoding: .utf8).split(separator: "\n")
+            .map { try ExchangeRecord.decode(jsonLine: Array($0.utf8)) }
+        #expect(records.first?.connection.tls == true)
+        #expect(records.first?.connection.transport == "http/1.1")
+    }
 }
