@@ -71,7 +71,9 @@ public struct ExpoSendReport: Sendable {
     /// One line: `10000 messages, 100 requests (0 retries): 9998 ok, DeviceNotRegistered 2`.
     public var summary: String {
         let errors = errorCounts.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }
-        return (["\(tickets.count) messages, \(requests) requests (\(retries) retries) in \(duration)", "\(okCount) ok"] + errors)
+        let milliseconds = duration.components.seconds * 1000 + duration.components.attoseconds / 1_000_000_000_000_000
+        let elapsed = "\(milliseconds / 1000).\(String(repeating: "0", count: 3 - String(milliseconds % 1000).count))\(milliseconds % 1000) s"
+        return (["\(tickets.count) messages, \(requests) requests (\(retries) retries) in \(elapsed)", "\(okCount) ok"] + errors)
             .joined(separator: ", ")
     }
 }
