@@ -475,6 +475,31 @@ struct ExpoEndpointTests {
         }
     }
 
+    @Test("lint: what Expo would relay to APNs, reported against the Expo fields")
+    func lint() async throws {
+        try await withPushMock { mock in
+            mock.state.expoTokens.register(ExpoTokenRecord(token: tokenB, project: project, platform: .android))
+            let body = #"""
+                [{"to":"\#(tokenA)","_contentAvailable":true,"data":{"sync":true}},
+                 {"to":"\#(tokenA)","_contentAvailable":true,"priority":"normal","data":{"sync":true}},
+                 {"to":"\#(tokenA)","mutableContent":true,"data":{"x":1},"collapseId":"c"},
+                 {"to":"\#(tokenB)","_contentAvailable":true}]
+                """#
+            let answer = try await ExpoCurl.post(mock, json: body)
+            #expect(answer.status == 200)
+            let record = try #require(mock.recordings.records { $0.platform == .expo }.first)
+            let notes = record.notification?.lint ?? []
+            // [1] asks for normal priority, [3] goes to an Android token: neither is linted as APNs.
+            #expect(notes.map(\.code).sorted() == [
+                "apns.background-high-priority", "apns.background-high-priority", "apns.collapse-id-on-background", "apns.mutable-content-without-alert",
+            ], "\(notes)")
+            #expect(notes.filter { $0.code == "apns.background-high-priority" }.map(\.field) == ["[0].priority", "[2].priority"])
+            #expect(notes.first { $0.code == "apns.mutable-content-without-alert" }?.field == "[2].mutableContent")
+            #expect(notes.first { $0.code == "apns.collapse-id-on-background" }?.field == "[2].collapseId")
+            #expect(notes.allSatisfy { $0.message.hasPrefix("As relayed to APNs: ") })
+        }
+    }
+
     @Test("over HTTP/2 (h2c and TLS)", arguments: [false, true])
     func http2(tls: Bool) async throws {
         try await withPushMock { mock in

@@ -45,6 +45,7 @@ struct ExpoSendEndpoint: GatewayEndpoint {
     let receipts: ExpoReceiptStore
     let rate: ExpoRateLimiter
     let intake: DeliveryIntake?
+    let linting: NotificationLinting?
 
     static var faultPlatform: Platform? { .expo }
 
@@ -206,6 +207,10 @@ struct ExpoSendEndpoint: GatewayEndpoint {
 
     func deliveries(of exchange: ExpoSendExchange, in context: PipelineContext) -> [DeliveryIntake.Delivery] {
         intake?.expo(exchange, now: context.now) ?? []
+    }
+
+    func lint(_ exchange: ExpoSendExchange, in context: PipelineContext) -> [LintNote] {
+        linting?.expo(exchange, now: context.now) ?? []
     }
 
     func record(_ exchange: ExpoSendExchange, in context: PipelineContext, latencyMicroseconds: Int64) -> ExchangeRecord? {

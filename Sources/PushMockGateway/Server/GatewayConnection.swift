@@ -179,7 +179,7 @@ struct GatewayEndpoints {
         let intake = state.simulationOptions.simulateDevices
             ? DeliveryIntake(options: state.simulationOptions, fcmTokens: state.fcmTokens)
             : nil
-        let linting = state.simulationOptions.lint.map { NotificationLinting(configuration: $0, fcmTokens: state.fcmTokens) }
+        let linting = state.simulationOptions.lint.map { NotificationLinting(configuration: $0, fcmTokens: state.fcmTokens, expoTokens: state.expoTokens) }
         apnsDevice = APNsDeviceEndpoint(
             options: state.apnsOptions,
             keys: state.apnsKeys,
@@ -201,7 +201,8 @@ struct GatewayEndpoints {
             registry: state.expoTokens,
             receipts: state.expoReceipts,
             rate: state.expoRate,
-            intake: intake
+            intake: intake,
+            linting: linting
         )
         expoReceipts = ExpoReceiptsEndpoint(options: state.expoOptions, registry: state.expoTokens, receipts: state.expoReceipts)
         control = ControlEndpoint(api: controlAPI)
