@@ -14,13 +14,9 @@ let package = Package(
     name: "PushMock",
     platforms: [.macOS(.v15)],
     products: [
+        // What users import: the test harness, the sender, the toolkit of checks, replay and
+        // the control-API client. Everything else is internal to the package (`package` access).
         .executable(name: "pushmock", targets: ["pushmock"]),
-        .library(name: "PushMockJSON", targets: ["PushMockJSON"]),
-        .library(name: "PushMockCore", targets: ["PushMockCore"]),
-        .library(name: "PushMockAuth", targets: ["PushMockAuth"]),
-        .library(name: "PushMockRecording", targets: ["PushMockRecording"]),
-        .library(name: "PushMockSimulation", targets: ["PushMockSimulation"]),
-        .library(name: "PushMockGateway", targets: ["PushMockGateway"]),
         .library(name: "PushMockTesting", targets: ["PushMockTesting"]),
         .library(name: "PushMockControl", targets: ["PushMockControl"]),
         .library(name: "PushMockToolkit", targets: ["PushMockToolkit"]),
@@ -153,11 +149,19 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
 
+        // Queries over recordings (`RecordingQuery`, `PayloadPredicate`, waiting for matches):
+        // what the gateway's control API needs, without the toolkit's assertions and checks.
+        .target(
+            name: "PushMockQuery",
+            dependencies: ["PushMockRecording", "PushMockCore", "PushMockJSON"],
+            swiftSettings: swiftSettings
+        ),
+
         // The gateway: listeners, TLS/ALPN, routing, APNs service, registries, control API.
         .target(
             name: "PushMockGateway",
             dependencies: [
-                "PushMockToolkit",
+                "PushMockQuery",
                 "PushMockCore",
                 "PushMockJSON",
                 "PushMockSimulation",
@@ -197,10 +201,20 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
 
+        // The control API's check endpoints (`POST /_pushmock/expectations`,
+        // `/_pushmock/checks/links|policy`): toolkit checks plugged into the gateway's control API
+        // through its extension point, so the gateway itself needs no assertions or policies.
+        .target(
+            name: "PushMockCheckAPI",
+            dependencies: ["PushMockGateway", "PushMockToolkit", "PushMockQuery", "PushMockRecording", "PushMockCore", "PushMockJSON"],
+            swiftSettings: swiftSettings
+        ),
+
         // Shipped test-support library: an in-process gateway and a client wired to it.
         .target(
             name: "PushMockTesting",
             dependencies: [
+                "PushMockCheckAPI",
                 "PushMockToolkit",
                 "PushMockSender",
                 "PushMockJSON",
@@ -223,7 +237,7 @@ let package = Package(
         // files. Pure logic, no networking.
         .target(
             name: "PushMockToolkit",
-            dependencies: ["PushMockRecording", "PushMockJSON", "PushMockCore"],
+            dependencies: ["PushMockQuery", "PushMockRecording", "PushMockJSON", "PushMockCore"],
             swiftSettings: swiftSettings
         ),
         .testTarget(
@@ -318,6 +332,7 @@ let package = Package(
         .executableTarget(
             name: "pushmock",
             dependencies: [
+                "PushMockCheckAPI",
                 "PushMockToolkit",
                 "PushMockGateway",
                 "PushMockControl",

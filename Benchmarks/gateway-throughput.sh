@@ -1,23 +1,30 @@
 #!/usr/bin/env bash
 # gateway-throughput.sh: APNs-shaped HTTP/2 throughput of `pushmock serve`, next to nghttpd.
 #
+# It measures what a user runs: the DEFAULT `pushmock serve` - release build, default
+# event-loop thread count, TLS, provider-token authentication, full validation, device
+# simulation and lint on, every exchange recorded in memory and journalled (durability
+# `written`). Features switched off only appear as extra "variant" rows, never the headline.
+#
 # One run:
 #   1. builds pushmock in release mode (skip with --skip-build);
-#   2. starts `pushmock serve` in a temporary directory with TLS, request validation and the
-#      journal ON (durability `written` unless DURABILITY says otherwise), pinned to CPU 1 -
-#      a fresh process and journal for every scenario, all sharing one certificates directory;
-#   3. writes the load: 1000 distinct /3/device/<64 hex> paths, a ~250-byte alert payload and
+#   2. writes the load: 1000 distinct /3/device/<64 hex> paths, a ~250-byte alert payload and
 #      the APNs request headers, with a provider token from `pushmock provider-token`;
-#   4. runs h2load (one thread, pinned to CPU 0) per scenario:
-#        tls-4x100  TLS, 4 connections x 100 concurrent streams
+#   3. for every scenario, runs h2load (one thread, pinned to CPU 0) first against nghttpd
+#      (the C reference, one worker thread, the SAME certificate and key) and then against a
+#      fresh `pushmock serve` with an empty journal, both pinned to SERVER_CPUS:
+#        tls-4x100  TLS, 4 connections x 100 concurrent streams   (the headline)
 #        tls-1x100  TLS, 1 connection  x 100 concurrent streams
 #        h2c-4x100  cleartext h2 (prior knowledge), 4 x 100
+#        h2c-1x100  cleartext h2, 1 x 100
 #      for DURATION seconds after WARMUP seconds, with --log-file for per-request latencies;
-#   5. runs the same scenarios against nghttpd (the C reference), pinned to CPU 1, using the
-#      SAME certificate and key that pushmock generated, one worker thread (-n 1);
+#   4. latency: tls-4x100 again for both servers at HALF of nghttpd's measured tls-4x100 rate
+#      (h2load --rps), so p50/p99 are latencies rather than queueing at saturation;
+#   5. variants (extra rows, pushmock only, tls-4x100): `--threads 1` (does a second event
+#      loop help?) and `--no-lint --no-device-simulation` (what the two features cost);
 #   6. checks the pushmock runs: every response 2xx, no failed/errored stream, and the journal
 #      grew by at least the number of successful responses (see "Journal check" below);
-#   7. prints a table and writes it as JSON to Benchmarks/results/latest.json;
+#   7. prints the tables and writes them as JSON to Benchmarks/results/latest.json;
 #   8. kills everything it started on exit, also on failure or Ctrl-C.
 #
 # Request shape (identical for both servers): POST /3/device/<token> with the body file and
@@ -48,17 +55,22 @@
 # Usage:  Benchmarks/gateway-throughput.sh [--skip-build] [--keep-work]
 # Environment:
 #   SCRATCH      SwiftPM scratch path (default: <repo>/.build-bench)
-#   DURATION     h2load -D seconds per scenario (default 10)
+#   DURATION     h2load -D seconds per run (default 10)
 #   WARMUP       h2load --warm-up-time seconds (default 1)
 #   DURABILITY   pushmock --durability: written | fsync | fsync-interval (default written)
-#   SCENARIOS    space-separated subset of: tls-4x100 tls-1x100 h2c-4x100 (default: all)
+#   SCENARIOS    space-separated subset of: tls-4x100 tls-1x100 h2c-4x100 h2c-1x100 (default: all)
+#   LATENCY      1 (default) runs the half-rate latency scenario (needs tls-4x100), 0 skips it
+#   LATENCY_RPS  offered rate of the latency run (default: half of nghttpd's tls-4x100 req/s)
+#   VARIANTS     space-separated subset of: threads1 lean (default: both; "" for none)
 #   SERVERS      space-separated subset of: pushmock nghttpd (default: both)
 #   APNS_ID      apns-id header value (default a fixed UUID; empty = header omitted)
 #   RESULTS      JSON output path (default: <repo>/Benchmarks/results/latest.json)
 #   PUSHMOCK     use this pushmock binary instead of building (implies --skip-build)
-#   SERVER_CPU / CLIENT_CPU   CPUs to pin to (default 1 / 0 on machines with >= 2 CPUs)
-#   PUSHMOCK_THREADS  pushmock --threads when pinned (default 1, like nghttpd -n 1)
-#   PUSHMOCK_ARGS     extra `pushmock serve` arguments, e.g. "--no-lint --no-device-simulation"
+#   PIN          1 (default with >= 2 CPUs and taskset) pins, 0 leaves scheduling to the kernel
+#   SERVER_CPUS / CLIENT_CPU  taskset CPU lists for the servers / h2load (default 1 / 0)
+#   PUSHMOCK_THREADS  pushmock --threads (default: unset = pushmock's default, one per core)
+#   PUSHMOCK_ARGS     extra `pushmock serve` arguments for every pushmock run (changes the
+#                     headline: say so when you publish numbers taken with it)
 #   JOURNAL_DIR  directory for the journal (default: the temp work dir; /dev/shm takes the disk
 #                out of the picture)
 #   TLS13_CIPHERS  h2load --tls13-ciphers (default TLS_AES_128_GCM_SHA256 for both servers:
@@ -86,7 +98,10 @@ SCRATCH="${SCRATCH:-$repo/.build-bench}"
 DURATION="${DURATION:-10}"
 WARMUP="${WARMUP:-1}"
 DURABILITY="${DURABILITY:-written}"
-SCENARIOS="${SCENARIOS:-tls-4x100 tls-1x100 h2c-4x100}"
+SCENARIOS="${SCENARIOS:-tls-4x100 tls-1x100 h2c-4x100 h2c-1x100}"
+LATENCY="${LATENCY:-1}"
+LATENCY_RPS="${LATENCY_RPS:-}"
+VARIANTS="${VARIANTS-threads1 lean}"
 SERVERS="${SERVERS:-pushmock nghttpd}"
 APNS_ID="${APNS_ID-7C3E2A1B-5D4F-4E6A-9B8C-0D1E2F3A4B5C}"
 RESULTS="${RESULTS:-$here/results/latest.json}"
@@ -95,7 +110,10 @@ TLS13_CIPHERS="${TLS13_CIPHERS:-TLS_AES_128_GCM_SHA256}"
 TOKEN_COUNT=1000
 
 for scenario in $SCENARIOS; do
-    case "$scenario" in tls-4x100|tls-1x100|h2c-4x100) ;; *) echo "unknown scenario: $scenario" >&2; exit 2 ;; esac
+    case "$scenario" in tls-4x100|tls-1x100|h2c-4x100|h2c-1x100) ;; *) echo "unknown scenario: $scenario" >&2; exit 2 ;; esac
+done
+for variant in $VARIANTS; do
+    case "$variant" in threads1|lean) ;; *) echo "unknown variant: $variant" >&2; exit 2 ;; esac
 done
 for server in $SERVERS; do
     case "$server" in pushmock|nghttpd) ;; *) echo "unknown server: $server" >&2; exit 2 ;; esac
@@ -109,19 +127,20 @@ for tool in h2load nghttpd python3; do
 done
 
 # ---------------------------------------------------------------- pinning
+# With two or more CPUs the servers run on SERVER_CPUS and h2load on CLIENT_CPU, so server and
+# load generator never compete for a core. pushmock keeps its DEFAULT thread count (one event
+# loop per core of the machine), as a user runs it; PUSHMOCK_THREADS overrides.
 ncpu="$(nproc)"
 server_pin=()
 client_pin=()
-# Event-loop threads for pushmock: one when pinned to one CPU, like `nghttpd -n 1` (two threads
-# on one CPU only add context switches and cross-thread frees). PUSHMOCK_THREADS overrides.
 pushmock_threads=()
-if [[ "$ncpu" -ge 2 ]] && command -v taskset >/dev/null; then
-    server_pin=(taskset -c "${SERVER_CPU:-1}")
+[[ -z "${PUSHMOCK_THREADS:-}" ]] || pushmock_threads=(--threads "$PUSHMOCK_THREADS")
+if [[ "${PIN:-1}" == 1 && "$ncpu" -ge 2 ]] && command -v taskset >/dev/null; then
+    server_pin=(taskset -c "${SERVER_CPUS:-1}")
     client_pin=(taskset -c "${CLIENT_CPU:-0}")
-    pushmock_threads=(--threads "${PUSHMOCK_THREADS:-1}")
-    pinning="server on CPU ${SERVER_CPU:-1} (pushmock --threads ${PUSHMOCK_THREADS:-1}, nghttpd -n 1), h2load on CPU ${CLIENT_CPU:-0}"
+    pinning="servers on CPU ${SERVER_CPUS:-1} (pushmock --threads ${PUSHMOCK_THREADS:-default=$ncpu}, nghttpd -n 1), h2load on CPU ${CLIENT_CPU:-0}"
 else
-    pinning="none (nproc=$ncpu or no taskset): server and h2load share the CPU(s)"
+    pinning="none (PIN=${PIN:-1}, nproc=$ncpu): servers and h2load share the CPU(s); pushmock --threads ${PUSHMOCK_THREADS:-default=$ncpu}"
 fi
 
 # ---------------------------------------------------------------- build
@@ -239,6 +258,7 @@ scenario_shape() { # name -> "scheme clients streams"
         tls-4x100) echo "tls 4 100" ;;
         tls-1x100) echo "tls 1 100" ;;
         h2c-4x100) echo "h2c 4 100" ;;
+        h2c-1x100) echo "h2c 1 100" ;;
         *) die "unknown scenario $1" ;;
     esac
 }
@@ -253,10 +273,13 @@ children_cpu_s() { # -> children_cpu: user+system CPU seconds of all reaped chil
     children_cpu="$(tail -n 1 "$work/times.txt" | awk '{ split($1, u, /[ms]/); split($2, y, /[ms]/); printf "%.2f\n", u[1]*60 + u[2] + y[1]*60 + y[2] }')"
 }
 
-run_h2load() { # server scenario urifile jwt server-pid
-    local server="$1" scenario="$2" uris="$3" jwt="$4" server_pid="$5" clients streams _scheme
+# One h2load run. `run` names the row (scenario, scenario@rate or scenario+variant); its shape
+# comes from `scenario`; `rps` (total offered req/s, empty = as fast as possible) becomes
+# h2load --rps per connection.
+run_h2load() { # server run scenario urifile jwt server-pid rps
+    local server="$1" run="$2" scenario="$3" uris="$4" jwt="$5" server_pid="$6" rps="${7:-}" clients streams _scheme
     read -r _scheme clients streams <<<"$(scenario_shape "$scenario")"
-    local out="$work/runs/$server.$scenario"
+    local out="$work/runs/$server.$run"
     local headers=(
         -H "authorization: bearer $jwt"
         -H "apns-topic: dev.pushmock.sample"
@@ -267,14 +290,16 @@ run_h2load() { # server scenario urifile jwt server-pid
     )
     [[ -n "$APNS_ID" ]] && headers+=(-H "apns-id: $APNS_ID")
     [[ "$_scheme" == tls && -n "$TLS13_CIPHERS" ]] && headers+=(--tls13-ciphers="$TLS13_CIPHERS")
-    log "$server $scenario: h2load -c $clients -m $streams -D $DURATION --warm-up-time $WARMUP"
+    local rate=()
+    [[ -z "$rps" ]] || rate=(--rps "$(( (rps + clients - 1) / clients ))")
+    log "$server $run: h2load -c $clients -m $streams ${rate[*]} -D $DURATION --warm-up-time $WARMUP"
     local status=0 server_cpu0 client_cpu0 t0
     server_cpu0="$(proc_cpu_s "$server_pid")"
     children_cpu_s
     client_cpu0="$children_cpu"
     t0="$(date +%s.%N)"
     # In the background + `wait` so that Ctrl-C/SIGTERM reach the trap at once.
-    "${client_pin[@]}" h2load -t 1 -c "$clients" -m "$streams" \
+    "${client_pin[@]}" h2load -t 1 -c "$clients" -m "$streams" "${rate[@]}" \
         -D "$DURATION" --warm-up-time "$WARMUP" \
         -i "$uris" -d "$work/body.json" "${headers[@]}" \
         --log-file="$out.tsv" >"$out.txt" 2>&1 </dev/null &
@@ -294,29 +319,32 @@ json.dump({"wall_s": round(wall, 2), "server_cpu_s": round(server, 2), "h2load_c
           open(sys.argv[7], "w"))
 PY
     grep -E '^(finished in|requests:|status codes:|TLS Protocol|Cipher|Application protocol)' "$out.txt" >&2 || true
-    [[ "$status" -eq 0 ]] || die "h2load exited with $status against $server ($scenario); see $out.txt"
+    [[ "$status" -eq 0 ]] || die "h2load exited with $status against $server ($run); see $out.txt"
+    printf '{"run":"%s","scenario":"%s","kind":"%s","rps":"%s","args":"%s"}\n' "$run" "$scenario" \
+        "$kind" "$rps" "$extra_desc" >>"$work/plan.$server.jsonl"
 }
 
 scheme_of() { local s; read -r s _ <<<"$(scenario_shape "$1")"; echo "$s"; }
 
 # ---------------------------------------------------------------- pushmock
-# A fresh pushmock (and journal) per scenario, like nghttpd below: results do not depend on
-# scenario order, and the previous scenario's journal is deleted before the next one starts,
-# so its dirty pages are dropped instead of being written back (30 s later, on some CPU) in
-# the middle of the next measurement. The certificates directory is shared, so every pushmock
-# process and nghttpd serve the same certificate and key, and one JWT serves all runs.
+# A fresh pushmock (and journal) per run, like nghttpd below: results do not depend on run
+# order, and the previous run's journal is deleted before the next one starts, so its dirty
+# pages are dropped instead of being written back (30 s later, on some CPU) in the middle of
+# the next measurement. The certificates directory is shared, so every pushmock process and
+# nghttpd serve the same certificate and key, and one JWT serves all runs.
 pushmock_version="$("$pushmock" --version 2>/dev/null || echo unknown)"
 journal="${JOURNAL_DIR:-$work}/journal.jsonl"
 [[ -z "${JOURNAL_DIR:-}" ]] || mkdir -p "$JOURNAL_DIR"
 pushmock_pid=""
 
-start_pushmock() { # -> sets pushmock_pid tls_port h2c_port
+start_pushmock() { # extra serve args... -> sets pushmock_pid tls_port h2c_port
     local ready="$work/ready.json"
     rm -f "$ready" "$journal"
+    # shellcheck disable=SC2086 # PUSHMOCK_ARGS is a list of words
     "${server_pin[@]}" "$pushmock" serve --tls-port 0 --port 0 \
         --ready-file "$ready" --certs-dir "$work/certs" \
         --journal "$journal" --durability "$DURABILITY" --log-level warning "${pushmock_threads[@]}" \
-        ${PUSHMOCK_ARGS:-} >>"$work/pushmock.log" 2>&1 &
+        ${PUSHMOCK_ARGS:-} "$@" >>"$work/pushmock.log" 2>&1 &
     pushmock_pid=$!
     pids+=("$pushmock_pid")
     for _ in $(seq 300); do
@@ -351,54 +379,41 @@ stop_pushmock
 
 journal_json="$work/journal-check.jsonl"
 : >"$journal_json"
-if [[ " $SERVERS " == *" pushmock "* ]]; then
-    for scenario in $SCENARIOS; do
-        read -r scheme clients streams <<<"$(scenario_shape "$scenario")"
-        start_pushmock
-        if [[ "$scheme" == tls ]]; then
-            write_uris "https://127.0.0.1:$tls_port" "$work/uris.pushmock.$scenario"
-        else
-            write_uris "http://127.0.0.1:$h2c_port" "$work/uris.pushmock.$scenario"
-        fi
-        log "pushmock serve pid $pushmock_pid, tls :$tls_port, h2c :$h2c_port"
-        if [[ "$scenario" == tls-4x100 && "$PERF_SECONDS" -gt 0 ]] && command -v perf >/dev/null; then
-            ( sleep "$((WARMUP + 2))"; exec "${client_pin[@]}" perf record -F 999 -g -o "$work/perf.data" \
-                -p "$pushmock_pid" -- sleep "$PERF_SECONDS" ) \
-                >"$work/perf.log" 2>&1 &
-            perf_pid=$!
-        fi
-        run_h2load pushmock "$scenario" "$work/uris.pushmock.$scenario" "$jwt" "$pushmock_pid"
-        if [[ -n "$perf_pid" ]]; then wait "$perf_pid" || true; perf_pid=""; fi
-        kill -0 "$pushmock_pid" 2>/dev/null || die "pushmock died during $scenario; see $work/pushmock.log"
-        stop_pushmock
-        journal_lines="$(wc -l <"$journal")"
-        journal_bytes="$(stat -c %s "$journal")"
-        rm -f "$journal"
-        printf '{"scenario":"%s","lines":%d,"bytes":%d}\n' "$scenario" \
-            "$journal_lines" "$journal_bytes" >>"$journal_json"
-        # Fails loudly on non-2xx, failed/errored streams or a journal shorter than the responses.
-        python3 "$here/summarize.py" check --run "$work/runs/pushmock.$scenario.txt" \
-            --log "$work/runs/pushmock.$scenario.tsv" --journal-lines "$journal_lines" \
-            --journal-bytes "$journal_bytes" --warmup "$WARMUP" --concurrency "$((clients * streams))" \
-            || die "pushmock $scenario failed verification (outputs in $work/runs)"
-    done
-    if [[ -f "$work/perf.data" ]]; then
-        report_txt="$(dirname "$RESULTS")/perf-report.txt"
-        mkdir -p "$(dirname "$report_txt")"
-        {
-            echo "# perf record -F 999 -g, ${PERF_SECONDS}s of pushmock during tls-4x100"
-            echo "# --- by shared object"
-            perf report -i "$work/perf.data" --stdio --no-children --sort dso -g none 2>/dev/null | grep -E '^ +[0-9]'
-            echo "# --- self time by symbol (top 60)"
-            perf report -i "$work/perf.data" --stdio --no-children --sort symbol -g none 2>/dev/null \
-                | grep -E '^ +[0-9]' | sed -E 's/ +$//' | cut -c1-200 | head -60
-            echo "# --- inclusive time (children) by symbol (top 100)"
-            perf report -i "$work/perf.data" --stdio --children --sort symbol -g none 2>/dev/null \
-                | grep -E '^ +[0-9]' | sed -E 's/ +$//' | cut -c1-220 | head -100
-        } >"$report_txt" || true
-        log "perf report: $report_txt"
+kind=headline
+extra_desc=""
+
+run_pushmock() { # run scenario rps [extra serve args...]
+    local run="$1" scenario="$2" rps="$3" scheme clients streams
+    shift 3
+    read -r scheme clients streams <<<"$(scenario_shape "$scenario")"
+    start_pushmock "$@"
+    if [[ "$scheme" == tls ]]; then
+        write_uris "https://127.0.0.1:$tls_port" "$work/uris.pushmock.$run"
+    else
+        write_uris "http://127.0.0.1:$h2c_port" "$work/uris.pushmock.$run"
     fi
-fi
+    log "pushmock serve $* (pid $pushmock_pid, $(ls /proc/"$pushmock_pid"/task | wc -l) threads), tls :$tls_port, h2c :$h2c_port"
+    if [[ "$run" == tls-4x100 && "$PERF_SECONDS" -gt 0 ]] && command -v perf >/dev/null; then
+        ( sleep "$((WARMUP + 2))"; exec "${client_pin[@]}" perf record -F 999 -g -o "$work/perf.data" \
+            -p "$pushmock_pid" -- sleep "$PERF_SECONDS" ) \
+            >"$work/perf.log" 2>&1 &
+        perf_pid=$!
+    fi
+    run_h2load pushmock "$run" "$scenario" "$work/uris.pushmock.$run" "$jwt" "$pushmock_pid" "$rps"
+    if [[ -n "$perf_pid" ]]; then wait "$perf_pid" || true; perf_pid=""; fi
+    kill -0 "$pushmock_pid" 2>/dev/null || die "pushmock died during $run; see $work/pushmock.log"
+    stop_pushmock
+    journal_lines="$(wc -l <"$journal")"
+    journal_bytes="$(stat -c %s "$journal")"
+    rm -f "$journal"
+    printf '{"scenario":"%s","lines":%d,"bytes":%d}\n' "$run" \
+        "$journal_lines" "$journal_bytes" >>"$journal_json"
+    # Fails loudly on non-2xx, failed/errored streams or a journal shorter than the responses.
+    python3 "$here/summarize.py" check --run "$work/runs/pushmock.$run.txt" \
+        --log "$work/runs/pushmock.$run.tsv" --journal-lines "$journal_lines" \
+        --journal-bytes "$journal_bytes" --warmup "$WARMUP" --concurrency "$((clients * streams))" \
+        || die "pushmock $run failed verification (outputs in $work/runs)"
+}
 
 # ---------------------------------------------------------------- nghttpd
 start_nghttpd() { # scheme -> sets ng_port ng_pid
@@ -415,31 +430,96 @@ start_nghttpd() { # scheme -> sets ng_port ng_pid
     wait_for_port "$ng_port" "$ng_pid" || { cat "$work/nghttpd.$1.log" >&2; die "nghttpd ($1) did not start"; }
 }
 
-if [[ " $SERVERS " == *" nghttpd "* ]]; then
-    for scenario in $SCENARIOS; do
-        scheme="$(scheme_of "$scenario")"
-        start_nghttpd "$scheme"
-        log "nghttpd ($scheme) on :$ng_port, pid $ng_pid"
-        if [[ "$scheme" == tls ]]; then base="https://127.0.0.1:$ng_port"; else base="http://127.0.0.1:$ng_port"; fi
-        write_uris "$base" "$work/uris.nghttpd.$scenario"
-        run_h2load nghttpd "$scenario" "$work/uris.nghttpd.$scenario" "$jwt" "$ng_pid"
-        kill -0 "$ng_pid" 2>/dev/null || die "nghttpd died during $scenario"
-        python3 "$here/summarize.py" check --run "$work/runs/nghttpd.$scenario.txt" \
-            --log "$work/runs/nghttpd.$scenario.tsv" \
-            || die "nghttpd $scenario did not answer 2xx (outputs in $work/runs)"
-        kill -TERM "$ng_pid"; wait "$ng_pid" 2>/dev/null || true; forget_pid "$ng_pid"
+run_nghttpd() { # run scenario rps
+    local run="$1" scenario="$2" rps="$3" scheme base
+    scheme="$(scheme_of "$scenario")"
+    start_nghttpd "$scheme"
+    log "nghttpd ($scheme) on :$ng_port, pid $ng_pid"
+    if [[ "$scheme" == tls ]]; then base="https://127.0.0.1:$ng_port"; else base="http://127.0.0.1:$ng_port"; fi
+    write_uris "$base" "$work/uris.nghttpd.$run"
+    run_h2load nghttpd "$run" "$scenario" "$work/uris.nghttpd.$run" "$jwt" "$ng_pid" "$rps"
+    kill -0 "$ng_pid" 2>/dev/null || die "nghttpd died during $run"
+    python3 "$here/summarize.py" check --run "$work/runs/nghttpd.$run.txt" \
+        --log "$work/runs/nghttpd.$run.tsv" \
+        || die "nghttpd $run did not answer 2xx (outputs in $work/runs)"
+    kill -TERM "$ng_pid"; wait "$ng_pid" 2>/dev/null || true; forget_pid "$ng_pid"
+}
+
+has_server() { [[ " $SERVERS " == *" $1 "* ]]; }
+
+# ---------------------------------------------------------------- the runs
+# Per scenario nghttpd first, then pushmock: the two figures of a row are taken a minute apart
+# at most, so slow drifts of a shared machine move both.
+for scenario in $SCENARIOS; do
+    has_server nghttpd && run_nghttpd "$scenario" "$scenario" ""
+    has_server pushmock && run_pushmock "$scenario" "$scenario" ""
+done
+
+# Latency at half of nghttpd's rate: below saturation for nghttpd, and the rate the goal
+# (p99 < 5 ms) is stated at.
+if [[ "$LATENCY" == 1 ]]; then
+    kind=latency
+    rps="$LATENCY_RPS"
+    if [[ -z "$rps" && -f "$work/runs/nghttpd.tls-4x100.txt" ]]; then
+        rps="$(python3 - "$work/runs/nghttpd.tls-4x100.txt" <<'PY'
+import re, sys
+m = re.search(r"^finished in [\d.]+\w+, ([\d.]+) req/s", open(sys.argv[1]).read(), re.M)
+print(int(float(m.group(1)) / 2))
+PY
+)"
+    fi
+    if [[ -z "$rps" ]]; then
+        log "latency run skipped: set LATENCY_RPS or include tls-4x100 and nghttpd"
+    else
+        has_server nghttpd && run_nghttpd "tls-4x100@$rps" tls-4x100 "$rps"
+        has_server pushmock && run_pushmock "tls-4x100@$rps" tls-4x100 "$rps"
+    fi
+fi
+
+# Variants: pushmock with something changed, as extra rows next to the default.
+if has_server pushmock; then
+    kind=variant
+    for variant in $VARIANTS; do
+        case "$variant" in
+            threads1) extra=(--threads 1) ;;
+            lean) extra=(--no-lint --no-device-simulation) ;;
+        esac
+        extra_desc="${extra[*]}"
+        run_pushmock "tls-4x100+$variant" tls-4x100 "" "${extra[@]}"
     done
+    extra_desc=""
+fi
+
+if [[ -f "$work/perf.data" ]]; then
+    report_txt="$(dirname "$RESULTS")/perf-report.txt"
+    mkdir -p "$(dirname "$report_txt")"
+    {
+        echo "# perf record -F 999 -g, ${PERF_SECONDS}s of pushmock during tls-4x100"
+        echo "# --- by shared object"
+        perf report -i "$work/perf.data" --stdio --no-children --sort dso -g none 2>/dev/null | grep -E '^ +[0-9]'
+        echo "# --- self time by symbol (top 60)"
+        perf report -i "$work/perf.data" --stdio --no-children --sort symbol -g none 2>/dev/null \
+            | grep -E '^ +[0-9]' | sed -E 's/ +$//' | cut -c1-200 | head -60
+        echo "# --- inclusive time (children) by symbol (top 100)"
+        perf report -i "$work/perf.data" --stdio --children --sort symbol -g none 2>/dev/null \
+            | grep -E '^ +[0-9]' | sed -E 's/ +$//' | cut -c1-220 | head -100
+    } >"$report_txt" || true
+    log "perf report: $report_txt"
 fi
 
 # ---------------------------------------------------------------- report
 git_rev="$(git -C "$repo" rev-parse --short HEAD 2>/dev/null || echo unknown)"
 if [[ -n "$(git -C "$repo" status --porcelain 2>/dev/null | head -1)" ]]; then git_rev="$git_rev (dirty)"; fi
 mkdir -p "$(dirname "$RESULTS")"
-python3 "$here/summarize.py" report --runs "$work/runs" --journal "$journal_json" --out "$RESULTS" \
+cat "$work"/plan.*.jsonl >"$work/plan.jsonl" 2>/dev/null || true
+python3 "$here/summarize.py" report --runs "$work/runs" --journal "$journal_json" --plan "$work/plan.jsonl" \
+    --out "$RESULTS" \
     --meta "nproc=$ncpu" \
     --meta "cpu=$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//')" \
     --meta "kernel=$(uname -sr)" \
     --meta "pinning=$pinning" \
+    --meta "load=$(cut -d' ' -f1-3 /proc/loadavg) (1/5/15 min load average at the end; $ncpu CPUs)" \
+    --meta "pushmock_args=${PUSHMOCK_ARGS:-(none: defaults)}" \
     --meta "pushmock=$pushmock_version" \
     --meta "git=$git_rev" \
     --meta "swift=$(swift --version 2>/dev/null | head -1 || echo unknown)" \

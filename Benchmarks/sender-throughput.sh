@@ -38,6 +38,10 @@
 #   RESULTS    JSON output (default: <repo>/Benchmarks/results/sender-latest.json)
 #   PUSHMOCK   use this pushmock binary (implies --skip-build)
 #   SERVER_CPU / CLIENT_CPU   CPUs to pin to (default 1 / 0 with >= 2 CPUs)
+#   TARGET     pushmock (default: a fresh `pushmock serve` per round) or nghttpd (nghttp2's C
+#              server, one worker, with pushmock's certificate; every token path an empty
+#              file, so it answers 200): takes the gateway's cost out, so the ratio says
+#              whether the sender keeps up with h2load as a client
 set -euo pipefail
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -60,11 +64,14 @@ WARMUP="${WARMUP:-1}"
 ROUNDS="${ROUNDS:-2}"
 SCENARIOS="${SCENARIOS:-1x100 4x100}"
 DURABILITY="${DURABILITY:-written}"
+TARGET="${TARGET:-pushmock}"
 RESULTS="${RESULTS:-$here/results/sender-latest.json}"
+[[ "$TARGET" == pushmock || "$TARGET" == nghttpd ]] || { echo "TARGET is pushmock or nghttpd" >&2; exit 2; }
 
 log() { printf '\033[1m==> %s\033[0m\n' "$*" >&2; }
 die() { printf '\033[31mFAIL: %s\033[0m\n' "$*" >&2; exit 1; }
 
+[[ "$TARGET" == pushmock ]] || command -v nghttpd >/dev/null || { echo "nghttpd is not installed (Debian: nghttp2-server)" >&2; exit 1; }
 for tool in h2load python3; do
     command -v "$tool" >/dev/null || die "$tool is not installed (Debian: apt-get install nghttp2-client python3)"
 done
@@ -143,6 +150,35 @@ open(f"{work}/body.json", "w").write(compact(payload))
 PY
 
 start_server() {
+    if [[ "$TARGET" == nghttpd ]]; then
+        start_nghttpd
+        return
+    fi
+    start_pushmock
+}
+
+# nghttpd answers a POST to an existing static file with 200 (the body is read and dropped).
+start_nghttpd() {
+    if [[ ! -s "$work/ready.json" ]]; then
+        start_pushmock  # certificates, sample key and the ready file the sender reads them from
+        stop_pushmock
+        mkdir -p "$work/docroot/3/device"
+        (cd "$work/docroot/3/device" && xargs touch <"$work/tokens.txt")
+    fi
+    port="$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1]); s.close()')"
+    "${server_pin[@]}" nghttpd -n 1 -d "$work/docroot" "$port" "$work/certs/server-key.pem" "$work/certs/server.pem" \
+        >>"$work/nghttpd.log" 2>&1 &
+    server_pid=$!
+    for _ in $(seq 100); do
+        kill -0 "$server_pid" 2>/dev/null || { cat "$work/nghttpd.log" >&2; die "nghttpd exited"; }
+        if (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null; then break; fi
+        sleep 0.1
+    done
+    jwt="$(cd "$work" && "$pushmock" provider-token --key "$work/certs/apns-sample-key.p8")"
+    sed "s|^|https://127.0.0.1:$port/3/device/|" "$work/tokens.txt" >"$work/uris.txt"
+}
+
+start_pushmock() {
     local ready="$work/ready.json"
     rm -f "$ready" "$journal_dir/journal.jsonl"
     (cd "$work" && exec "${server_pin[@]}" "$pushmock" serve --tls-port 0 --port 0 --ready-file "$ready" \
@@ -160,6 +196,15 @@ start_server() {
 }
 
 stop_server() {
+    if [[ "$TARGET" == nghttpd ]]; then
+        kill -TERM "$server_pid"; wait "$server_pid" 2>/dev/null || true
+        server_pid=""
+        return
+    fi
+    stop_pushmock
+}
+
+stop_pushmock() {
     kill -TERM "$server_pid"
     wait "$server_pid" || die "pushmock serve did not exit cleanly"
     server_pid=""
@@ -178,17 +223,19 @@ run_h2load() { # scenario round
 }
 
 run_sender() { # scenario round
-    local connections="${1%x*}" streams="${1#*x}" out="$work/runs/sender.$1.$2.json"
+    local connections="${1%x*}" streams="${1#*x}" out="$work/runs/sender.$1.$2.json" target_url=()
+    [[ "$TARGET" == pushmock ]] || target_url=(--url "https://127.0.0.1:$port")
     log "pushmock send $1 round $2"
     (cd "$work" && "${client_pin[@]}" "$pushmock" send apns --ready-file "$work/ready.json" \
-        --recipients "$work/tokens.csv" --payload "$work/body.json" \
+        "${target_url[@]}" --recipients "$work/tokens.csv" --payload "$work/body.json" \
         --connections "$connections" --concurrency "$((connections * streams))" \
         --duration "$DURATION" --warmup "$WARMUP" --progress never --json) >"$out" 2>"$out.err" </dev/null \
         || die "pushmock send failed; see $out and $out.err"
     python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); l=d["latencyMs"]; print("sent %d, accepted %d, %.0f req/s, p50 %.2f ms, p99 %.2f ms" % (d["sent"], d["accepted"], d["ratePerSecond"], l["p50"], l["p99"]))' "$out" >&2
 }
 
-log "work directory $work; $pinning; $DURATION s per run after $WARMUP s warm-up; $ROUNDS rounds"
+[[ "$TARGET" == pushmock ]] || pinning="nghttpd -n 1 on CPU ${SERVER_CPU:-1}; h2load and the sender on CPU ${CLIENT_CPU:-0}"
+log "work directory $work; target $TARGET; $pinning; $DURATION s per run after $WARMUP s warm-up; $ROUNDS rounds"
 for scenario in $SCENARIOS; do
     for round in $(seq "$ROUNDS"); do
         start_server
@@ -202,7 +249,7 @@ for scenario in $SCENARIOS; do
 done
 
 mkdir -p "$(dirname "$RESULTS")"
-python3 - "$work/runs" "$RESULTS" "$SCENARIOS" "$ROUNDS" "$pinning" "$DURATION" "$WARMUP" "$DURABILITY" \
+python3 - "$work/runs" "$RESULTS" "$SCENARIOS" "$ROUNDS" "$pinning (target $TARGET)" "$DURATION" "$WARMUP" "$DURABILITY" \
     "$("$pushmock" --version 2>/dev/null || echo unknown)" "$(git -C "$repo" rev-parse --short HEAD 2>/dev/null || echo unknown)" \
     "$(h2load --version 2>&1 | head -1)" <<'PY'
 import json, re, sys, statistics, datetime

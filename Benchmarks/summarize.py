@@ -8,8 +8,12 @@
       journal grew by at least the number of successful responses). Prints one line; exits 1
       on any violation.
 
-  summarize.py report --runs DIR --journal JOURNAL.jsonl --out RESULTS.json --meta k=v ...
-      Reads DIR/<server>.<scenario>.{txt,tsv}, prints the comparison table and writes JSON.
+  summarize.py report --runs DIR --journal JOURNAL.jsonl --plan PLAN.jsonl --out RESULTS.json --meta k=v ...
+      Reads DIR/<server>.<run>.{txt,tsv} for every run of PLAN (one JSON object per h2load
+      run: run name, scenario shape, kind headline|latency|variant, offered rate, extra
+      arguments), prints the tables - headline (pushmock vs nghttpd, ratio), latency at a
+      fixed offered rate, variants (pushmock with something changed, ratio to nghttpd's run
+      of the same scenario) - and writes JSON.
 
 h2load prints no percentiles, so p50/p99 come from --log-file: tab-separated
 start time (µs since epoch), status (-1 for a failed stream), µs until the end of the response.
@@ -23,7 +27,7 @@ import os
 import re
 import sys
 
-SCENARIO_ORDER = ["tls-4x100", "tls-1x100", "h2c-4x100"]
+SCENARIO_ORDER = ["tls-4x100", "tls-1x100", "h2c-4x100", "h2c-1x100"]
 SERVERS = ["pushmock", "nghttpd"]
 
 
@@ -183,17 +187,32 @@ def cmd_report(args):
             if line.strip():
                 j = json.loads(line)
                 journals[j["scenario"]] = j
-    scenarios = sorted(
-        {f.split(".", 1)[1][: -len(".txt")] for f in os.listdir(args.runs) if f.endswith(".txt")},
-        key=lambda s: (SCENARIO_ORDER.index(s) if s in SCENARIO_ORDER else 99, s),
-    )
+    plan = {}
+    if args.plan and os.path.exists(args.plan):
+        for line in open(args.plan):
+            if line.strip():
+                p = json.loads(line)
+                plan.setdefault(p["run"], p)
+    runs_on_disk = {f.split(".", 1)[1][: -len(".txt")] for f in os.listdir(args.runs)
+                    if f.endswith(".txt") and "." in f}
+    for run in sorted(runs_on_disk - set(plan)):
+        plan[run] = {"run": run, "scenario": run, "kind": "headline", "rps": "", "args": ""}
+    kind_order = {"headline": 0, "latency": 1, "variant": 2}
+    ordered = sorted(plan.values(), key=lambda p: (
+        kind_order.get(p["kind"], 3),
+        SCENARIO_ORDER.index(p["scenario"]) if p["scenario"] in SCENARIO_ORDER else 99))
     rows = []
-    for scenario in scenarios:
-        row = {"scenario": scenario}
+    for p in ordered:
+        run_name, scenario = p["run"], p["scenario"]
+        row = {"scenario": run_name, "shape": scenario, "kind": p["kind"]}
+        if p.get("rps"):
+            row["offered_req_per_s"] = int(p["rps"])
+        if p.get("args"):
+            row["pushmock_extra_args"] = p["args"]
         _, shape = scenario.split("-", 1)
         clients, streams = (int(x) for x in shape.split("x"))
         for server in SERVERS:
-            base = os.path.join(args.runs, f"{server}.{scenario}")
+            base = os.path.join(args.runs, f"{server}.{run_name}")
             if not os.path.exists(base + ".txt"):
                 continue
             run = parse_h2load(base + ".txt")
@@ -213,45 +232,63 @@ def cmd_report(args):
                     entry[key] = run[key]
             if os.path.exists(base + ".cpu.json"):
                 entry["cpu"] = json.load(open(base + ".cpu.json"))
-            if server == "pushmock" and scenario in journals:
-                j = journals[scenario]
+            if server == "pushmock" and run_name in journals:
+                j = journals[run_name]
                 entry["journal"] = journal_assessment(
                     run, j["lines"], j["bytes"], float(meta.get("warmup_s", 0)), clients * streams)
             entry["problems"] = problems_of(run, log)
             row[server] = entry
-        if "pushmock" in row and "nghttpd" in row and row["nghttpd"]["req_per_s"]:
-            row["ratio"] = round(row["pushmock"]["req_per_s"] / row["nghttpd"]["req_per_s"], 3)
         rows.append(row)
+    # A variant's ratio is to nghttpd's run of the same scenario.
+    by_name = {row["scenario"]: row for row in rows}
+    for row in rows:
+        reference = row.get("nghttpd") or by_name.get(row["shape"], {}).get("nghttpd")
+        if "pushmock" in row and reference and reference["req_per_s"]:
+            row["ratio"] = round(row["pushmock"]["req_per_s"] / reference["req_per_s"], 3)
 
     result = {"benchmark": "gateway-throughput", "machine": meta, "scenarios": rows}
     with open(args.out, "w") as f:
         json.dump(result, f, indent=2)
         f.write("\n")
 
-    # ---- table
-    header = ["scenario", "pushmock req/s", "p50 ms", "p99 ms", "nghttpd req/s", "p50 ms", "p99 ms", "ratio"]
-    table = [header]
-    for row in rows:
-        cells = [row["scenario"]]
-        for server in SERVERS:
-            e = row.get(server)
-            if e:
-                cells += [f"{e['req_per_s']:,.0f}", fmt_ms_value(e["latency_ms"]["p50"]),
-                          fmt_ms_value(e["latency_ms"]["p99"])]
-            else:
-                cells += ["-", "-", "-"]
-        cells.append(f"{row['ratio']:.2f}x" if "ratio" in row else "-")
-        table.append(cells)
-    widths = [max(len(r[i]) for r in table) for i in range(len(header))]
-    lines = []
-    for n, r in enumerate(table):
-        lines.append(" | ".join(c.ljust(widths[i]) if i == 0 else c.rjust(widths[i]) for i, c in enumerate(r)))
-        if n == 0:
-            lines.append("-+-".join("-" * w for w in widths))
+    # ---- tables
+    def table_lines(header, body):
+        table = [header] + body
+        widths = [max(len(r[i]) for r in table) for i in range(len(header))]
+        out = []
+        for n, r in enumerate(table):
+            out.append(" | ".join(c.ljust(widths[i]) if i == 0 else c.rjust(widths[i]) for i, c in enumerate(r)))
+            if n == 0:
+                out.append("-+-".join("-" * w for w in widths))
+        return out
+
+    def server_cells(e):
+        if not e:
+            return ["-", "-", "-"]
+        return [f"{e['req_per_s']:,.0f}", fmt_ms_value(e["latency_ms"]["p50"]), fmt_ms_value(e["latency_ms"]["p99"])]
+
+    titles = {
+        "headline": "default `pushmock serve` vs nghttpd (as fast as h2load can go)",
+        "latency": "latency at a fixed offered rate (half of nghttpd's tls-4x100 req/s)",
+        "variant": "variants: pushmock with something changed (ratio to nghttpd's run of the same scenario)",
+    }
+    for kind in ["headline", "latency", "variant"]:
+        kind_rows = [row for row in rows if row["kind"] == kind]
+        if not kind_rows:
+            continue
+        if kind == "variant":
+            header = ["variant", "pushmock args", "pushmock req/s", "p50 ms", "p99 ms", "ratio"]
+            body = [[row["scenario"], row.get("pushmock_extra_args", "")] + server_cells(row.get("pushmock"))
+                    + [f"{row['ratio']:.2f}x" if "ratio" in row else "-"] for row in kind_rows]
+        else:
+            header = ["scenario", "pushmock req/s", "p50 ms", "p99 ms", "nghttpd req/s", "p50 ms", "p99 ms", "ratio"]
+            body = [[row["scenario"]] + server_cells(row.get("pushmock")) + server_cells(row.get("nghttpd"))
+                    + [f"{row['ratio']:.2f}x" if "ratio" in row else "-"] for row in kind_rows]
+        print()
+        print(titles[kind] + ":")
+        print("\n".join(table_lines(header, body)))
     print()
-    print("\n".join(lines))
-    print()
-    for key in ["cpu", "nproc", "kernel", "pinning", "pushmock", "git", "swift", "h2load", "nghttpd", "openssl",
+    for key in ["cpu", "nproc", "kernel", "pinning", "load", "pushmock_args", "pushmock", "git", "swift", "h2load", "nghttpd", "openssl",
                 "durability", "journal_dir", "tls13_ciphers", "duration_s", "warmup_s", "body_bytes", "tokens", "date"]:
         if key in meta:
             print(f"  {key:<14} {meta[key]}")
@@ -265,11 +302,20 @@ def cmd_report(args):
                for s in SERVERS if s in row and "cpu" in row[s]]
         if cpu:
             print(f"  cpu {row['scenario']}: " + ", ".join(cpu))
+        # CPU time per request answered (the journal counts every one, warm-up included): on a
+        # shared machine a steadier figure than req/s, which moves with the CPU share the
+        # server got.
+        if j and "cpu" in e and j["lines"]:
+            e["server_cpu_us_per_request"] = round(e["cpu"]["server_cpu_s"] * 1e6 / j["lines"], 2)
+            print(f"  server CPU per request {row['scenario']}: {e['server_cpu_us_per_request']:.1f} µs")
         tls = [e.get("tls_protocol"), e.get("tls_cipher")] if e else []
         if all(tls) and tls:
             ng = row.get("nghttpd", {})
             print(f"  tls {row['scenario']}: pushmock {' / '.join(tls)}; "
                   f"nghttpd {ng.get('tls_protocol', '-')} / {ng.get('tls_cipher', '-')}")
+    with open(args.out, "w") as f:
+        json.dump(result, f, indent=2)
+        f.write("\n")
     print(f"\n  results: {args.out}")
     bad = [(row["scenario"], s, p) for row in rows for s in SERVERS for p in row.get(s, {}).get("problems", [])]
     for scenario, server, problem in bad:
@@ -294,6 +340,7 @@ def main():
     report = sub.add_parser("report")
     report.add_argument("--runs", required=True)
     report.add_argument("--journal")
+    report.add_argument("--plan")
     report.add_argument("--out", required=True)
     report.add_argument("--meta", action="append", default=[])
     args = parser.parse_args()

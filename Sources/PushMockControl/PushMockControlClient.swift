@@ -160,7 +160,12 @@ public struct ControlResponse: Sendable {
 
     /// The `error` member of an error answer.
     public var errorMessage: String? {
-        (try? JSONSerialization.jsonObject(with: Data(body)) as? [String: Any])?["error"] as? String
+        (try? JSONDecoder().decode(ErrorBody.self, from: Data(body)))?.error
+    }
+
+    /// The control API's error shape, `{"error": "…"}`.
+    private struct ErrorBody: Decodable {
+        var error: String
     }
 
     /// The body as text.

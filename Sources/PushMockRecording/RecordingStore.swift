@@ -10,26 +10,49 @@ import Synchronization
 /// retained into the ring and freed on eviction, which cost more per request than the whole
 /// HTTP/2 exchange.
 ///
-/// Appending reserves sequence numbers under the lock, encodes the lines outside it, and
-/// inserts the batch under the lock again, at its place in sequence order (batches of
-/// concurrent event loops may finish encoding out of order). ``lastSequence`` is the highest
-/// number below which every record is in the store.
+/// Appending encodes each line *without* its start (`{"v":1,"seq":N,`) outside the lock, then
+/// under the lock, in one step, takes the next sequence numbers, writes the line starts,
+/// appends the batch at the end of the ring (O(1) per record, evicting the oldest beyond the
+/// capacities) and hands the batch's bytes to the caller's journal. Sequence order, ring order
+/// and journal order are therefore the same whichever event loop appends, and no batch ever
+/// has to be merged into the ring. (The store used to take numbers first and insert later;
+/// event loops finishing out of order then forced a copy and sort of the whole ring, most of
+/// the gateway's CPU time under load.)
+///
+/// The ring is bounded by a record count and by an estimate of the memory it keeps alive
+/// (``Configuration/byteCapacity``), whichever is reached first; the newest record is always
+/// kept.
 ///
 /// Waiting (``wait(timeout:until:)``, ``wait(forSequence:timeout:)``) suspends on a
 /// continuation stored under the lock and resumed by the next change — no polling.
 public final class RecordingStore: Sendable {
     /// Tuning for a store.
     public struct Configuration: Sendable, Hashable {
-        /// Maximum number of records kept in memory (default 100,000 — roughly 100–300 MB for
-        /// typical push traffic; lower it for long soak runs). Values below 1 are treated as 1.
+        /// The default ``byteCapacity``: 256 MiB.
+        public static let defaultByteCapacity = 256 * 1024 * 1024
+
+        /// Maximum number of records kept in memory (default 100,000 — about 230 MB for the
+        /// benchmark's 250-byte APNs pushes, so ``byteCapacity`` usually binds first only for
+        /// larger requests). Values below 1 are treated as 1.
         public var capacity: Int
+        /// Maximum memory the kept records may hold, in bytes (default 256 MiB): an estimate of
+        /// each record's heap use (its journal line's buffer, the summary's strings, its slot
+        /// in the ring). The oldest records are evicted beyond it, so a few huge requests
+        /// cannot pin gigabytes; the newest record is always kept. Values below 1 are treated
+        /// as 1.
+        public var byteCapacity: Int
         /// The last sequence number already used, e.g. the highest `seq` in an existing journal
         /// being appended to; the first appended record gets this plus one. Default 0.
         public var lastAssignedSequence: UInt64
 
         /// Creates a configuration; see the properties for the defaults.
-        public init(capacity: Int = 100_000, lastAssignedSequence: UInt64 = 0) {
+        public init(
+            capacity: Int = 100_000,
+            byteCapacity: Int = Self.defaultByteCapacity,
+            lastAssignedSequence: UInt64 = 0
+        ) {
             self.capacity = capacity
+            self.byteCapacity = byteCapacity
             self.lastAssignedSequence = lastAssignedSequence
         }
     }
@@ -44,110 +67,49 @@ public final class RecordingStore: Sendable {
     }
 
     private struct State {
-        /// Ring storage. Invariant: if `buffer.count < capacity` then `head == 0` (records are in
-        /// order from index 0); otherwise the oldest record is at `head`.
-        var buffer: [StoredExchange] = []
-        var head = 0
+        var ring = ExchangeRing()
         let capacity: Int
-        /// The highest sequence number handed out.
-        var lastReserved: UInt64
-        /// Ranges handed out but not inserted yet (usually none or one).
-        var pending: [ClosedRange<UInt64>] = []
+        let byteCapacity: Int
+        /// Sum of the kept entries' ``StoredExchange/retainedBytes``.
+        var retainedBytes = 0
+        /// The highest sequence number handed out; every record up to it is in the ring (or
+        /// was evicted or cleared).
+        var lastSequence: UInt64
         var evicted: UInt64 = 0
         /// Incremented on every append batch and clear; waiters wait for it to move.
         var changeCount: UInt64 = 0
         var waiters: [UInt64: Waiter] = [:]
         var nextWaiterID: UInt64 = 0
+        /// The batch's journal bytes, reused from batch to batch (it never leaves the lock).
+        var journalBytes: [UInt8] = []
 
-        init(capacity: Int, lastSequence: UInt64) {
+        init(capacity: Int, byteCapacity: Int, lastSequence: UInt64) {
             self.capacity = capacity
-            self.lastReserved = lastSequence
+            self.byteCapacity = byteCapacity
+            self.lastSequence = lastSequence
         }
 
-        var count: Int { buffer.count }
+        var count: Int { ring.count }
 
-        /// Every record up to this number has been inserted (or evicted since).
-        var lastSequence: UInt64 {
-            guard let first = pending.min(by: { $0.lowerBound < $1.lowerBound }) else { return lastReserved }
-            return first.lowerBound - 1
-        }
-
-        mutating func reserve(_ count: Int) -> UInt64 {
-            let first = lastReserved + 1
-            lastReserved += UInt64(count)
-            pending.append(first...lastReserved)
-            return first
-        }
-
-        /// The entry at logical position `index` (0 = oldest).
-        func entry(at index: Int) -> StoredExchange {
-            buffer[physical(index)]
-        }
-
-        func physical(_ index: Int) -> Int {
-            let position = head + index
-            return position < buffer.count ? position : position - buffer.count
-        }
-
-        func sequence(at index: Int) -> UInt64 {
-            buffer[physical(index)].sequence
-        }
-
-        /// Inserts a batch (ascending sequence numbers) reserved as `range`.
-        mutating func insert(_ entries: [StoredExchange], reserved range: ClosedRange<UInt64>) {
-            if let index = pending.firstIndex(of: range) {
-                pending.remove(at: index)
-            }
-            guard let first = entries.first else { return }
-            if count == 0 || sequence(at: count - 1) < first.sequence {
-                for entry in entries {
-                    append(entry)
-                }
-                return
-            }
-            // Another batch with higher numbers got here first (concurrent event loops): merge.
-            var merged = ordered()
-            merged.append(contentsOf: entries)
-            merged.sort { $0.sequence < $1.sequence }
-            let overflow = max(0, merged.count - capacity)
-            evicted += UInt64(overflow)
-            replaceAll(with: Array(merged.dropFirst(overflow)))
-        }
-
-        private mutating func append(_ entry: StoredExchange) {
-            if buffer.count < capacity {
-                buffer.append(entry)
-            } else {
-                buffer[head] = entry
-                head += 1
-                if head == capacity { head = 0 }
+        /// Appends at the end and moves the oldest entries beyond the capacities to `removed`.
+        mutating func append(_ entry: StoredExchange, evictingInto removed: inout [StoredExchange]) {
+            ring.append(entry)
+            retainedBytes += entry.retainedBytes
+            while ring.count > 1 && (ring.count > capacity || retainedBytes > byteCapacity) {
+                let oldest = ring.removeFirst()
+                retainedBytes -= oldest.retainedBytes
                 evicted += 1
+                removed.append(oldest)
             }
-        }
-
-        /// First logical index whose sequence is ≥ `sequence` (binary search; sequences ascend).
-        func lowerBound(_ sequence: UInt64) -> Int {
-            var low = 0
-            var high = count
-            while low < high {
-                let middle = (low + high) / 2
-                if self.sequence(at: middle) < sequence {
-                    low = middle + 1
-                } else {
-                    high = middle
-                }
-            }
-            return low
-        }
-
-        func ordered() -> [StoredExchange] {
-            guard head != 0 else { return buffer }
-            return Array(buffer[head...]) + buffer[..<head]
         }
 
         mutating func replaceAll(with entries: [StoredExchange]) {
-            buffer = entries
-            head = 0
+            ring.removeAll()
+            retainedBytes = 0
+            for entry in entries {
+                ring.append(entry)
+                retainedBytes += entry.retainedBytes
+            }
         }
 
         /// Removes and returns every suspended waiter's continuation.
@@ -167,61 +129,110 @@ public final class RecordingStore: Sendable {
     /// The configuration the store was created with.
     public let configuration: Configuration
     private let state: Mutex<State>
+    /// Length of the last line encoded, to size the next line's buffer: a buffer much larger
+    /// than its line is memory the ring keeps for nothing, one too small is copied to grow.
+    private let lineLengthHint = Atomic<Int>(2048)
 
     /// Creates an empty store.
     public init(configuration: Configuration = Configuration()) {
         self.configuration = configuration
-        state = Mutex(State(capacity: max(1, configuration.capacity), lastSequence: configuration.lastAssignedSequence))
+        state = Mutex(
+            State(
+                capacity: max(1, configuration.capacity),
+                byteCapacity: max(1, configuration.byteCapacity),
+                lastSequence: configuration.lastAssignedSequence
+            )
+        )
     }
 
     // MARK: Appending
 
     /// Appends a batch: assigns each record the next sequence number (written back into
-    /// `records`), encodes every record as a journal line, and stores the lines.
+    /// `records`), encodes every record as a journal line, stores the lines, and passes the
+    /// batch's journal bytes (every line, each ending in `\n`) to `journal` — all under the
+    /// store's lock, so consecutive calls of `journal` see consecutive batches in sequence
+    /// order whichever threads append.
     ///
-    /// - Returns: the batch's journal bytes (every line, each ending in `\n`), ready for
-    ///   ``JournalWriter/append(_:completion:)``. The store keeps slices of the same buffer.
-    @discardableResult
-    public func append(_ records: inout [ExchangeRecord]) -> [UInt8] {
-        guard !records.isEmpty else { return [] }
-        let first = state.withLock { $0.reserve(records.count) }
-        let range = first...(first + UInt64(records.count - 1))
+    /// `journal` runs under the lock: keep it to handing the bytes on (one `write(2)` or a
+    /// queue append) and never call back into the store from it. The bytes are only lent:
+    /// copy them to keep them.
+    ///
+    /// - Returns: what `journal` returned.
+    package func append<Outcome>(
+        _ records: inout [ExchangeRecord],
+        journal: (_ bytes: [UInt8]) -> Outcome
+    ) -> Outcome {
+        // Encode outside the lock, each line into its own right-sized buffer (one buffer for
+        // the whole batch crossed glibc's mmap threshold, ≈ 128 KiB, and cost page faults),
+        // with room in front for the line's start.
+        var lines: [[UInt8]] = []
+        var summaries: [ExchangeSummary] = []
+        lines.reserveCapacity(records.count)
+        summaries.reserveCapacity(records.count)
+        let headroom = ExchangeRecord.lineStartCapacity
+        // Capped: after one huge line the next ones would otherwise each hold a huge buffer.
+        let lengthCap = 4096
+        var expectedLength = min(lineLengthHint.load(ordering: .relaxed), lengthCap) + 128
+        for record in records {
+            var line = [UInt8](unsafeUninitializedCapacity: headroom + expectedLength) { buffer, initialized in
+                buffer.baseAddress!.initialize(repeating: 0, count: headroom)
+                initialized = headroom
+            }
+            record.encodeJSONLineAfterSequence(into: &line)
+            // The next line is usually about as long (same client, same shape).
+            expectedLength = min(line.count - headroom, lengthCap) + 128
+            lines.append(line)
+            summaries.append(ExchangeSummary(record))
+        }
+        if let last = lines.last {
+            lineLengthHint.store(last.count - headroom, ordering: .relaxed)
+        }
 
-        // Encode outside the lock, each line into its own right-sized buffer: one buffer for
-        // the whole batch crossed glibc's mmap threshold (≈ 128 KiB) and cost page faults.
-        var entries: [StoredExchange] = []
-        entries.reserveCapacity(records.count)
-        var totalBytes = 0
-        for index in records.indices {
-            records[index].sequence = first + UInt64(index)
-            var line: [UInt8] = []
-            line.reserveCapacity(2048)
-            records[index].encodeJSONLine(into: &line)
-            totalBytes += line.count
-            entries.append(
-                StoredExchange(
-                    sequence: records[index].sequence,
-                    summary: ExchangeSummary(records[index]),
-                    line: line[..<(line.count - 1)]  // without the "\n"
+        // The evicted entries come out of the lock to be freed here, outside it.
+        let (first, outcome, _, continuations) = state.withLock { state in
+            let first = state.lastSequence &+ 1
+            state.lastSequence &+= UInt64(records.count)
+            var removed: [StoredExchange] = []
+            state.journalBytes.removeAll(keepingCapacity: true)
+            for index in lines.indices {
+                let sequence = first &+ UInt64(index)
+                let start = ExchangeRecord.writeLineStart(sequence: sequence, into: &lines[index], endingAt: headroom)
+                let end = lines[index].count
+                state.journalBytes.append(contentsOf: lines[index][start..<end])
+                state.append(
+                    StoredExchange(
+                        sequence: sequence,
+                        summary: summaries[index],
+                        line: lines[index][start..<(end - 1)],  // without the "\n"
+                        lineBufferCapacity: lines[index].capacity
+                    ),
+                    evictingInto: &removed
                 )
-            )
+            }
+            let outcome = journal(state.journalBytes)
+            if state.journalBytes.capacity > 1 << 20 {
+                state.journalBytes = []  // a burst's buffer is not kept for good
+            }
+            if !records.isEmpty { state.changeCount &+= 1 }
+            return (first, outcome, removed, state.takeSuspendedWaiters())
         }
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(totalBytes)
-        for entry in entries {
-            bytes.append(contentsOf: entry.line)
-            bytes.append(UInt8(ascii: "\n"))
-        }
-
-        let continuations = state.withLock { state in
-            state.insert(entries, reserved: range)
-            state.changeCount &+= 1
-            return state.takeSuspendedWaiters()
+        for index in records.indices {
+            records[index].sequence = first &+ UInt64(index)
         }
         for continuation in continuations {
             continuation.resume(returning: true)
         }
-        return bytes
+        return outcome
+    }
+
+    /// Appends a batch as ``append(_:journal:)`` does and returns its journal bytes (every
+    /// line, each ending in `\n`), e.g. for ``JournalWriter/append(_:completion:)``. Journal
+    /// writes made with the result are ordered by whoever calls them, not by sequence number:
+    /// concurrent appenders that journal should use ``append(_:journal:)``.
+    @discardableResult
+    public func append(_ records: inout [ExchangeRecord]) -> [UInt8] {
+        guard !records.isEmpty else { return [] }
+        return append(&records) { bytes in bytes }
     }
 
     /// Appends one record and returns the sequence number it was given.
@@ -248,16 +259,16 @@ public final class RecordingStore: Sendable {
             var result: [StoredExchange] = []
             let maximum = limit ?? Int.max
             if newestFirst {
-                var index = (cursor.map { state.lowerBound($0) } ?? state.count) - 1
+                var index = (cursor.map { state.ring.lowerBound($0) } ?? state.count) - 1
                 while index >= 0 && result.count < maximum {
-                    let entry = state.entry(at: index)
+                    let entry = state.ring[index]
                     if filter(entry.summary) { result.append(entry) }
                     index -= 1
                 }
             } else {
-                var index = cursor.map { $0 == .max ? state.count : state.lowerBound($0 + 1) } ?? 0
+                var index = cursor.map { $0 == .max ? state.count : state.ring.lowerBound($0 + 1) } ?? 0
                 while index < state.count && result.count < maximum {
-                    let entry = state.entry(at: index)
+                    let entry = state.ring[index]
                     if filter(entry.summary) { result.append(entry) }
                     index += 1
                 }
@@ -296,9 +307,9 @@ public final class RecordingStore: Sendable {
     /// The retained record with this sequence number, if it has not been evicted or cleared.
     public func record(sequence: UInt64) -> ExchangeRecord? {
         let entry: StoredExchange? = state.withLock { state in
-            let index = state.lowerBound(sequence)
-            guard index < state.count, state.sequence(at: index) == sequence else { return nil }
-            return state.entry(at: index)
+            let index = state.ring.lowerBound(sequence)
+            guard index < state.count, state.ring[index].sequence == sequence else { return nil }
+            return state.ring[index]
         }
         return try? entry?.record()
     }
@@ -306,6 +317,12 @@ public final class RecordingStore: Sendable {
     /// Number of records currently retained.
     public var count: Int {
         state.withLock { $0.count }
+    }
+
+    /// The estimated memory the retained records hold, in bytes (what
+    /// ``Configuration/byteCapacity`` bounds).
+    package var retainedBytes: Int {
+        state.withLock { $0.retainedBytes }
     }
 
     /// Number of records evicted because the store was full (not counting cleared ones).
@@ -337,7 +354,7 @@ public final class RecordingStore: Sendable {
     @discardableResult
     public func clear(namespace: String?) -> Int {
         let (removed, continuations) = state.withLock { state in
-            let all = state.ordered()
+            let all = state.ring.ordered
             let kept = all.filter { $0.summary.namespace != namespace }
             state.replaceAll(with: kept)
             state.changeCount &+= 1
@@ -363,7 +380,7 @@ public final class RecordingStore: Sendable {
     ) async -> Bool {
         await withDeadline(timeout) {
             while true {
-                let (snapshot, change) = self.state.withLock { ($0.ordered(), $0.changeCount) }
+                let (snapshot, change) = self.state.withLock { ($0.ring.ordered, $0.changeCount) }
                 if predicate(snapshot.compactMap { try? $0.record() }) { return true }
                 guard await self.waitForChange(after: change) else { return false }
             }

@@ -9,11 +9,25 @@ public struct StoredExchange: Sendable {
     /// The journal line without its trailing newline (a slice of the batch's buffer).
     public let line: ArraySlice<UInt8>
 
+    /// An estimate of the heap memory this entry keeps alive (its line's buffer, the
+    /// summary's strings, its slot), which the store's byte capacity counts.
+    package let retainedBytes: Int
+
     public init(sequence: UInt64, summary: ExchangeSummary, line: ArraySlice<UInt8>) {
+        self.init(sequence: sequence, summary: summary, line: line, lineBufferCapacity: line.count)
+    }
+
+    /// An entry whose line lives in a buffer of `lineBufferCapacity` bytes.
+    package init(sequence: UInt64, summary: ExchangeSummary, line: ArraySlice<UInt8>, lineBufferCapacity: Int) {
         self.sequence = sequence
         self.summary = summary
         self.line = line
+        self.retainedBytes = Self.heapBlockOverhead + lineBufferCapacity + summary.heapBytes
+            + MemoryLayout<StoredExchange?>.stride
     }
+
+    /// Array header plus allocator bookkeeping of one heap block, roughly.
+    static let heapBlockOverhead = 48
 
     /// Decodes the full record from the line.
     public func record() throws(JournalDecodingError) -> ExchangeRecord {
@@ -48,5 +62,17 @@ public struct ExchangeSummary: Sendable, Hashable {
         self.priority = record.notification?.priority
         self.status = record.response.status
         self.reason = record.response.reason
+    }
+
+    /// Heap bytes of the strings that do not fit inline (more than 15 UTF-8 bytes), roughly.
+    var heapBytes: Int {
+        Self.heapBytes(of: namespace) + Self.heapBytes(of: environment)
+            + Self.heapBytes(of: token) + Self.heapBytes(of: topic) + Self.heapBytes(of: project)
+            + Self.heapBytes(of: pushType) + Self.heapBytes(of: reason)
+    }
+
+    private static func heapBytes(of text: String?) -> Int {
+        guard let count = text?.utf8.count, count > 15 else { return 0 }
+        return count + StoredExchange.heapBlockOverhead
     }
 }

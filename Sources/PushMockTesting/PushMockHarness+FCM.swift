@@ -2,6 +2,7 @@ import Foundation
 public import PushMockAuth
 public import PushMockCore
 public import PushMockGateway
+import PushMockJSON
 public import PushMockTransport
 
 extension PushMockHarness {
@@ -46,8 +47,7 @@ extension PushMockHarness {
     public func fetchAccessToken(over connection: HTTP2ClientConnection) async throws -> String {
         let response = try await connection.send(tokenRequest(assertion: try assertion()))
         guard response.status == 200,
-            let object = try JSONSerialization.jsonObject(with: Data(response.body)) as? [String: Any],
-            let token = object["access_token"] as? String
+            let token = try JSONValue(parsing: response.body)["access_token"]?.stringValue
         else {
             throw GatewayStartError("token request failed: \(response.status) \(String(decoding: response.body, as: UTF8.self))")
         }
@@ -82,12 +82,10 @@ extension PushMockHarness {
 extension HTTPResponseMessage {
     /// The Google error envelope's `error.status`, `error.message` and FcmError `errorCode`.
     public var googleError: (status: String?, message: String?, errorCode: String?, code: Int?)? {
-        guard let object = try? JSONSerialization.jsonObject(with: Data(body)) as? [String: Any],
-            let error = object["error"] as? [String: Any]
-        else { return nil }
-        let details = error["details"] as? [[String: Any]] ?? []
-        let fcm = details.first { ($0["@type"] as? String)?.hasSuffix("FcmError") == true }
-        return (error["status"] as? String, error["message"] as? String, fcm?["errorCode"] as? String, error["code"] as? Int)
+        guard let error = (try? JSONValue(parsing: body))?["error"], error.objectValue != nil else { return nil }
+        let details = error["details"]?.arrayValue ?? []
+        let fcm = details.first { $0["@type"]?.stringValue?.hasSuffix("FcmError") == true }
+        return (error["status"]?.stringValue, error["message"]?.stringValue, fcm?["errorCode"]?.stringValue, error["code"]?.intValue)
     }
 
     /// The body as a JSON object (cold paths, tests).

@@ -8,7 +8,7 @@ extension PushMockHarness {
     /// ```swift
     /// try await withPushMock { mock in
     ///     // … let the app's sender push through the mock …
-    ///     try mock.assertGolden("Recordings/golden/dose-reminder.json", matching: RecordingQuery(platform: "apns"))
+    ///     try mock.assertGolden("Recordings/golden/dose-reminder.json", matching: RecordingQuery(platform: .apns))
     /// }
     /// ```
     ///

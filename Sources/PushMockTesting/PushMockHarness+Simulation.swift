@@ -29,8 +29,9 @@ extension PushMockHarness {
     }
 
     /// A control-API client for this gateway (cleartext listener), as another process would
-    /// use it.
-    public func controlClient() throws -> PushMockControlClient {
-        PushMockControlClient(endpoint: try .init(url: "http://127.0.0.1:\(cleartextPort)"))
+    /// use it. Its per-request timeout (default 5 minutes) outlasts the longest long poll the
+    /// control API takes, so a slow CI machine never cuts a `wait` short.
+    public func controlClient(timeout: Duration = .seconds(300)) throws -> PushMockControlClient {
+        PushMockControlClient(endpoint: try .init(url: "http://127.0.0.1:\(cleartextPort)"), timeout: timeout)
     }
 }

@@ -1,6 +1,8 @@
 import Foundation
 import Logging
 public import NIOSSL
+import PushMockCheckAPI
+import PushMockJSON
 public import PushMockAuth
 public import PushMockCore
 public import PushMockGateway
@@ -33,6 +35,8 @@ public func withPushMock<Result: Sendable>(
     if let authority = credentials.certificateAuthorityPEM {
         configuration.clientCertificateAuthorityPEMs = [authority]
     }
+    // The REST check endpoints, as `pushmock serve` has them.
+    configuration.controlAPIExtensions.append(CheckControlAPI())
     try configure(&configuration)
     var logger = Logger(label: "pushmock.test")
     logger.logLevel = .warning
@@ -64,9 +68,9 @@ public func withPushMock<Result: Sendable>(
 /// A running in-process gateway and helpers to talk to it like a real APNs client would.
 public struct PushMockHarness: Sendable {
     /// The gateway.
-    public let server: PushMockServer
+    package let server: PushMockServer
     /// Where it listens.
-    public let info: GatewayServerInfo
+    package let info: GatewayServerInfo
     /// The default provider token, reused like real clients do (APNs rejects a new token on a
     /// connection within 20 minutes of the last one).
     let tokenCache: ProviderTokenCache
@@ -88,11 +92,11 @@ public struct PushMockHarness: Sendable {
     }
 
     /// Registries, clock and recordings.
-    public var state: GatewayState { server.state }
+    package var state: GatewayState { server.state }
     /// Everything recorded so far.
     public var recordings: RecordingStore { server.state.recordings }
     /// The throwaway TLS identity (its CA also issues client certificates).
-    public var credentials: GatewayCredentials { server.credentials }
+    package var credentials: GatewayCredentials { server.credentials }
     /// The sample APNs key the gateway trusts.
     public var sampleKey: SampleAPNsKey { server.credentials.sampleAPNsKey! }
     /// The sample key's topic.
@@ -246,14 +250,12 @@ final class ProviderTokenCache: Sendable {
 extension HTTPResponseMessage {
     /// The APNs `reason` of an error response, decoded from the body.
     public var apnsReason: String? {
-        guard let object = try? JSONSerialization.jsonObject(with: Data(body)) as? [String: Any] else { return nil }
-        return object["reason"] as? String
+        (try? JSONValue(parsing: body))?["reason"]?.stringValue
     }
 
     /// The APNs 410 `timestamp`, decoded from the body.
     public var apnsTimestamp: Int64? {
-        guard let object = try? JSONSerialization.jsonObject(with: Data(body)) as? [String: Any] else { return nil }
-        return (object["timestamp"] as? NSNumber)?.int64Value
+        (try? JSONValue(parsing: body))?["timestamp"]?.int64Value
     }
 
     /// The first value of a header.

@@ -89,7 +89,9 @@ public struct HTTPServerPipeline: Sendable {
         makeResponder: () -> any HTTPConnectionResponder
     ) throws {
         try channel.pipeline.syncOperations.configureHTTPServerPipeline(
-            withPipeliningAssistance: true,
+            // HTTP1ServerHandler orders pipelined answers itself and keeps reading, so that a
+            // client hanging up during a long poll is noticed.
+            withPipeliningAssistance: false,
             withErrorHandling: true
         )
         try channel.pipeline.syncOperations.addHandler(

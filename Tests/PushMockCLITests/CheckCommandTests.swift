@@ -142,4 +142,37 @@ struct CheckCommandTests {
         #expect(policy.status == 0, "\(policy.output)\(policy.error)")
         #expect(try JSONValue(parsing: policy.output)["passed"]?.boolValue == true)
     }
+
+    @Test("serve --checks-dir: routesFile under it is read, the default is the working directory's Recordings/, anything else is 403")
+    func checksDirectories() async throws {
+        let curl = try #require(tool("curl"), "curl is required (Debian package curl)")
+        let allowed = try Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: allowed) }
+        try FileManager.default.copyItem(atPath: Self.loopExamples + "/routes.json", toPath: allowed + "/routes.json")
+
+        func post(_ server: ServeProcess, routesFile: String) async throws -> (status: Int, body: String) {
+            let result = try await run(curl, [
+                "-s", "--http1.1", "-o", "-", "-w", "\n%{http_code}", "-H", "content-type: application/json",
+                "--data", #"{"routesFile":"\#(routesFile)"}"#, "http://127.0.0.1:\(server.cleartextPort)/_pushmock/checks/links",
+            ])
+            let lines = result.output.split(separator: "\n", omittingEmptySubsequences: false)
+            return (Int(lines.last ?? "") ?? 0, lines.dropLast().joined(separator: "\n"))
+        }
+
+        let configured = try await ServeProcess(arguments: ["--checks-dir", allowed])
+        defer { _ = configured.stop(); configured.removeDirectory() }
+        #expect(try await post(configured, routesFile: allowed + "/routes.json").status == 200)
+        let refused = try await post(configured, routesFile: Self.loopExamples + "/routes.json")
+        #expect(refused.status == 403, "\(refused.body)")
+        #expect(refused.body.contains("--checks-dir"), "\(refused.body)")
+
+        // Without the flag: <working directory>/Recordings, relative paths from there too.
+        let byDefault = try await ServeProcess()
+        defer { _ = byDefault.stop(); byDefault.removeDirectory() }
+        try FileManager.default.createDirectory(atPath: byDefault.directory + "/Recordings", withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: allowed + "/routes.json", toPath: byDefault.directory + "/Recordings/routes.json")
+        #expect(try await post(byDefault, routesFile: "Recordings/routes.json").status == 200)
+        #expect(try await post(byDefault, routesFile: "Recordings/../Recordings/routes.json").status == 200)
+        #expect(try await post(byDefault, routesFile: allowed + "/routes.json").status == 403)
+    }
 }

@@ -4,6 +4,7 @@ import PushMockAuth
 import PushMockCore
 import PushMockGateway
 import PushMockRecording
+import PushMockSimulation
 import PushMockTesting
 import PushMockTransport
 import Testing
@@ -143,6 +144,88 @@ struct APNsAuthenticationTests {
             await connection.close()
             // Another connection may use any valid token.
             expectAccepted(try await mock.sendOnNewConnection(try mock.apnsRequest(providerToken: .some(early))))
+        }
+    }
+
+    @Test("the 20 minutes run from when the connection started using its token, not from its iat")
+    func cachedTokenOnNewConnection() async throws {
+        let clock = VirtualClock(frozenAt: Timestamp(secondsSince1970: 1_800_000_000))
+        try await withPushMock(clock: clock) { mock in
+            let now = mock.state.clock.now()
+            // A token cached 25 minutes ago, reused on a new connection…
+            let cached = try mock.providerToken(issuedAt: now - .seconds(25 * 60))
+            let connection = try await mock.connect()
+            expectAccepted(try await connection.send(try mock.apnsRequest(providerToken: .some(cached))))
+            // …then replaced by a fresh one right away: APNs counts from the switch to `cached`.
+            let fresh = try mock.providerToken(issuedAt: now)
+            expectAPNsError(try await connection.send(try mock.apnsRequest(providerToken: .some(fresh))), status: 429, reason: "TooManyProviderTokenUpdates")
+            clock.advance(by: .seconds(20 * 60 - 1))
+            expectAPNsError(try await connection.send(try mock.apnsRequest(providerToken: .some(fresh))), status: 429, reason: "TooManyProviderTokenUpdates")
+            clock.advance(by: .seconds(1))
+            expectAccepted(try await connection.send(try mock.apnsRequest(providerToken: .some(fresh))))
+            await connection.close()
+        }
+    }
+
+    @Test("replacing a token that has expired is never too many updates")
+    func expiredTokenReplaced() async throws {
+        let clock = VirtualClock(frozenAt: Timestamp(secondsSince1970: 1_800_000_000))
+        try await withPushMock(clock: clock) { mock in
+            let now = mock.state.clock.now()
+            let connection = try await mock.connect()
+            let late = try mock.providerToken(issuedAt: now - .seconds(50 * 60))
+            expectAccepted(try await connection.send(try mock.apnsRequest(providerToken: .some(late))))
+            // Ten minutes after the switch `late` is exactly one hour old: still valid, so a new
+            // token is an early update.
+            clock.advance(by: .seconds(10 * 60))
+            expectAPNsError(
+                try await connection.send(try mock.apnsRequest(providerToken: .some(try mock.providerToken()))),
+                status: 429,
+                reason: "TooManyProviderTokenUpdates"
+            )
+            // One second later it has expired: the update is forced, with or without the client
+            // having been told first.
+            clock.advance(by: .seconds(1))
+            expectAccepted(try await connection.send(try mock.apnsRequest(providerToken: .some(try mock.providerToken()))))
+            await connection.close()
+
+            let told = try await mock.connect()
+            let cached = try mock.providerToken(issuedAt: mock.state.clock.now() - .seconds(55 * 60))
+            expectAccepted(try await told.send(try mock.apnsRequest(providerToken: .some(cached))))
+            clock.advance(by: .seconds(6 * 60))
+            expectAPNsError(try await told.send(try mock.apnsRequest(providerToken: .some(cached))), status: 403, reason: "ExpiredProviderToken")
+            expectAccepted(try await told.send(try mock.apnsRequest(providerToken: .some(try mock.providerToken()))))
+            // The new token starts a new 20 minutes.
+            expectAPNsError(
+                try await told.send(try mock.apnsRequest(providerToken: .some(try mock.providerToken()))),
+                status: 429,
+                reason: "TooManyProviderTokenUpdates"
+            )
+            await told.close()
+        }
+    }
+
+    @Test("after an injected ExpiredProviderToken the next new token is accepted at once")
+    func injectedExpiryForcesUpdate() async throws {
+        let clock = VirtualClock(frozenAt: Timestamp(secondsSince1970: 1_800_000_000))
+        try await withPushMock(clock: clock) { mock in
+            let connection = try await mock.connect()
+            let first = try mock.providerToken()
+            expectAccepted(try await connection.send(try mock.apnsRequest(providerToken: .some(first))))
+            clock.advance(by: .seconds(60))
+            try mock.addFault(FaultRule(trigger: FaultTrigger(count: 1), action: .apnsError(reason: "ExpiredProviderToken")))
+            expectAPNsError(try await connection.send(try mock.apnsRequest(providerToken: .some(first))), status: 403, reason: "ExpiredProviderToken")
+            // A request still in flight with the old token does not take the exemption away.
+            expectAccepted(try await connection.send(try mock.apnsRequest(providerToken: .some(first))))
+            let replacement = try mock.providerToken()
+            expectAccepted(try await connection.send(try mock.apnsRequest(providerToken: .some(replacement))))
+            // Only that one update was forced.
+            expectAPNsError(
+                try await connection.send(try mock.apnsRequest(providerToken: .some(try mock.providerToken()))),
+                status: 429,
+                reason: "TooManyProviderTokenUpdates"
+            )
+            await connection.close()
         }
     }
 

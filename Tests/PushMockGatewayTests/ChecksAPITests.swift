@@ -61,7 +61,9 @@ struct ChecksAPITests {
             #expect(junit.text.contains(#"<testsuite name="pushmock" tests="3" failures="2""#), "\(junit.text)")
 
             #expect(try await control.request("POST", "checks/links", json: Array("{}".utf8)).status == 400)
-            #expect(try await control.request("POST", "checks/links", json: Array(#"{"routesFile":"/no/such.json"}"#.utf8)).status == 400)
+            // A missing file under --checks-dir (the default: the working directory's Recordings/)
+            // is a bad request; one outside is refused (CheckFilesAPITests).
+            #expect(try await control.request("POST", "checks/links", json: Array(#"{"routesFile":"\#(loopExamples)/no-such.json"}"#.utf8)).status == 400)
             #expect(try await control.request("POST", "checks/links", json: Array(#"{"routes":{"version":2,"routes":[]}}"#.utf8)).status == 400)
             #expect(try await control.request("POST", "checks/links", json: Array(#"{"routesFile":"x","colour":1}"#.utf8)).status == 400)
             #expect(try await control.request("POST", "checks/links", query: [("format", "yaml")], json: body).status == 400)

@@ -365,14 +365,65 @@ struct OAuthTokenTests {
         }
     }
 
-    @Test("aud may be Google's URL or the mock's own", arguments: [
-        "https://oauth2.googleapis.com/token", "https://www.googleapis.com/oauth2/v4/token", "https://localhost:2197/token",
-        "http://127.0.0.1:2198/token",
+    /// `aud` values as templates: `TLS` and `CLEAR` stand for the mock's listener ports, `OTHER`
+    /// for a port it does not listen on.
+    static func audience(_ template: String, _ mock: PushMockHarness) -> String {
+        template
+            .replacingOccurrences(of: "TLS", with: String(mock.tlsPort))
+            .replacingOccurrences(of: "CLEAR", with: String(mock.cleartextPort))
+            .replacingOccurrences(of: "OTHER", with: String(mock.tlsPort == 1 ? 2 : 1))
+    }
+
+    @Test("aud may be Google's token URL or the gateway's own", arguments: [
+        "https://oauth2.googleapis.com/token", "https://www.googleapis.com/oauth2/v4/token",
+        "https://accounts.google.com/o/oauth2/token", "https://localhost:TLS/token", "https://LOCALHOST:TLS/token",
+        "https://127.0.0.1:TLS/oauth2/v4/token", "http://127.0.0.1:CLEAR/token", "http://localhost:CLEAR/oauth2/v4/token",
     ])
-    func audiences(audience: String) async throws {
+    func audiences(template: String) async throws {
         try await withPushMock { mock in
+            let audience = Self.audience(template, mock)
+            let (status, body) = try await Self.tokenCall(mock, mock.tokenRequest(assertion: try mock.assertion(audience: audience)))
+            #expect(status == 200, "\(audience): \(body)")
+        }
+    }
+
+    @Test("the sample service account's token_uri is an accepted aud")
+    func sampleTokenURI() async throws {
+        try await withPushMock { mock in
+            let audience = mock.serviceAccount.json.tokenURI
+            #expect(audience == "https://localhost:\(mock.tlsPort)/token")
             let (status, _) = try await Self.tokenCall(mock, mock.tokenRequest(assertion: try mock.assertion(audience: audience)))
             #expect(status == 200)
+        }
+    }
+
+    @Test("aud naming the authority the request was sent to is accepted (Go puts token_uri there)")
+    func requestAuthority() async throws {
+        try await withPushMock { mock in
+            let connection = try await mock.connect(authority: "oauth2.googleapis.com")
+            defer { Task { await connection.close() } }
+            let request = mock.tokenRequest(assertion: try mock.assertion(audience: "https://oauth2.googleapis.com/oauth2/v4/token"))
+            #expect(try await connection.send(request).status == 200)
+        }
+    }
+
+    @Test("any other aud fails the audience check with Google's error", arguments: [
+        "https://example.com/token", "https://example.com/oauth2/v4/token", "https://evil.example/oauth", "https://localhost:OTHER/token",
+        "http://127.0.0.1:OTHER/token", "https://localhost:TLS/token/", "https://localhost:TLS/oauth2/token",
+        "https://localhost:TLS/token?x=1", "https://user@localhost:TLS/token", "https://oauth2.googleapis.com/token/",
+        "https://oauth2.googleapis.com.evil.example/token", "http://oauth2.googleapis.com/token", "ftp://localhost:TLS/token",
+        "oauth2.googleapis.com/token",
+    ])
+    func wrongAudience(template: String) async throws {
+        try await withPushMock { mock in
+            let audience = Self.audience(template, mock)
+            let (status, body) = try await Self.tokenCall(mock, mock.tokenRequest(assertion: try mock.assertion(audience: audience)))
+            #expect(status == 400, "\(audience)")
+            #expect(body["error"] as? String == "invalid_grant")
+            #expect(
+                body["error_description"] as? String
+                    == "Invalid JWT: Failed audience check. The expected audience is https://oauth2.googleapis.com/token."
+            )
         }
     }
 

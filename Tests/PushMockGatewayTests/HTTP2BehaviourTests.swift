@@ -115,6 +115,55 @@ struct HTTP2BehaviourTests {
         }
     }
 
+    /// HEAD on every kind of endpoint, in every protocol curl speaks to the gateway.
+    static let headCases: [(protocolFlag: String, tls: Bool, path: String, status: Int)] = {
+        let device = "/3/device/\(PushMockHarness.sampleDeviceToken)"
+        var cases: [(String, Bool, String, Int)] = []
+        for (flag, tls) in [("--http2", true), ("--http1.1", true), ("--http2-prior-knowledge", false), ("--http1.1", false)] {
+            cases.append((flag, tls, device, 405))
+            cases.append((flag, tls, "/token", 405))
+        }
+        return cases
+    }()
+
+    @Test("HEAD is answered with headers only: curl --head reads a clean 405", arguments: 0..<headCases.count)
+    func headWithCurl(index: Int) async throws {
+        let (flag, tls, path, status) = Self.headCases[index]
+        try await withPushMock { mock in
+            let directory = try makeTemporaryDirectory()
+            defer { try? FileManager.default.removeItem(atPath: directory) }
+            let caPath = directory + "/ca.pem"
+            try (mock.credentials.certificateAuthorityPEM ?? "").write(toFile: caPath, atomically: true, encoding: .utf8)
+            let base = tls ? "https://localhost:\(mock.tlsPort)" : "http://127.0.0.1:\(mock.cleartextPort)"
+            let result = try await run("/usr/bin/curl", [
+                "-s", "-S", "--head", flag, "--cacert", caPath, "--max-time", "20",
+                "-w", "\n%{http_code} %{size_download}", base + path,
+            ])
+            // curl fails (exit 8 or 16 and "weird server reply" / protocol error) on a body after HEAD.
+            #expect(result.status == 0, "\(flag) \(path): \(result.error)")
+            #expect(result.output.hasSuffix("\n\(status) 0"), "\(flag) \(path): \(result.output)")
+            #expect(result.output.lowercased().contains("content-type: application/json"), "\(result.output)")
+        }
+    }
+
+    @Test("HEAD over h2c: nghttp sees HEADERS with END_STREAM and no DATA")
+    func headWithNghttp() async throws {
+        try await withPushMock { mock in
+            let url = "http://127.0.0.1:\(mock.cleartextPort)/3/device/\(PushMockHarness.sampleDeviceToken)"
+            let result = try await run("/usr/bin/nghttp", ["-v", "-n", "-t", "20", "-H", ":method: HEAD", url])
+            #expect(result.status == 0, "\(result.output)\(result.error)")
+            let frames = result.output
+            #expect(frames.contains(":status: 405"), "\(frames)")
+            #expect(frames.contains("recv HEADERS frame <length="), "\(frames)")
+            #expect(frames.contains("; END_STREAM | END_HEADERS"), "\(frames)")
+            #expect(!frames.contains("recv DATA frame"), "\(frames)")
+            #expect(!frames.contains("RST_STREAM"), "\(frames)")
+            // The same request with GET still gets its body.
+            let get = try await run("/usr/bin/nghttp", ["-v", "-n", "-t", "20", url])
+            #expect(get.output.contains("recv DATA frame"), "\(get.output)")
+        }
+    }
+
     @Test("thousands of multiplexed streams on one connection all get answers")
     func manyStreams() async throws {
         try await withPushMock { mock in

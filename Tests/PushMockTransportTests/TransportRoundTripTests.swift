@@ -2,7 +2,7 @@ import Foundation
 import NIOCore
 import NIOPosix
 import PushMockCore
-import PushMockTransport
+@testable import PushMockTransport
 import Testing
 
 /// Echoes the request line and body length; `/reset` resets, `/goaway` sends GOAWAY.
@@ -103,6 +103,60 @@ struct TransportRoundTripTests {
         try await server.close()
     }
 
+    @Test(
+        "a HEAD answer never carries the body the responder produced",
+        arguments: ["--http1.1", "--http2-prior-knowledge"]
+    )
+    func headHasNoBody(flag: String) async throws {
+        let server = try await startCleartextServer()
+        let port = try #require(server.localAddress?.port)
+        // Twice on one HTTP/1.1 connection: the framing must stay intact for the next request.
+        // (curl 7.88 cannot reuse an h2c prior-knowledge connection at all — "Error in the HTTP2
+        // framing layer" for GET too — so HTTP/2 sends one request.)
+        let url = "http://127.0.0.1:\(port)/x"
+        let urls = flag == "--http1.1" ? [url, url] : [url]
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
+        process.arguments = ["-s", "-S", "--head", flag, "--max-time", "20", "-w", "[%{http_code} %{size_download}]\n"] + urls
+        let output = Pipe()
+        let error = Pipe()
+        process.standardOutput = output
+        process.standardError = error
+        try process.run()
+        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let errorText = String(decoding: error.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0, "\(flag): \(errorText)")
+        #expect(text.components(separatedBy: "[200 0]").count == urls.count + 1, "\(flag): \(text)")
+        #expect(text.lowercased().contains("x-method: head"), "\(text)")
+        #expect(!text.contains("HEAD /x"), "the body leaked: \(text)")
+        try await server.close()
+    }
+
+    @Test("the HTTP/2 session submits HEAD answers without DATA")
+    func headInSession() throws {
+        let client = try NGHTTP2Session(role: .client, maximumStoredBodyBytes: 1 << 16)
+        let server = try NGHTTP2Session(role: .server, maximumStoredBodyBytes: 1 << 16)
+        try client.submitSettings([])
+        try server.submitSettings([])
+        _ = try client.submitRequest(method: "HEAD", path: "/h", scheme: "http", authority: "a", headers: HTTPHeaderList(), body: [])
+        _ = try client.submitRequest(method: "GET", path: "/g", scheme: "http", authority: "a", headers: HTTPHeaderList(), body: [])
+        try exchange(from: client, to: server)
+        #expect(server.completed == [1, 3])
+        for streamID in server.completed {
+            _ = server.takeRequest(streamID: streamID)
+            #expect(try server.submitResponse(streamID: streamID, status: 405, headers: HTTPHeaderList(), body: Array("body".utf8)))
+        }
+        server.completed.removeAll()
+        #expect(server.bookkeeping.outboundBodies == 1, "only GET keeps a body to send")
+        try exchange(from: server, to: client)
+        #expect(client.inbound[1]?.status == 405)
+        #expect(client.inbound[1]?.bodyByteCount == 0)
+        #expect(client.inbound[1]?.isComplete == true)
+        #expect(client.inbound[3]?.body == Array("body".utf8))
+        #expect(server.bookkeeping == HTTP2StreamBookkeeping(inboundStreams: 0, outboundBodies: 0, completedStreams: 0, closedStreams: 2, delayedReplies: 0))
+    }
+
     @Test("curl speaks HTTP/1.1 and h2c prior knowledge to the same port")
     func curlBothProtocols() async throws {
         let server = try await startCleartextServer()
@@ -121,4 +175,11 @@ struct TransportRoundTripTests {
         }
         try await server.close()
     }
+}
+
+/// Moves everything `sender` wants to send into `receiver`.
+func exchange(from sender: NGHTTP2Session, to receiver: NGHTTP2Session) throws {
+    var buffer = ByteBufferAllocator().buffer(capacity: 4096)
+    try sender.drainOutput(into: &buffer)
+    try buffer.withUnsafeReadableBytes { try receiver.receive($0) }
 }

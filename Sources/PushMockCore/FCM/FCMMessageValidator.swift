@@ -24,10 +24,10 @@ public import PushMockJSON
 /// 10. `fcm_options.analytics_label`.
 /// 11. Payload size: 4096 bytes, 2048 for topic and condition sends.
 ///
-/// **Measured payload size** (our approximation of "includes both the keys and the values"):
-/// the UTF-8 bytes of every key and value of the data an Android device would receive
-/// (`message.data` overridden by `android.data`), plus the UTF-8 bytes of
-/// `notification.title`, `.body` and `.image`.
+/// **Measured payload size** ("includes both the keys and the values"): the UTF-8 bytes of
+/// every key and value of `message.data`, plus the UTF-8 bytes of the top-level
+/// `notification.title`, `.body` and `.image`. Platform blocks (`android.data`,
+/// `android.notification`, `webpush`, `apns`) are not counted, as FCM does not count them.
 public enum FCMMessageValidator {
     /// The longest TTL FCM accepts (and its default): four weeks.
     public static let maximumTTLSeconds: Int64 = 2_419_200

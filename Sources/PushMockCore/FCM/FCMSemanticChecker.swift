@@ -46,7 +46,10 @@ struct FCMSemanticChecker {
             apns: apns,
             fcmOptions: fcmOptions
         )
-        message.payloadSize = message.androidData.byteCount + (message.notification?.byteCount ?? 0)
+        // What FCM measures against the limit: `message.data` and the top-level `notification`
+        // only. Platform overrides (`android.data`, `android.notification`, `webpush`, `apns`)
+        // travel outside that budget; `apns.payload` has APNs's own limit (step 9).
+        message.payloadSize = (message.data?.byteCount ?? 0) + (message.notification?.byteCount ?? 0)
         let limit = target.isFanOut ? options.maximumTopicPayloadSize : options.maximumPayloadSize
         if message.payloadSize > limit {
             throw FCMError.messageTooBig(toTopic: target.isFanOut)

@@ -64,13 +64,16 @@ final class APNsConnectionAuthenticator {
     private(set) var firstKey: APNsKeyRecord?
     /// The provider token currently in use on this connection.
     private var current: VerifiedProviderToken?
+    /// When (gateway clock) the connection started using ``current``: APNs limits how often a
+    /// connection *changes* tokens, whatever the tokens' own `iat` say.
+    private var currentAdoptedAt: Timestamp?
+    /// Set when this connection was answered `ExpiredProviderToken` (the token aged out, or a
+    /// fault said so): the next new token is a forced update and never "too many".
+    private var expiryReported = false
     /// Whether any request on this connection has authenticated.
     private(set) var hasAuthenticated = false
     /// The key registry's generation when a cached authorization answer was computed.
     private var generation: UInt64 = 0
-    /// Set when this connection was told its provider token expired (for real or by an injected
-    /// fault): the next new token is a forced update, never "too many".
-    private var expiryAnswered = false
 
     init(keys: APNsKeyRegistry, options: APNsOptions, certificate: APNsClientCertificate?, certificateProblem: String?) {
         self.keys = keys
@@ -106,15 +109,22 @@ final class APNsConnectionAuthenticator {
         }
         // The hot path: the same header value as the token in use, compared as bytes.
         if let current, headers.valueEquals(at: authorizationIndex, current.authorizationValue) {
-            return checkAge(current, now: now).map { APNsAuthentication(method: .providerToken($0), isNewToken: false) }
+            return checkCurrentAge(current, now: now)
         }
         guard let token = Self.bearerToken(headers.value(at: authorizationIndex)) else {
             return .failure(.error(.missingProviderToken))
         }
         if let current, current.token == token {
-            return checkAge(current, now: now).map { APNsAuthentication(method: .providerToken($0), isNewToken: false) }
+            return checkCurrentAge(current, now: now)
         }
         return adopt(token, authorizationValue: Array(headers.valueBytes(at: authorizationIndex)), environment: environment, now: now)
+    }
+
+    /// Notes that a request on this connection was answered `ExpiredProviderToken` — by the
+    /// age check or by an injected fault — so that the token that replaces it counts as a
+    /// forced update. Called by the gateway for every such answer.
+    func providerTokenExpiryReported() {
+        expiryReported = true
     }
 
     /// Checks that the authenticated identity may push to `bundleID` (the topic's app).
@@ -165,33 +175,44 @@ final class APNsConnectionAuthenticator {
         if case .failure(let failure) = checkAge(verified, now: now) {
             return .failure(failure)
         }
-        if let current, options.providerTokenUpdateInterval > .zero, !expiryAnswered {
-            // "Refresh your token no more than once every 20 minutes": compare issue times, so a
-            // client sharing one token across connections is not punished for opening a
-            // connection late in the token's life.
-            let interval = Duration.seconds(parsed.issuedAt - current.parsed.issuedAt)
-            if interval < options.providerTokenUpdateInterval {
-                return .failure(.error(.tooManyProviderTokenUpdates))
-            }
+        if let current, let currentAdoptedAt, isTooSoonToReplace(current, adoptedAt: currentAdoptedAt, now: now) {
+            return .failure(.error(.tooManyProviderTokenUpdates))
         }
         current = verified
-        expiryAnswered = false
+        currentAdoptedAt = now
+        expiryReported = false
         boundTeamID = boundTeamID ?? parsed.teamID
         firstKey = firstKey ?? key
         hasAuthenticated = true
         return .success(APNsAuthentication(method: .providerToken(verified), isNewToken: true))
     }
 
-    /// The connection was answered `ExpiredProviderToken` by an injected fault: the client's
-    /// next token replaces an expired one, as after a real expiry.
-    func providerTokenExpiryAnswered() {
-        expiryAnswered = true
+    /// "APNs reports an error if you use a new token more than once every 20 minutes on the same
+    /// connection": measured from when this connection started using its current token (a
+    /// cached token reused on a new connection starts its 20 minutes there, however old its
+    /// `iat`). Replacing a token that has expired, or that the connection was told has expired,
+    /// is never too soon.
+    private func isTooSoonToReplace(_ current: VerifiedProviderToken, adoptedAt: Timestamp, now: Timestamp) -> Bool {
+        guard options.providerTokenUpdateInterval > .zero, !expiryReported, !isExpired(current, now: now) else { return false }
+        return now - adoptedAt < options.providerTokenUpdateInterval
+    }
+
+    private func checkCurrentAge(_ current: VerifiedProviderToken, now: Timestamp) -> Result<APNsAuthentication, APNsFailure> {
+        switch checkAge(current, now: now) {
+        case .success(let verified):
+            return .success(APNsAuthentication(method: .providerToken(verified), isNewToken: false))
+        case .failure(let failure):
+            expiryReported = true
+            return .failure(failure)
+        }
+    }
+
+    private func isExpired(_ verified: VerifiedProviderToken, now: Timestamp) -> Bool {
+        Duration.seconds(now.secondsSince1970 - verified.parsed.issuedAt) > options.providerTokenLifetime
     }
 
     private func checkAge(_ verified: VerifiedProviderToken, now: Timestamp) -> Result<VerifiedProviderToken, APNsFailure> {
-        let age = Duration.seconds(now.secondsSince1970 - verified.parsed.issuedAt)
-        if age > options.providerTokenLifetime {
-            expiryAnswered = true
+        if isExpired(verified, now: now) {
             return .failure(.error(.expiredProviderToken))
         }
         return .success(verified)

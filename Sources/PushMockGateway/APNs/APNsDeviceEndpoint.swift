@@ -83,10 +83,6 @@ struct APNsDeviceEndpoint: GatewayEndpoint {
         if status == 410 {
             error.timestamp = timestamp.map { Timestamp(millisecondsSince1970: $0) } ?? context.now
         }
-        if error.reason == .expiredProviderToken {
-            // A client told its token expired must be free to sign a new one right away.
-            context.connection.apnsAuthenticator.providerTokenExpiryAnswered()
-        }
         reject(error, apnsID: exchange.headers?.apnsID, &exchange, connection: context.connection)
         guard case .respond(var response) = exchange.reply?.action else { return }
         if status != error.status {
@@ -238,6 +234,11 @@ struct APNsDeviceEndpoint: GatewayEndpoint {
     }
 
     private func reject(_ error: APNsError, apnsID: String?, _ exchange: inout APNsExchange, connection: GatewayConnectionContext) {
+        if error.reason == .expiredProviderToken {
+            // Real or injected alike: the client will replace its token, which is then never
+            // "too many updates".
+            connection.apnsAuthenticator.providerTokenExpiryReported()
+        }
         var headers = HTTPHeaderList(fields: 3, bytes: 128)
         exchange.apnsID = appendIdentifiers(apnsID: apnsID, to: &headers, &exchange, connection: connection)
         headers.append(name: "content-type", value: "application/json")

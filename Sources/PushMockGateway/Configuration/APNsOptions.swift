@@ -30,8 +30,10 @@ public struct APNsOptions: Sendable, Hashable {
     public var environmentKeySpelling: APNsReason.EnvironmentKeySpelling
     /// A provider token older than this is `ExpiredProviderToken`. Default: 1 hour.
     public var providerTokenLifetime: Duration
-    /// A new provider token on a connection whose `iat` is less than this after the previous
-    /// token's is `TooManyProviderTokenUpdates`. Default: 20 minutes; zero disables the check.
+    /// A new provider token on a connection less than this after the connection started using
+    /// its current one is `TooManyProviderTokenUpdates` (unless the current token has expired or
+    /// the connection was answered `ExpiredProviderToken`). Default: 20 minutes; zero disables
+    /// the check.
     public var providerTokenUpdateInterval: Duration
     /// MAX_CONCURRENT_STREAMS advertised to clients. Default: 1000 (observed on APNs).
     public var maxConcurrentStreams: UInt32

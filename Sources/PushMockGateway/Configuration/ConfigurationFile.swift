@@ -1,5 +1,6 @@
 import Foundation
 public import PushMockCore
+import PushMockJSON
 public import PushMockSimulation
 
 /// The `--config` file: JSON with the keys, teams, tokens and options the gateway starts with.
@@ -54,7 +55,7 @@ public struct ConfigurationFile: Codable, Sendable {
         public var simulateDevices: Bool?
         public var defaultConnectivity: Connectivity?
         /// How long APNs keeps a notification without `apns-expiration` (default 30 days).
-        public var apnsDefaultStorage: FlexibleDuration?
+        package var apnsDefaultStorage: FlexibleDuration?
         public var devices: [DeviceDefinition]?
         /// Lint accepted notifications (default true).
         public var lint: Bool?
@@ -152,7 +153,7 @@ public struct ConfigurationFile: Codable, Sendable {
     }
 
     /// Registers keys, teams and tokens.
-    public func register(in state: GatewayState) throws {
+    package func register(in state: GatewayState) throws {
         // The clock first: token times default to "now" and fault windows start "now".
         if let clock {
             guard let virtualClock = state.virtualClock else {
@@ -221,25 +222,25 @@ public struct ConfigurationFile: Codable, Sendable {
     ]
 
     private static func checkKnownKeys(_ data: Data, path: String) throws {
-        let object: Any
+        let document: JSONValue
         do {
-            object = try JSONSerialization.jsonObject(with: data)
+            document = try JSONValue(parsing: data)
         } catch {
-            throw DefinitionError("\(path) is not valid JSON: \(error.localizedDescription)")
+            throw DefinitionError("\(path) is not valid JSON: \(error)")
         }
-        func check(_ value: Any, at section: String) throws {
-            guard let dictionary = value as? [String: Any], let allowed = knownKeys[section] else { return }
-            for key in dictionary.keys.sorted() where !allowed.contains(key) {
+        func check(_ value: JSONValue, at section: String) throws {
+            guard let object = value.objectValue, let allowed = knownKeys[section] else { return }
+            for key in object.keys.sorted() where !allowed.contains(key) {
                 let place = section.isEmpty ? "top level" : "\"\(section)\""
                 throw DefinitionError(
                     "\(path): unknown key \"\(key)\" at \(place) (expected one of \(allowed.sorted().joined(separator: ", ")))"
                 )
             }
-            for (key, child) in dictionary {
+            for (key, child) in object {
                 try check(child, at: section.isEmpty ? key : "\(section).\(key)")
             }
         }
-        try check(object, at: "")
+        try check(document, at: "")
     }
 
     static func describe(_ error: DecodingError) -> String {

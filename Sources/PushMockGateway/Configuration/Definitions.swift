@@ -20,13 +20,13 @@ public struct APNsKeyDefinition: Codable, Sendable, Hashable {
     /// `sandbox`, `production`; omitted = both (a legacy key).
     public var environments: [APNsEnvironment]?
     /// `team` (default) or `topic`.
-    public var scope: APNsKeyRecord.Scope?
+    package var scope: APNsKeyRecord.Scope?
     /// Bundle IDs the key may push to; omitted = every app of the team.
     public var bundleIds: [String]?
     /// The one related key of a topic-specific key.
     public var relatedKeyId: String?
 
-    public init(
+    package init(
         keyId: String,
         teamId: String,
         publicKeyPem: String? = nil,
@@ -49,7 +49,7 @@ public struct APNsKeyDefinition: Codable, Sendable, Hashable {
     }
 
     /// Builds the registry record, reading the key material.
-    public func makeRecord(relativeTo base: String? = nil) throws -> APNsKeyRecord {
+    package func makeRecord(relativeTo base: String? = nil) throws -> APNsKeyRecord {
         let publicKey: P256.Signing.PublicKey
         let sources = [publicKeyPem, privateKeyPem, keyPath].compactMap { $0 }
         guard sources.count == 1 else {
@@ -81,7 +81,7 @@ public struct APNsKeyDefinition: Codable, Sendable, Hashable {
     }
 
     /// The definition of a registered key (public half only).
-    public init(_ record: APNsKeyRecord) {
+    package init(_ record: APNsKeyRecord) {
         self.init(
             keyId: record.keyID,
             teamId: record.teamID,
@@ -115,13 +115,13 @@ public struct APNsDeviceDefinition: Codable, Sendable, Hashable {
     /// End the token once this many notifications were accepted for it in total.
     public var expireAfterSends: Int?
     /// How it ends: `expired` (410 `ExpiredToken`, default) or `unregistered` (410 `Unregistered`).
-    public var expireAs: APNsDeviceRecord.EndOfLife?
+    package var expireAs: APNsDeviceRecord.EndOfLife?
     /// Notifications accepted so far (reported; accepted on input as a starting count).
     public var sends: Int?
     /// The token that replaced this one (reported).
     public var replacedBy: String?
 
-    public init(
+    package init(
         token: String,
         bundleId: String? = nil,
         environment: APNsEnvironment? = nil,
@@ -139,7 +139,7 @@ public struct APNsDeviceDefinition: Codable, Sendable, Hashable {
         self.expireAs = expireAs
     }
 
-    public func makeRecord(now: Timestamp) throws -> APNsDeviceRecord {
+    package func makeRecord(now: Timestamp) throws -> APNsDeviceRecord {
         let bundleID = bundleId ?? topic.map { APNsPushType.inferred(fromTopic: $0).bundleID(fromTopic: $0) ?? $0 }
         guard APNsDeviceTokenFormat.variable.accepts(token.utf8) else {
             throw DefinitionError("token \(token): not an even-length hex string of 8 to 200 bytes")
@@ -154,7 +154,7 @@ public struct APNsDeviceDefinition: Codable, Sendable, Hashable {
         return record
     }
 
-    public init(_ record: APNsDeviceRecord) {
+    package init(_ record: APNsDeviceRecord) {
         self.token = record.token
         self.bundleId = record.bundleID
         self.environment = record.environment
@@ -187,9 +187,9 @@ public struct APNsTokenPatch: Codable, Sendable, Hashable {
     public var at: FlexibleTimestamp?
     /// End the token after this many more accepted notifications (counting from now).
     public var expireAfterSends: Int?
-    public var expireAs: APNsDeviceRecord.EndOfLife?
+    package var expireAs: APNsDeviceRecord.EndOfLife?
 
-    public init(
+    package init(
         bundleId: String? = nil,
         environment: APNsEnvironment? = nil,
         state: String? = nil,
@@ -205,7 +205,7 @@ public struct APNsTokenPatch: Codable, Sendable, Hashable {
         self.expireAs = expireAs
     }
 
-    public func apply(to record: inout APNsDeviceRecord, now: Timestamp) throws {
+    package func apply(to record: inout APNsDeviceRecord, now: Timestamp) throws {
         if let bundleId { record.bundleID = bundleId }
         if let environment { record.environment = environment }
         if let state {

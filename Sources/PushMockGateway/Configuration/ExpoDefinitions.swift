@@ -1,4 +1,4 @@
-public import PushMockCore
+package import PushMockCore
 
 /// An Expo push token, as written in the config file (`expo.tokens`) and accepted by
 /// `POST /_pushmock/expo/tokens`.
@@ -13,14 +13,14 @@ public struct ExpoTokenDefinition: Codable, Sendable, Hashable {
     /// The project (experience id `@owner/slug` or project id); default `@pushmock/sample`.
     public var project: String?
     /// `ios` (default) or `android`.
-    public var platform: ExpoTokenRecord.Platform?
+    package var platform: ExpoTokenRecord.Platform?
     /// `active` (default), `unregistered` (alias `uninstalled`).
     public var state: String?
     /// When `unregistered` takes effect (ISO 8601 or ms); default now. A future time makes the
     /// token expire then.
     public var at: FlexibleTimestamp?
     /// A relay failure reported in tickets or receipts.
-    public var failure: ExpoTokenRecord.RelayFailure?
+    package var failure: ExpoTokenRecord.RelayFailure?
     /// Unregister once this many messages were accepted in total.
     public var expireAfterSends: Int?
     /// Messages accepted so far (reported; accepted on input as a starting count).
@@ -31,7 +31,7 @@ public struct ExpoTokenDefinition: Codable, Sendable, Hashable {
     /// The project tokens belong to when none is given.
     public static let defaultProject = "@pushmock/sample"
 
-    public init(
+    package init(
         token: String,
         project: String? = nil,
         platform: ExpoTokenRecord.Platform? = nil,
@@ -49,7 +49,7 @@ public struct ExpoTokenDefinition: Codable, Sendable, Hashable {
         self.expireAfterSends = expireAfterSends
     }
 
-    public func makeRecord(now: Timestamp) throws -> ExpoTokenRecord {
+    package func makeRecord(now: Timestamp) throws -> ExpoTokenRecord {
         try Self.checkToken(token)
         let parsedState = try Self.state(state, at: at, now: now, token: token)
         if let expireAfterSends, expireAfterSends < 1 {
@@ -66,7 +66,7 @@ public struct ExpoTokenDefinition: Codable, Sendable, Hashable {
         )
     }
 
-    public init(_ record: ExpoTokenRecord) {
+    package init(_ record: ExpoTokenRecord) {
         self.token = record.token
         self.project = record.project
         self.platform = record.platform
@@ -104,17 +104,17 @@ public struct ExpoTokenDefinition: Codable, Sendable, Hashable {
 /// A change to an Expo token (`PATCH /_pushmock/expo/tokens/{token}`).
 public struct ExpoTokenPatch: Codable, Sendable, Hashable {
     public var project: String?
-    public var platform: ExpoTokenRecord.Platform?
+    package var platform: ExpoTokenRecord.Platform?
     /// `active` or `unregistered` (alias `uninstalled`).
     public var state: String?
     public var at: FlexibleTimestamp?
     /// Unregister after this many more accepted messages (counting from now).
     public var expireAfterSends: Int?
     /// Sets the relay failure; `{"error": null}`-style removal is `clearFailure: true`.
-    public var failure: ExpoTokenRecord.RelayFailure?
+    package var failure: ExpoTokenRecord.RelayFailure?
     public var clearFailure: Bool?
 
-    public init(
+    package init(
         project: String? = nil,
         platform: ExpoTokenRecord.Platform? = nil,
         state: String? = nil,
@@ -132,7 +132,7 @@ public struct ExpoTokenPatch: Codable, Sendable, Hashable {
         self.clearFailure = clearFailure
     }
 
-    public func apply(to record: inout ExpoTokenRecord, now: Timestamp) throws {
+    package func apply(to record: inout ExpoTokenRecord, now: Timestamp) throws {
         if let project { record.project = project }
         if let platform { record.platform = platform }
         if let state = try ExpoTokenDefinition.state(state, at: at, now: now, token: record.token) {
@@ -172,7 +172,7 @@ public struct ExpoProjectDefinition: Codable, Sendable, Hashable {
         self.bundleIdentifier = bundleIdentifier
     }
 
-    public func makeRecord() throws -> ExpoProjectRecord {
+    package func makeRecord() throws -> ExpoProjectRecord {
         guard !name.isEmpty else { throw DefinitionError("Expo project: name is required (e.g. \"@owner/slug\")") }
         let tokens = accessTokens ?? []
         let requires = requireAccessToken ?? !tokens.isEmpty
@@ -189,7 +189,7 @@ public struct ExpoProjectDefinition: Codable, Sendable, Hashable {
     }
 
     /// The project as reported: access tokens shortened to a fingerprint.
-    public init(_ record: ExpoProjectRecord) {
+    package init(_ record: ExpoProjectRecord) {
         self.name = record.name
         self.projectId = record.projectID
         self.accessTokens = record.accessTokens.map { "…" + String($0.suffix(6)) }

@@ -34,7 +34,7 @@ public struct ServiceAccountDefinition: Codable, Sendable, Hashable {
         self.privateKeyPem = privateKeyPem
     }
 
-    public func makeRecord(relativeTo base: String? = nil) throws -> ServiceAccountRecord {
+    package func makeRecord(relativeTo base: String? = nil) throws -> ServiceAccountRecord {
         if let path {
             let resolved = DefinitionError.resolve(path, relativeTo: base)
             guard let data = FileManager.default.contents(atPath: resolved) else {
@@ -69,7 +69,7 @@ public struct ServiceAccountDefinition: Codable, Sendable, Hashable {
     }
 
     /// A record from a service-account JSON file as Google issues it.
-    public static func record(fromGoogleJSON data: Data, projectNumber: String? = nil) throws -> ServiceAccountRecord {
+    package static func record(fromGoogleJSON data: Data, projectNumber: String? = nil) throws -> ServiceAccountRecord {
         let json: ServiceAccountJSON
         do {
             json = try ServiceAccountJSON.decode(from: data)
@@ -90,7 +90,7 @@ public struct ServiceAccountDefinition: Codable, Sendable, Hashable {
         }
     }
 
-    public init(_ record: ServiceAccountRecord) {
+    package init(_ record: ServiceAccountRecord) {
         self.init(
             clientEmail: record.clientEmail,
             projectId: record.projectID,
@@ -113,14 +113,14 @@ public struct FCMTokenDefinition: Codable, Sendable, Hashable {
     /// The project (sender); default: the sample project.
     public var project: String?
     /// `android` (default), `ios` or `web`.
-    public var platform: FCMTokenRecord.Platform?
+    package var platform: FCMTokenRecord.Platform?
     /// `active` (default), `unregistered` or `invalid`.
     public var state: String?
     /// When `unregistered` takes effect (ISO 8601 or ms); default: now.
     public var at: FlexibleTimestamp?
     public var topics: [String]?
     /// For iOS tokens: what APNs answers when FCM forwards a message.
-    public var apns: FCMTokenRecord.APNsFailure?
+    package var apns: FCMTokenRecord.APNsFailure?
     /// Unregister once this many messages were accepted for the token in total.
     public var expireAfterSends: Int?
     /// Messages accepted so far (reported; accepted on input as a starting count).
@@ -128,7 +128,7 @@ public struct FCMTokenDefinition: Codable, Sendable, Hashable {
     /// The token that replaced this one (reported).
     public var replacedBy: String?
 
-    public init(
+    package init(
         token: String,
         project: String? = nil,
         platform: FCMTokenRecord.Platform? = nil,
@@ -146,7 +146,7 @@ public struct FCMTokenDefinition: Codable, Sendable, Hashable {
         self.apns = apns
     }
 
-    public func makeRecord(now: Timestamp, defaultProject: String) throws -> FCMTokenRecord {
+    package func makeRecord(now: Timestamp, defaultProject: String) throws -> FCMTokenRecord {
         guard FCMRegistrationToken.isWellFormed(token) else {
             throw DefinitionError("FCM token \(token): not a well-formed registration token")
         }
@@ -175,7 +175,7 @@ public struct FCMTokenDefinition: Codable, Sendable, Hashable {
         )
     }
 
-    public init(_ record: FCMTokenRecord) {
+    package init(_ record: FCMTokenRecord) {
         self.token = record.token
         self.project = record.project
         self.platform = record.platform
@@ -218,7 +218,7 @@ public struct FCMOptionsPatch: Codable, Sendable, Hashable {
 /// `project` (default: the sample project).
 public struct FCMTokenPatch: Codable, Sendable, Hashable {
     public var project: String?
-    public var platform: FCMTokenRecord.Platform?
+    package var platform: FCMTokenRecord.Platform?
     /// `active`, `unregistered` or `invalid`.
     public var state: String?
     /// When `unregistered` takes effect; default now.
@@ -226,7 +226,7 @@ public struct FCMTokenPatch: Codable, Sendable, Hashable {
     /// Unregister after this many more accepted messages (counting from now).
     public var expireAfterSends: Int?
 
-    public init(
+    package init(
         project: String? = nil,
         platform: FCMTokenRecord.Platform? = nil,
         state: String? = nil,
@@ -240,7 +240,7 @@ public struct FCMTokenPatch: Codable, Sendable, Hashable {
         self.expireAfterSends = expireAfterSends
     }
 
-    public func apply(to record: inout FCMTokenRecord, now: Timestamp) throws {
+    package func apply(to record: inout FCMTokenRecord, now: Timestamp) throws {
         if let project { record.project = project }
         if let platform { record.platform = platform }
         if let state {

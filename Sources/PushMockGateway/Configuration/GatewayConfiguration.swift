@@ -53,6 +53,15 @@ public struct GatewayConfiguration: Sendable {
     /// Answer requests that match a recorded journal's with the recorded responses
     /// (`docs/replay.md`). Default `nil`: no playback.
     public var playback: PlaybackOptions?
+    /// The directories whose files the control API may read when a request body names one
+    /// (`routesFile`, `policyFile`, an expectation's `deepLink.routes`; `pushmock serve
+    /// --checks-dir`). Relative paths are taken from the working directory; symbolic links and
+    /// `..` are resolved before comparing, and any other path is refused with 403. Default
+    /// `["Recordings"]`: the working directory's `Recordings/`.
+    public var checksDirectories: [String] = ["Recordings"]
+    /// Areas added to the control API by other targets (the check endpoints of
+    /// `PushMockCheckAPI`, which `pushmock serve` and `withPushMock` install). Default: none.
+    package var controlAPIExtensions: [any ControlAPIExtension] = []
 
     public init(
         host: String = "127.0.0.1",
@@ -121,13 +130,23 @@ public struct RecordingOptions: Sendable, Hashable {
 
     /// Records kept in memory (oldest evicted first). Default 100 000.
     public var memoryCapacity: Int
+    /// Memory the records kept in memory may hold, in bytes (an estimate: journal lines plus
+    /// summaries); the oldest are evicted beyond it, whatever ``memoryCapacity`` allows, and the
+    /// newest is always kept. Default 256 MiB.
+    public var memoryBytes: Int
     /// JSON Lines journal path, or `nil` for no journal. Default `Recordings/journal.jsonl`.
     public var journalPath: String?
     /// Journal durability. Default: written.
     public var durability: Durability
 
-    public init(memoryCapacity: Int = 100_000, journalPath: String? = "Recordings/journal.jsonl", durability: Durability = .written) {
+    public init(
+        memoryCapacity: Int = 100_000,
+        memoryBytes: Int = 256 * 1024 * 1024,
+        journalPath: String? = "Recordings/journal.jsonl",
+        durability: Durability = .written
+    ) {
         self.memoryCapacity = memoryCapacity
+        self.memoryBytes = memoryBytes
         self.journalPath = journalPath
         self.durability = durability
     }

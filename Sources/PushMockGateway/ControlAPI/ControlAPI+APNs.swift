@@ -1,6 +1,7 @@
 import Foundation
 import PushMockCore
 import Synchronization
+import PushMockJSON
 
 /// `/_pushmock/apns/…`: keys, teams, device tokens and their lifecycle, client-certificate CAs.
 extension ControlAPI {
@@ -19,7 +20,7 @@ extension ControlAPI {
         case "DELETE" where request.matches("DELETE", "apns", "keys", "*"):
             let keyID = segments[2]
             guard state.apnsKeys.remove(keyID: keyID) else { throw ControlAPIError(404, "no key \(keyID)") }
-            return Self.json(status: 200, ["removed": keyID])
+            return Self.json(status: 200, ["removed": JSONValue(keyID)])
         case "GET" where request.matches("GET", "apns", "teams"):
             let teams = state.apnsKeys.teams.map { APNsTeamDefinition(teamId: $0.key, bundleIds: $0.value.sorted()) }
             return try Self.encoded(teams.sorted { $0.teamId < $1.teamId })
@@ -57,7 +58,7 @@ extension ControlAPI {
         case "DELETE" where request.matches("DELETE", "apns", "tokens", "*"):
             let token = segments[2]
             guard state.devices.remove(token) else { throw ControlAPIError(404, "no token \(token)") }
-            return Self.json(status: 200, ["removed": token])
+            return Self.json(status: 200, ["removed": JSONValue(token)])
         case "POST" where request.matches("POST", "apns", "certificate-authorities"):
             let upload = try JSONDecoder().decode(CertificateAuthorityUpload.self, from: Data(body))
             state.addedClientCertificateAuthorities.withLock { $0.append(upload.pem) }
@@ -67,7 +68,7 @@ extension ControlAPI {
                 state.addedClientCertificateAuthorities.withLock { _ = $0.popLast() }
                 throw ControlAPIError(400, "cannot use that certificate: \(error)")
             }
-            return Self.json(status: 201, ["registered": true])
+            return Self.json(status: 201, ["registered": .bool(true)])
         default:
             return nil
         }

@@ -51,12 +51,12 @@ struct ClockChange: Decodable {
 }
 
 /// A duration given as text (`90s`, `1h30m`, `-5m`) or as a number of seconds.
-public struct FlexibleDuration: Codable, Sendable, Hashable {
-    public var duration: Duration
+package struct FlexibleDuration: Codable, Sendable, Hashable {
+    package var duration: Duration
 
-    public init(_ duration: Duration) { self.duration = duration }
+    package init(_ duration: Duration) { self.duration = duration }
 
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()
         if let seconds = try? container.decode(Double.self) {
             duration = .milliseconds(Int64((seconds * 1000).rounded()))
@@ -69,7 +69,7 @@ public struct FlexibleDuration: Codable, Sendable, Hashable {
         duration = parsed
     }
 
-    public func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()
         try container.encode(DurationText.format(duration))
     }

@@ -1,6 +1,7 @@
 import Foundation
 import PushMockCore
 import PushMockSimulation
+import PushMockJSON
 
 /// `/_pushmock/devices…`: the simulated devices behind the tokens.
 ///
@@ -26,7 +27,7 @@ extension ControlAPI {
             return try Self.encoded(devices.map { DeviceReport($0, detailed: false) }, key: "devices")
         }
         if request.matches("DELETE", "devices") {
-            return Self.json(status: 200, ["removed": state.simulatedDevices.removeAll()])
+            return Self.json(status: 200, ["removed": JSONValue(state.simulatedDevices.removeAll())])
         }
         guard request.segments.count == 2 || request.segments.count == 3 else { return nil }
         let address = try deviceAddress(request.segments.dropFirst())
@@ -43,7 +44,7 @@ extension ControlAPI {
             return try Self.encoded(DeviceReport(device, detailed: true))
         case "DELETE":
             guard state.simulatedDevices.remove(address) else { throw ControlAPIError(404, "no simulated device \(address)") }
-            return Self.json(status: 200, ["removed": address.description])
+            return Self.json(status: 200, ["removed": JSONValue(address.description)])
         default:
             return nil
         }

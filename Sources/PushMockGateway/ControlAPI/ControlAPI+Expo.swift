@@ -1,5 +1,6 @@
 import Foundation
 import PushMockCore
+import PushMockJSON
 
 /// `/_pushmock/expo/…`: Expo push tokens and their lifecycle, projects (access tokens).
 extension ControlAPI {
@@ -46,7 +47,7 @@ extension ControlAPI {
             return try Self.encoded(["old": ExpoTokenDefinition(old), "new": ExpoTokenDefinition(new)], status: 201)
         case "DELETE" where request.matches("DELETE", "expo", "tokens", "*"):
             guard registry.remove(segments[2]) else { throw ControlAPIError(404, "no Expo token \(segments[2])") }
-            return Self.json(status: 200, ["removed": segments[2]])
+            return Self.json(status: 200, ["removed": JSONValue(segments[2])])
         case "GET" where request.matches("GET", "expo", "projects"):
             return try Self.encoded(registry.projects.map(ExpoProjectDefinition.init))
         case "POST" where request.matches("POST", "expo", "projects"):
@@ -59,7 +60,7 @@ extension ControlAPI {
             return try Self.encoded(ExpoProjectDefinition(record))
         case "DELETE" where request.matches("DELETE", "expo", "projects", "*"):
             guard registry.remove(project: segments[2]) else { throw ControlAPIError(404, "no Expo project \(segments[2])") }
-            return Self.json(status: 200, ["removed": segments[2]])
+            return Self.json(status: 200, ["removed": JSONValue(segments[2])])
         default:
             return nil
         }

@@ -1,5 +1,6 @@
 import Foundation
 import PushMockCore
+import PushMockJSON
 
 /// `/_pushmock/fcm/…`: service accounts, registration tokens and their lifecycle, topics,
 /// access tokens.
@@ -13,7 +14,7 @@ extension ControlAPI {
         case "POST" where request.matches("POST", "fcm", "service-accounts"):
             let data = Data(body)
             let record: ServiceAccountRecord
-            if let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any], object["client_email"] != nil {
+            if (try? JSONValue(parsing: body))?["client_email"] != nil {
                 record = try ServiceAccountDefinition.record(fromGoogleJSON: data)
             } else {
                 record = try JSONDecoder().decode(ServiceAccountDefinition.self, from: data).makeRecord()
@@ -53,13 +54,13 @@ extension ControlAPI {
             return try Self.encoded(["old": FCMTokenDefinition(old), "new": FCMTokenDefinition(new)], status: 201)
         case "DELETE" where request.matches("DELETE", "fcm", "tokens", "*"):
             guard state.fcmTokens.remove(segments[2]) else { throw ControlAPIError(404, "no FCM token \(segments[2])") }
-            return Self.json(status: 200, ["removed": segments[2]])
+            return Self.json(status: 200, ["removed": JSONValue(segments[2])])
         case "GET" where request.matches("GET", "fcm", "topics"):
             return try Self.encoded(state.fcmTokens.topics(project: request.query["project"]).mapValues { $0.sorted() })
         case "POST" where request.matches("POST", "fcm", "access-tokens", "revoke"):
             let count = state.accessTokens.count
             state.accessTokens.revokeAll()
-            return Self.json(status: 200, ["revoked": count])
+            return Self.json(status: 200, ["revoked": JSONValue(count)])
         default:
             return nil
         }

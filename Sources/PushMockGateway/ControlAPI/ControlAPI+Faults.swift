@@ -1,6 +1,7 @@
 import Foundation
 import PushMockCore
 import PushMockSimulation
+import PushMockJSON
 
 /// `/_pushmock/faults…`: rules and presets.
 extension ControlAPI {
@@ -26,7 +27,7 @@ extension ControlAPI {
         if request.matches("DELETE", "faults") {
             let count = state.faults.rules.count
             state.faults.removeAll()
-            return Self.json(status: 200, ["removed": count])
+            return Self.json(status: 200, ["removed": JSONValue(count)])
         }
         if request.matches("GET", "faults", "presets") {
             return try Self.encoded(Dictionary(uniqueKeysWithValues: FaultPreset.allCases.map { ($0.rawValue, $0.summary) }))
@@ -49,7 +50,7 @@ extension ControlAPI {
         }
         if request.matches("DELETE", "faults", "*") {
             guard state.faults.remove(id: segments[1]) else { throw ControlAPIError(404, "no fault rule \(segments[1])") }
-            return Self.json(status: 200, ["removed": segments[1]])
+            return Self.json(status: 200, ["removed": JSONValue(segments[1])])
         }
         return nil
     }

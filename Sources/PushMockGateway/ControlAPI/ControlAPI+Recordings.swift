@@ -1,10 +1,10 @@
 import Foundation
 import PushMockCore
 import PushMockRecording
-import PushMockToolkit
+import PushMockQuery
+import PushMockJSON
 
-/// `/_pushmock/recordings…` (queries in the language of ``RecordingQuery``) and
-/// `/_pushmock/expectations`.
+/// `/_pushmock/recordings…` (queries in the language of ``RecordingQuery``).
 extension ControlAPI {
     func recordingRoutes(_ request: ControlRequest) throws -> HTTPResponseMessage? {
         if request.matches("GET", "recordings") {
@@ -14,14 +14,14 @@ extension ControlAPI {
         if request.matches("DELETE", "recordings") {
             let query = request.query
             if let namespace = query["namespace"] {
-                return Self.json(status: 200, ["cleared": state.recordings.clear(namespace: namespace)])
+                return Self.json(status: 200, ["cleared": JSONValue(state.recordings.clear(namespace: namespace))])
             }
             guard query.isEmpty else {
                 throw ControlAPIError(400, "DELETE /_pushmock/recordings takes only namespace=…")
             }
             let count = state.recordings.count
             state.recordings.clear()
-            return Self.json(status: 200, ["cleared": count])
+            return Self.json(status: 200, ["cleared": JSONValue(count)])
         }
         if request.matches("GET", "recordings", "*") {
             let sequence = request.segments[1]
@@ -33,8 +33,7 @@ extension ControlAPI {
         return nil
     }
 
-    /// Routes that wait: `GET /recordings?wait=5s` (until `count` matches exist) and
-    /// `POST /expectations`.
+    /// Routes that wait: `GET /recordings?wait=5s` (until `count` matches exist).
     func waitingRoute(_ request: ControlRequest) throws -> (@Sendable () async throws -> HTTPResponseMessage)? {
         if request.matches("GET", "recordings"), request.query["wait"] != nil {
             let listing = try RecordingListing(request.queryItems)
@@ -43,26 +42,6 @@ extension ControlAPI {
                 _ = await state.recordings.wait(for: listing.query, count: listing.waitCount, timeout: wait)
                 return list(listing)
             }
-        }
-        if request.matches("POST", "expectations") {
-            guard !request.body.isEmpty else { throw ControlAPIError(400, "a JSON body is required: an expectation or an array of them") }
-            let batch = try ExpectationBatch(json: Data(request.body))
-            if batch.longestWait > .seconds(300) { throw ControlAPIError(400, "within is at most 300s") }
-            let format = request.query["format"] ?? "json"
-            guard ["json", "junit", "text"].contains(format) else { throw ControlAPIError(400, "format is json, junit or text") }
-            return { [self] in
-                var results: [ExpectationResult] = []
-                for expectation in batch.expectations {
-                    results.append(await state.recordings.evaluate(expectation))
-                }
-                for order in batch.order {
-                    results.append(state.recordings.evaluate(order))
-                }
-                return Self.expectationResponse(results, format: format)
-            }
-        }
-        if request.segments.first == "expectations" {
-            throw ControlAPIError(405, "\(request.method) is not supported on /_pushmock/expectations; POST expectations")
         }
         return nil
     }
@@ -81,25 +60,6 @@ extension ControlAPI {
         }
         bytes.append(contentsOf: (tail + "}").utf8)
         return Self.rawJSON(status: 200, bytes)
-    }
-
-    /// 200 when every expectation passed, 417 Expectation Failed otherwise (so `curl --fail`
-    /// fails a CI step), in JSON, JUnit XML or text.
-    static func expectationResponse(_ results: [ExpectationResult], format: String) -> HTTPResponseMessage {
-        let passed = results.allSatisfy(\.passed)
-        let status = passed ? 200 : 417
-        var headers = HTTPHeaderList()
-        switch format {
-        case "junit":
-            headers.append(name: "content-type", value: "application/xml")
-            return HTTPResponseMessage(status: status, headers: headers, body: Array(JUnitReport.render(JUnitReport.testCases(results)).utf8))
-        case "text":
-            headers.append(name: "content-type", value: "text/plain; charset=utf-8")
-            return HTTPResponseMessage(status: status, headers: headers, body: Array((results.map(\.message).joined(separator: "\n\n") + "\n").utf8))
-        default:
-            let report = ExpectationReport(results: results)
-            return (try? encoded(report, status: status)) ?? json(status: 500, ["error": "cannot encode the report"])
-        }
     }
 }
 

@@ -1,8 +1,9 @@
 import Foundation
-import PushMockCore
+package import PushMockCore
+package import PushMockJSON
 import PushMockRecording
 import PushMockSimulation
-import PushMockToolkit
+import PushMockQuery
 import Synchronization
 
 /// The REST control API under `/_pushmock/` on every listener (HTTP/1.1 and HTTP/2, TLS and
@@ -36,13 +37,41 @@ import Synchronization
 /// | DELETE | /_pushmock/faults/{id} | remove one rule |
 /// | GET | /_pushmock/faults/presets | the presets |
 /// | POST | /_pushmock/faults/presets/{name} | add a preset's rules (body: its parameters) |
+///
+/// Installed extensions (``ControlAPIExtension``) add whole areas; `PushMockCheckAPI` adds
+///
+/// | Method | Path | |
+/// |---|---|---|
 /// | POST | /_pushmock/expectations | judge expectations (200 / 417) |
 /// | POST | /_pushmock/checks/links | deep links against a route table (200 / 417) |
 /// | POST | /_pushmock/checks/policy | quiet hours, frequency caps, priorities (200 / 417) |
-struct ControlAPI: Sendable {
+package struct ControlAPI: Sendable {
     let state: GatewayState
+    /// Areas added by other targets, by their first path segment.
+    private let extensions: [String: any ControlAPIExtension]
+    /// What the extensions may use, files named in request bodies included.
+    private let context: ControlAPIContext
     /// Called after a CA was added so the TLS listener can rebuild its context.
     let onCertificateAuthoritiesChanged: @Sendable () throws -> Void
+
+    init(
+        state: GatewayState,
+        extensions: [any ControlAPIExtension] = [],
+        files: ControlFileAccess,
+        onCertificateAuthoritiesChanged: @escaping @Sendable () throws -> Void
+    ) {
+        self.state = state
+        var byArea: [String: any ControlAPIExtension] = [:]
+        for installed in extensions {
+            // The first extension to claim an area keeps it; built-in areas stay built in.
+            for area in installed.areas where !Self.builtInAreas.contains(area) && byArea[area] == nil {
+                byArea[area] = installed
+            }
+        }
+        self.extensions = byArea
+        self.context = ControlAPIContext(state: state, files: files)
+        self.onCertificateAuthoritiesChanged = onCertificateAuthoritiesChanged
+    }
 
     /// A control answer: now, or — for requests that wait (long polls, expectations with
     /// `within`) — later, computed off the event loop.
@@ -57,6 +86,20 @@ struct ControlAPI: Sendable {
         let items = Self.parseQueryItems(request.query)
         let control = ControlRequest(method: request.method, segments: segments, queryItems: items, body: request.body)
         do {
+            if let area = segments.first, let installed = extensions[area] {
+                switch try installed.handle(control, context: context) {
+                case .now(let response):
+                    return .now(.respond(response))
+                case .later(let compute):
+                    return .later {
+                        do {
+                            return .respond(try await compute())
+                        } catch {
+                            return .respond(Self.errorResponse(error))
+                        }
+                    }
+                }
+            }
             if let waiting = try waitingRoute(control) {
                 return .later {
                     do {
@@ -73,13 +116,13 @@ struct ControlAPI: Sendable {
     }
 
     /// The `{"error": …}` answer for a failure.
-    static func errorResponse(_ error: any Error) -> HTTPResponseMessage {
+    package static func errorResponse(_ error: any Error) -> HTTPResponseMessage {
         switch error {
-        case let error as ControlAPIError: return json(status: error.status, ["error": error.message])
-        case let error as DefinitionError: return json(status: 400, ["error": error.description])
-        case let error as QueryError: return json(status: 400, ["error": error.description])
-        case let error as DecodingError: return json(status: 400, ["error": ConfigurationFile.describe(error)])
-        default: return json(status: 500, ["error": "\(error)"])
+        case let error as ControlAPIError: return json(status: error.status, ["error": JSONValue(error.message)])
+        case let error as DefinitionError: return json(status: 400, ["error": JSONValue(error.description)])
+        case let error as QueryError: return json(status: 400, ["error": JSONValue(error.description)])
+        case let error as DecodingError: return json(status: 400, ["error": JSONValue(ConfigurationFile.describe(error))])
+        default: return json(status: 500, ["error": JSONValue("\(error)")])
         }
     }
 
@@ -102,27 +145,26 @@ struct ControlAPI: Sendable {
         case "faults": response = try faultRoutes(request)
         case "clock": response = try clockRoutes(request)
         case "devices": response = try deviceRoutes(request)
-        case "checks": response = try checkRoutes(request)
-        case "expectations": response = nil
         default: response = nil
         }
         if let response { return response }
-        if Self.knownPaths.contains(segments.first ?? "") {
+        if Self.builtInAreas.contains(segments.first ?? "") {
             throw ControlAPIError(405, "\(method) is not supported on /_pushmock/\(segments.joined(separator: "/"))")
         }
         throw ControlAPIError(404, "no control endpoint /_pushmock/\(segments.joined(separator: "/")); see docs/control-api.md")
     }
 
-    private static let knownPaths: Set<String> = ["health", "info", "recordings", "apns", "fcm", "expo", "faults", "clock", "devices", "expectations", "checks"]
+    /// The first path segments the gateway serves itself.
+    static let builtInAreas: Set<String> = ["health", "info", "recordings", "apns", "fcm", "expo", "faults", "clock", "devices"]
 
     // MARK: JSON helpers
 
-    static func json(status: Int, _ object: [String: Any]) -> HTTPResponseMessage {
-        let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) ?? Data("{}".utf8)
-        return rawJSON(status: status, Array(data))
+    /// A small answer such as `{"error": …}` or `{"removed": …}`, written by `JSONWriter`.
+    package static func json(status: Int, _ object: JSONObject) -> HTTPResponseMessage {
+        rawJSON(status: status, JSONValue.object(object).compactBytes)
     }
 
-    static func encoded(_ value: some Encodable, status: Int = 200, key: String? = nil) throws -> HTTPResponseMessage {
+    package static func encoded(_ value: some Encodable, status: Int = 200, key: String? = nil) throws -> HTTPResponseMessage {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
         var data = try encoder.encode(value)
@@ -132,7 +174,7 @@ struct ControlAPI: Sendable {
         return rawJSON(status: status, Array(data))
     }
 
-    static func rawJSON(status: Int, _ bytes: [UInt8]) -> HTTPResponseMessage {
+    package static func rawJSON(status: Int, _ bytes: [UInt8]) -> HTTPResponseMessage {
         var headers = HTTPHeaderList()
         headers.append(name: "content-type", value: "application/json")
         return HTTPResponseMessage(status: status, headers: headers, body: bytes)
@@ -160,32 +202,39 @@ struct ControlAPI: Sendable {
 }
 
 /// One control request, split up.
-struct ControlRequest {
-    var method: String
+package struct ControlRequest: Sendable {
+    package var method: String
     /// Path segments after `/_pushmock/`.
-    var segments: [String]
+    package var segments: [String]
     /// Query items in order.
-    var queryItems: [(name: String, value: String)]
-    var body: [UInt8]
+    package var queryItems: [(name: String, value: String)]
+    package var body: [UInt8]
+
+    package init(method: String, segments: [String], queryItems: [(name: String, value: String)], body: [UInt8]) {
+        self.method = method
+        self.segments = segments
+        self.queryItems = queryItems
+        self.body = body
+    }
 
     /// The last value of each query item.
-    var query: [String: String] {
+    package var query: [String: String] {
         Dictionary(queryItems.map { ($0.name, $0.value) }, uniquingKeysWith: { $1 })
     }
 
     /// Whether the path is exactly `segments` (`"*"` matches any one segment).
-    func matches(_ method: String, _ pattern: String...) -> Bool {
+    package func matches(_ method: String, _ pattern: String...) -> Bool {
         guard self.method == method, segments.count == pattern.count else { return false }
         return zip(segments, pattern).allSatisfy { $1 == "*" || $0 == $1 }
     }
 }
 
-/// A control API failure with its status.
-struct ControlAPIError: Error {
-    var status: Int
-    var message: String
+/// A control API failure with its status, answered as `{"error": message}`.
+package struct ControlAPIError: Error, Sendable {
+    package var status: Int
+    package var message: String
 
-    init(_ status: Int, _ message: String) {
+    package init(_ status: Int, _ message: String) {
         self.status = status
         self.message = message
     }

@@ -1,4 +1,3 @@
-import Foundation
 import PushMockAuth
 import PushMockCore
 import PushMockJSON
@@ -34,14 +33,6 @@ struct OAuthTokenEndpoint: GatewayEndpoint {
     static var faultPlatform: Platform? { .oauth }
 
     static let jwtBearerGrant = "urn:ietf:params:oauth:grant-type:jwt-bearer"
-
-    /// Audiences Google's libraries put in assertions: Python and Java always use Google's URL
-    /// even with a custom `token_uri`; Go uses the `token_uri` (the mock's own URL).
-    static let googleAudiences: Set<String> = [
-        "https://oauth2.googleapis.com/token",
-        "https://www.googleapis.com/oauth2/v4/token",
-        "https://accounts.google.com/o/oauth2/token",
-    ]
 
     func parse(_ request: HTTPRequestMessage, in context: PipelineContext) -> OAuthTokenExchange {
         var exchange = OAuthTokenExchange(request: request)
@@ -87,13 +78,10 @@ struct OAuthTokenEndpoint: GatewayEndpoint {
         else {
             return fail(&exchange, 400, "invalid_grant", "Invalid JWT Signature.")
         }
-        guard Self.acceptsAudience(assertion.audience) else {
-            return fail(
-                &exchange,
-                400,
-                "invalid_grant",
-                "Invalid JWT: Failed audience check. The expected audience is https://oauth2.googleapis.com/token."
-            )
+        let audiences = TokenAudience(gatewayTokenURIs: accounts.gatewayTokenURIs)
+        let request = exchange.request
+        guard audiences.accepts(assertion.audience, requestScheme: request.scheme, requestAuthority: request.authority) else {
+            return fail(&exchange, 400, "invalid_grant", TokenAudience.failureDescription)
         }
         let skew = options.assertionClockSkew.wholeMilliseconds / 1000
         let nowSeconds = context.now.secondsSince1970
@@ -144,15 +132,6 @@ struct OAuthTokenEndpoint: GatewayEndpoint {
 
     func record(_ exchange: OAuthTokenExchange, in context: PipelineContext, latencyMicroseconds: Int64) -> ExchangeRecord? {
         ExchangeRecorder.oauthRecord(exchange, connection: context.connection, time: context.now, latencyMicroseconds: latencyMicroseconds)
-    }
-
-    static func acceptsAudience(_ audience: String) -> Bool {
-        if googleAudiences.contains(audience) { return true }
-        // The mock's own token URL, whatever host and port the client reached it by.
-        guard let url = URL(string: audience), let scheme = url.scheme, scheme == "https" || scheme == "http" else {
-            return false
-        }
-        return url.path == "/token" || url.path == "/oauth2/v4/token"
     }
 
     private func fail(_ exchange: inout OAuthTokenExchange, _ status: Int, _ error: String, _ description: String) {

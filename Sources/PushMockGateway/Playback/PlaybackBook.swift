@@ -1,5 +1,5 @@
-public import PushMockCore
-public import PushMockRecording
+package import PushMockCore
+package import PushMockRecording
 import PushMockJSON
 import Synchronization
 
@@ -7,16 +7,16 @@ import Synchronization
 /// in journal order; identical requests take them one after another, and once they are used
 /// up the last one is given again (a sender that retries, or a test that sends once more, sees
 /// the final recorded state rather than a sudden simulation answer).
-public final class PlaybackBook: Sendable {
+package final class PlaybackBook: Sendable {
     /// One recorded answer.
-    public struct Answer: Sendable, Hashable {
+    package struct Answer: Sendable, Hashable {
         /// The recorded exchange it comes from.
-        public var sequence: UInt64
-        public var status: Int
-        public var reason: String?
-        public var headers: HTTPHeaderList
-        public var body: [UInt8]
-        public var timestampMilliseconds: Int64?
+        package var sequence: UInt64
+        package var status: Int
+        package var reason: String?
+        package var headers: HTTPHeaderList
+        package var body: [UInt8]
+        package var timestampMilliseconds: Int64?
     }
 
     /// What identifies a request, per ``PlaybackOptions/Match``.
@@ -32,14 +32,14 @@ public final class PlaybackBook: Sendable {
         var next = 0
     }
 
-    public let options: PlaybackOptions
+    package let options: PlaybackOptions
     private let queues: Mutex<[Key: Queue]>
     /// Recorded exchanges that can be played back.
-    public let answerCount: Int
+    package let answerCount: Int
 
     /// Indexes the APNs and FCM exchanges of `records` (others, and exchanges that got no HTTP
     /// answer, are ignored).
-    public init(records: [ExchangeRecord], options: PlaybackOptions) {
+    package init(records: [ExchangeRecord], options: PlaybackOptions) {
         var queues: [Key: Queue] = [:]
         var count = 0
         for record in records.sorted(by: { $0.sequence < $1.sequence }) {
@@ -69,13 +69,13 @@ public final class PlaybackBook: Sendable {
 
     /// Loads a journal; damaged lines are skipped (``JournalReader`` reports them, playback
     /// only needs the good ones).
-    public convenience init(options: PlaybackOptions) throws(JournalIOError) {
+    package convenience init(options: PlaybackOptions) throws(JournalIOError) {
         let (records, _) = try JournalReader.readAll(path: options.journalPath)
         self.init(records: records, options: options)
     }
 
     /// The next recorded answer for this request, or `nil` when none matches.
-    public func answer(for request: HTTPRequestMessage) -> Answer? {
+    package func answer(for request: HTTPRequestMessage) -> Answer? {
         let key = Self.key(
             method: request.method,
             path: request.path,

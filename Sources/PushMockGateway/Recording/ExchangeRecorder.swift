@@ -7,8 +7,9 @@ import PushMockTransport
 import Synchronization
 
 /// Turns answered requests into ``ExchangeRecord``s and makes them durable before the answers
-/// go out: appended to the in-memory store (which assigns sequence numbers), then encoded as
-/// JSON Lines and handed to the journal in one append per batch.
+/// go out: appended to the in-memory store, which assigns sequence numbers, encodes them as
+/// JSON Lines and hands each batch's lines to the journal (one append per batch) in sequence
+/// order.
 struct ExchangeRecorder {
     let store: RecordingStore
     let journal: JournalWriter?
@@ -24,24 +25,32 @@ struct ExchangeRecorder {
     }
 
     func commit(_ records: inout [ExchangeRecord], eventLoop: any EventLoop) -> Commit {
-        // The store encodes the lines once; the journal gets the same bytes.
-        let bytes = store.append(&records)
-        guard let journal else { return .done }
+        guard !records.isEmpty else { return .done }
+        guard let journal else {
+            store.append(&records) { _ in }
+            return .done
+        }
+        // The store numbers the records and hands their lines to the journal under one lock,
+        // so the journal's lines are in sequence order whichever event loop commits.
         switch journal.durability {
         case .written, .fsyncInterval:
             // Written synchronously: on failure the completion runs before `append` returns.
             let failure = Mutex<(any Error)?>(nil)
-            let written = journal.append(bytes) { result in
-                if case .failure(let error) = result {
-                    failure.withLock { $0 = error }
+            let written = store.append(&records) { bytes in
+                journal.append(bytes) { result in
+                    if case .failure(let error) = result {
+                        failure.withLock { $0 = error }
+                    }
                 }
             }
             if written { return .done }
             return .failed(failure.withLock { $0 } ?? JournalFailure())
         case .fsyncEachBatch:
             let promise = eventLoop.makePromise(of: Void.self)
-            _ = journal.append(bytes) { result in
-                promise.completeWith(result)
+            store.append(&records) { bytes in
+                _ = journal.append(bytes) { result in
+                    promise.completeWith(result)
+                }
             }
             return .pending(promise.futureResult)
         }

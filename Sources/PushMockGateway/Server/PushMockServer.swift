@@ -1,13 +1,13 @@
 import Foundation
-public import Logging
+package import Logging
 import NIOCore
 import NIOPosix
 import NIOSSL
 import PushMockAuth
-public import PushMockCore
+package import PushMockCore
 import PushMockRecording
 import PushMockTransport
-public import ServiceLifecycle
+import ServiceLifecycle
 import Synchronization
 
 /// The gateway: binds the listeners, serves APNs (and the control API) on every one of them,
@@ -23,13 +23,13 @@ import Synchronization
 ///     server.triggerGracefulShutdown()
 /// }
 /// ```
-public final class PushMockServer: Service, Sendable {
+package final class PushMockServer: Service, Sendable {
     /// The configuration it was started with (after the config file was applied).
-    public let configuration: GatewayConfiguration
+    package let configuration: GatewayConfiguration
     /// Registries, recordings and clock, shared by every connection.
-    public let state: GatewayState
+    package let state: GatewayState
     /// The TLS identity in use.
-    public let credentials: GatewayCredentials
+    package let credentials: GatewayCredentials
     private let logger: Logger
     private let group: any EventLoopGroup
     private let ownsGroup: Bool
@@ -41,14 +41,14 @@ public final class PushMockServer: Service, Sendable {
 
     /// The sample FCM service account, with `token_uri` pointing at the running gateway once
     /// it is ready.
-    public var sampleFCMServiceAccount: SampleServiceAccount? {
+    package var sampleFCMServiceAccount: SampleServiceAccount? {
         sampleServiceAccount.withLock { $0 }
     }
 
     /// Prepares credentials, registries and the journal. Nothing is bound until ``run()``.
     /// The default clock runs with real time and can be frozen, set and advanced through the
     /// control API.
-    public init(
+    package init(
         configuration: GatewayConfiguration,
         clock: any PushMockClock = VirtualClock(),
         logger: Logger = Logger(label: "pushmock")
@@ -82,7 +82,12 @@ public final class PushMockServer: Service, Sendable {
             fcmOptions: configuration.fcm,
             expoOptions: configuration.expo,
             simulationOptions: configuration.simulation,
-            recordings: RecordingStore(configuration: .init(capacity: configuration.recording.memoryCapacity)),
+            recordings: RecordingStore(
+                configuration: .init(
+                    capacity: configuration.recording.memoryCapacity,
+                    byteCapacity: configuration.recording.memoryBytes
+                )
+            ),
             journal: journal,
             playback: try configuration.playback.map { try PlaybackBook(options: $0) }
         )
@@ -118,18 +123,18 @@ public final class PushMockServer: Service, Sendable {
     }
 
     /// Waits until every listener is bound and returns where.
-    public func waitUntilReady() async throws -> GatewayServerInfo {
+    package func waitUntilReady() async throws -> GatewayServerInfo {
         try await readiness.wait()
     }
 
     /// Starts a graceful shutdown (the same as SIGTERM under a ServiceGroup).
-    public func triggerGracefulShutdown() {
+    package func triggerGracefulShutdown() {
         shutdownRequested.signal()
     }
 
     // MARK: Running
 
-    public func run() async throws {
+    package func run() async throws {
         var channels: [any Channel] = []
         do {
             var info = GatewayServerInfo(pid: ProcessInfo.processInfo.processIdentifier, version: PushMockVersion.current)
@@ -169,6 +174,7 @@ public final class PushMockServer: Service, Sendable {
                 )
             }
             info.controlAPI = (info.cleartext ?? info.tls).map { "\($0.url)/_pushmock" }
+            state.serviceAccounts.gatewayTokenURIs = Self.tokenURIs(of: info)
             state.serverInfo.withLock { $0 = info }
             readiness.succeed(info)
         } catch {
@@ -200,6 +206,25 @@ public final class PushMockServer: Service, Sendable {
         if ownsGroup {
             try? await group.shutdownGracefully()
         }
+    }
+
+    /// The token endpoint's URLs on every listener, by the configured host and by the loopback
+    /// names a local client uses (the sample `token_uri` says `localhost`).
+    static func tokenURIs(of info: GatewayServerInfo) -> [String] {
+        var uris: [String] = []
+        for listener in [info.tls, info.productionTLS, info.cleartext].compactMap({ $0 }) {
+            guard let scheme = listener.url.split(separator: ":").first else { continue }
+            let configured = listener.host.contains(":") ? "[\(listener.host)]" : listener.host
+            for host in Set([configured, "localhost", "127.0.0.1", "[::1]"]).sorted() {
+                for path in TokenAudience.tokenPaths.sorted() {
+                    uris.append("\(scheme)://\(host):\(listener.port)\(path)")
+                }
+            }
+        }
+        if let sample = info.fcmSampleServiceAccount?.tokenUri {
+            uris.append(sample)
+        }
+        return uris
     }
 
     private func listenerInfo(_ channel: any Channel, scheme: String, environment: APNsEnvironment) -> GatewayServerInfo.Listener {
@@ -244,7 +269,11 @@ public final class PushMockServer: Service, Sendable {
     ) throws {
         connections.add(channel)
         let remote = channel.remoteAddress.map { "\($0.ipAddress ?? "?"):\($0.port ?? 0)" }
-        let controlAPI = ControlAPI(state: state) { [self] in try self.rebuildTLSContext() }
+        let controlAPI = ControlAPI(
+            state: state,
+            extensions: configuration.controlAPIExtensions,
+            files: ControlFileAccess(directories: configuration.checksDirectories)
+        ) { [self] in try self.rebuildTLSContext() }
         let eventLoop = channel.eventLoop
         if tls {
             guard let context = tlsContext.withLock({ $0 }) else { throw GatewayStartError("TLS is not configured") }
@@ -373,10 +402,10 @@ public final class PushMockServer: Service, Sendable {
 }
 
 /// A gateway that could not start (for example, a port in use).
-public struct GatewayStartError: Error, CustomStringConvertible, Sendable {
-    public var description: String
+package struct GatewayStartError: Error, CustomStringConvertible, Sendable {
+    package var description: String
 
-    public init(_ description: String) { self.description = description }
+    package init(_ description: String) { self.description = description }
 }
 
 extension GatewayState {

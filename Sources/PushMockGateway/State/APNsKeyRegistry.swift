@@ -1,32 +1,32 @@
-public import Crypto
-public import PushMockCore
+package import Crypto
+package import PushMockCore
 import Synchronization
 
 /// A provider-token signing key the gateway trusts, as Apple's developer account would list it.
-public struct APNsKeyRecord: Sendable {
+package struct APNsKeyRecord: Sendable {
     /// Team-scoped keys sign for any app of the team; topic-specific keys for listed topics only.
-    public enum Scope: String, Sendable, Hashable, Codable {
+    package enum Scope: String, Sendable, Hashable, Codable {
         case team
         case topic
     }
 
     /// The 10-character Key ID (JWT `kid`).
-    public var keyID: String
+    package var keyID: String
     /// The 10-character Team ID (JWT `iss`).
-    public var teamID: String
+    package var teamID: String
     /// The key's public half, used to verify ES256 signatures.
-    public var publicKey: P256.Signing.PublicKey
+    package var publicKey: P256.Signing.PublicKey
     /// The environments the key may be used in; both by default (a legacy key).
-    public var environments: Set<APNsEnvironment>
+    package var environments: Set<APNsEnvironment>
     /// Team-scoped (default) or topic-specific.
-    public var scope: Scope
+    package var scope: Scope
     /// Bundle IDs this key may push to; `nil` means every bundle ID of the team (or any, if
     /// the team lists none).
-    public var bundleIDs: Set<String>?
+    package var bundleIDs: Set<String>?
     /// A topic-specific key may have one related key that can share its connections.
-    public var relatedKeyID: String?
+    package var relatedKeyID: String?
 
-    public init(
+    package init(
         keyID: String,
         teamID: String,
         publicKey: P256.Signing.PublicKey,
@@ -47,7 +47,7 @@ public struct APNsKeyRecord: Sendable {
     /// Whether two keys may be used on the same connection (Apple, "Establishing a token-based
     /// connection": a connection opened with a team-scoped key accepts other team-scoped keys of
     /// the team; one opened with a topic-specific key accepts only its related key).
-    public func isRelated(to other: APNsKeyRecord) -> Bool {
+    package func isRelated(to other: APNsKeyRecord) -> Bool {
         if keyID == other.keyID { return true }
         if scope == .team, other.scope == .team { return teamID == other.teamID }
         return relatedKeyID == other.keyID || other.relatedKeyID == keyID
@@ -55,7 +55,7 @@ public struct APNsKeyRecord: Sendable {
 }
 
 /// Keys and teams the gateway trusts for token-based authentication.
-public final class APNsKeyRegistry: Sendable {
+package final class APNsKeyRegistry: Sendable {
     private struct State {
         var keys: [String: APNsKeyRecord] = [:]
         var teamBundleIDs: [String: Set<String>] = [:]
@@ -66,51 +66,51 @@ public final class APNsKeyRegistry: Sendable {
     private let changes = Atomic<UInt64>(1)
 
     /// The current generation (changes whenever keys or teams change).
-    public var generation: UInt64 { changes.load(ordering: .acquiring) }
+    package var generation: UInt64 { changes.load(ordering: .acquiring) }
 
     /// Whether anything changed since `generation`.
-    public func changedSince(_ generation: UInt64) -> Bool {
+    package func changedSince(_ generation: UInt64) -> Bool {
         changes.load(ordering: .acquiring) != generation
     }
 
-    public init() {}
+    package init() {}
 
     /// Adds or replaces a key.
-    public func register(_ key: APNsKeyRecord) {
+    package func register(_ key: APNsKeyRecord) {
         state.withLock { $0.keys[key.keyID] = key }
         changes.add(1, ordering: .releasing)
     }
 
     /// Removes a key; returns whether it was known.
     @discardableResult
-    public func remove(keyID: String) -> Bool {
+    package func remove(keyID: String) -> Bool {
         defer { changes.add(1, ordering: .releasing) }
         return state.withLock { $0.keys.removeValue(forKey: keyID) != nil }
     }
 
     /// The key with this `kid`.
-    public func key(_ keyID: String) -> APNsKeyRecord? {
+    package func key(_ keyID: String) -> APNsKeyRecord? {
         state.withLock { $0.keys[keyID] }
     }
 
     /// All keys, sorted by Key ID.
-    public var keys: [APNsKeyRecord] {
+    package var keys: [APNsKeyRecord] {
         state.withLock { Array($0.keys.values) }.sorted { $0.keyID < $1.keyID }
     }
 
     /// Declares the apps (bundle IDs) of a team; team-scoped keys may push to these only.
-    public func setBundleIDs(_ bundleIDs: Set<String>, forTeam teamID: String) {
+    package func setBundleIDs(_ bundleIDs: Set<String>, forTeam teamID: String) {
         state.withLock { $0.teamBundleIDs[teamID] = bundleIDs }
         changes.add(1, ordering: .releasing)
     }
 
     /// The apps declared for a team, if any.
-    public func bundleIDs(forTeam teamID: String) -> Set<String>? {
+    package func bundleIDs(forTeam teamID: String) -> Set<String>? {
         state.withLock { $0.teamBundleIDs[teamID] }
     }
 
     /// Whether `key` may push to `bundleID`.
-    public func allows(_ key: APNsKeyRecord, bundleID: String) -> Bool {
+    package func allows(_ key: APNsKeyRecord, bundleID: String) -> Bool {
         if let bundleIDs = key.bundleIDs {
             return bundleIDs.contains(bundleID)
         }
@@ -119,7 +119,7 @@ public final class APNsKeyRegistry: Sendable {
     }
 
     /// Every team with declared apps.
-    public var teams: [String: Set<String>] {
+    package var teams: [String: Set<String>] {
         state.withLock { $0.teamBundleIDs }
     }
 }

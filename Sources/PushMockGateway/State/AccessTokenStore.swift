@@ -1,41 +1,41 @@
-public import PushMockCore
+package import PushMockCore
 import Synchronization
 
 /// An OAuth2 access token the mock issued.
-public struct AccessTokenGrant: Sendable, Hashable {
+package struct AccessTokenGrant: Sendable, Hashable {
     /// The token (`ya29.c.…`).
-    public var token: String
+    package var token: String
     /// The service account it was issued to.
-    public var clientEmail: String
+    package var clientEmail: String
     /// Its project.
-    public var projectID: String
+    package var projectID: String
     /// Its project number, if known.
-    public var projectNumber: String?
+    package var projectNumber: String?
     /// The scopes the assertion asked for.
-    public var scopes: [String]
-    public var issuedAt: Timestamp
-    public var expiresAt: Timestamp
+    package var scopes: [String]
+    package var issuedAt: Timestamp
+    package var expiresAt: Timestamp
 
     /// Whether the token may call FCM: Google accepts `cloud-platform` and `firebase.messaging`
     /// (the Admin SDKs ask for `cloud-platform` among others).
-    public var allowsFCM: Bool {
+    package var allowsFCM: Bool {
         scopes.contains { $0 == "https://www.googleapis.com/auth/cloud-platform" || $0 == "https://www.googleapis.com/auth/firebase.messaging" }
     }
 
-    public func owns(project: String) -> Bool {
+    package func owns(project: String) -> Bool {
         project == projectID || (projectNumber.map { $0 == project } ?? false)
     }
 }
 
 /// Issued access tokens. Tokens expire on the gateway clock, so a virtual clock can make an
 /// SDK's refresh-on-401 path run without waiting an hour.
-public final class AccessTokenStore: Sendable {
+package final class AccessTokenStore: Sendable {
     private let grants = Mutex<[String: AccessTokenGrant]>([:])
 
-    public init() {}
+    package init() {}
 
     /// Issues a token: `ya29.c.` followed by 150 random URL-safe characters, opaque like Google's.
-    public func issue(
+    package func issue(
         clientEmail: String,
         projectID: String,
         projectNumber: String?,
@@ -69,20 +69,20 @@ public final class AccessTokenStore: Sendable {
     }
 
     /// The grant of a token that exists and has not expired at `now`.
-    public func validGrant(_ token: String, now: Timestamp) -> AccessTokenGrant? {
+    package func validGrant(_ token: String, now: Timestamp) -> AccessTokenGrant? {
         grants.withLock { $0[token] }.flatMap { $0.expiresAt > now ? $0 : nil }
     }
 
     /// The grant of a token whether or not it expired (for the recording).
-    public func grant(_ token: String) -> AccessTokenGrant? {
+    package func grant(_ token: String) -> AccessTokenGrant? {
         grants.withLock { $0[token] }
     }
 
     /// Revokes every token (tests: force a refresh).
-    public func revokeAll() {
+    package func revokeAll() {
         grants.withLock { $0.removeAll() }
     }
 
     /// Number of tokens kept.
-    public var count: Int { grants.withLock { $0.count } }
+    package var count: Int { grants.withLock { $0.count } }
 }

@@ -1,10 +1,10 @@
-public import PushMockCore
+package import PushMockCore
 import Synchronization
 
 /// What the gateway knows about one APNs device token.
-public struct APNsDeviceRecord: Sendable, Hashable, Codable {
+package struct APNsDeviceRecord: Sendable, Hashable, Codable {
     /// The lifecycle state of a token.
-    public enum State: Sendable, Hashable, Codable {
+    package enum State: Sendable, Hashable, Codable {
         /// Accepts notifications.
         case active
         /// Uninstalled: from `at` on, APNs answers 410 `Unregistered` with `timestamp` = `at`.
@@ -14,7 +14,7 @@ public struct APNsDeviceRecord: Sendable, Hashable, Codable {
     }
 
     /// How a token ends after ``expireAfterSends`` accepted notifications.
-    public enum EndOfLife: String, Sendable, Hashable, Codable {
+    package enum EndOfLife: String, Sendable, Hashable, Codable {
         /// 410 `Unregistered` (the app was uninstalled).
         case unregistered
         /// 410 `ExpiredToken`.
@@ -22,25 +22,25 @@ public struct APNsDeviceRecord: Sendable, Hashable, Codable {
     }
 
     /// The token in canonical (lower-case hex) form.
-    public var token: String
+    package var token: String
     /// The bundle ID of the app the token belongs to; `nil`: any app (a token registered only
     /// to script its lifecycle).
-    public var bundleID: String?
+    package var bundleID: String?
     /// The environment that issued the token; the other one answers `BadDeviceToken`. `nil`:
     /// either.
-    public var environment: APNsEnvironment?
+    package var environment: APNsEnvironment?
     /// Lifecycle state.
-    public var state: State
+    package var state: State
     /// After this many accepted notifications the token ends (``endOfLife``), stamped with the
     /// time of the last one.
-    public var expireAfterSends: Int?
-    public var endOfLife: EndOfLife
+    package var expireAfterSends: Int?
+    package var endOfLife: EndOfLife
     /// Notifications accepted for this token so far.
-    public var acceptedSends: Int
+    package var acceptedSends: Int
     /// The token that replaced this one (``DeviceRegistry/rotate(_:to:at:)``).
-    public var replacedBy: String?
+    package var replacedBy: String?
 
-    public init(
+    package init(
         token: String,
         bundleID: String?,
         environment: APNsEnvironment? = .sandbox,
@@ -61,7 +61,7 @@ public struct APNsDeviceRecord: Sendable, Hashable, Codable {
     }
 
     /// The 410 error this token answers at `now`, if it is no longer valid.
-    public func goneError(at now: Timestamp) -> APNsError? {
+    package func goneError(at now: Timestamp) -> APNsError? {
         switch state {
         case .active:
             return nil
@@ -77,10 +77,10 @@ public struct APNsDeviceRecord: Sendable, Hashable, Codable {
 /// the gateway runs with strict tokens.
 ///
 /// Shared by every connection; a `Mutex` keeps each lookup a short critical section.
-public final class DeviceRegistry: Sendable {
+package final class DeviceRegistry: Sendable {
     private let devices: Mutex<[String: APNsDeviceRecord]>
 
-    public init(_ records: [APNsDeviceRecord] = []) {
+    package init(_ records: [APNsDeviceRecord] = []) {
         var initial: [String: APNsDeviceRecord] = [:]
         for record in records {
             initial[record.token] = record
@@ -89,19 +89,19 @@ public final class DeviceRegistry: Sendable {
     }
 
     /// Adds or replaces a token.
-    public func register(_ record: APNsDeviceRecord) {
+    package func register(_ record: APNsDeviceRecord) {
         devices.withLock { $0[record.token] = record }
     }
 
     /// Looks a token up (any case).
-    public func lookup(_ token: String) -> APNsDeviceRecord? {
+    package func lookup(_ token: String) -> APNsDeviceRecord? {
         let key = APNsDeviceTokenFormat.canonical(token)
         return devices.withLock { $0[key] }
     }
 
     /// Changes a token's state; returns the updated record, or `nil` if unknown.
     @discardableResult
-    public func setState(_ state: APNsDeviceRecord.State, for token: String) -> APNsDeviceRecord? {
+    package func setState(_ state: APNsDeviceRecord.State, for token: String) -> APNsDeviceRecord? {
         let key = APNsDeviceTokenFormat.canonical(token)
         return devices.withLock { devices in
             guard var record = devices[key] else { return nil }
@@ -114,7 +114,7 @@ public final class DeviceRegistry: Sendable {
     /// Counts one accepted notification, atomically with a last look at the token's state:
     /// returns the 410 error if the token ended meanwhile (another connection's send used up
     /// its last one). Unknown tokens are not counted.
-    public func admitSend(to token: String, now: Timestamp) -> APNsError? {
+    package func admitSend(to token: String, now: Timestamp) -> APNsError? {
         let key = APNsDeviceTokenFormat.canonical(token)
         return devices.withLock { devices -> APNsError? in
             guard var record = devices[key] else { return nil }
@@ -131,7 +131,7 @@ public final class DeviceRegistry: Sendable {
     /// Replaces `token` with `newToken` at `now` (the app reinstalled or iOS issued a new
     /// token): the old one answers 410 `Unregistered` from then on, the new one is active for
     /// the same app and environment. Unknown old tokens are registered first, for any app.
-    public func rotate(_ token: String, to newToken: String, at now: Timestamp) -> (old: APNsDeviceRecord, new: APNsDeviceRecord) {
+    package func rotate(_ token: String, to newToken: String, at now: Timestamp) -> (old: APNsDeviceRecord, new: APNsDeviceRecord) {
         let key = APNsDeviceTokenFormat.canonical(token)
         return devices.withLock { devices in
             var old = devices[key] ?? APNsDeviceRecord(token: key, bundleID: nil, environment: nil)
@@ -146,7 +146,7 @@ public final class DeviceRegistry: Sendable {
 
     /// Applies `change` to a token's record (creating it for any app and environment if
     /// unknown) and returns the result.
-    public func update(_ token: String, _ change: (inout APNsDeviceRecord) throws -> Void) rethrows -> APNsDeviceRecord {
+    package func update(_ token: String, _ change: (inout APNsDeviceRecord) throws -> Void) rethrows -> APNsDeviceRecord {
         let key = APNsDeviceTokenFormat.canonical(token)
         return try devices.withLock { devices in
             var record = devices[key] ?? APNsDeviceRecord(token: key, bundleID: nil, environment: nil)
@@ -158,18 +158,18 @@ public final class DeviceRegistry: Sendable {
 
     /// Removes a token; returns whether it was known.
     @discardableResult
-    public func remove(_ token: String) -> Bool {
+    package func remove(_ token: String) -> Bool {
         let key = APNsDeviceTokenFormat.canonical(token)
         return devices.withLock { $0.removeValue(forKey: key) != nil }
     }
 
     /// Every registered token, sorted.
-    public var all: [APNsDeviceRecord] {
+    package var all: [APNsDeviceRecord] {
         devices.withLock { Array($0.values) }.sorted { $0.token < $1.token }
     }
 
     /// Forgets every token.
-    public func removeAll() {
+    package func removeAll() {
         devices.withLock { $0.removeAll() }
     }
 }

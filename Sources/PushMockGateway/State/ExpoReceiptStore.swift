@@ -116,7 +116,7 @@ package final class ExpoReceiptStore: Sendable {
 }
 
 /// Expo's per-project notification rate: a fixed one-second window on the gateway clock.
-final class ExpoRateLimiter: Sendable {
+package final class ExpoRateLimiter: Sendable {
     private struct Window {
         var second: Int64
         var count: Int
@@ -124,7 +124,7 @@ final class ExpoRateLimiter: Sendable {
 
     private let windows = Mutex<[String: Window]>([:])
 
-    init() {}
+    package init() {}
 
     /// Counts `notifications` for `project` if they fit under `limit` this second; `false` (and
     /// nothing counted) otherwise.

@@ -1,17 +1,17 @@
-public import PushMockCore
+package import PushMockCore
 import Synchronization
 
 /// What the gateway knows about one Expo push token (`ExponentPushToken[…]`).
-public struct ExpoTokenRecord: Sendable, Hashable, Codable {
+package struct ExpoTokenRecord: Sendable, Hashable, Codable {
     /// The platform the app runs on: Expo relays to APNs for iOS and FCM for Android, and the
     /// simulated device follows that service's storage rules.
-    public enum Platform: String, Sendable, Hashable, Codable, CaseIterable {
+    package enum Platform: String, Sendable, Hashable, Codable, CaseIterable {
         case ios
         case android
     }
 
     /// Lifecycle state.
-    public enum State: Sendable, Hashable, Codable {
+    package enum State: Sendable, Hashable, Codable {
         /// Receives messages.
         case active
         /// The app was uninstalled or the token replaced: from `at` on, tickets (and the
@@ -22,21 +22,21 @@ public struct ExpoTokenRecord: Sendable, Hashable, Codable {
     /// A failure of the relay to APNs/FCM for this token, reported as an error ticket or in the
     /// receipt (`MessageRateExceeded`, `MismatchSenderId`, `InvalidCredentials`, `MessageTooBig`,
     /// `ProviderError`, …).
-    public struct RelayFailure: Sendable, Hashable, Codable {
+    package struct RelayFailure: Sendable, Hashable, Codable {
         /// Where the error shows.
-        public enum Stage: String, Sendable, Hashable, Codable {
+        package enum Stage: String, Sendable, Hashable, Codable {
             case ticket
             case receipt
         }
 
         /// The `details.error` code, e.g. `InvalidCredentials`.
-        public var error: String
+        package var error: String
         /// Default: `receipt` (the docs list these under receipt errors).
-        public var stage: Stage
+        package var stage: Stage
         /// Overrides the message text.
-        public var message: String?
+        package var message: String?
 
-        public init(error: String, stage: Stage = .receipt, message: String? = nil) {
+        package init(error: String, stage: Stage = .receipt, message: String? = nil) {
             self.error = error
             self.stage = stage
             self.message = message
@@ -46,7 +46,7 @@ public struct ExpoTokenRecord: Sendable, Hashable, Codable {
             case error, stage, message
         }
 
-        public init(from decoder: any Decoder) throws {
+        package init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             self.error = try container.decode(String.self, forKey: .error)
             self.stage = try container.decodeIfPresent(Stage.self, forKey: .stage) ?? .receipt
@@ -54,21 +54,21 @@ public struct ExpoTokenRecord: Sendable, Hashable, Codable {
         }
     }
 
-    public var token: String
+    package var token: String
     /// The project: its experience id (`@owner/slug`) or project id. Requests mixing tokens of
     /// two projects get `PUSH_TOO_MANY_EXPERIENCE_IDS`.
-    public var project: String
-    public var platform: Platform
-    public var state: State
-    public var relayFailure: RelayFailure?
+    package var project: String
+    package var platform: Platform
+    package var state: State
+    package var relayFailure: RelayFailure?
     /// Once this many messages were accepted for the token in total, it unregisters.
-    public var expireAfterSends: Int?
+    package var expireAfterSends: Int?
     /// Messages accepted for this token so far.
-    public var acceptedSends: Int
+    package var acceptedSends: Int
     /// The token that replaced this one.
-    public var replacedBy: String?
+    package var replacedBy: String?
 
-    public init(
+    package init(
         token: String,
         project: String,
         platform: Platform = .ios,
@@ -89,7 +89,7 @@ public struct ExpoTokenRecord: Sendable, Hashable, Codable {
     }
 
     /// Whether messages reach the token at `now`.
-    public func isActive(at now: Timestamp) -> Bool {
+    package func isActive(at now: Timestamp) -> Bool {
         switch state {
         case .active: return true
         case .unregistered(let at): return at > now
@@ -99,18 +99,18 @@ public struct ExpoTokenRecord: Sendable, Hashable, Codable {
 
 /// An Expo project: its name (experience id `@owner/slug` or project id) and, with "enhanced
 /// push security", the access tokens a sender must present.
-public struct ExpoProjectRecord: Sendable, Hashable, Codable {
-    public var name: String
+package struct ExpoProjectRecord: Sendable, Hashable, Codable {
+    package var name: String
     /// The EAS project id (a UUID), when known; tokens may name either.
-    public var projectID: String?
+    package var projectID: String?
     /// Access tokens accepted as `Authorization: Bearer …`.
-    public var accessTokens: [String]
+    package var accessTokens: [String]
     /// Enhanced push security: requests for this project need one of ``accessTokens``.
-    public var requiresAccessToken: Bool
+    package var requiresAccessToken: Bool
     /// The iOS bundle identifier (used in the `InvalidCredentials` text).
-    public var bundleIdentifier: String?
+    package var bundleIdentifier: String?
 
-    public init(
+    package init(
         name: String,
         projectID: String? = nil,
         accessTokens: [String] = [],
@@ -126,7 +126,7 @@ public struct ExpoProjectRecord: Sendable, Hashable, Codable {
 }
 
 /// Expo push tokens and projects. Shared by all connections.
-public final class ExpoRegistry: Sendable {
+package final class ExpoRegistry: Sendable {
     private struct Contents {
         var tokens: [String: ExpoTokenRecord] = [:]
         var projects: [String: ExpoProjectRecord] = [:]
@@ -134,23 +134,23 @@ public final class ExpoRegistry: Sendable {
 
     private let contents = Mutex(Contents())
 
-    public init() {}
+    package init() {}
 
-    public func register(_ record: ExpoTokenRecord) {
+    package func register(_ record: ExpoTokenRecord) {
         contents.withLock { $0.tokens[record.token] = record }
     }
 
-    public func lookup(_ token: String) -> ExpoTokenRecord? {
+    package func lookup(_ token: String) -> ExpoTokenRecord? {
         contents.withLock { $0.tokens[token] }
     }
 
     @discardableResult
-    public func remove(_ token: String) -> Bool {
+    package func remove(_ token: String) -> Bool {
         contents.withLock { $0.tokens.removeValue(forKey: token) != nil }
     }
 
     /// The canonical project name of a token (a project id resolves to the project's name).
-    public func project(ofToken token: String) -> String? {
+    package func project(ofToken token: String) -> String? {
         contents.withLock { contents in
             guard let project = contents.tokens[token]?.project else { return nil }
             return Self.canonicalName(project, in: contents.projects)
@@ -159,7 +159,7 @@ public final class ExpoRegistry: Sendable {
 
     /// Counts one accepted message, atomically with a last look at the token's state; `false`
     /// if the token stopped being active. Unknown tokens are not counted.
-    public func admitSend(to token: String, now: Timestamp) -> Bool {
+    package func admitSend(to token: String, now: Timestamp) -> Bool {
         contents.withLock { contents in
             guard var record = contents.tokens[token] else { return true }
             guard record.isActive(at: now) else { return false }
@@ -174,7 +174,7 @@ public final class ExpoRegistry: Sendable {
 
     /// Replaces `token` with `newToken` at `now` (reinstall): the old one is unregistered, the
     /// new one active for the same project and platform.
-    public func rotate(_ token: String, to newToken: String, project: String, at now: Timestamp) -> (old: ExpoTokenRecord, new: ExpoTokenRecord) {
+    package func rotate(_ token: String, to newToken: String, project: String, at now: Timestamp) -> (old: ExpoTokenRecord, new: ExpoTokenRecord) {
         contents.withLock { contents in
             var old = contents.tokens[token] ?? ExpoTokenRecord(token: token, project: project)
             let new = ExpoTokenRecord(token: newToken, project: old.project, platform: old.platform, relayFailure: old.relayFailure)
@@ -187,7 +187,7 @@ public final class ExpoRegistry: Sendable {
     }
 
     /// Applies `change` to a token's record (creating it for `project` if unknown).
-    public func update(_ token: String, project: String, _ change: (inout ExpoTokenRecord) throws -> Void) rethrows -> ExpoTokenRecord {
+    package func update(_ token: String, project: String, _ change: (inout ExpoTokenRecord) throws -> Void) rethrows -> ExpoTokenRecord {
         try contents.withLock { contents in
             var record = contents.tokens[token] ?? ExpoTokenRecord(token: token, project: project)
             try change(&record)
@@ -196,33 +196,33 @@ public final class ExpoRegistry: Sendable {
         }
     }
 
-    public var all: [ExpoTokenRecord] {
+    package var all: [ExpoTokenRecord] {
         contents.withLock { Array($0.tokens.values) }.sorted { $0.token < $1.token }
     }
 
-    public func removeAll() {
+    package func removeAll() {
         contents.withLock { $0 = Contents() }
     }
 
     // MARK: Projects
 
-    public func register(project: ExpoProjectRecord) {
+    package func register(project: ExpoProjectRecord) {
         contents.withLock { $0.projects[project.name] = project }
     }
 
     /// The project called `name`, or whose project id is `name`.
-    public func project(named name: String) -> ExpoProjectRecord? {
+    package func project(named name: String) -> ExpoProjectRecord? {
         contents.withLock { contents in
             contents.projects[name] ?? contents.projects.values.first { $0.projectID == name }
         }
     }
 
     @discardableResult
-    public func remove(project name: String) -> Bool {
+    package func remove(project name: String) -> Bool {
         contents.withLock { $0.projects.removeValue(forKey: name) != nil }
     }
 
-    public var projects: [ExpoProjectRecord] {
+    package var projects: [ExpoProjectRecord] {
         contents.withLock { Array($0.projects.values) }.sorted { $0.name < $1.name }
     }
 

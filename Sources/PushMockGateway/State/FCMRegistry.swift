@@ -1,17 +1,17 @@
-public import PushMockCore
+package import PushMockCore
 import Synchronization
 
 /// What the gateway knows about one FCM registration token (or Firebase installation ID).
-public struct FCMTokenRecord: Sendable, Hashable, Codable {
+package struct FCMTokenRecord: Sendable, Hashable, Codable {
     /// The platform the app instance runs on; iOS tokens are delivered through APNs by FCM.
-    public enum Platform: String, Sendable, Hashable, Codable, CaseIterable {
+    package enum Platform: String, Sendable, Hashable, Codable, CaseIterable {
         case android
         case ios
         case web
     }
 
     /// Lifecycle state.
-    public enum State: Sendable, Hashable, Codable {
+    package enum State: Sendable, Hashable, Codable {
         /// Receives messages.
         case active
         /// The app instance unregistered (uninstall, token refresh): sends answer 404
@@ -22,35 +22,35 @@ public struct FCMTokenRecord: Sendable, Hashable, Codable {
     }
 
     /// An APNs answer FCM relays for an iOS token (simulated APNs side).
-    public struct APNsFailure: Sendable, Hashable, Codable {
-        public var status: Int
-        public var reason: String
+    package struct APNsFailure: Sendable, Hashable, Codable {
+        package var status: Int
+        package var reason: String
 
-        public init(status: Int, reason: String) {
+        package init(status: Int, reason: String) {
             self.status = status
             self.reason = reason
         }
     }
 
-    public var token: String
+    package var token: String
     /// The project (sender) the token was issued for.
-    public var project: String
-    public var platform: Platform
-    public var state: State
+    package var project: String
+    package var platform: Platform
+    package var state: State
     /// Topics the token is subscribed to.
-    public var topics: Set<String>
+    package var topics: Set<String>
     /// For iOS tokens: what APNs answers when FCM forwards a message (e.g. 410 Unregistered,
     /// 403 InvalidProviderToken), relayed as an `ApnsError` detail.
-    public var apnsFailure: APNsFailure?
+    package var apnsFailure: APNsFailure?
     /// Once this many messages were accepted for the token in total, it unregisters (404
     /// `UNREGISTERED` from then on), stamped with the time of the last one.
-    public var expireAfterSends: Int?
+    package var expireAfterSends: Int?
     /// Messages accepted for this token so far.
-    public var acceptedSends: Int
+    package var acceptedSends: Int
     /// The token that replaced this one (``FCMRegistry/rotate(_:to:project:at:)``).
-    public var replacedBy: String?
+    package var replacedBy: String?
 
-    public init(
+    package init(
         token: String,
         project: String,
         platform: Platform = .android,
@@ -73,7 +73,7 @@ public struct FCMTokenRecord: Sendable, Hashable, Codable {
     }
 
     /// Whether sends reach the token at `now`.
-    public func isActive(at now: Timestamp) -> Bool {
+    package func isActive(at now: Timestamp) -> Bool {
         switch state {
         case .active: return true
         case .unregistered(let at): return at > now
@@ -83,30 +83,30 @@ public struct FCMTokenRecord: Sendable, Hashable, Codable {
 }
 
 /// FCM registration tokens and their topic subscriptions. Shared by all connections.
-public final class FCMRegistry: Sendable {
+package final class FCMRegistry: Sendable {
     private let tokens = Mutex<[String: FCMTokenRecord]>([:])
 
     /// Google's limit on topics per app instance.
-    public static let maximumTopicsPerToken = 2000
+    package static let maximumTopicsPerToken = 2000
 
-    public init() {}
+    package init() {}
 
-    public func register(_ record: FCMTokenRecord) {
+    package func register(_ record: FCMTokenRecord) {
         tokens.withLock { $0[record.token] = record }
     }
 
-    public func lookup(_ token: String) -> FCMTokenRecord? {
+    package func lookup(_ token: String) -> FCMTokenRecord? {
         tokens.withLock { $0[token] }
     }
 
     @discardableResult
-    public func remove(_ token: String) -> Bool {
+    package func remove(_ token: String) -> Bool {
         tokens.withLock { $0.removeValue(forKey: token) != nil }
     }
 
     /// Counts one accepted message, atomically with a last look at the token's state; returns
     /// `false` if the token stopped being active meanwhile. Unknown tokens are not counted.
-    public func admitSend(to token: String, now: Timestamp) -> Bool {
+    package func admitSend(to token: String, now: Timestamp) -> Bool {
         tokens.withLock { tokens in
             guard var record = tokens[token] else { return true }
             guard record.isActive(at: now) else { return false }
@@ -123,7 +123,7 @@ public final class FCMRegistry: Sendable {
     /// answers `UNREGISTERED` from then on; the new one is active for the same project and
     /// platform with the same topic subscriptions. Unknown old tokens are registered first for
     /// `project`.
-    public func rotate(_ token: String, to newToken: String, project: String, at now: Timestamp) -> (old: FCMTokenRecord, new: FCMTokenRecord) {
+    package func rotate(_ token: String, to newToken: String, project: String, at now: Timestamp) -> (old: FCMTokenRecord, new: FCMTokenRecord) {
         tokens.withLock { tokens in
             var old = tokens[token] ?? FCMTokenRecord(token: token, project: project)
             let new = FCMTokenRecord(token: newToken, project: old.project, platform: old.platform, topics: old.topics, apnsFailure: old.apnsFailure)
@@ -136,7 +136,7 @@ public final class FCMRegistry: Sendable {
     }
 
     /// Applies `change` to a token's record (creating it for `project` if unknown).
-    public func update(_ token: String, project: String, _ change: (inout FCMTokenRecord) throws -> Void) rethrows -> FCMTokenRecord {
+    package func update(_ token: String, project: String, _ change: (inout FCMTokenRecord) throws -> Void) rethrows -> FCMTokenRecord {
         try tokens.withLock { tokens in
             var record = tokens[token] ?? FCMTokenRecord(token: token, project: project)
             try change(&record)
@@ -145,16 +145,16 @@ public final class FCMRegistry: Sendable {
         }
     }
 
-    public var all: [FCMTokenRecord] {
+    package var all: [FCMTokenRecord] {
         tokens.withLock { Array($0.values) }.sorted { $0.token < $1.token }
     }
 
-    public func removeAll() {
+    package func removeAll() {
         tokens.withLock { $0.removeAll() }
     }
 
     /// The result of a subscription change for one token, in IID's vocabulary.
-    public enum SubscriptionResult: Sendable, Hashable {
+    package enum SubscriptionResult: Sendable, Hashable {
         case ok
         case notFound
         case tooManyTopics
@@ -163,7 +163,7 @@ public final class FCMRegistry: Sendable {
 
     /// Subscribes (`subscribe == true`) or unsubscribes a token. Unknown tokens are created
     /// for `project` when `createUnknown` is set (zero-configuration use), else `notFound`.
-    public func changeSubscription(
+    package func changeSubscription(
         token: String,
         topic: String,
         subscribe: Bool,
@@ -197,14 +197,14 @@ public final class FCMRegistry: Sendable {
 
     /// Active tokens of `project` for which `reaches(topics)` holds, sorted (topic and
     /// condition sends).
-    public func activeTokens(project: String, now: Timestamp, where reaches: (Set<String>) -> Bool) -> [String] {
+    package func activeTokens(project: String, now: Timestamp, where reaches: (Set<String>) -> Bool) -> [String] {
         tokens.withLock { tokens in
             tokens.values.filter { $0.project == project && $0.isActive(at: now) && reaches($0.topics) }.map(\.token)
         }.sorted()
     }
 
     /// Topic → subscribed tokens, for one project or all.
-    public func topics(project: String? = nil) -> [String: [String]] {
+    package func topics(project: String? = nil) -> [String: [String]] {
         var result: [String: [String]] = [:]
         for record in all where project == nil || record.project == project {
             for topic in record.topics {

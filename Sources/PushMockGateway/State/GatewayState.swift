@@ -1,46 +1,46 @@
-public import PushMockCore
-public import PushMockRecording
-public import PushMockSimulation
+package import PushMockCore
+package import PushMockRecording
+package import PushMockSimulation
 import Synchronization
 
 /// Everything shared by all connections of one gateway: the clock, the registries, the
 /// recording store and journal. One instance per gateway; every member is `Sendable` and guards
 /// its own state, so connections on different event loops can use it concurrently.
-public final class GatewayState: Sendable {
+package final class GatewayState: Sendable {
     /// The source of "now" (real or virtual).
-    public let clock: any PushMockClock
+    package let clock: any PushMockClock
     /// APNs provider-token keys and team apps.
-    public let apnsKeys: APNsKeyRegistry
+    package let apnsKeys: APNsKeyRegistry
     /// APNs device tokens.
-    public let devices: DeviceRegistry
+    package let devices: DeviceRegistry
     /// In-memory recordings.
-    public let recordings: RecordingStore
+    package let recordings: RecordingStore
     /// The APNs behaviour in force.
-    public let apnsOptions: APNsOptions
+    package let apnsOptions: APNsOptions
     /// The FCM / OAuth2 / IID behaviour in force.
-    public let fcmOptions: FCMOptions
+    package let fcmOptions: FCMOptions
     /// Service accounts the token endpoint trusts.
-    public let serviceAccounts: ServiceAccountRegistry
+    package let serviceAccounts: ServiceAccountRegistry
     /// Access tokens the token endpoint issued.
-    public let accessTokens: AccessTokenStore
+    package let accessTokens: AccessTokenStore
     /// FCM registration tokens and topic subscriptions.
-    public let fcmTokens: FCMRegistry
+    package let fcmTokens: FCMRegistry
     /// The Expo push service behaviour in force.
-    public let expoOptions: ExpoOptions
+    package let expoOptions: ExpoOptions
     /// Expo push tokens and projects.
-    public let expoTokens: ExpoRegistry
+    package let expoTokens: ExpoRegistry
     /// Receipts of issued Expo tickets.
-    let expoReceipts: ExpoReceiptStore
+    package let expoReceipts: ExpoReceiptStore
     /// Expo's per-project notification rate.
-    let expoRate: ExpoRateLimiter
+    package let expoRate: ExpoRateLimiter
     /// Fault rules.
-    public let faults: FaultEngine
+    package let faults: FaultEngine
     /// Device simulation behaviour.
-    public let simulationOptions: SimulationOptions
+    package let simulationOptions: SimulationOptions
     /// The simulated devices behind the tokens (inboxes and timelines).
-    public let simulatedDevices: DeliverySimulator
+    package let simulatedDevices: DeliverySimulator
     /// Recorded answers to play back; `nil` (the default) leaves the request path as it is.
-    public let playback: PlaybackBook?
+    package let playback: PlaybackBook?
     /// The journal, if enabled.
     let journal: JournalWriter?
     /// Server details the control API reports, filled in once the listeners are bound.
@@ -48,7 +48,7 @@ public final class GatewayState: Sendable {
     /// Client-certificate CAs added through the control API (PEM), on top of the configured ones.
     let addedClientCertificateAuthorities: Mutex<[String]>
 
-    public init(
+    package init(
         clock: any PushMockClock = VirtualClock(),
         apnsOptions: APNsOptions = .defaults,
         fcmOptions: FCMOptions = .defaults,
@@ -87,8 +87,8 @@ public final class GatewayState: Sendable {
 
     /// The clock, when it can be frozen, set and advanced (the default for `pushmock serve` and
     /// `withPushMock`); `nil` when someone injected another clock.
-    public var virtualClock: VirtualClock? { clock as? VirtualClock }
+    package var virtualClock: VirtualClock? { clock as? VirtualClock }
 
     /// The journal's path, if journaling is on.
-    public var journalPath: String? { journal?.path }
+    package var journalPath: String? { journal?.path }
 }

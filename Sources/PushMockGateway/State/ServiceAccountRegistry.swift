@@ -1,21 +1,21 @@
-public import _CryptoExtras
+package import _CryptoExtras
 import Synchronization
 
 /// A Google service account the mock's token endpoint trusts: assertions signed with its key
 /// are exchanged for access tokens that may call FCM for its project.
-public struct ServiceAccountRecord: Sendable {
+package struct ServiceAccountRecord: Sendable {
     /// `client_email` (the assertion's `iss`).
-    public var clientEmail: String
+    package var clientEmail: String
     /// `private_key_id` (the assertion header's `kid`).
-    public var privateKeyID: String
+    package var privateKeyID: String
     /// The key's public half, to verify RS256 signatures.
-    public var publicKey: _RSA.Signing.PublicKey
+    package var publicKey: _RSA.Signing.PublicKey
     /// `project_id`: the project whose FCM API its tokens may call.
-    public var projectID: String
+    package var projectID: String
     /// Numeric project number (also accepted in `projects/{…}` paths), if known.
-    public var projectNumber: String?
+    package var projectNumber: String?
 
-    public init(clientEmail: String, privateKeyID: String, publicKey: _RSA.Signing.PublicKey, projectID: String, projectNumber: String? = nil) {
+    package init(clientEmail: String, privateKeyID: String, publicKey: _RSA.Signing.PublicKey, projectID: String, projectNumber: String? = nil) {
         self.clientEmail = clientEmail
         self.privateKeyID = privateKeyID
         self.publicKey = publicKey
@@ -24,32 +24,40 @@ public struct ServiceAccountRecord: Sendable {
     }
 
     /// Whether a `projects/{project}` path segment names this account's project.
-    public func owns(project: String) -> Bool {
+    package func owns(project: String) -> Bool {
         project == projectID || (projectNumber.map { $0 == project } ?? false)
     }
 }
 
 /// The service accounts the token endpoint trusts, by client e-mail.
-public final class ServiceAccountRegistry: Sendable {
+package final class ServiceAccountRegistry: Sendable {
     private let accounts = Mutex<[String: ServiceAccountRecord]>([:])
+    private let tokenURIs = Mutex<[String]>([])
 
-    public init() {}
+    package init() {}
 
-    public func register(_ account: ServiceAccountRecord) {
+    package func register(_ account: ServiceAccountRecord) {
         accounts.withLock { $0[account.clientEmail] = account }
     }
 
     @discardableResult
-    public func remove(clientEmail: String) -> Bool {
+    package func remove(clientEmail: String) -> Bool {
         accounts.withLock { $0.removeValue(forKey: clientEmail) != nil }
     }
 
-    public func account(clientEmail: String) -> ServiceAccountRecord? {
+    package func account(clientEmail: String) -> ServiceAccountRecord? {
         accounts.withLock { $0[clientEmail] }
     }
 
+    /// The token URLs of the running gateway's own listeners (what a `token_uri` pointing at
+    /// it says); assertions may name them as `aud`. Set once the listeners are bound.
+    package var gatewayTokenURIs: [String] {
+        get { tokenURIs.withLock { $0 } }
+        set { tokenURIs.withLock { $0 = newValue } }
+    }
+
     /// Every account, sorted by e-mail.
-    public var all: [ServiceAccountRecord] {
+    package var all: [ServiceAccountRecord] {
         accounts.withLock { Array($0.values) }.sorted { $0.clientEmail < $1.clientEmail }
     }
 }

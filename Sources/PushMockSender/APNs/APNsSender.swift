@@ -15,7 +15,7 @@ import NIOSSL
 /// ```
 ///
 /// One sender keeps a small pool of connections and multiplexes many requests on each; share
-/// it. Call ``shutdown()`` when done (or use ``withAPNsSender(configuration:_:)``).
+/// it. Call ``shutdown()`` when done (or use ``withAPNsSender(configuration:isolation:_:)``).
 public final class APNsSender: Sendable {
     /// The configuration it was made with.
     public let configuration: APNsSenderConfiguration

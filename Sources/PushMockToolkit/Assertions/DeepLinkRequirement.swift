@@ -13,7 +13,8 @@ public import PushMockRecording
 /// ```
 ///
 /// `routes` is a route table inline or the path of a route-table file (read relative to the
-/// reading process's working directory — for the control API, the gateway's). `screen` may be
+/// reading process's working directory — for the control API, the gateway's, and only under
+/// its `--checks-dir` directories). `screen` may be
 /// the resolved screen (`/protocols/p1/log`) or the route's screen with `{name}` placeholders,
 /// which are filled with the link's own parameters before comparing. `parameters` must each be
 /// present with the given value (other parameters may be there too). `route` names the route
@@ -49,10 +50,17 @@ public struct DeepLinkRequirement: Sendable, Hashable, Codable {
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         if let path = try? container.decode(String.self, forKey: .routes) {
+            let reader = decoder.userInfo[.definitionFileReader] as? DefinitionFileReader ?? .fileSystem
             do {
-                routes = try RouteTable(contentsOfFile: path)
+                routes = try RouteTable(contentsOfFile: path, reader: reader)
             } catch {
-                throw DecodingError.dataCorruptedError(forKey: .routes, in: container, debugDescription: error.description)
+                switch error {
+                case .refused(let refusal):
+                    // Not a problem of the document: it ends decoding as it is.
+                    throw refusal
+                case .invalid(let problem):
+                    throw DecodingError.dataCorruptedError(forKey: .routes, in: container, debugDescription: problem.description)
+                }
             }
             routesFile = path
         } else {

@@ -1,3 +1,4 @@
+public import PushMockQuery
 import Foundation
 import PushMockCore
 public import PushMockRecording

@@ -1,3 +1,4 @@
+import PushMockQuery
 public import Foundation
 
 /// The expectations of one check — the body of `POST /_pushmock/expectations` and the file of
@@ -14,19 +15,44 @@ public struct ExpectationBatch: Sendable, Hashable, Codable {
 
     /// Reads any of the three forms; a batch with nothing in it is an error.
     public init(json data: Data) throws(QueryError) {
-        let decoder = JSONDecoder()
-        if let many = try? decoder.decode([Expectation].self, from: data) {
-            self.init(expectations: many)
-        } else if let wrapped = try? decoder.decode(Wrapped.self, from: data), wrapped.expectations != nil || wrapped.order != nil {
-            self.init(expectations: wrapped.expectations ?? [], order: wrapped.order ?? [])
-        } else {
-            do {
-                self.init(expectations: [try decoder.decode(Expectation.self, from: data)])
-            } catch {
-                throw QueryError("not an expectation, an array of them or {\"expectations\": …}: \(error)")
+        do {
+            try self.init(json: data, files: .fileSystem)
+        } catch {
+            switch error {
+            case .query(let error): throw error
+            case .refused(let refusal): throw QueryError("\(refusal.path): \(refusal.reason)")
             }
         }
-        guard !expectations.isEmpty || !order.isEmpty else { throw QueryError("no expectations given") }
+    }
+
+    /// Reads any of the three forms, with the route-table files its deep-link requirements
+    /// name read through `files`.
+    package init(json data: Data, files: DefinitionFileReader) throws(ExpectationBatchError) {
+        let decoder = JSONDecoder()
+        decoder.userInfo[.definitionFileReader] = files
+        // Which form it is shows only by trying; a refused file ends the trying.
+        func attempt<T: Decodable>(_ type: T.Type) throws(ExpectationBatchError) -> Result<T, any Error> {
+            do {
+                return .success(try decoder.decode(type, from: data))
+            } catch let refusal as DefinitionFileRefusal {
+                throw .refused(refusal)
+            } catch {
+                return .failure(error)
+            }
+        }
+        if case .success(let many) = try attempt([Expectation].self) {
+            self.init(expectations: many)
+        } else if case .success(let wrapped) = try attempt(Wrapped.self), wrapped.expectations != nil || wrapped.order != nil {
+            self.init(expectations: wrapped.expectations ?? [], order: wrapped.order ?? [])
+        } else {
+            switch try attempt(Expectation.self) {
+            case .success(let one):
+                self.init(expectations: [one])
+            case .failure(let error):
+                throw .query(QueryError("not an expectation, an array of them or {\"expectations\": …}: \(error)"))
+            }
+        }
+        guard !expectations.isEmpty || !order.isEmpty else { throw .query(QueryError("no expectations given")) }
     }
 
     /// The longest `within`: how long judging the batch may take.
@@ -36,6 +62,12 @@ public struct ExpectationBatch: Sendable, Hashable, Codable {
         var expectations: [Expectation]?
         var order: [OrderExpectation]?
     }
+}
+
+/// Why a batch could not be read: not a batch, or it names a file the reader refused.
+package enum ExpectationBatchError: Error {
+    case query(QueryError)
+    case refused(DefinitionFileRefusal)
 }
 
 /// The verdict on a batch, as `POST /_pushmock/expectations` and `pushmock expect --json`

@@ -1,3 +1,4 @@
+import PushMockQuery
 public import PushMockRecording
 
 /// Checks `records` against the golden file `<directory>/<name>.golden.json` and throws a
@@ -55,7 +56,7 @@ public func assertGolden(
 /// try assertGolden(
 ///     mock.recordings.all(),
 ///     path: "Recordings/golden/dose-reminder.json",
-///     matching: RecordingQuery(platform: "apns", topic: "com.example.loop")
+///     matching: RecordingQuery(platform: .apns, topic: "com.example.loop")
 /// )
 /// ```
 ///

@@ -75,11 +75,7 @@ extension DefinitionDocument {
         guard let bytes = DefinitionObject.readFile(path) else {
             throw DefinitionFileError(.unreadableFile, "cannot read the \(Self.documentName)", file: path)
         }
-        do {
-            try self.init(parsing: bytes)
-        } catch {
-            throw error.inFile(path)
-        }
+        try self.init(parsing: bytes, file: path)
     }
 
     /// Parses JSON text.

@@ -5,8 +5,10 @@ import PushMockCore
 /// Serves HTTP/1.1 (FCM, OAuth2 and IID clients often use it; the control API too) through
 /// NIOHTTP1, handing each complete request to the same responder the HTTP/2 handler uses.
 ///
-/// Requests are answered one at a time: NIOHTTP1's pipelining assistance holds back the next
-/// request until the current response is written.
+/// Requests are answered one at a time, in order; pipelined requests wait in a short queue.
+/// The handler keeps reading meanwhile (NIOHTTP1's pipelining assistance would stop reading
+/// until the answer is written), so a client that hangs up during a long poll is noticed and
+/// the poll is cancelled.
 public final class HTTP1ServerHandler: ChannelInboundHandler, RemovableChannelHandler {
     public typealias InboundIn = HTTPServerRequestPart
     public typealias OutboundOut = HTTPServerResponsePart
@@ -15,7 +17,13 @@ public final class HTTP1ServerHandler: ChannelInboundHandler, RemovableChannelHa
     private let scheme: String
     private let maximumStoredBodyBytes: Int
     private var current: HTTPRequestMessage?
-    private var keepAlive = true
+    private var currentKeepAlive = true
+    /// Requests that arrived while another was being answered, with their keep-alive wish.
+    private var queued: [(request: HTTPRequestMessage, keepAlive: Bool)] = []
+    /// Whether a request is being answered (its response not yet written).
+    private var answering = false
+    /// Pipelined requests beyond this many close the connection (no client needs more).
+    static let maximumQueuedRequests = 64
     private var context: ChannelHandlerContext?
     private var closed = false
 
@@ -54,7 +62,7 @@ public final class HTTP1ServerHandler: ChannelInboundHandler, RemovableChannelHa
                 }
                 headers.append(name: lowered, value: value)
             }
-            keepAlive = head.isKeepAlive
+            currentKeepAlive = head.isKeepAlive
             current = HTTPRequestMessage(
                 method: head.method.rawValue,
                 path: head.uri,
@@ -72,43 +80,62 @@ public final class HTTP1ServerHandler: ChannelInboundHandler, RemovableChannelHa
         case .end:
             guard let request = current else { return }
             current = nil
-            dispatch(request, context: context)
+            guard !answering else {
+                guard queued.count < Self.maximumQueuedRequests else {
+                    context.close(promise: nil)
+                    return
+                }
+                queued.append((request, currentKeepAlive))
+                return
+            }
+            dispatch(request, keepAlive: currentKeepAlive, context: context)
         }
     }
 
-    private func dispatch(_ request: HTTPRequestMessage, context: ChannelHandlerContext) {
+    private func dispatch(_ request: HTTPRequestMessage, keepAlive: Bool, context: ChannelHandlerContext) {
+        answering = true
+        // RFC 9110 §9.3.2: the answer to HEAD has the headers a GET would get and no content.
+        let withoutBody = request.method == "HEAD"
         switch responder.respond(to: [request]) {
         case .immediate(let replies):
-            schedule(replies.first, context: context)
+            schedule(replies.first, keepAlive: keepAlive, withoutBody: withoutBody, context: context)
         case .deferred(let future):
             future.assumeIsolated().whenComplete { [self] result in
                 guard let context = self.context else { return }
                 switch result {
                 case .success(let replies):
-                    self.schedule(replies.first, context: context)
+                    self.schedule(replies.first, keepAlive: keepAlive, withoutBody: withoutBody, context: context)
                 case .failure:
-                    self.perform(HTTPReply(.closeConnection), context: context)
+                    self.perform(HTTPReply(.closeConnection), keepAlive: keepAlive, withoutBody: withoutBody, context: context)
                 }
             }
         }
     }
 
-    private func schedule(_ reply: HTTPReply?, context: ChannelHandlerContext) {
+    /// The current answer is written: the next queued request, if any, is answered.
+    private func answered(context: ChannelHandlerContext) {
+        answering = false
+        guard !closed, !queued.isEmpty else { return }
+        let next = queued.removeFirst()
+        dispatch(next.request, keepAlive: next.keepAlive, context: context)
+    }
+
+    private func schedule(_ reply: HTTPReply?, keepAlive: Bool, withoutBody: Bool, context: ChannelHandlerContext) {
         guard let reply else { return }
         if let delay = reply.delay, delay > .zero {
             context.eventLoop.assumeIsolated().scheduleTask(in: TimeAmount(delay)) { [self] in
                 guard let context = self.context else { return }
-                self.perform(reply, context: context)
+                self.perform(reply, keepAlive: keepAlive, withoutBody: withoutBody, context: context)
             }
         } else {
-            perform(reply, context: context)
+            perform(reply, keepAlive: keepAlive, withoutBody: withoutBody, context: context)
         }
     }
 
-    private func perform(_ reply: HTTPReply, context: ChannelHandlerContext) {
+    private func perform(_ reply: HTTPReply, keepAlive: Bool, withoutBody: Bool, context: ChannelHandlerContext) {
         switch reply.action {
         case .respond(let response):
-            write(response, context: context)
+            write(response, keepAlive: keepAlive, withoutBody: withoutBody, context: context)
         case .resetStream, .goAway, .closeConnection:
             // HTTP/1.1 has no streams or GOAWAY: the nearest behaviour is a dropped connection.
             context.close(promise: nil)
@@ -117,7 +144,9 @@ public final class HTTP1ServerHandler: ChannelInboundHandler, RemovableChannelHa
         }
     }
 
-    private func write(_ response: HTTPResponseMessage, context: ChannelHandlerContext) {
+    /// Writes `response`; with `withoutBody` (a HEAD request) the framing still announces the
+    /// body's length, as a GET would, but no byte of it is sent.
+    private func write(_ response: HTTPResponseMessage, keepAlive: Bool, withoutBody: Bool, context: ChannelHandlerContext) {
         var headers = HTTPHeaders()
         headers.reserveCapacity(response.headers.count + 2)
         for index in 0..<response.headers.count {
@@ -133,14 +162,15 @@ public final class HTTP1ServerHandler: ChannelInboundHandler, RemovableChannelHa
             headers: headers
         )
         context.write(wrapOutboundOut(.head(head)), promise: nil)
-        if !response.body.isEmpty {
+        if !response.body.isEmpty, !withoutBody {
             var buffer = context.channel.allocator.buffer(capacity: response.body.count)
             buffer.writeBytes(response.body)
             context.write(wrapOutboundOut(.body(.byteBuffer(buffer))), promise: nil)
         }
-        let keepAlive = self.keepAlive
-        context.writeAndFlush(wrapOutboundOut(.end(nil))).assumeIsolated().whenComplete { _ in
-            if !keepAlive {
+        context.writeAndFlush(wrapOutboundOut(.end(nil))).assumeIsolated().whenComplete { [self] _ in
+            if keepAlive {
+                self.answered(context: context)
+            } else {
                 context.close(promise: nil)
             }
         }

@@ -51,6 +51,9 @@ public final class HTTP2ServerHandler: ChannelInboundHandler, RemovableChannelHa
     private var started = false
     private var closeAfterFlush = false
     private var closing = false
+    /// Replies waiting for their delay, by stream: cancelled when the stream or the connection
+    /// closes first, so a reset stream holds nothing for the rest of the delay.
+    private var delayedReplies: [Int32: Scheduled<Void>] = [:]
 
     public init(configuration: HTTP2ServerConfiguration, responder: any HTTPConnectionResponder) {
         self.configuration = configuration
@@ -75,6 +78,7 @@ public final class HTTP2ServerHandler: ChannelInboundHandler, RemovableChannelHa
     }
 
     public func handlerRemoved(context: ChannelHandlerContext) {
+        cancelDelayedReplies()
         session?.close()
         session = nil
         self.context = nil
@@ -88,8 +92,35 @@ public final class HTTP2ServerHandler: ChannelInboundHandler, RemovableChannelHa
     public func channelInactive(context: ChannelHandlerContext) {
         closing = true
         responder.connectionClosed()
+        cancelDelayedReplies()
         session?.close()
         context.fireChannelInactive()
+    }
+
+    /// What the connection holds per stream right now (all zeros when no stream is open).
+    package var streamBookkeeping: HTTP2StreamBookkeeping {
+        var bookkeeping = session?.bookkeeping ?? .empty
+        bookkeeping.delayedReplies = delayedReplies.count
+        return bookkeeping
+    }
+
+    private func cancelDelayedReplies() {
+        for scheduled in delayedReplies.values {
+            scheduled.cancel()
+        }
+        delayedReplies.removeAll()
+    }
+
+    /// Releases what the handler keeps for streams libnghttp2 has closed since the last look
+    /// (closures are noted inside `mem_recv` and `mem_send`, so this runs after both).
+    private func releaseClosedStreams() {
+        guard let session, !session.closed.isEmpty else { return }
+        if !delayedReplies.isEmpty {
+            for closed in session.closed {
+                delayedReplies.removeValue(forKey: closed.streamID)?.cancel()
+            }
+        }
+        session.closed.removeAll(keepingCapacity: true)
     }
 
     private func start(context: ChannelHandlerContext) {
@@ -115,8 +146,11 @@ public final class HTTP2ServerHandler: ChannelInboundHandler, RemovableChannelHa
         } catch {
             // A fatal error (e.g. not an HTTP/2 preface): send what libnghttp2 queued, then close.
             closeAfterFlush = true
+            releaseClosedStreams()
             flush(context: context)
+            return
         }
+        releaseClosedStreams()
     }
 
     public func channelReadComplete(context: ChannelHandlerContext) {
@@ -188,11 +222,17 @@ public final class HTTP2ServerHandler: ChannelInboundHandler, RemovableChannelHa
     private func apply(_ replies: [HTTPReply], to streamIDs: [Int32], context: ChannelHandlerContext) {
         for (reply, streamID) in zip(replies, streamIDs) {
             if let delay = reply.delay, delay > .zero {
-                context.eventLoop.assumeIsolated().scheduleTask(in: TimeAmount(delay)) { [self] in
+                if reply.action.answersOnlyItsStream, reply.settings.isEmpty, session?.inbound[streamID] == nil {
+                    // The client reset the stream already: nothing to wait for.
+                    continue
+                }
+                let scheduled = context.eventLoop.assumeIsolated().scheduleTask(in: TimeAmount(delay)) { [self] in
+                    self.delayedReplies.removeValue(forKey: streamID)
                     guard let context = self.context else { return }
                     self.perform(reply, streamID: streamID, context: context)
                     self.flush(context: context)
                 }
+                delayedReplies[streamID] = scheduled
             } else {
                 perform(reply, streamID: streamID, context: context)
             }
@@ -247,6 +287,8 @@ public final class HTTP2ServerHandler: ChannelInboundHandler, RemovableChannelHa
         } catch {
             closeAfterFlush = true
         }
+        // Streams answered with END_STREAM closed while their frames were serialised.
+        releaseClosedStreams()
         let shouldClose = closeAfterFlush || !session.wantsIO
         if buffer.readableBytes > 0 {
             if shouldClose {
@@ -269,5 +311,16 @@ extension TimeAmount {
     init(_ duration: Duration) {
         let (seconds, attoseconds) = duration.components
         self = .nanoseconds(seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
+    }
+}
+
+extension HTTPReply.Action {
+    /// Whether the action concerns only its own stream (and is moot once that stream closed),
+    /// as opposed to the whole connection.
+    fileprivate var answersOnlyItsStream: Bool {
+        switch self {
+        case .respond, .resetStream, .noResponse: true
+        case .goAway, .closeConnection: false
+        }
     }
 }

@@ -143,7 +143,8 @@ final class NGHTTP2Session {
         }
     }
 
-    /// Deletes the libnghttp2 session. Safe to call more than once.
+    /// Deletes the libnghttp2 session and every per-stream structure (`nghttp2_session_del`
+    /// does not report streams still open). Safe to call more than once.
     func close() {
         if let session {
             nghttp2_session_del(session)
@@ -151,6 +152,22 @@ final class NGHTTP2Session {
         }
         inbound.removeAll()
         outbound.removeAll()
+        completed.removeAll()
+        closed.removeAll()
+        blockActive = false
+        blockHeaders = HTTPHeaderList()
+    }
+
+    /// How many entries the per-stream structures hold right now; all of them shrink back as
+    /// streams close, so on an idle connection every count is zero.
+    var bookkeeping: HTTP2StreamBookkeeping {
+        HTTP2StreamBookkeeping(
+            inboundStreams: inbound.count,
+            outboundBodies: outbound.count,
+            completedStreams: completed.count,
+            closedStreams: closed.count,
+            delayedReplies: 0
+        )
     }
 
     var isOpen: Bool { session != nil }
@@ -285,11 +302,14 @@ final class NGHTTP2Session {
     }
 
     /// Queues a response on `streamID`: HEADERS with END_STREAM when `body` is empty (what APNs
-    /// sends on success), else HEADERS followed by DATA. Returns `false` (without throwing) when
-    /// the stream is gone — the client reset it — which is not an error of ours.
+    /// sends on success), else HEADERS followed by DATA. The answer to a `HEAD` request never
+    /// carries DATA, whatever `body` holds (RFC 9110 §9.3.2; HTTP/2 clients treat DATA there
+    /// as a protocol error). Returns `false` (without throwing) when the stream is gone — the
+    /// client reset it — which is not an error of ours.
     @discardableResult
     func submitResponse(streamID: Int32, status: Int, headers: HTTPHeaderList, body: [UInt8]) throws(NGHTTP2Error) -> Bool {
-        guard let session, inbound[streamID] != nil else { return false }
+        guard let session, let stream = inbound[streamID] else { return false }
+        let body = stream.method == "HEAD" ? [] : body
         let statusBytes = HTTPStatusBytes.bytes(for: status)
         let result: Int32 = NGHTTP2HeaderBlock.withNameValues(
             firstName: HTTPStatusBytes.statusName,
@@ -305,9 +325,14 @@ final class NGHTTP2Session {
             )
             return nghttp2_submit_response(session, streamID, nameValues, count, &provider)
         }
-        if result == NGHTTP2_ERR_INVALID_ARGUMENT.rawValue || result == NGHTTP2_ERR_DATA_EXIST.rawValue
-            || result == NGHTTP2_ERR_STREAM_CLOSED.rawValue
-        {
+        if result == NGHTTP2_ERR_DATA_EXIST.rawValue {
+            // A response is already queued on this stream; it will close the stream.
+            return false
+        }
+        if result < 0, nghttp2_is_fatal(result) == 0 {
+            // The stream is open (its entry is still here) but cannot carry this response: reset
+            // it, or it and its entry would stay until the connection closes.
+            try submitReset(streamID: streamID, errorCode: .internalError)
             return false
         }
         try check(result, "nghttp2_submit_response")

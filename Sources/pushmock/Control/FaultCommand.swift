@@ -196,8 +196,8 @@ struct FaultCommand: AsyncParsableCommand {
             try await runControl(control) { client in
                 let response = try await client.call("DELETE", "faults")
                 if control.json { return control.printJSON(response) }
-                let object = (try? JSONSerialization.jsonObject(with: Data(response.body)) as? [String: Any]) ?? [:]
-                print("removed \(object["removed"] as? Int ?? 0) rule(s)")
+                let removed = (try? JSONValue(parsing: response.body))?["removed"]?.intValue ?? 0
+                print("removed \(removed) rule(s)")
             }
         }
     }

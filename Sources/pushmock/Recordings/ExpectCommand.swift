@@ -124,11 +124,19 @@ struct ExpectCommand: AsyncParsableCommand {
             return ExpectationBatch(expectations: [expectation])
         }
         guard let data = FileManager.default.contents(atPath: file) else { throw CheckError("cannot read \(file)") }
+        var batch: ExpectationBatch
         do {
-            return try ExpectationBatch(json: data)
+            batch = try ExpectationBatch(json: data)
         } catch {
             throw CheckError("\(file): \(error)")
         }
+        // Route tables named by path were read here, relative to this directory: send them
+        // inline, so the gateway (another working directory, its own --checks-dir) judges with
+        // the same routes.
+        for index in batch.expectations.indices {
+            batch.expectations[index].deepLink?.routesFile = nil
+        }
+        return batch
     }
 
     /// The deep-link flags as a requirement. The table is read here and sent inline, so a

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import PushMockControl
 import PushMockCore
+import PushMockJSON
 import PushMockRecording
 import PushMockToolkit
 
@@ -136,7 +137,7 @@ struct RecordingsCommand: AsyncParsableCommand {
             try await runControl(control) { client in
                 let response = try await client.call("DELETE", "recordings", query: namespace.map { [("namespace", $0)] } ?? [])
                 if control.json { return control.printJSON(response) }
-                let cleared = (try? JSONSerialization.jsonObject(with: Data(response.body)) as? [String: Any])?["cleared"] as? Int ?? 0
+                let cleared = (try? JSONValue(parsing: response.body))?["cleared"]?.intValue ?? 0
                 print("cleared \(cleared) recorded exchange\(cleared == 1 ? "" : "s")")
             }
         }

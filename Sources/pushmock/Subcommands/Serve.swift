@@ -1,6 +1,7 @@
 public import ArgumentParser
 import Foundation
 import Logging
+import PushMockCheckAPI
 import PushMockCore
 import PushMockGateway
 import PushMockSimulation
@@ -64,6 +65,15 @@ struct Serve: AsyncParsableCommand {
     @Option(name: .customLong("playback-unmatched"), help: "Requests no recording matches: simulate (answer normally, the default) or reject (404).")
     var playbackUnmatched: PlaybackOptions.Unmatched = .simulate
 
+    @Option(
+        name: .customLong("checks-dir"),
+        help: ArgumentHelp(
+            "A directory whose files the control API's checks may read (routesFile, policyFile, deepLink.routes). Repeatable; default: Recordings (in the working directory). Other paths get 403.",
+            valueName: "dir"
+        )
+    )
+    var checksDirectories: [String] = []
+
     @Option(help: "Authentication: required (provider tokens or client certificates) or none.")
     var auth: APNsOptions.Authentication = .required
 
@@ -99,6 +109,9 @@ struct Serve: AsyncParsableCommand {
 
     @Option(name: .customLong("memory-capacity"), help: "Recordings kept in memory.")
     var memoryCapacity = 100_000
+
+    @Option(name: .customLong("memory-bytes"), help: "Memory the recordings kept in memory may use (bytes; suffix K, M or G for KiB, MiB, GiB).")
+    var memoryBytes = ByteSizeArgument(bytes: 256 * 1024 * 1024)
 
     @Option(name: .customLong("ready-file"), help: "Write the listeners and credentials as JSON to this file once ready.")
     var readyFile: String?
@@ -166,11 +179,14 @@ struct Serve: AsyncParsableCommand {
             apns: apns,
             recording: RecordingOptions(
                 memoryCapacity: memoryCapacity,
+                memoryBytes: memoryBytes.bytes,
                 journalPath: noJournal ? nil : journal,
                 durability: durability
             ),
             eventLoopThreads: threads
         )
+        if !checksDirectories.isEmpty { configuration.checksDirectories = checksDirectories }
+        configuration.controlAPIExtensions.append(CheckControlAPI())
         configuration.simulation.simulateDevices = !noDeviceSimulation
         if noLint { configuration.simulation.lint = nil }
         configuration.simulation.defaultConnectivity = Connectivity(rawValue: defaultConnectivity) ?? .online
@@ -239,6 +255,39 @@ struct EnvironmentArgument: ExpressibleByArgument {
     var defaultValueDescription: String { value.name }
 
     static var allValueStrings: [String] { ["sandbox", "production"] }
+}
+
+/// A positive number of bytes as a command-line value: `268435456`, `256M`, `1G`, `512K`
+/// (binary multiples; an optional `iB` or `B` after the letter is accepted).
+struct ByteSizeArgument: ExpressibleByArgument {
+    var bytes: Int
+
+    init(bytes: Int) { self.bytes = bytes }
+
+    init?(argument: String) {
+        var text = Substring(argument.uppercased())
+        if text.hasSuffix("IB") {
+            text = text.dropLast(2)
+        } else if text.hasSuffix("B") {
+            text = text.dropLast()
+        }
+        var multiplier = 1
+        switch text.last {
+        case "K"?: multiplier = 1 << 10
+        case "M"?: multiplier = 1 << 20
+        case "G"?: multiplier = 1 << 30
+        default: break
+        }
+        if multiplier != 1 { text = text.dropLast() }
+        guard let count = Int(text), count > 0 else { return nil }
+        let (bytes, overflow) = count.multipliedReportingOverflow(by: multiplier)
+        guard !overflow else { return nil }
+        self.bytes = bytes
+    }
+
+    var defaultValueDescription: String {
+        bytes % (1 << 20) == 0 ? "\(bytes >> 20)M" : "\(bytes)"
+    }
 }
 
 /// A swift-log level as a command-line value.

@@ -493,20 +493,76 @@ struct FCMMessageRulesTests {
         )
     }
 
-    @Test("the measured size: Android data (message.data overridden by android.data) plus notification text")
+    @Test("the measured size: message.data plus the top-level notification text, nothing else")
     func payloadSizeDefinition() throws {
         let request = try #require(
             FCMTest.success(
                 FCMTest.validate(
-                    #"{"message":{"token":"fake-token-0001","data":{"ab":"cd","\u00e9":"x"},"android":{"data":{"ab":"z","n":"1"},"notification":{"title":"not counted"}},"notification":{"title":"T","body":"BB","image":"https://i"},"apns":{"payload":{"aps":{"alert":"not counted"}}}}}"#
+                    #"{"message":{"token":"fake-token-0001","data":{"ab":"cd","\u00e9":"x"},"android":{"data":{"ab":"z","n":"1"},"notification":{"title":"not counted"}},"notification":{"title":"T","body":"BB","image":"https://i"},"webpush":{"data":{"w":"not counted"}},"apns":{"payload":{"aps":{"alert":"not counted"}}}}}"#
                 )
             )
         )
-        // ab=z (3) + é=x (3) + n=1 (2) + T (1) + BB (2) + https://i (9)
-        #expect(request.message.payloadSize == 20)
+        // ab=cd (4) + é=x (3) + T (1) + BB (2) + https://i (9); android.data and the platform
+        // blocks are not counted.
+        #expect(request.message.payloadSize == 19)
         #expect(request.message.androidData == ["ab": "z", "\u{E9}": "x", "n": "1"])
         #expect(request.message.androidTitle == "not counted")
         #expect(request.message.androidBody == "BB")
+    }
+
+    /// Bodies whose counted part is `counted` bytes (data and top-level notification mixed),
+    /// so the boundary is tested however the bytes are split.
+    static let countedShapes: [(name: String, build: @Sendable (Int) -> [(String, JSONValue)])] = [
+        ("data only", { size in [("data", ["k": .string(String(repeating: "v", count: size - 1))])] }),
+        ("notification only", { size in [("notification", ["body": .string(String(repeating: "b", count: size))])] }),
+        (
+            "data and notification",
+            { size in
+                [
+                    ("data", ["key": .string(String(repeating: "v", count: 1000 - 3))]),
+                    ("notification", ["title": "T", "body": .string(String(repeating: "b", count: size - 1000 - 1))]),
+                ]
+            }
+        ),
+    ]
+
+    @Test(
+        "4096 counted bytes are accepted, 4097 get Google's too-big error, however they are split",
+        arguments: [0, 1, 2]
+    )
+    func payloadBoundary(shape: Int) throws {
+        let build = Self.countedShapes[shape].build
+        let accepted = try #require(FCMTest.success(FCMTest.validate(message: FCMTest.message(build(4096)))))
+        #expect(accepted.message.payloadSize == 4096)
+        FCMTest.expectError(
+            FCMTest.validate(message: FCMTest.message(build(4097))),
+            FCMTest.errorBody(
+                code: 400,
+                status: "INVALID_ARGUMENT",
+                message: "Android message is too big",
+                details: [["@type": .string(FCMTest.badRequestType)], FCMTest.fcmError("INVALID_ARGUMENT")]
+            )
+        )
+    }
+
+    @Test(
+        "5000-byte values outside data and the top-level notification are accepted (FCM does not count them)",
+        arguments: [
+            ["android", "notification", "body"],
+            ["android", "notification", "title"],
+            ["android", "data", "k"],
+            ["webpush", "data", "k"],
+            ["webpush", "notification", "body"],
+        ]
+    )
+    func uncountedBlocks(path: [String]) throws {
+        var value = JSONValue.string(String(repeating: "x", count: 5000))
+        for key in path.reversed() {
+            value = .object(JSONObject([(key: key, value: value)]))
+        }
+        let members = [(path[0], value.objectValue?[path[0]] ?? .null), ("data", ["small": "1"] as JSONValue)]
+        let request = try #require(FCMTest.success(FCMTest.validate(message: FCMTest.message(members))))
+        #expect(request.message.payloadSize == 6)
     }
 
     @Test("configurable limits")

@@ -44,43 +44,4 @@ extension RecordingStore {
         }
         return records(matching: query)
     }
-
-    /// Judges an expectation, waiting up to its `within` for asynchronous senders.
-    public func evaluate(_ expectation: Expectation) async -> ExpectationResult {
-        if let within = expectation.within {
-            if expectation.waitsForWholeWindow {
-                // "Nothing (or at most N) within 5 s": only the whole window can tell.
-                try? await Task.sleep(for: within)
-            } else {
-                let wanted = expectation.count.minimum
-                _ = await wait(timeout: within) { records in
-                    records.lazy.filter(expectation.matches).prefix(wanted).count >= wanted
-                }
-            }
-        }
-        return ExpectationEvaluator.evaluate(expectation, records: candidates(for: expectation.query))
-    }
-
-    /// Judges an order of notifications.
-    public func evaluate(_ order: OrderExpectation) -> ExpectationResult {
-        let platforms: [Platform?] = order.steps.map(\.platform)
-        let namespaces: [String?] = order.steps.map(\.namespace)
-        let prefilter = RecordingQuery(platform: platforms.allEqual ?? nil, namespace: namespaces.allEqual ?? nil)
-        return ExpectationEvaluator.evaluate(order, records: candidates(for: prefilter))
-    }
-
-    /// What an expectation is judged against: every retained exchange of the query's platform
-    /// and namespace (so near misses can come from other tokens and payloads), oldest first.
-    private func candidates(for query: RecordingQuery) -> [ExchangeRecord] {
-        let scope = RecordingQuery(platform: query.platform, namespace: query.namespace)
-        return entries(matching: { scope.mayMatch($0) }, newestFirst: false).compactMap { try? $0.record() }
-    }
-}
-
-extension Array where Element: Equatable {
-    /// The common value when every element is the same, else `nil`.
-    var allEqual: Element? {
-        guard let first, allSatisfy({ $0 == first }) else { return nil }
-        return first
-    }
 }

@@ -206,6 +206,12 @@ public struct QueryCondition: Sendable {
     public var expected: String
     /// Whether the record passes, and what it had.
     public let evaluate: @Sendable (ExchangeRecord) -> (passed: Bool, actual: String)
+
+    package init(name: String, expected: String, evaluate: @escaping @Sendable (ExchangeRecord) -> (passed: Bool, actual: String)) {
+        self.name = name
+        self.expected = expected
+        self.evaluate = evaluate
+    }
 }
 
 extension PayloadPredicate {

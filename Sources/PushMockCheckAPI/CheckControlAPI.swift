@@ -1,0 +1,211 @@
+import Foundation
+import PushMockCore
+package import PushMockGateway
+import PushMockJSON
+import PushMockQuery
+import PushMockRecording
+import PushMockToolkit
+
+/// The control API's check endpoints, plugged into the gateway through its
+/// ``ControlAPIExtension`` point (the gateway itself knows only queries):
+///
+/// - `POST /_pushmock/expectations`: judge expectations (200 / 417), waiting up to their
+///   `within`;
+/// - `POST /_pushmock/checks/links` and `POST /_pushmock/checks/policy`: the deep-link and
+///   policy checks over the recorded exchanges, limited by the same query as
+///   `GET /_pushmock/recordings` (in the body's `query`, or as query items).
+///
+/// All answer 200 when clean and 417 with the findings otherwise, as JSON, JUnit XML or text
+/// (`format=`). Files named in a body (`routesFile`, `policyFile`, an expectation's
+/// `deepLink.routes`) are read through ``ControlFileAccess``: only under `--checks-dir`.
+package struct CheckControlAPI: ControlAPIExtension {
+    package init() {}
+
+    package var areas: Set<String> { ["expectations", "checks"] }
+
+    package func handle(_ request: ControlRequest, context: ControlAPIContext) throws -> ControlAPIReply {
+        if request.segments.first == "expectations" {
+            return try expectations(request, context: context)
+        }
+        return .now(try check(request, context: context))
+    }
+
+    private func expectations(_ request: ControlRequest, context: ControlAPIContext) throws -> ControlAPIReply {
+        guard request.matches("POST", "expectations") else {
+            throw ControlAPIError(405, "\(request.method) is not supported on /_pushmock/expectations; POST expectations")
+        }
+        guard !request.body.isEmpty else { throw ControlAPIError(400, "a JSON body is required: an expectation or an array of them") }
+        let files = context.files
+        let reader = DefinitionFileReader { path in try files.read(path, member: "deepLink.routes") }
+        let batch: ExpectationBatch
+        do {
+            batch = try ExpectationBatch(json: Data(request.body), files: reader)
+        } catch {
+            switch error {
+            case .query(let problem): throw problem
+            case .refused(let refusal): throw refusal.reason
+            }
+        }
+        if batch.longestWait > .seconds(300) { throw ControlAPIError(400, "within is at most 300s") }
+        let format = request.query["format"] ?? "json"
+        guard ["json", "junit", "text"].contains(format) else { throw ControlAPIError(400, "format is json, junit or text") }
+        let recordings = context.state.recordings
+        return .later {
+            var results: [ExpectationResult] = []
+            for expectation in batch.expectations {
+                results.append(await recordings.evaluate(expectation))
+            }
+            for order in batch.order {
+                results.append(recordings.evaluate(order))
+            }
+            return Self.expectationResponse(results, format: format)
+        }
+    }
+
+    private func check(_ request: ControlRequest, context: ControlAPIContext) throws -> HTTPResponseMessage {
+        let recordings = context.state.recordings
+        if request.matches("POST", "checks", "links") {
+            let body = try CheckRequestBody(request, definition: "routes", allowed: ["options"])
+            // 403 and 413 for the file come before anything is parsed.
+            let file = try body.definitionFile.map { ($0, try context.files.read($0, member: "routesFile")) }
+            let routes: RouteTable
+            do throws(DeepLinkError) {
+                if let (path, bytes) = file {
+                    guard let bytes else { throw DeepLinkError(.unreadableFile, "cannot read the route table", file: path) }
+                    routes = try RouteTable(parsing: bytes, file: path)
+                } else {
+                    routes = try RouteTable(definition: body.definition ?? .null)
+                }
+            } catch {
+                throw ControlAPIError(400, "routes: \(error.description)")
+            }
+            let options = try body.decode(DeepLinkChecker.Options.self, member: "options") ?? DeepLinkChecker.Options()
+            let report = DeepLinkChecker(routes: routes, options: options).check(recordings.records(matching: body.query))
+            return try Self.checkResponse(CheckOutcome(report), format: body.format, junit: { JUnitReport.testCases(report) }, text: report.detailedText)
+        }
+        if request.matches("POST", "checks", "policy") {
+            let body = try CheckRequestBody(request, definition: "policy", allowed: [])
+            let file = try body.definitionFile.map { ($0, try context.files.read($0, member: "policyFile")) }
+            let policy: PolicyFile
+            do throws(PolicyError) {
+                if let (path, bytes) = file {
+                    guard let bytes else { throw PolicyError(.unreadableFile, "cannot read the policy file", file: path) }
+                    policy = try PolicyFile(parsing: bytes, file: path)
+                } else {
+                    policy = try PolicyFile(definition: body.definition ?? .null)
+                }
+            } catch {
+                throw ControlAPIError(400, "policy: \(error.description)")
+            }
+            let report = PolicyChecker(policy: policy).check(recordings.records(matching: body.query))
+            return try Self.checkResponse(CheckOutcome(report), format: body.format, junit: { JUnitReport.testCases(report, policy: policy) }, text: report.text)
+        }
+        if request.segments.count == 2, ["links", "policy"].contains(request.segments[1]) {
+            throw ControlAPIError(405, "\(request.method) is not supported on /_pushmock/checks/\(request.segments[1]); POST the check")
+        }
+        throw ControlAPIError(404, "no check /_pushmock/\(request.segments.joined(separator: "/")); the checks are links and policy")
+    }
+
+    /// 200 when every expectation passed, 417 Expectation Failed otherwise (so `curl --fail`
+    /// fails a CI step), in JSON, JUnit XML or text.
+    static func expectationResponse(_ results: [ExpectationResult], format: String) -> HTTPResponseMessage {
+        let status = results.allSatisfy(\.passed) ? 200 : 417
+        var headers = HTTPHeaderList()
+        switch format {
+        case "junit":
+            headers.append(name: "content-type", value: "application/xml")
+            return HTTPResponseMessage(status: status, headers: headers, body: Array(JUnitReport.render(JUnitReport.testCases(results)).utf8))
+        case "text":
+            headers.append(name: "content-type", value: "text/plain; charset=utf-8")
+            return HTTPResponseMessage(status: status, headers: headers, body: Array((results.map(\.message).joined(separator: "\n\n") + "\n").utf8))
+        default:
+            let report = ExpectationReport(results: results)
+            return (try? ControlAPI.encoded(report, status: status)) ?? ControlAPI.json(status: 500, ["error": "cannot encode the report"])
+        }
+    }
+
+    /// 200 when the check passed, 417 Expectation Failed otherwise (as for expectations).
+    static func checkResponse<Report: Sendable & Hashable & Codable>(
+        _ outcome: CheckOutcome<Report>,
+        format: String,
+        junit: () -> [JUnitReport.TestCase],
+        text: String
+    ) throws -> HTTPResponseMessage {
+        let status = outcome.passed ? 200 : 417
+        var headers = HTTPHeaderList()
+        switch format {
+        case "junit":
+            headers.append(name: "content-type", value: "application/xml")
+            return HTTPResponseMessage(status: status, headers: headers, body: Array(JUnitReport.render(junit()).utf8))
+        case "text":
+            headers.append(name: "content-type", value: "text/plain; charset=utf-8")
+            return HTTPResponseMessage(status: status, headers: headers, body: Array((text + "\n").utf8))
+        default:
+            return try ControlAPI.encoded(outcome, status: status)
+        }
+    }
+}
+
+/// A check's request body: the definition (`routes` / `policy`) inline or as a file under the
+/// gateway's `--checks-dir` (`routesFile` / `policyFile`), an optional `query`, and the check's own
+/// members; plus `format` and query items from the URL.
+struct CheckRequestBody {
+    var definition: JSONValue?
+    var definitionFile: String?
+    var query: RecordingQuery
+    var format: String
+    private var object: JSONObject
+
+    init(_ request: ControlRequest, definition name: String, allowed: Set<String>) throws {
+        guard !request.body.isEmpty else {
+            throw ControlAPIError(400, "a JSON body is required: {\"\(name)\": {…}} or {\"\(name)File\": \"path\"}")
+        }
+        let document: JSONValue
+        do {
+            document = try JSONValue(parsing: request.body)
+        } catch {
+            throw ControlAPIError(400, "the body is not JSON: \(error)")
+        }
+        guard let object = document.objectValue else { throw ControlAPIError(400, "the body must be a JSON object") }
+        self.object = object
+        let known: Set<String> = allowed.union([name, name + "File", "query"])
+        for key in object.keys where !known.contains(key) {
+            throw ControlAPIError(400, "unknown member \"\(key)\" (expected: \(known.sorted().joined(separator: ", ")))")
+        }
+        definition = document[name]
+        if let file = document[name + "File"] {
+            guard let path = file.stringValue else { throw ControlAPIError(400, "\(name)File must be a path") }
+            definitionFile = path
+        }
+        guard (definition == nil) != (definitionFile == nil) else {
+            throw ControlAPIError(400, "give exactly one of \"\(name)\" (inline) and \"\(name)File\" (a path under the gateway's --checks-dir)")
+        }
+        format = "json"
+        var urlItems: [(name: String, value: String)] = []
+        for item in request.queryItems {
+            if item.name == "format" {
+                guard ["json", "junit", "text"].contains(item.value) else { throw ControlAPIError(400, "format is json, junit or text") }
+                format = item.value
+            } else if RecordingQuery.queryItemNames.contains(item.name) {
+                urlItems.append(item)
+            } else {
+                throw ControlAPIError(400, "unknown query item \(item.name); see docs/queries.md")
+            }
+        }
+        let bodyQuery = try Self.decode(RecordingQuery.self, from: document["query"])
+        guard bodyQuery == nil || urlItems.isEmpty else {
+            throw ControlAPIError(400, "give the query in the body or as query items, not both")
+        }
+        query = try bodyQuery ?? RecordingQuery(queryItems: urlItems)
+    }
+
+    /// A member decoded with `JSONDecoder`; `nil` when absent.
+    func decode<T: Decodable>(_ type: T.Type, member: String) throws -> T? {
+        try Self.decode(type, from: object.first { $0.key == member }?.value)
+    }
+
+    private static func decode<T: Decodable>(_ type: T.Type, from value: JSONValue?) throws -> T? {
+        guard let value, !value.isNull else { return nil }
+        return try JSONDecoder().decode(type, from: Data(value.compactBytes))
+    }
+}

@@ -1,0 +1,39 @@
+package import PushMockCore
+
+/// Endpoints another target adds to the control API. The gateway knows only queries over
+/// recordings; the check endpoints (`POST /_pushmock/expectations`, `/_pushmock/checks/…`) need
+/// the toolkit's assertions, policies and route tables, so `PushMockCheckAPI` supplies them
+/// through this protocol and `pushmock serve` and `withPushMock` install it
+/// (``GatewayConfiguration/controlAPIExtensions``).
+///
+/// An extension owns whole areas: every request whose first path segment after `/_pushmock/`
+/// is one of its ``areas`` goes to it, including the ones it must refuse (405, 404), so it
+/// writes its own messages. The built-in areas (`recordings`, `faults`, …) cannot be taken.
+package protocol ControlAPIExtension: Sendable {
+    /// First path segments it serves, e.g. `["expectations", "checks"]`.
+    var areas: Set<String> { get }
+
+    /// Answers one request in its areas. Throw ``ControlAPIError`` for the answers the control
+    /// API gives as `{"error": …}` (other errors become 500 or, for decoding errors, 400).
+    func handle(_ request: ControlRequest, context: ControlAPIContext) throws -> ControlAPIReply
+}
+
+/// What an extension may use of the gateway it runs in.
+package struct ControlAPIContext: Sendable {
+    /// Registries, recordings and clock of the gateway.
+    package let state: GatewayState
+    /// The only way to read a file named in a request body (`--checks-dir`).
+    package let files: ControlFileAccess
+
+    package init(state: GatewayState, files: ControlFileAccess) {
+        self.state = state
+        self.files = files
+    }
+}
+
+/// An extension's answer: now, or — for requests that wait (`within`) — computed later, off
+/// the event loop.
+package enum ControlAPIReply: Sendable {
+    case now(HTTPResponseMessage)
+    case later(@Sendable () async throws -> HTTPResponseMessage)
+}

@@ -1,0 +1,134 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+import PushMockControl
+import PushMockCore
+import PushMockGateway
+import PushMockJSON
+import PushMockRecording
+import PushMockSimulation
+import PushMockTesting
+import PushMockTransport
+import Testing
+
+private let deviceToken = PushMockHarness.sampleDeviceToken
+
+/// Waits (polling) until `condition` holds or the deadline passes; generous on purpose.
+private func eventually(within deadline: Duration = .seconds(120), _ condition: () -> Bool) async throws -> Bool {
+    let clock = ContinuousClock()
+    let end = clock.now + deadline
+    while clock.now < end {
+        if condition() { return true }
+        try await Task.sleep(for: .milliseconds(20))
+    }
+    return condition()
+}
+
+/// The stage order every endpoint shares: faults decide before anything changes state.
+@Suite("Request pipeline")
+struct PipelineTests {
+    /// One injected fault of each effect: an error answer and no answer at all.
+    static let apnsFaults: [FaultAction] = [.apnsError(reason: "InternalServerError"), .reset(.refusedStream), .close]
+    static let fcmFaults: [FaultAction] = [.fcmError(code: "UNAVAILABLE"), .reset(.refusedStream), .goAway(reason: "Shutdown")]
+
+    @Test("APNs: an injected fault before a lifecycle limit consumes no send and delivers nothing", arguments: apnsFaults)
+    func apnsFaultBeforeLifecycle(action: FaultAction) async throws {
+        try await withPushMock { mock in
+            let control = try mock.controlClient()
+            _ = try await control.call("PATCH", "apns/tokens/\(deviceToken)", json: Array(#"{"expireAfterSends":2,"expireAs":"unregistered"}"#.utf8))
+            try mock.addFault(FaultRule(trigger: FaultTrigger(count: 1), action: action))
+
+            // The next request fails as scripted, whatever form the failure takes.
+            let injected = try? await mock.sendOnNewConnection(try mock.apnsRequest())
+            #expect(injected?.status != 200)
+            // Then the token still has both of its sends.
+            expectAccepted(try await mock.sendOnNewConnection(try mock.apnsRequest()))
+            expectAccepted(try await mock.sendOnNewConnection(try mock.apnsRequest()))
+            expectAPNsError(try await mock.sendOnNewConnection(try mock.apnsRequest()), status: 410, reason: "Unregistered")
+
+            let record = try JSONValue(parsing: try await control.call("GET", "apns/tokens/\(deviceToken)").body)
+            #expect(record["sends"]?.intValue == 2, "the injected failure used up no send")
+            let records = mock.recordings.records(newestFirst: false)
+            #expect(records.count == 4)
+            #expect(records.first?.annotations["fault"]?.contains(action.description) == true, "the recording says the failure was injected")
+            #expect(records.first?.notification?.lint.isEmpty ?? true)
+            let device = try JSONValue(parsing: try await control.call("GET", "devices/apns/\(deviceToken)").body)
+            #expect(device["counts"]?["delivered"]?.intValue == 2, "only the two accepted pushes reached the device: \(device)")
+            await control.close()
+        }
+    }
+
+    @Test("FCM: an injected fault before a lifecycle limit consumes no send and delivers nothing", arguments: fcmFaults)
+    func fcmFaultBeforeLifecycle(action: FaultAction) async throws {
+        try await withPushMock { mock in
+            let registration = PushMockHarness.sampleRegistrationToken
+            let control = try mock.controlClient()
+            _ = try await control.call("PATCH", "fcm/tokens/\(registration)", json: Array(#"{"expireAfterSends":2}"#.utf8))
+            let accessToken = try await {
+                let connection = try await mock.connect()
+                defer { Task { await connection.close() } }
+                return try await mock.fetchAccessToken(over: connection)
+            }()
+            try mock.addFault(FaultRule(match: FaultMatch(platform: .fcm), trigger: FaultTrigger(count: 1), action: action))
+            let body = #"{"message":{"token":"\#(registration)","notification":{"title":"Dose due"}}}"#
+
+            let injected = try? await mock.sendOnNewConnection(mock.fcmSend(body, accessToken: accessToken))
+            #expect(injected?.status != 200)
+            #expect(try await mock.sendOnNewConnection(mock.fcmSend(body, accessToken: accessToken)).status == 200)
+            #expect(try await mock.sendOnNewConnection(mock.fcmSend(body, accessToken: accessToken)).status == 200)
+            let gone = try await mock.sendOnNewConnection(mock.fcmSend(body, accessToken: accessToken))
+            #expect(gone.status == 404)
+            #expect(gone.googleError?.errorCode == "UNREGISTERED")
+
+            let record = try JSONValue(parsing: try await control.call("GET", "fcm/tokens/\(registration)").body)
+            #expect(record["sends"]?.intValue == 2, "the injected failure used up no send")
+            let sends = mock.recordings.records(newestFirst: false).filter { $0.platform == .fcm }
+            #expect(sends.first?.annotations["fault"] != nil, "the recording says the failure was injected")
+            let device = try JSONValue(parsing: try await control.call("GET", "devices/fcm/\(registration)").body)
+            #expect(device["counts"]?["delivered"]?.intValue == 2, "only the two accepted messages reached the device: \(device)")
+            await control.close()
+        }
+    }
+
+    @Test("OAuth and IID answer an injected error without issuing or subscribing")
+    func googleFaultsChangeNothing() async throws {
+        try await withPushMock { mock in
+            try mock.addFault(FaultRule(trigger: FaultTrigger(count: 1), action: .oauthError(error: "internal_failure")))
+            let connection = try await mock.connect()
+            await #expect(throws: (any Error).self) { _ = try await mock.fetchAccessToken(over: connection) }
+            #expect(mock.state.accessTokens.count == 0, "no access token was issued")
+            await connection.close()
+        }
+    }
+
+    @Test("a long poll whose connection closes releases its waiter")
+    func longPollCancelled() async throws {
+        try await withPushMock { mock in
+            let connection = try await mock.connect()
+            let poll = Task {
+                try await connection.send(HTTPRequestMessage(method: "GET", path: "/_pushmock/recordings?wait=300s&token=ffff*"))
+            }
+            #expect(try await eventually { mock.state.recordings.pendingWaiterCount == 1 }, "the long poll is waiting")
+            await connection.close()
+            #expect(try await eventually { mock.state.recordings.pendingWaiterCount == 0 }, "closing the connection ended the wait")
+            _ = await poll.result
+        }
+    }
+
+    @Test("HTTP/1.1: a long poll whose client hangs up releases its waiter")
+    func longPollCancelledOverHTTP1() async throws {
+        try await withPushMock { mock in
+            let port = mock.cleartextPort
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
+            process.arguments = ["-s", "--http1.1", "http://127.0.0.1:\(port)/_pushmock/recordings?wait=300s&token=ffff*"]
+            process.standardOutput = FileHandle.nullDevice
+            try process.run()
+            #expect(try await eventually { mock.state.recordings.pendingWaiterCount == 1 }, "the long poll is waiting")
+            // The client dies without a word, as a CI job's curl does when the job is cancelled.
+            kill(process.processIdentifier, SIGKILL)
+            #expect(try await eventually { mock.state.recordings.pendingWaiterCount == 0 }, "the hang-up ended the wait (\(mock.state.recordings.pendingWaiterCount) waiting)")
+        }
+    }
+}
