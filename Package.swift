@@ -44,6 +44,14 @@ let package = Package(
             providers: [.apt(["libnghttp2-dev"])]
         ),
 
+        // zlib from the system (Debian: zlib1g-dev): gzip/deflate request bodies and gzip answers
+        // of the Expo push API, and the Expo sender's gzip bodies. A three-function wrapper is
+        // all that is needed, so no package dependency.
+        .systemLibrary(
+            name: "CZlib",
+            providers: [.apt(["zlib1g-dev"])]
+        ),
+
         // Allocation-light JSON: a single-pass validating scanner, a compactor, a writer and a
         // small ordered value type for the places that need to look inside a payload.
         .target(
@@ -59,7 +67,7 @@ let package = Package(
         // Wire values, validation rules and error catalogues of APNs and FCM. No NIO.
         .target(
             name: "PushMockCore",
-            dependencies: ["PushMockJSON"],
+            dependencies: ["PushMockJSON", "CZlib"],
             swiftSettings: swiftSettings
         ),
         .testTarget(

@@ -154,7 +154,15 @@ public struct RecordingQuery: Sendable, Hashable, Codable {
             // APNs tokens are hex in any case; FCM tokens are case-sensitive but never differ
             // only by case in practice.
             let folded = Glob(token.pattern.lowercased())
-            add("token", token.pattern, { $0.notification?.token }, { $0.map { token.matches($0) || folded.matches($0.lowercased()) } ?? false })
+            let matches: @Sendable (String) -> Bool = { token.matches($0) || folded.matches($0.lowercased()) }
+            // An Expo request carries up to 100 recipients: any of them (relayed, in
+            // `resolvedTokens`) matches.
+            add("token", token.pattern, { record in
+                guard let notification = record.notification else { return nil }
+                if let single = notification.token { return single }
+                guard record.platform == .expo else { return nil }
+                return notification.resolvedTokens.first(where: matches) ?? notification.resolvedTokens.first
+            }, { $0.map(matches) ?? false })
         }
         if let topic { add("topic", topic.pattern, { $0.notification?.topic }, { $0.map(topic.matches) ?? false }) }
         if let project { add("project", project.pattern, { $0.notification?.project }, { $0.map(project.matches) ?? false }) }

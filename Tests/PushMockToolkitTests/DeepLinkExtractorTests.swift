@@ -16,6 +16,19 @@ struct DeepLinkExtractorTests {
         try extractor.links(inPayload: JSONValue(parsing: body), platform: .fcm).map(\.description)
     }
 
+    @Test("Expo: data link keys of a single message and of every message of an array")
+    func expo() throws {
+        let single = try extractor.links(inPayload: JSONValue(parsing: #"{"to":"ExponentPushToken[a]","data":{"url":"loop://doses/1"}}"#), platform: .expo)
+        #expect(single.map(\.description) == ["$.data.url: loop://doses/1"])
+        let array = try extractor.links(
+            inPayload: JSONValue(parsing: #"[{"to":"a","data":{"deep_link":"loop://doses/1"}},{"to":"b"},{"to":"c","data":{"url":"loop://labs/2","link":"not a url"}}]"#),
+            platform: .expo
+        )
+        #expect(array.map(\.description) == ["$[0].data.deep_link: loop://doses/1", "$[2].data.url: loop://labs/2"])
+        // APNs and FCM locations do not apply to Expo bodies, and the other way round.
+        #expect(try links(apns: #"{"aps":{},"data":{"url":"loop://x"}}"#).isEmpty)
+    }
+
     @Test("APNs: custom keys beside aps", arguments: ["deep_link", "deeplink", "deepLink", "url", "link"])
     func apnsTopLevel(key: String) throws {
         #expect(try links(apns: #"{"aps":{"alert":"Hi"},"\#(key)":"loop://checkin"}"#) == ["$.\(key): loop://checkin"])

@@ -191,3 +191,38 @@ struct PolicyFrequencyCapTests {
         #expect(report.violations(.minimumSpacing).isEmpty)
     }
 }
+
+@Suite("Policy: Expo records")
+struct PolicyExpoTests {
+    /// An accepted Expo send of `body` relayed to `tokens`, as the gateway records it.
+    static func expo(_ body: String, sequence: UInt64, at iso: String, tokens: [String]) -> ExchangeRecord {
+        ExchangeRecord(
+            sequence: sequence,
+            timeMilliseconds: LinkPolicyFixtures.time(iso),
+            platform: .expo,
+            request: RequestInfo(
+                method: "POST",
+                path: "/--/api/v2/push/send",
+                headers: HTTPHeaderList(),
+                body: RecordedBody(capturing: Array(body.utf8)),
+                bodySize: body.utf8.count
+            ),
+            notification: NotificationInfo(project: "@acme/app", resolvedTokens: tokens),
+            response: ResponseInfo(status: 200)
+        )
+    }
+
+    @Test("frequency caps count every recipient of an Expo request")
+    func frequencyCap() throws {
+        let checker = PolicyChecker(policy: try PolicyFile(parsing: #"""
+            {"version":1,"types":[{"name":"promo","match":{"path":["$.data.type","$[*].data.type"],"equals":"promo"}}],
+             "timeZones":{"default":"Europe/Berlin"},
+             "frequencyCaps":[{"name":"daily","types":["promo"],"limit":1,"window":"24h"}]}
+            """#))
+        let first = Self.expo(#"[{"to":"A","title":"Sale","data":{"type":"promo"}},{"to":"B","title":"Sale","data":{"type":"promo"}}]"#, sequence: 1, at: "2026-01-05T10:00:00Z", tokens: ["A", "B"])
+        let second = Self.expo(#"{"to":"B","title":"Sale again","data":{"type":"promo"}}"#, sequence: 2, at: "2026-01-05T12:00:00Z", tokens: ["B"])
+        let report = checker.check([first, second])
+        #expect(report.violations.count == 1)
+        #expect(report.violations.first?.notification.sequence == 2)
+    }
+}

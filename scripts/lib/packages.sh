@@ -31,6 +31,20 @@ ensure_packages() {
 }
 
 # What building PushMock needs (libnghttp2 is linked through pkg-config).
-BUILD_PACKAGES=(libnghttp2-dev pkg-config)
+BUILD_PACKAGES=(libnghttp2-dev pkg-config zlib1g-dev)
 # What the tests and benchmarks drive as independent HTTP/2 clients and references.
-TEST_PACKAGES=(curl nghttp2-client nghttp2-server openssl python3-google-auth python3-requests)
+TEST_PACKAGES=(curl nghttp2-client nghttp2-server openssl python3-google-auth python3-requests python3-venv)
+
+# Python clients that Debian does not package, installed from PyPI into a virtual environment
+# the tests find at .build/python-venv (override: PUSHMOCK_EXPO_PYTHON for the interpreter).
+PYTHON_VENV_PACKAGES=("exponent_server_sdk==2.2.0")
+
+ensure_python_venv() {
+    local venv="${PUSHMOCK_PYTHON_VENV:-.build/python-venv}"
+    if [ -x "$venv/bin/python3" ] && "$venv/bin/python3" -c "import exponent_server_sdk" 2>/dev/null; then
+        return 0
+    fi
+    echo "pushmock: installing ${PYTHON_VENV_PACKAGES[*]} into $venv" >&2
+    python3 -m venv "$venv"
+    "$venv/bin/pip" install --quiet --disable-pip-version-check "${PYTHON_VENV_PACKAGES[@]}"
+}

@@ -37,6 +37,13 @@ public struct ConfigurationFile: Codable, Sendable {
         public var tokens: [FCMTokenDefinition]?
     }
 
+    /// Expo push service options, projects and tokens.
+    public struct ExpoSection: Codable, Sendable {
+        public var options: ExpoOptionsPatch?
+        public var projects: [ExpoProjectDefinition]?
+        public var tokens: [ExpoTokenDefinition]?
+    }
+
     /// Where the gateway's clock starts, and whether it stands still.
     public struct ClockSection: Codable, Sendable {
         public var start: FlexibleTimestamp?
@@ -65,6 +72,7 @@ public struct ConfigurationFile: Codable, Sendable {
 
     public var apns: APNsSection?
     public var fcm: FCMSection?
+    public var expo: ExpoSection?
     public var clock: ClockSection?
     public var simulation: SimulationSection?
     /// Fault rules active from the start.
@@ -88,6 +96,7 @@ public struct ConfigurationFile: Codable, Sendable {
     private enum CodingKeys: String, CodingKey {
         case apns
         case fcm
+        case expo
         case clock
         case simulation
         case faults
@@ -126,6 +135,7 @@ public struct ConfigurationFile: Codable, Sendable {
             )
         }
         fcm?.options?.apply(to: &configuration.fcm)
+        expo?.options?.apply(to: &configuration.expo)
         if let simulation {
             if let value = simulation.simulateDevices { configuration.simulation.simulateDevices = value }
             if let value = simulation.defaultConnectivity { configuration.simulation.defaultConnectivity = value }
@@ -178,6 +188,14 @@ public struct ConfigurationFile: Codable, Sendable {
                 state.fcmTokens.register(try token.makeRecord(now: now, defaultProject: state.fcmOptions.sampleProjectID))
             }
         }
+        if let expo {
+            for project in expo.projects ?? [] {
+                state.expoTokens.register(project: try project.makeRecord())
+            }
+            for token in expo.tokens ?? [] {
+                state.expoTokens.register(try token.makeRecord(now: now))
+            }
+        }
         guard let apns else { return }
         for key in apns.keys ?? [] {
             state.apnsKeys.register(try key.makeRecord(relativeTo: baseDirectory))
@@ -191,12 +209,14 @@ public struct ConfigurationFile: Codable, Sendable {
     }
 
     private static let knownKeys: [String: Set<String>] = [
-        "": ["apns", "fcm", "clock", "simulation", "faults", "presets", "playback"],
+        "": ["apns", "fcm", "expo", "clock", "simulation", "faults", "presets", "playback"],
         "playback": ["journal", "match", "unmatched"],
         "clock": ["start", "frozen"],
         "simulation": ["simulateDevices", "defaultConnectivity", "apnsDefaultStorage", "devices", "lint", "criticalAlertBundleIds"],
         "fcm": ["options", "serviceAccounts", "tokens"],
         "fcm.options": Set(FCMOptionsPatch.CodingKeys.allCases.map(\.stringValue)),
+        "expo": ["options", "projects", "tokens"],
+        "expo.options": Set(ExpoOptionsPatch.CodingKeys.allCases.map(\.stringValue)),
         "apns": ["options", "keys", "teams", "tokens", "certificateAuthorities"],
         "apns.options": Set(APNsOptionsPatch.CodingKeys.allCases.map(\.stringValue)),
     ]

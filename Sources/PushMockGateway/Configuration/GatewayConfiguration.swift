@@ -36,6 +36,8 @@ public struct GatewayConfiguration: Sendable {
     public var apns: APNsOptions
     /// FCM, OAuth2 and IID behaviour.
     public var fcm: FCMOptions
+    /// Expo push service behaviour.
+    public var expo: ExpoOptions
     /// Whether to write and trust the sample FCM service account. Default: true.
     public var trustSampleServiceAccount: Bool
     /// Recording behaviour.
@@ -72,6 +74,7 @@ public struct GatewayConfiguration: Sendable {
         trustSampleAPNsKey: Bool = true,
         apns: APNsOptions = .defaults,
         fcm: FCMOptions = .defaults,
+        expo: ExpoOptions = .defaults,
         trustSampleServiceAccount: Bool = true,
         recording: RecordingOptions = RecordingOptions(),
         simulation: SimulationOptions = .defaults,
@@ -91,6 +94,7 @@ public struct GatewayConfiguration: Sendable {
         self.trustSampleAPNsKey = trustSampleAPNsKey
         self.apns = apns
         self.fcm = fcm
+        self.expo = expo
         self.trustSampleServiceAccount = trustSampleServiceAccount
         self.recording = recording
         self.simulation = simulation

@@ -55,10 +55,11 @@ extension ControlAPI {
     private func deviceAddress(_ parts: ArraySlice<String>) throws -> DeviceAddress {
         if parts.count == 2 {
             let service = try Self.service(parts[parts.startIndex])
-            let token = parts[parts.startIndex + 1]
+            let token = parts[parts.startIndex + 1].removingPercentEncoding ?? parts[parts.startIndex + 1]
             return DeviceAddress(service: service, token: service == .apns ? try Self.apnsToken(token) : token)
         }
-        let token = parts[parts.startIndex]
+        let token = parts[parts.startIndex].removingPercentEncoding ?? parts[parts.startIndex]
+        if ExpoPushToken(token, syntax: .sdk) != nil { return DeviceAddress(service: .expo, token: token) }
         let apns = DeviceAddress(service: .apns, token: token)
         let fcm = DeviceAddress(service: .fcm, token: token)
         let now = state.clock.now()
@@ -71,11 +72,12 @@ extension ControlAPI {
     /// FCM tokens registered as iOS follow APNs's storage rules.
     private func storagePolicy(for address: DeviceAddress) -> StoragePolicy {
         if address.service == .fcm, state.fcmTokens.lookup(address.token)?.platform == .ios { return .apns }
+        if address.service == .expo { return state.expoTokens.lookup(address.token)?.platform == .android ? .fcm : .apns }
         return address.service == .apns ? .apns : .fcm
     }
 
     static func service(_ text: String) throws -> PushService {
-        guard let service = PushService(rawValue: text) else { throw ControlAPIError(400, "service must be apns or fcm, not \(text)") }
+        guard let service = PushService(rawValue: text) else { throw ControlAPIError(400, "service must be apns, fcm or expo, not \(text)") }
         return service
     }
 }

@@ -28,6 +28,11 @@ import Synchronization
 /// | GET, DELETE | /_pushmock/fcm/tokens/{token} | show / forget a token |
 /// | GET | /_pushmock/fcm/topics | topic → subscribed tokens (`project` filter) |
 /// | POST | /_pushmock/fcm/access-tokens/revoke | forget every issued access token (SDKs then refresh) |
+/// | GET, POST | /_pushmock/expo/tokens | list (`project` filter) / register Expo push tokens (``ExpoTokenDefinition``) |
+/// | GET, PATCH, DELETE | /_pushmock/expo/tokens/{token} | show / change (``ExpoTokenPatch``) / forget a token |
+/// | POST | /_pushmock/expo/tokens/{token}/rotate | replace a token (`{"newToken"?, "at"?}`) |
+/// | GET, POST | /_pushmock/expo/projects | list / declare projects (``ExpoProjectDefinition``; access tokens) |
+/// | GET, DELETE | /_pushmock/expo/projects/{name} | show / forget a project |
 /// | GET, POST, DELETE | /_pushmock/faults | list (with match/fire counts) / add one or many ``FaultRule``s / remove all |
 /// | DELETE | /_pushmock/faults/{id} | remove one rule |
 /// | GET | /_pushmock/faults/presets | the presets |
@@ -136,6 +141,7 @@ package struct ControlAPI: Sendable {
         case "recordings": response = try recordingRoutes(request)
         case "apns": response = try apnsRoutes(request)
         case "fcm": response = try fcmRoutes(request)
+        case "expo": response = try expoRoutes(request)
         case "faults": response = try faultRoutes(request)
         case "clock": response = try clockRoutes(request)
         case "devices": response = try deviceRoutes(request)
@@ -149,7 +155,7 @@ package struct ControlAPI: Sendable {
     }
 
     /// The first path segments the gateway serves itself.
-    static let builtInAreas: Set<String> = ["health", "info", "recordings", "apns", "fcm", "faults", "clock", "devices"]
+    static let builtInAreas: Set<String> = ["health", "info", "recordings", "apns", "fcm", "expo", "faults", "clock", "devices"]
 
     // MARK: JSON helpers
 

@@ -11,6 +11,10 @@ enum EndpointID: Hashable {
     case oauthToken
     /// `/iid/…`: the Instance ID topic API.
     case iidTopics
+    /// `/--/api/v2/push/send`: the Expo push service.
+    case expoSend
+    /// `/--/api/v2/push/getReceipts`: Expo push receipts.
+    case expoReceipts
     /// `/_pushmock/…`: the control API (not recorded).
     case control
     /// Anything else: APNs answers 404 BadPath (Google hosts get Google's 404).
@@ -26,6 +30,10 @@ enum EndpointID: Hashable {
             self = .fcmSend
         } else if path == "/token" || path == "/oauth2/v4/token" {
             self = .oauthToken
+        } else if path == ExpoSendEndpoint.path {
+            self = .expoSend
+        } else if path == ExpoReceiptsEndpoint.path {
+            self = .expoReceipts
         } else if path.hasPrefix("/iid/") {
             self = .iidTopics
         } else if path.hasPrefix(Self.controlPrefix) || path == "/_pushmock" {

@@ -45,6 +45,8 @@ final class GatewayConnection: HTTPConnectionResponder {
             case .fcmSend: run(endpoints.fcmSend, request, in: pipelineContext, batch: &batch)
             case .oauthToken: run(endpoints.oauthToken, request, in: pipelineContext, batch: &batch)
             case .iidTopics: run(endpoints.iidTopics, request, in: pipelineContext, batch: &batch)
+            case .expoSend: run(endpoints.expoSend, request, in: pipelineContext, batch: &batch)
+            case .expoReceipts: run(endpoints.expoReceipts, request, in: pipelineContext, batch: &batch)
             case .control: run(endpoints.control, request, in: pipelineContext, batch: &batch)
             case .unrouted: run(endpoints.unrouted, request, in: pipelineContext, batch: &batch)
             }
@@ -168,6 +170,8 @@ struct GatewayEndpoints {
     let fcmSend: FCMSendEndpoint
     let oauthToken: OAuthTokenEndpoint
     let iidTopics: IIDTopicEndpoint
+    let expoSend: ExpoSendEndpoint
+    let expoReceipts: ExpoReceiptsEndpoint
     let control: ControlEndpoint
     let unrouted: UnroutedEndpoint
 
@@ -175,7 +179,7 @@ struct GatewayEndpoints {
         let intake = state.simulationOptions.simulateDevices
             ? DeliveryIntake(options: state.simulationOptions, fcmTokens: state.fcmTokens)
             : nil
-        let linting = state.simulationOptions.lint.map { NotificationLinting(configuration: $0, fcmTokens: state.fcmTokens) }
+        let linting = state.simulationOptions.lint.map { NotificationLinting(configuration: $0, fcmTokens: state.fcmTokens, expoTokens: state.expoTokens) }
         apnsDevice = APNsDeviceEndpoint(
             options: state.apnsOptions,
             keys: state.apnsKeys,
@@ -192,6 +196,15 @@ struct GatewayEndpoints {
         )
         oauthToken = OAuthTokenEndpoint(options: state.fcmOptions, accounts: state.serviceAccounts, tokens: state.accessTokens)
         iidTopics = IIDTopicEndpoint(options: state.fcmOptions, tokens: state.accessTokens, registry: state.fcmTokens)
+        expoSend = ExpoSendEndpoint(
+            options: state.expoOptions,
+            registry: state.expoTokens,
+            receipts: state.expoReceipts,
+            rate: state.expoRate,
+            intake: intake,
+            linting: linting
+        )
+        expoReceipts = ExpoReceiptsEndpoint(options: state.expoOptions, registry: state.expoTokens, receipts: state.expoReceipts)
         control = ControlEndpoint(api: controlAPI)
         unrouted = UnroutedEndpoint(apns: apnsDevice)
     }

@@ -80,6 +80,7 @@ package final class PushMockServer: Service, Sendable {
             clock: clock,
             apnsOptions: configuration.apns,
             fcmOptions: configuration.fcm,
+            expoOptions: configuration.expo,
             simulationOptions: configuration.simulation,
             recordings: RecordingStore(
                 configuration: .init(

@@ -102,6 +102,49 @@ struct DeliveryIntake {
         }
     }
 
+    /// An accepted Expo send: one delivery per ok ticket relayed, following the storage rules
+    /// of the service Expo relays to (APNs for iOS tokens, FCM for Android).
+    func expo(_ outcome: ExpoSendExchange, now: Timestamp) -> [Delivery] {
+        guard outcome.status == 200, let send = outcome.send, !outcome.relayed.isEmpty else { return [] }
+        return outcome.relayed.compactMap { index -> Delivery? in
+            let message = send.entries[index].message
+            guard case .ok(let id) = outcome.tickets[index] else { return nil }
+            let platform = outcome.platforms[index] ?? .ios
+            let hasAlert = message.title != nil || message.body != nil || message.subtitle != nil
+            let expiry: DeliveryExpiry
+            if let ttl = message.ttl {
+                expiry = ttl <= 0 ? .immediately : .at(now + .milliseconds(Int64(ttl * 1000)))
+            } else if let expiration = message.expiration {
+                let at = Timestamp(millisecondsSince1970: Int64(expiration * 1000))
+                expiry = at <= now ? .immediately : .at(at)
+            } else {
+                // Expo leaves the default to the provider.
+                switch platform {
+                case .ios: expiry = .at(now + options.apnsDefaultStorage)
+                case .android: expiry = .at(now + .seconds(FCMMessageValidator.maximumTTLSeconds))
+                }
+            }
+            let priority: DeliveryPriority
+            switch platform {
+            // Expo: "default" is high on iOS and normal on Android.
+            case .ios: priority = message.priority == .normal ? .normal : .high
+            case .android: priority = message.priority == .high ? .high : .normal
+            }
+            let notification = SimulatedNotification(
+                id: id.rawValue,
+                app: send.project ?? "expo",
+                sentAt: now,
+                priority: priority,
+                expiry: expiry,
+                collapseKey: message.collapseID,
+                displayKey: platform == .ios ? message.collapseID : message.tag,
+                kind: hasAlert ? "notification" : "data",
+                payload: JSONValue.object(message.object).compactBytes
+            )
+            return (DeviceAddress(service: .expo, token: message.to), platform == .ios ? .apns : .fcm, notification)
+        }
+    }
+
     private func apnsExpiry(_ expiration: Int64?, now: Timestamp) -> DeliveryExpiry {
         guard let expiration else { return .at(now + options.apnsDefaultStorage) }
         return expiration == 0 ? .immediately : .at(Timestamp(secondsSince1970: expiration))

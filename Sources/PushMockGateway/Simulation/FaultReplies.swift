@@ -18,7 +18,7 @@ enum FaultReplies {
             return .closeConnection
         case .hang:
             return .noResponse
-        case .apnsError, .fcmError, .iidError, .oauthError, .settings, .pass:
+        case .apnsError, .fcmError, .iidError, .oauthError, .expoError, .settings, .pass:
             return nil
         }
     }

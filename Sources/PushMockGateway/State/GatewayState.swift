@@ -25,6 +25,14 @@ package final class GatewayState: Sendable {
     package let accessTokens: AccessTokenStore
     /// FCM registration tokens and topic subscriptions.
     package let fcmTokens: FCMRegistry
+    /// The Expo push service behaviour in force.
+    package let expoOptions: ExpoOptions
+    /// Expo push tokens and projects.
+    package let expoTokens: ExpoRegistry
+    /// Receipts of issued Expo tickets.
+    package let expoReceipts: ExpoReceiptStore
+    /// Expo's per-project notification rate.
+    package let expoRate: ExpoRateLimiter
     /// Fault rules.
     package let faults: FaultEngine
     /// Device simulation behaviour.
@@ -44,6 +52,7 @@ package final class GatewayState: Sendable {
         clock: any PushMockClock = VirtualClock(),
         apnsOptions: APNsOptions = .defaults,
         fcmOptions: FCMOptions = .defaults,
+        expoOptions: ExpoOptions = .defaults,
         simulationOptions: SimulationOptions = .defaults,
         apnsKeys: APNsKeyRegistry = APNsKeyRegistry(),
         devices: DeviceRegistry = DeviceRegistry(),
@@ -58,6 +67,10 @@ package final class GatewayState: Sendable {
         self.serviceAccounts = ServiceAccountRegistry()
         self.accessTokens = AccessTokenStore()
         self.fcmTokens = FCMRegistry()
+        self.expoOptions = expoOptions
+        self.expoTokens = ExpoRegistry()
+        self.expoReceipts = ExpoReceiptStore()
+        self.expoRate = ExpoRateLimiter()
         self.faults = FaultEngine()
         self.simulationOptions = simulationOptions
         self.simulatedDevices = DeliverySimulator(

@@ -2,11 +2,12 @@ public import PushMockCore
 
 /// Which push service a simulated device is reached through.
 public struct PushService: Hashable, Sendable, Comparable, CustomStringConvertible, StringCodedValue {
-    public static let expectedValues = "apns or fcm"
+    public static let expectedValues = "apns, fcm or expo"
 
     enum Value: String, Hashable, Sendable {
         case apns
         case fcm
+        case expo
     }
 
     let value: Value
@@ -16,7 +17,11 @@ public struct PushService: Hashable, Sendable, Comparable, CustomStringConvertib
     /// Firebase Cloud Messaging (registration tokens or installation IDs).
     public static let fcm = PushService(value: .fcm)
 
-    public static let all: [PushService] = [.apns, .fcm]
+    /// The Expo push service (`ExponentPushToken[…]`), which relays to APNs or FCM: the device
+    /// follows the storage rules of the platform the token was registered for.
+    public static let expo = PushService(value: .expo)
+
+    public static let all: [PushService] = [.apns, .fcm, .expo]
 
     public init?(rawValue: String) {
         guard let value = Value(rawValue: rawValue.lowercased()) else { return nil }

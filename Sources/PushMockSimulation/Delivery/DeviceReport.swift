@@ -88,7 +88,11 @@ extension DeviceReport.NotificationReport {
     init(_ entry: DeviceNotification, service: PushService) {
         let notification = entry.notification
         let payload = try? JSONValue(parsing: notification.payload)
-        let alert = payload.flatMap { service == .apns ? AlertText(apnsPayload: $0) : AlertText(fcmMessage: $0) }
+        let alert = payload.flatMap { payload -> AlertText? in
+            if service == .apns { return AlertText(apnsPayload: payload) }
+            if service == .expo { return AlertText(expoMessage: payload) }
+            return AlertText(fcmMessage: payload)
+        }
         self.id = notification.id
         self.sequence = notification.sequence
         self.app = notification.app
@@ -146,6 +150,17 @@ struct AlertText {
         } else {
             return nil
         }
+    }
+
+    /// An Expo message: `title`, `subtitle` and `body` at the top level.
+    init?(expoMessage message: JSONValue) {
+        let title = message["title"]?.stringValue
+        let body = message["body"]?.stringValue
+        let subtitle = message["subtitle"]?.stringValue
+        guard title != nil || body != nil || subtitle != nil else { return nil }
+        self.title = title
+        self.body = body
+        self.hasOther = !(subtitle ?? "").isEmpty
     }
 
     /// FCM `message`: platform notification first, then the common `notification`, then the

@@ -10,6 +10,7 @@ public import PushMockCore
 /// | `fcm-error` | `code`, `retryAfter`?, `message`? | FCM error (`QUOTA_EXCEEDED`, `UNAVAILABLE`, `INTERNAL`, `UNREGISTERED`, `SENDER_ID_MISMATCH`, `INVALID_ARGUMENT`, `THIRD_PARTY_AUTH_ERROR`) |
 /// | `iid-error` | `error`, `status`?, `retryAfter`? | IID bare-string error, e.g. `RESOURCE_EXHAUSTED` / 429 |
 /// | `oauth-error` | `error`, `description`?, `status`? | token-endpoint error, e.g. `invalid_grant` |
+/// | `expo-error` | `code` or `ticketError`, `message`?, `status`?, `retryAfter`? | Expo: a request error (`{"errors":[…]}`, e.g. `TOO_MANY_REQUESTS` / 429) or an HTTP 200 whose every ticket (on `getReceipts`: every ready receipt) is an error (`details.error`, e.g. `MessageRateExceeded`) |
 /// | `reset` | `code`? | RST_STREAM (default `INTERNAL_ERROR`); HTTP/1.1: connection closed |
 /// | `goaway` | `reason`?, `code`?, `lastStream`?, `close`? | GOAWAY with `{"reason":…}` debug data (default `NO_ERROR`, last stream 0, then close) |
 /// | `close` | | connection closed without a word |
@@ -30,6 +31,9 @@ public enum FaultAction: Sendable, Hashable, CustomStringConvertible {
     case iidError(error: String, status: Int? = nil, retryAfter: Int? = nil)
     /// A token-endpoint error (`{"error": …, "error_description": …}`).
     case oauthError(error: String, description: String? = nil, status: Int? = nil)
+    /// An Expo push API error: a request-level error or error tickets, with an optional message,
+    /// status (request errors) and `Retry-After`.
+    case expoError(ExpoFaultError, message: String? = nil, status: Int? = nil, retryAfter: Int? = nil)
     /// RST_STREAM with this code (HTTP/1.1: the connection closes).
     case reset(HTTP2ErrorCode = .internalError)
     /// GOAWAY with `{"reason": …}` debug data when a reason is given.
@@ -42,6 +46,16 @@ public enum FaultAction: Sendable, Hashable, CustomStringConvertible {
     case settings(maxConcurrentStreams: UInt32)
     /// A normal answer (with the rule's latency).
     case pass
+
+    /// What an `expo-error` answers.
+    public enum ExpoFaultError: Sendable, Hashable {
+        /// `{"errors":[{"code": <code>, …}]}` with the code's HTTP status, e.g.
+        /// `TOO_MANY_REQUESTS`, `INTERNAL_SERVER_ERROR`, `UNAUTHORIZED`.
+        case request(code: String)
+        /// HTTP 200 with one error ticket per recipient, `details.error` = the code, e.g.
+        /// `MessageRateExceeded`, `DeviceNotRegistered`, `InvalidCredentials`.
+        case ticket(code: String)
+    }
 
     /// Which stream a GOAWAY names as the last one processed.
     public enum GoAwayLastStream: String, Sendable, Hashable, Codable {
@@ -57,6 +71,7 @@ public enum FaultAction: Sendable, Hashable, CustomStringConvertible {
         case fcmError = "fcm-error"
         case iidError = "iid-error"
         case oauthError = "oauth-error"
+        case expoError = "expo-error"
         case reset
         case goaway
         case close
@@ -81,6 +96,7 @@ public enum FaultAction: Sendable, Hashable, CustomStringConvertible {
         case .fcmError: return .fcmError
         case .iidError: return .iidError
         case .oauthError: return .oauthError
+        case .expoError: return .expoError
         case .reset: return .reset
         case .goAway: return .goaway
         case .close: return .close
@@ -92,7 +108,7 @@ public enum FaultAction: Sendable, Hashable, CustomStringConvertible {
 
     public var effect: Effect {
         switch self {
-        case .apnsError, .fcmError, .iidError, .oauthError: return .errorAnswer
+        case .apnsError, .fcmError, .iidError, .oauthError, .expoError: return .errorAnswer
         case .reset, .goAway, .close, .hang: return .noAnswer
         case .settings, .pass: return .normalAnswer
         }
@@ -105,6 +121,7 @@ public enum FaultAction: Sendable, Hashable, CustomStringConvertible {
         case .fcmError: return .fcm
         case .iidError: return .iid
         case .oauthError: return .oauth
+        case .expoError: return .expo
         default: return nil
         }
     }
@@ -124,6 +141,13 @@ public enum FaultAction: Sendable, Hashable, CustomStringConvertible {
         case .oauthError(let error, _, let status):
             if error.isEmpty { throw FaultRuleError("oauth-error needs an error, e.g. \"invalid_grant\"") }
             try Self.check(status: status, retryAfter: nil)
+        case .expoError(let error, _, let status, let retryAfter):
+            switch error {
+            case .request(let code) where code.isEmpty, .ticket(let code) where code.isEmpty:
+                throw FaultRuleError("expo-error needs a code, e.g. \"TOO_MANY_REQUESTS\", or a ticketError, e.g. \"MessageRateExceeded\"")
+            default: break
+            }
+            try Self.check(status: status, retryAfter: retryAfter)
         case .reset, .goAway, .close, .hang, .settings, .pass:
             break
         }
@@ -140,6 +164,8 @@ public enum FaultAction: Sendable, Hashable, CustomStringConvertible {
         case .fcmError(let code, _, _): return "fcm-error \(code)"
         case .iidError(let error, _, _): return "iid-error \(error)"
         case .oauthError(let error, _, _): return "oauth-error \(error)"
+        case .expoError(.request(let code), _, _, _): return "expo-error \(code)"
+        case .expoError(.ticket(let code), _, _, _): return "expo-error ticket \(code)"
         case .goAway(let reason, _, _, _): return "goaway \(reason ?? "")"
         case .settings(let streams): return "settings max-concurrent-streams \(streams)"
         default: return kind.rawValue
@@ -151,7 +177,7 @@ public enum FaultAction: Sendable, Hashable, CustomStringConvertible {
 
 extension FaultAction: Codable {
     enum CodingKeys: String, CodingKey, CaseIterable {
-        case type, reason, status, timestamp, code, retryAfter, message, error, description, close, lastStream, maxConcurrentStreams
+        case type, reason, status, timestamp, code, retryAfter, message, error, description, close, lastStream, maxConcurrentStreams, ticketError
     }
 
     /// The fields each type takes besides `type`.
@@ -161,6 +187,7 @@ extension FaultAction: Codable {
         case .fcmError: return [.code, .retryAfter, .message]
         case .iidError: return [.error, .status, .retryAfter]
         case .oauthError: return [.error, .description, .status]
+        case .expoError: return [.code, .ticketError, .message, .status, .retryAfter]
         case .reset: return [.code]
         case .goaway: return [.reason, .code, .lastStream, .close]
         case .settings: return [.maxConcurrentStreams]
@@ -227,6 +254,26 @@ extension FaultAction: Codable {
                 description: try container.decodeIfPresent(String.self, forKey: .description),
                 status: try container.decodeIfPresent(Int.self, forKey: .status)
             )
+        case .expoError:
+            let code = try container.decodeIfPresent(String.self, forKey: .code)
+            let ticketError = try container.decodeIfPresent(String.self, forKey: .ticketError)
+            let error: ExpoFaultError
+            switch (code, ticketError) {
+            case (let code?, nil) where !code.isEmpty: error = .request(code: code)
+            case (nil, let ticket?) where !ticket.isEmpty: error = .ticket(code: ticket)
+            default:
+                throw DecodingError.dataCorruptedError(
+                    forKey: .code,
+                    in: container,
+                    debugDescription: "expo-error needs either a code (request error, e.g. TOO_MANY_REQUESTS) or a ticketError (e.g. MessageRateExceeded)"
+                )
+            }
+            self = .expoError(
+                error,
+                message: try container.decodeIfPresent(String.self, forKey: .message),
+                status: try container.decodeIfPresent(Int.self, forKey: .status),
+                retryAfter: try container.decodeIfPresent(Int.self, forKey: .retryAfter)
+            )
         case .reset:
             self = .reset(try errorCode(.code, default: .internalError))
         case .goaway:
@@ -272,6 +319,14 @@ extension FaultAction: Codable {
             try container.encode(error, forKey: .error)
             try container.encodeIfPresent(description, forKey: .description)
             try container.encodeIfPresent(status, forKey: .status)
+        case .expoError(let error, let message, let status, let retryAfter):
+            switch error {
+            case .request(let code): try container.encode(code, forKey: .code)
+            case .ticket(let code): try container.encode(code, forKey: .ticketError)
+            }
+            try container.encodeIfPresent(message, forKey: .message)
+            try container.encodeIfPresent(status, forKey: .status)
+            try container.encodeIfPresent(retryAfter, forKey: .retryAfter)
         case .reset(let code):
             try container.encode(code.name, forKey: .code)
         case .goAway(let reason, let code, let lastStream, let close):

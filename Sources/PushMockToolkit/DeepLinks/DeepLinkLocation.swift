@@ -72,12 +72,20 @@ public struct DeepLinkLocation: Sendable, Hashable, CustomStringConvertible {
         return locations
     }()
 
+    /// Expo: the link keys in each message's `data`, for a single message object (`$.data.url`)
+    /// and for an array of messages (`$[*].data.url`, URLs only as under any wildcard).
+    public static let expoDefaults: [DeepLinkLocation] = {
+        var locations = linkKeys.map { DeepLinkLocation(path: JSONPath(components: [.key("data"), .key($0)]), platform: .expo) }
+        locations += linkKeys.map { DeepLinkLocation(path: JSONPath(components: [.wildcard, .key("data"), .key($0)]), platform: .expo) }
+        return locations
+    }()
+
     /// The platforms whose payload layouts link locations are written for (a route table has a
     /// `linkLocations` list for each).
-    public static let platforms: [Platform] = [.apns, .fcm]
+    public static let platforms: [Platform] = [.apns, .fcm, .expo]
 
-    /// ``apnsDefaults`` followed by ``fcmDefaults``.
-    public static let defaults: [DeepLinkLocation] = apnsDefaults + fcmDefaults
+    /// ``apnsDefaults``, ``fcmDefaults``, then ``expoDefaults``.
+    public static let defaults: [DeepLinkLocation] = apnsDefaults + fcmDefaults + expoDefaults
 
     private static func appPayloadLocations(under base: [JSONPath.Component], platform: Platform) -> [DeepLinkLocation] {
         var locations = linkKeys.map { DeepLinkLocation(path: JSONPath(components: base + [.key($0)]), platform: platform) }

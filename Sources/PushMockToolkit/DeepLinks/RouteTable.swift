@@ -138,10 +138,10 @@ public struct RouteTable: Sendable, Hashable, DefinitionDocument {
         }
     }
 
-    /// `"linkLocations": {"apns": [...], "fcm": [...], "includeDefaults": true}`; entries are JSON
+    /// `"linkLocations": {"apns": [...], "fcm": [...], "expo": [...], "includeDefaults": true}`; entries are JSON
     /// paths or `{"path": "…", "urlsOnly": true}`.
     private static func readLinkLocations(_ root: DefinitionObject) throws -> [DeepLinkLocation]? {
-        guard let section = try root.object("linkLocations", allowed: ["description", "apns", "fcm", "includeDefaults"]) else { return nil }
+        guard let section = try root.object("linkLocations", allowed: ["description", "apns", "fcm", "expo", "includeDefaults"]) else { return nil }
         var locations = try section.bool("includeDefaults") ?? true ? DeepLinkLocation.defaults : []
         for platform in DeepLinkLocation.platforms {
             for entry in try section.array(platform.rawValue) ?? [] {

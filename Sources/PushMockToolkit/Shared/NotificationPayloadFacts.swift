@@ -77,6 +77,22 @@ struct NotificationPayloadFacts: Sendable {
             self.isSilent = !hasNotification
             let android = message?["android"]?["priority"]?.stringValue?.lowercased()
             self.androidPriority = android ?? (hasNotification ? "high" : "normal")
+        case .expo:
+            // One record may carry up to 100 messages; the first one speaks for the request
+            // (the usual bulk send repeats one message to many tokens).
+            let message = payload?.arrayValue?.first ?? payload
+            aps = nil
+            self.pushType = pushType
+            self.collapseID = collapseID ?? message?["collapseId"]?.stringValue
+            let priority = message?["priority"]?.stringValue
+            self.apnsPriority = recordedAPNsPriority ?? (priority == "normal" ? 5 : 10)
+            let visible = [message?["title"], message?["subtitle"], message?["body"], message?["sound"], message?["badge"]]
+                .contains { $0 != nil && $0?.isNull == false }
+            self.isSilent = !visible
+            self.androidPriority = priority == "high" ? "high" : "normal"
+            self.interruptionLevel = message?["interruptionLevel"]?.stringValue
+                ?? (message?["sound"]?["critical"]?.boolValue == true ? "critical" : "active")
+            return
         default:
             aps = payload?["aps"]
             self.pushType = pushType
@@ -151,6 +167,9 @@ struct NotificationPayloadFacts: Sendable {
                 ?? message?["notification"]?["body"]?.stringValue
         case .apns:
             return alertText(payload["aps"])
+        case .expo:
+            let message = payload.arrayValue?.first ?? payload
+            return message["title"]?.stringValue ?? message["body"]?.stringValue
         default:
             return nil
         }

@@ -113,10 +113,10 @@ struct DeviceCommand: AsyncParsableCommand {
 
 /// A device on the command line: its token, and the service when the shape does not say.
 struct DeviceSelector: ParsableArguments {
-    @Argument(help: "The device token (APNs hex token or FCM registration token).")
+    @Argument(help: "The device token (APNs hex token, FCM registration token or ExponentPushToken[…]).")
     var token: String
 
-    @Option(help: "apns or fcm (default: hex tokens are APNs, others FCM).")
+    @Option(help: "apns, fcm or expo (default: hex tokens are APNs, ExponentPushToken[…] Expo, others FCM).")
     var service: String?
 
     init() {}
@@ -128,10 +128,16 @@ struct DeviceSelector: ParsableArguments {
 
     var resolvedService: String {
         if let service { return service.lowercased() }
+        if token.hasPrefix("ExponentPushToken[") || token.hasPrefix("ExpoPushToken[") { return "expo" }
         return token.utf8.allSatisfy { ($0 >= 48 && $0 <= 57) || ($0 | 0x20 >= 97 && $0 | 0x20 <= 102) } && token.count % 2 == 0 ? "apns" : "fcm"
     }
 
-    var path: String { "devices/\(resolvedService)/\(token)" }
+    var path: String { "devices/\(resolvedService)/\(encodedToken)" }
+
+    /// The token as a path segment (Expo tokens carry brackets).
+    var encodedToken: String {
+        token.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed.subtracting(CharacterSet(charactersIn: "[]/"))) ?? token
+    }
 }
 
 private struct DeviceList: Decodable {

@@ -10,7 +10,9 @@ struct TokenCommand: AsyncParsableCommand {
         abstract: "Register tokens and script their lifecycle: unregister, expire, rotate.",
         discussion: """
             APNs tokens (hex) answer 410 Unregistered (with the time as "timestamp") or 410
-            ExpiredToken once their time has come; FCM tokens answer 404 UNREGISTERED. Times are
+            ExpiredToken once their time has come; FCM tokens answer 404 UNREGISTERED; Expo tokens
+            (ExponentPushToken[…]) get DeviceNotRegistered tickets, and the receipts of messages
+            relayed after that time say DeviceNotRegistered too. Times are
             resolved against the gateway's clock: 2026-11-21T10:02:00Z, 10:02 (today, local time
             zone), now, +5m.
 
@@ -19,6 +21,8 @@ struct TokenCommand: AsyncParsableCommand {
               pushmock token expire 00fc13ad… --after-sends 3
               pushmock token rotate dQw4w9WgXcQ:APA91b…
               pushmock token add 00fc13ad… --app com.example.app --environment production
+              pushmock token add 'ExponentPushToken[xxxxxxxxxxxxxxxxxxxxxx]' --project @acme/app --platform android
+              pushmock token unregister 'ExponentPushToken[xxxxxxxxxxxxxxxxxxxxxx]'
             """,
         subcommands: [List.self, Show.self, Add.self, Unregister.self, Expire.self, Activate.self, Rotate.self, Remove.self],
         defaultSubcommand: List.self
@@ -27,12 +31,12 @@ struct TokenCommand: AsyncParsableCommand {
     struct List: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "List registered tokens.")
         @OptionGroup var control: ControlOptions
-        @Option(help: "Only apns or fcm tokens.")
+        @Option(help: "Only apns, fcm or expo tokens.")
         var service: String?
 
         func run() async throws {
             try await runControl(control) { client in
-                for service in ["apns", "fcm"] where self.service == nil || self.service == service {
+                for service in ["apns", "fcm", "expo"] where self.service == nil || self.service == service {
                     let response = try await client.call("GET", "\(service)/tokens")
                     if control.json {
                         control.printJSON(response)
@@ -67,9 +71,9 @@ struct TokenCommand: AsyncParsableCommand {
         var app: String?
         @Option(help: "APNs: sandbox or production (omit: either; the other answers BadDeviceToken).")
         var environment: String?
-        @Option(help: "FCM: the project (default: the sample project).")
+        @Option(help: "FCM: the project (default: the sample project). Expo: the experience id @owner/slug or project id (default: @pushmock/sample).")
         var project: String?
-        @Option(help: "FCM: android, ios or web.")
+        @Option(help: "FCM: android, ios or web. Expo: ios (default) or android.")
         var platform: String?
         @Option(name: .customLong("topic"), help: "FCM: a topic the token is subscribed to. Repeatable.")
         var topics: [String] = []
@@ -83,7 +87,7 @@ struct TokenCommand: AsyncParsableCommand {
                 } else {
                     definition["project"] = project
                     definition["platform"] = platform
-                    if !topics.isEmpty { definition["topics"] = topics }
+                    if token.resolvedService == "fcm", !topics.isEmpty { definition["topics"] = topics }
                 }
                 let response = try await client.call("POST", "\(token.resolvedService)/tokens", json: jsonBody(definition))
                 if control.json { return control.printJSON(response) }
@@ -202,15 +206,15 @@ struct TokenCommand: AsyncParsableCommand {
 
 /// A token on the command line, and its service.
 struct TokenSelector: ParsableArguments {
-    @Argument(help: "The token: APNs hex device token or FCM registration token.")
+    @Argument(help: "The token: APNs hex device token, FCM registration token or ExponentPushToken[…].")
     var token: String
 
-    @Option(help: "apns or fcm (default: hex tokens are APNs, others FCM).")
+    @Option(help: "apns, fcm or expo (default: hex tokens are APNs, ExponentPushToken[…] Expo, others FCM).")
     var service: String?
 
     var resolvedService: String { DeviceSelector(token: token, service: service).resolvedService }
 
-    var path: String { "\(resolvedService)/tokens/\(token)" }
+    var path: String { "\(resolvedService)/tokens/\(DeviceSelector(token: token, service: service).encodedToken)" }
 }
 
 private func tokenObjects(_ response: ControlResponse) throws -> [[String: Any]] {

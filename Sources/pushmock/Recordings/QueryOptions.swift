@@ -5,16 +5,16 @@ import PushMockToolkit
 /// The query language of `GET /_pushmock/recordings` as flags, shared by every command that
 /// selects recordings (`recordings`, `expect`). Each flag maps to one REST query item.
 struct QueryOptions: ParsableArguments {
-    @Option(help: "apns, fcm, oauth or iid.")
+    @Option(help: "apns, fcm, expo, oauth or iid.")
     var platform: Platform?
 
-    @Option(help: "Device or registration token (glob: 00fc*).")
+    @Option(help: "Device, registration or Expo push token (glob: 00fc*); for Expo any recipient of a request.")
     var token: String?
 
     @Option(help: "APNs topic / bundle id (glob).")
     var topic: String?
 
-    @Option(help: "FCM project id (glob).")
+    @Option(help: "FCM project id or Expo project @owner/slug (glob).")
     var project: String?
 
     @Option(help: "Namespace: the x-pushmock-namespace header, else the app (APNs topic or FCM project).")
@@ -23,7 +23,7 @@ struct QueryOptions: ParsableArguments {
     @Option(help: "Response status: 200, 410 or a class such as 4xx.")
     var status: String?
 
-    @Option(help: "APNs reason or FCM error status (BadDeviceToken, UNREGISTERED).")
+    @Option(help: "APNs reason, FCM error status or Expo request error code (BadDeviceToken, UNREGISTERED, TOO_MANY_REQUESTS).")
     var reason: String?
 
     @Option(name: .customLong("push-type"), help: "apns-push-type: alert, background, liveactivity…")

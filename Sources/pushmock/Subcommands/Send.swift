@@ -7,7 +7,7 @@ import PushMockSender
 /// local mock by default) and print what happened.
 struct Send: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Send notifications through APNs or FCM (the local mock unless told otherwise).",
+        abstract: "Send notifications through APNs, FCM or Expo (the local mock unless told otherwise).",
         discussion: """
             With no credentials and no --environment, `pushmock send` talks to the `pushmock serve`
             in this directory (certs/ca.pem, the sample APNs key, the sample service account) at
@@ -17,7 +17,7 @@ struct Send: AsyncParsableCommand {
             Exit status: 0 when every notification was accepted, 2 when some were not (see
             --fail-on), 1 on a runtime error (unreadable credentials, …), 64 on a usage error.
             """,
-        subcommands: [SendAPNs.self, SendFCM.self]
+        subcommands: [SendAPNs.self, SendFCM.self, SendExpo.self]
     )
 }
 

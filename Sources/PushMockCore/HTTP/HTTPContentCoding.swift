@@ -1,0 +1,153 @@
+import CZlib
+
+/// A `Content-Encoding` the gateway can read (Expo's push API "optionally accepts
+/// gzip-compressed request bodies"; the Node SDK gzips bodies over 1 KiB) and write (`gzip`
+/// answers when the client's `Accept-Encoding` allows them).
+package struct HTTPContentCoding: Hashable, Sendable, CustomStringConvertible {
+    private enum Value: String, Hashable, Sendable {
+        case identity
+        case gzip
+        case deflate
+    }
+
+    private let value: Value
+
+    /// No coding.
+    package static let identity = HTTPContentCoding(value: .identity)
+    /// RFC 1952 gzip (also accepted as `x-gzip`).
+    package static let gzip = HTTPContentCoding(value: .gzip)
+    /// RFC 1950 zlib stream; raw RFC 1951 deflate is read too, as some clients send it.
+    package static let deflate = HTTPContentCoding(value: .deflate)
+
+    private init(value: Value) { self.value = value }
+
+    /// The coding named by a `Content-Encoding` value; `nil` for codings the gateway cannot read.
+    package init?(headerValue: String) {
+        switch headerValue.contentCodingTrimmed().lowercased() {
+        case "", "identity": self = .identity
+        case "gzip", "x-gzip": self = .gzip
+        case "deflate": self = .deflate
+        default: return nil
+        }
+    }
+
+    package var description: String { value.rawValue }
+
+    /// Whether an `Accept-Encoding` value allows gzip (a `q=0` weight refuses it).
+    package static func acceptsGzip(_ acceptEncoding: String) -> Bool {
+        for item in acceptEncoding.split(separator: ",") {
+            let parts = item.split(separator: ";")
+            guard let name = parts.first?.contentCodingTrimmed().lowercased(), name == "gzip" || name == "*" else { continue }
+            let refused = parts.dropFirst().contains { parameter in
+                let text = parameter.contentCodingTrimmed().lowercased()
+                return text == "q=0" || text == "q=0.0" || text == "q=0.00" || text == "q=0.000"
+            }
+            return !refused
+        }
+        return false
+    }
+}
+
+/// Why a coded body could not be decoded.
+package enum HTTPContentCodingError: Error, Hashable, Sendable {
+    /// Not a valid stream of the coding.
+    case corrupt
+    /// The decoded body would exceed the limit (a decompression bomb guard).
+    case tooLarge(limit: Int)
+}
+
+extension HTTPContentCoding {
+    /// Decodes `bytes`; at most `limit` decoded bytes.
+    package func decode(_ bytes: [UInt8], limit: Int) throws(HTTPContentCodingError) -> [UInt8] {
+        switch value {
+        case .identity:
+            return bytes
+        case .gzip:
+            return try ZlibStream.inflate(bytes, windowBits: 15 + 16, limit: limit)
+        case .deflate:
+            do {
+                return try ZlibStream.inflate(bytes, windowBits: 15, limit: limit)
+            } catch .corrupt {
+                return try ZlibStream.inflate(bytes, windowBits: -15, limit: limit)
+            }
+        }
+    }
+
+    /// `bytes` gzip-compressed (default level).
+    package static func gzipCompress(_ bytes: [UInt8]) -> [UInt8] {
+        ZlibStream.deflate(bytes, windowBits: 15 + 16)
+    }
+}
+
+/// zlib's streaming API over whole buffers; every return code checked.
+private enum ZlibStream {
+    static func inflate(_ input: [UInt8], windowBits: Int32, limit: Int) throws(HTTPContentCodingError) -> [UInt8] {
+        var stream = z_stream()
+        guard pushmock_inflate_init2(&stream, windowBits) == Z_OK else { throw .corrupt }
+        defer { inflateEnd(&stream) }
+        var output: [UInt8] = []
+        output.reserveCapacity(min(limit, max(1024, input.count * 4)))
+        var chunk = [UInt8](repeating: 0, count: 16 * 1024)
+        var status: Int32 = Z_OK
+        var tooLarge = false
+        input.withUnsafeBufferPointer { source in
+            stream.next_in = UnsafeMutablePointer(mutating: source.baseAddress)
+            stream.avail_in = UInt32(source.count)
+            repeat {
+                chunk.withUnsafeMutableBufferPointer { buffer in
+                    stream.next_out = buffer.baseAddress
+                    stream.avail_out = UInt32(buffer.count)
+                    status = CZlib.inflate(&stream, Z_NO_FLUSH)
+                    let produced = buffer.count - Int(stream.avail_out)
+                    if output.count + produced > limit {
+                        tooLarge = true
+                    } else {
+                        output.append(contentsOf: buffer[0..<produced])
+                    }
+                }
+            } while status == Z_OK && !tooLarge && (stream.avail_in > 0 || stream.avail_out == 0)
+            // The pointers lent by withUnsafeBufferPointer must not outlive it.
+            stream.next_in = nil
+            stream.next_out = nil
+        }
+        if tooLarge { throw .tooLarge(limit: limit) }
+        // A complete stream ends with Z_STREAM_END; anything else is truncated or corrupt.
+        guard status == Z_STREAM_END else { throw .corrupt }
+        return output
+    }
+
+    static func deflate(_ input: [UInt8], windowBits: Int32) -> [UInt8] {
+        var stream = z_stream()
+        guard pushmock_deflate_init2(&stream, Z_DEFAULT_COMPRESSION, windowBits) == Z_OK else {
+            preconditionFailure("zlib deflateInit2 failed (out of memory)")
+        }
+        defer { deflateEnd(&stream) }
+        let bound = Int(deflateBound(&stream, UInt(input.count)))
+        var output = [UInt8](repeating: 0, count: bound)
+        var status: Int32 = Z_OK
+        input.withUnsafeBufferPointer { source in
+            output.withUnsafeMutableBufferPointer { target in
+                stream.next_in = UnsafeMutablePointer(mutating: source.baseAddress)
+                stream.avail_in = UInt32(source.count)
+                stream.next_out = target.baseAddress
+                stream.avail_out = UInt32(target.count)
+                // deflateBound guarantees one Z_FINISH call completes.
+                status = CZlib.deflate(&stream, Z_FINISH)
+                stream.next_in = nil
+                stream.next_out = nil
+            }
+        }
+        precondition(status == Z_STREAM_END, "zlib deflate did not finish within deflateBound")
+        output.removeLast(bound - Int(stream.total_out))
+        return output
+    }
+}
+
+extension StringProtocol {
+    fileprivate func contentCodingTrimmed() -> String {
+        var text = Substring(self)
+        while let first = text.first, first == " " || first == "\t" { text.removeFirst() }
+        while let last = text.last, last == " " || last == "\t" { text.removeLast() }
+        return String(text)
+    }
+}

@@ -1,0 +1,243 @@
+import PushMockCore
+import PushMockJSON
+import PushMockRecording
+import PushMockSimulation
+
+/// One `POST /--/api/v2/push/send` as the pipeline carries it.
+struct ExpoSendExchange: EndpointExchange {
+    /// The request, its body decoded from its `Content-Encoding` (what the records and fault
+    /// payload predicates read); ``receivedCoding`` says how it arrived.
+    var request: HTTPRequestMessage
+    var reply: HTTPReply?
+    var status = 0
+    var receivedCoding: HTTPContentCoding = .identity
+    /// The validated request, or the request error the service answers for it (after the
+    /// access-token check, which needs the request's project).
+    var parsed: Result<ExpoSendRequest, ExpoRequestError>?
+    var requestError: ExpoRequestError?
+    /// One ticket per recipient, in order, once issued.
+    var tickets: [ExpoTicket] = []
+    /// The uncompressed answer, for the record.
+    var responseJSON: [UInt8] = []
+    /// Indexes of the entries whose ticket is ok and whose message goes on to the device.
+    var relayed: [Int] = []
+    /// The registry's platform of each relayed entry.
+    var platforms: [Int: ExpoTokenRecord.Platform] = [:]
+
+    var send: ExpoSendRequest? {
+        if case .success(let send) = parsed { return send }
+        return nil
+    }
+
+    var isAccepted: Bool { status == 200 }
+
+    var faultFacts: FaultFacts {
+        FaultFacts(token: send?.entries.first?.message.to, project: send?.project)
+    }
+}
+
+/// The Expo push service's send endpoint: `POST /--/api/v2/push/send`.
+struct ExpoSendEndpoint: GatewayEndpoint {
+    static let path = "/--/api/v2/push/send"
+
+    let options: ExpoOptions
+    let registry: ExpoRegistry
+    let receipts: ExpoReceiptStore
+    let rate: ExpoRateLimiter
+    let intake: DeliveryIntake?
+    let linting: NotificationLinting?
+
+    static var faultPlatform: Platform? { .expo }
+
+    private var http: ExpoHTTP { ExpoHTTP(options: options) }
+
+    func parse(_ request: HTTPRequestMessage, in context: PipelineContext) -> ExpoSendExchange {
+        var exchange = ExpoSendExchange(request: request)
+        guard request.method == "POST" else {
+            exchange.parsed = .failure(ExpoHTTP.notFound)
+            return exchange
+        }
+        switch http.decodedBody(of: request) {
+        case .failure(let error):
+            exchange.parsed = .failure(error)
+        case .success(let (body, coding)):
+            exchange.receivedCoding = coding
+            exchange.request.body = body
+            exchange.request.bodyByteCount = body.count
+            let registry = self.registry
+            do throws(ExpoRequestError) {
+                let send = try ExpoPushRequestParser.parse(body: body, options: options.validation) { token in
+                    registry.project(ofToken: token.rawValue)
+                }
+                exchange.parsed = .success(send)
+            } catch {
+                exchange.parsed = .failure(error)
+            }
+        }
+        return exchange
+    }
+
+    func answerInjected(_ action: FaultAction, _ exchange: inout ExpoSendExchange, in context: PipelineContext) {
+        guard case .expoError(let kind, let message, let status, let retryAfter) = action else { return }
+        switch kind {
+        case .request(let code):
+            let error = ExpoRequestError.injected(
+                code: code,
+                message: message,
+                status: status,
+                limitPerSecond: options.notificationsPerSecondPerProject
+            )
+            fail(&exchange, error, retryAfter: retryAfter)
+        case .ticket(let code):
+            guard let send = exchange.send else {
+                if case .failure(let error) = exchange.parsed { fail(&exchange, error) }
+                return
+            }
+            exchange.tickets = send.entries.map { entry in
+                let record = registry.lookup(entry.message.to)
+                let project = send.project.flatMap(registry.project(named:))
+                return .error(
+                    ExpoDeliveryError.named(
+                        ExpoErrorCode(rawValue: code),
+                        token: entry.message.to,
+                        message: message,
+                        platform: record?.platform ?? .ios,
+                        project: send.project,
+                        bundleIdentifier: project?.bundleIdentifier,
+                        sentAt: nil,
+                        payloadSize: entry.payloadSize,
+                        payloadLimit: options.validation.maximumPayloadBytes
+                    )
+                )
+            }
+            answer(&exchange, send: send, retryAfter: retryAfter)
+        }
+    }
+
+    /// Enhanced push security: a project that requires an access token refuses requests
+    /// without one of its tokens.
+    func authenticate(_ exchange: inout ExpoSendExchange, in context: PipelineContext) {
+        guard let name = exchange.send?.project, let project = registry.project(named: name), project.requiresAccessToken else {
+            return
+        }
+        guard let token = ExpoHTTP.bearerToken(in: exchange.request), project.accessTokens.contains(token) else {
+            return fail(&exchange, .unauthorized)
+        }
+    }
+
+    func validate(_ exchange: inout ExpoSendExchange, in context: PipelineContext) {
+        if case .failure(let error) = exchange.parsed { fail(&exchange, error) }
+    }
+
+    func applyState(_ exchange: inout ExpoSendExchange, in context: PipelineContext) {
+        guard let send = exchange.send else { return }
+        let now = context.now
+        let limit = options.notificationsPerSecondPerProject
+        guard rate.admit(send.entries.count, project: send.project ?? "", limit: limit, now: now) else {
+            return fail(&exchange, .tooManyRequests(limitPerSecond: limit))
+        }
+        var tickets: [ExpoTicket] = []
+        tickets.reserveCapacity(send.entries.count)
+        var issued: [(id: ExpoReceiptID, entry: ExpoReceiptStore.Entry)] = []
+        for (index, entry) in send.entries.enumerated() {
+            let token = entry.message.to
+            if let error = entry.ticketError {
+                tickets.append(.error(error))
+                continue
+            }
+            let record = registry.lookup(token)
+            if let error = ticketError(for: token, record: record, entry: entry, send: send, now: now) {
+                tickets.append(.error(error))
+                continue
+            }
+            let id = ExpoReceiptID(context.connection.makeUUID())
+            tickets.append(.ok(id))
+            issued.append((
+                id,
+                ExpoReceiptStore.Entry(
+                    token: token,
+                    project: send.project,
+                    issuedAt: now,
+                    availableAt: now + options.receiptDelay,
+                    expiresAt: now + options.receiptLifetime,
+                    presetError: entry.receiptError
+                )
+            ))
+            if entry.receiptError == nil {
+                exchange.relayed.append(index)
+                exchange.platforms[index] = record?.platform ?? .ios
+            }
+        }
+        receipts.issue(issued, now: now)
+        exchange.tickets = tickets
+        answer(&exchange, send: send, retryAfter: nil)
+    }
+
+    /// The error ticket a recipient gets from the registry, or `nil` when the message is
+    /// accepted (then counted against the token's lifecycle).
+    private func ticketError(
+        for token: String,
+        record: ExpoTokenRecord?,
+        entry: ExpoSendRequest.Entry,
+        send: ExpoSendRequest,
+        now: Timestamp
+    ) -> ExpoDeliveryError? {
+        guard let record else {
+            return options.rejectUnknownTokens ? .deviceNotRegistered(token) : nil
+        }
+        guard record.isActive(at: now) else { return .deviceNotRegistered(token) }
+        if let failure = record.relayFailure, failure.stage == .ticket {
+            let project = registry.project(named: record.project)
+            return .named(
+                ExpoErrorCode(rawValue: failure.error),
+                token: token,
+                message: failure.message,
+                platform: record.platform,
+                project: project?.name ?? record.project,
+                bundleIdentifier: project?.bundleIdentifier,
+                sentAt: nil,
+                payloadSize: entry.payloadSize,
+                payloadLimit: options.validation.maximumPayloadBytes
+            )
+        }
+        // Counted last, so only an accepted message uses up one of the token's sends.
+        guard registry.admitSend(to: token, now: now) else { return .deviceNotRegistered(token) }
+        return nil
+    }
+
+    func deliveries(of exchange: ExpoSendExchange, in context: PipelineContext) -> [DeliveryIntake.Delivery] {
+        intake?.expo(exchange, now: context.now) ?? []
+    }
+
+    func lint(_ exchange: ExpoSendExchange, in context: PipelineContext) -> [LintNote] {
+        linting?.expo(exchange, now: context.now) ?? []
+    }
+
+    func record(_ exchange: ExpoSendExchange, in context: PipelineContext, latencyMicroseconds: Int64) -> ExchangeRecord? {
+        var record = ExchangeRecorder.expoSendRecord(
+            exchange,
+            connection: context.connection,
+            time: context.now,
+            latencyMicroseconds: latencyMicroseconds
+        )
+        record.namespace = ExchangeRecorder.namespace(of: exchange.request, app: exchange.send?.project)
+        return record
+    }
+
+    private func answer(_ exchange: inout ExpoSendExchange, send: ExpoSendRequest, retryAfter: Int?) {
+        let body = ExpoTicketResponse(tickets: exchange.tickets, shape: send.shape).body
+        exchange.status = 200
+        exchange.responseJSON = body
+        exchange.reply = http.reply(status: 200, body: body, to: exchange.request, retryAfter: retryAfter)
+    }
+
+    private func fail(_ exchange: inout ExpoSendExchange, _ error: ExpoRequestError, retryAfter: Int? = nil) {
+        let body = error.body(requestID: nil)
+        exchange.requestError = error
+        exchange.status = error.httpStatus
+        exchange.tickets = []
+        exchange.relayed = []
+        exchange.responseJSON = body
+        exchange.reply = http.reply(status: error.httpStatus, body: body, to: exchange.request, retryAfter: retryAfter)
+    }
+}

@@ -1,0 +1,142 @@
+package import PushMockCore
+import Synchronization
+
+/// The receipts of issued Expo tickets, by receipt id. A receipt becomes available after the
+/// configured delay (the relay to APNs/FCM happens then) and is forgotten after its lifetime
+/// (Expo: 24 hours), both on the gateway clock.
+///
+/// The outcome is decided when the receipt is first read after it became available, from the
+/// token's state at the relay time: a token unregistered between the ticket and the relay
+/// gets `DeviceNotRegistered`, as Expo reports an uninstall it learns from APNs/FCM.
+package final class ExpoReceiptStore: Sendable {
+    /// One issued ticket's future receipt.
+    package struct Entry: Sendable {
+        package var token: String
+        package var project: String?
+        package var issuedAt: Timestamp
+        /// When the relay happens and the receipt can be fetched.
+        package var availableAt: Timestamp
+        package var expiresAt: Timestamp
+        /// An error decided at send time (over-size message reported in the receipt, a fault).
+        package var presetError: ExpoDeliveryError?
+        /// The outcome, once decided.
+        var receipt: ExpoReceipt?
+
+        package init(token: String, project: String? = nil, issuedAt: Timestamp, availableAt: Timestamp, expiresAt: Timestamp, presetError: ExpoDeliveryError? = nil) {
+            self.token = token
+            self.project = project
+            self.issuedAt = issuedAt
+            self.availableAt = availableAt
+            self.expiresAt = expiresAt
+            self.presetError = presetError
+        }
+    }
+
+    private struct Contents {
+        var entries: [String: Entry] = [:]
+        /// Ids in the order they were issued, from `head` on (for dropping the oldest).
+        var order: [String] = []
+        var head = 0
+        var nextSweep: Timestamp?
+    }
+
+    private let contents = Mutex(Contents())
+    /// The most receipts kept; beyond it the oldest are dropped (as if expired), so a long
+    /// benchmark cannot grow memory without bound.
+    package let capacity: Int
+
+    package init(capacity: Int = 1_000_000) {
+        self.capacity = max(1, capacity)
+    }
+
+    package func issue(_ issued: [(id: ExpoReceiptID, entry: Entry)], now: Timestamp) {
+        guard !issued.isEmpty else { return }
+        contents.withLock { contents in
+            for (id, entry) in issued {
+                if contents.entries.updateValue(entry, forKey: id.rawValue) == nil {
+                    contents.order.append(id.rawValue)
+                }
+            }
+            while contents.entries.count > capacity, contents.head < contents.order.count {
+                contents.entries[contents.order[contents.head]] = nil
+                contents.head += 1
+            }
+            if let sweep = contents.nextSweep, sweep > now {
+                Self.compact(&contents)
+                return
+            }
+            contents.entries = contents.entries.filter { $0.value.expiresAt > now }
+            contents.nextSweep = now + .seconds(3600)
+            Self.compact(&contents)
+        }
+    }
+
+    /// Drops the consumed front of `order` and ids no longer stored, once it is mostly waste.
+    private static func compact(_ contents: inout Contents) {
+        guard contents.order.count > 1024, contents.order.count - contents.head > 0,
+              contents.order.count > 2 * contents.entries.count || contents.head > contents.order.count / 2
+        else { return }
+        let entries = contents.entries
+        contents.order = contents.order[contents.head...].filter { entries[$0] != nil }
+        contents.head = 0
+    }
+
+    /// The receipts of `ids` that are available and not expired at `now`, in request order
+    /// (each id once); `decide` gives the outcome of a receipt read for the first time.
+    package func receipts(for ids: [ExpoReceiptID], now: Timestamp, decide: (Entry) -> ExpoReceipt) -> [(id: ExpoReceiptID, receipt: ExpoReceipt)] {
+        contents.withLock { contents in
+            var result: [(id: ExpoReceiptID, receipt: ExpoReceipt)] = []
+            var seen = Set<String>()
+            for id in ids where seen.insert(id.rawValue).inserted {
+                guard var entry = contents.entries[id.rawValue] else { continue }
+                if entry.expiresAt <= now {
+                    contents.entries[id.rawValue] = nil
+                    continue
+                }
+                guard entry.availableAt <= now else { continue }
+                let receipt = entry.receipt ?? decide(entry)
+                entry.receipt = receipt
+                contents.entries[id.rawValue] = entry
+                result.append((id, receipt))
+            }
+            return result
+        }
+    }
+
+    /// The entry of `id`, whatever its state (control API, tests).
+    package func entry(_ id: String) -> Entry? {
+        contents.withLock { $0.entries[id] }
+    }
+
+    package var count: Int { contents.withLock { $0.entries.count } }
+
+    package func removeAll() {
+        contents.withLock { $0 = Contents() }
+    }
+}
+
+/// Expo's per-project notification rate: a fixed one-second window on the gateway clock.
+package final class ExpoRateLimiter: Sendable {
+    private struct Window {
+        var second: Int64
+        var count: Int
+    }
+
+    private let windows = Mutex<[String: Window]>([:])
+
+    package init() {}
+
+    /// Counts `notifications` for `project` if they fit under `limit` this second; `false` (and
+    /// nothing counted) otherwise.
+    func admit(_ notifications: Int, project: String, limit: Int, now: Timestamp) -> Bool {
+        let second = now.secondsSince1970
+        return windows.withLock { windows in
+            var window = windows[project] ?? Window(second: second, count: 0)
+            if window.second != second { window = Window(second: second, count: 0) }
+            guard window.count + notifications <= limit else { return false }
+            window.count += notifications
+            windows[project] = window
+            return true
+        }
+    }
+}

@@ -1,0 +1,603 @@
+import Foundation
+import PushMockCore
+import PushMockGateway
+import PushMockJSON
+import PushMockRecording
+import PushMockSimulation
+import PushMockTesting
+import PushMockTransport
+import Testing
+
+private let tokenA = "ExponentPushToken[aaaaaaaaaaaaaaaaaaaaaa]"
+private let tokenB = "ExponentPushToken[bbbbbbbbbbbbbbbbbbbbbb]"
+private let tokenC = "ExponentPushToken[cccccccccccccccccccccc]"
+private let project = "@acme/reminders"
+
+/// One answer of the Expo API as curl saw it over HTTP/1.1.
+struct ExpoCurlAnswer {
+    var status: Int
+    var json: JSONValue?
+    var headers: [String: String]
+    var text: String
+}
+
+/// curl over HTTP/1.1 on the cleartext listener, as the SDKs talk to Expo.
+enum ExpoCurl {
+    static func post(
+        _ mock: PushMockHarness,
+        _ path: String = "/--/api/v2/push/send",
+        body: [UInt8],
+        headers: [String] = ["content-type: application/json"],
+        compressed: Bool = false
+    ) async throws -> ExpoCurlAnswer {
+        let directory = try makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let bodyPath = directory + "/body"
+        let headerPath = directory + "/headers"
+        try Data(body).write(to: URL(fileURLWithPath: bodyPath))
+        var arguments = ["-s", "--http1.1", "-X", "POST", "-D", headerPath, "-o", "-", "-w", "\n%{http_code}", "--data-binary", "@" + bodyPath]
+        for header in headers { arguments += ["-H", header] }
+        if compressed { arguments.append("--compressed") }
+        arguments.append("http://127.0.0.1:\(mock.cleartextPort)\(path)")
+        let result = try await run("/usr/bin/curl", arguments)
+        let parts = result.output.split(separator: "\n", omittingEmptySubsequences: false)
+        let status = Int(parts.last ?? "") ?? 0
+        let text = parts.dropLast().joined(separator: "\n")
+        var headerMap: [String: String] = [:]
+        let headerText = (try? String(contentsOfFile: headerPath, encoding: .utf8)) ?? ""
+        for line in headerText.split(separator: "\r\n") {
+            guard let colon = line.firstIndex(of: ":") else { continue }
+            headerMap[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+        }
+        return ExpoCurlAnswer(status: status, json: try? JSONValue(parsing: Array(text.utf8)), headers: headerMap, text: text)
+    }
+
+    static func post(_ mock: PushMockHarness, _ path: String = "/--/api/v2/push/send", json: String, headers: [String] = ["content-type: application/json"]) async throws -> ExpoCurlAnswer {
+        try await post(mock, path, body: Array(json.utf8), headers: headers)
+    }
+}
+
+/// A ticket error case: setup, message, expected `details.error` and message prefix.
+struct ExpoTicketErrorCase: Sendable, CustomTestStringConvertible {
+    var name: String
+    var code: String
+    var messagePrefix: String
+    var to: String = tokenA
+    var extra: String = ""
+    var configure: @Sendable (inout GatewayConfiguration) -> Void = { _ in }
+    var prepare: @Sendable (PushMockHarness) -> Void = { _ in }
+
+    var testDescription: String { "\(name) → \(code)" }
+}
+
+let expoTicketErrorCases: [ExpoTicketErrorCase] = [
+    ExpoTicketErrorCase(
+        name: "uninstalled token",
+        code: "DeviceNotRegistered",
+        messagePrefix: "\"\(tokenA)\" is not a registered push notification recipient",
+        prepare: { $0.state.expoTokens.register(ExpoTokenRecord(token: tokenA, project: project, state: .unregistered(at: Timestamp(millisecondsSince1970: 0)))) }
+    ),
+    ExpoTicketErrorCase(
+        name: "unknown token when tokens must be registered",
+        code: "DeviceNotRegistered",
+        messagePrefix: "\"\(tokenC)\" is not a registered push notification recipient",
+        to: tokenC,
+        configure: { $0.expo.rejectUnknownTokens = true }
+    ),
+    ExpoTicketErrorCase(
+        name: "malformed token",
+        code: "DeviceNotRegistered",
+        messagePrefix: "\"ExponentPushToken[not.valid]\" is not a valid Expo push token",
+        to: "ExponentPushToken[not.valid]"
+    ),
+    ExpoTicketErrorCase(
+        name: "payload over 4096 bytes",
+        code: "MessageTooBig",
+        messagePrefix: "Message too big: the notification payload is ",
+        extra: #","data":{"blob":"\#(String(repeating: "x", count: 4100))"}"#
+    ),
+    ExpoTicketErrorCase(
+        name: "relay rate (ticket stage)",
+        code: "MessageRateExceeded",
+        messagePrefix: "\"\(tokenA)\" is receiving messages too frequently.",
+        prepare: { $0.state.expoTokens.register(ExpoTokenRecord(token: tokenA, project: project, relayFailure: .init(error: "MessageRateExceeded", stage: .ticket))) }
+    ),
+    ExpoTicketErrorCase(
+        name: "FCM sender mismatch (ticket stage)",
+        code: "MismatchSenderId",
+        messagePrefix: "The FCM sender ID of \"\(tokenA)\"",
+        prepare: { $0.state.expoTokens.register(ExpoTokenRecord(token: tokenA, project: project, platform: .android, relayFailure: .init(error: "MismatchSenderId", stage: .ticket))) }
+    ),
+    ExpoTicketErrorCase(
+        name: "missing APNs credentials (ticket stage)",
+        code: "InvalidCredentials",
+        messagePrefix: "Could not find APNs credentials for com.acme.reminders (@acme/reminders).",
+        prepare: {
+            $0.state.expoTokens.register(project: ExpoProjectRecord(name: project, bundleIdentifier: "com.acme.reminders"))
+            $0.state.expoTokens.register(ExpoTokenRecord(token: tokenA, project: project, relayFailure: .init(error: "InvalidCredentials", stage: .ticket)))
+        }
+    ),
+]
+
+/// A request error case.
+struct ExpoRequestErrorCase: Sendable, CustomTestStringConvertible {
+    var name: String
+    var status: Int
+    var code: String
+    var message: String?
+    var path: String = "/--/api/v2/push/send"
+    var body: String
+    var headers: [String] = ["content-type: application/json"]
+    var configure: @Sendable (inout GatewayConfiguration) -> Void = { _ in }
+    var prepare: @Sendable (PushMockHarness) throws -> Void = { _ in }
+    /// Requests sent first (their answers are not checked).
+    var before: [String] = []
+
+    var testDescription: String { "\(name) → \(status) \(code)" }
+}
+
+private func manyMessages(_ count: Int) -> String {
+    "[" + (0..<count).map { _ in #"{"to":"\#(tokenA)","body":"x"}"# }.joined(separator: ",") + "]"
+}
+
+let expoRequestErrorCases: [ExpoRequestErrorCase] = [
+    ExpoRequestErrorCase(name: "not JSON", status: 400, code: "VALIDATION_ERROR", message: "The request body must be valid JSON.", body: "{nope"),
+    ExpoRequestErrorCase(name: "data not an object", status: 400, code: "VALIDATION_ERROR", message: "[0].data must be of type object.", body: #"[{"to":"\#(tokenA)","data":"x"}]"#),
+    ExpoRequestErrorCase(name: "bad priority", status: 400, code: "VALIDATION_ERROR", message: "priority must be one of [default, normal, high].", body: #"{"to":"\#(tokenA)","priority":"urgent"}"#),
+    ExpoRequestErrorCase(name: "missing to", status: 400, code: "VALIDATION_ERROR", message: "to is required.", body: #"{"title":"x"}"#),
+    ExpoRequestErrorCase(
+        name: "101 notifications",
+        status: 400,
+        code: "PUSH_TOO_MANY_NOTIFICATIONS",
+        message: "You can send a maximum of 100 notifications per request (received 101); divide your requests.",
+        body: manyMessages(101)
+    ),
+    ExpoRequestErrorCase(
+        name: "tokens of two projects",
+        status: 400,
+        code: "PUSH_TOO_MANY_EXPERIENCE_IDS",
+        message: "All push notification messages in the same request must be for the same project.",
+        body: #"{"to":["\#(tokenA)","\#(tokenB)"],"body":"x"}"#,
+        prepare: {
+            $0.state.expoTokens.register(ExpoTokenRecord(token: tokenA, project: project))
+            $0.state.expoTokens.register(ExpoTokenRecord(token: tokenB, project: "@acme/other"))
+        }
+    ),
+    ExpoRequestErrorCase(
+        name: "over the project's rate",
+        status: 429,
+        code: "TOO_MANY_REQUESTS",
+        message: nil,
+        body: manyMessages(3),
+        configure: { $0.expo.notificationsPerSecondPerProject = 5 },
+        prepare: { mock in mock.state.virtualClock?.freeze() },
+        before: [manyMessages(3)]
+    ),
+    ExpoRequestErrorCase(
+        name: "enhanced push security without a token",
+        status: 401,
+        code: "UNAUTHORIZED",
+        message: nil,
+        body: #"{"to":"\#(tokenA)","body":"x"}"#,
+        prepare: {
+            $0.state.expoTokens.register(project: ExpoProjectRecord(name: project, accessTokens: ["secret-token"], requiresAccessToken: true))
+            $0.state.expoTokens.register(ExpoTokenRecord(token: tokenA, project: project))
+        }
+    ),
+    ExpoRequestErrorCase(
+        name: "enhanced push security with a wrong token",
+        status: 401,
+        code: "UNAUTHORIZED",
+        message: nil,
+        body: #"{"to":"\#(tokenA)","body":"x"}"#,
+        headers: ["content-type: application/json", "authorization: Bearer wrong"],
+        prepare: {
+            $0.state.expoTokens.register(project: ExpoProjectRecord(name: project, accessTokens: ["secret-token"], requiresAccessToken: true))
+            $0.state.expoTokens.register(ExpoTokenRecord(token: tokenA, project: project))
+        }
+    ),
+    ExpoRequestErrorCase(
+        name: "1001 receipt ids",
+        status: 400,
+        code: "PUSH_TOO_MANY_RECEIPTS",
+        message: "You can request a maximum of 1000 push receipts per request (received 1001); divide your requests.",
+        path: "/--/api/v2/push/getReceipts",
+        body: #"{"ids":[\#((0..<1001).map { "\"id\($0)\"" }.joined(separator: ","))]}"#
+    ),
+    ExpoRequestErrorCase(name: "receipts without ids", status: 400, code: "VALIDATION_ERROR", message: "ids is required.", path: "/--/api/v2/push/getReceipts", body: "{}"),
+    ExpoRequestErrorCase(
+        name: "corrupt gzip body",
+        status: 400,
+        code: "VALIDATION_ERROR",
+        message: "The request body could not be decoded as gzip content.",
+        body: "not gzip",
+        headers: ["content-type: application/json", "content-encoding: gzip"]
+    ),
+    ExpoRequestErrorCase(
+        name: "injected INTERNAL_SERVER_ERROR",
+        status: 500,
+        code: "INTERNAL_SERVER_ERROR",
+        message: "An unexpected error occurred on the Expo push notification service. Please try again.",
+        body: #"{"to":"\#(tokenA)","body":"x"}"#,
+        prepare: { _ = try $0.addFault(try FaultRule.decode(#"{"match":{"platform":"expo"},"action":{"type":"expo-error","code":"INTERNAL_SERVER_ERROR"}}"#)) }
+    ),
+]
+
+extension FaultRule {
+    static func decode(_ json: String) throws -> FaultRule {
+        try JSONDecoder().decode(FaultRule.self, from: Data(json.utf8))
+    }
+}
+
+@Suite("Expo push API (curl over HTTP/1.1, our HTTP/2 client)")
+struct ExpoEndpointTests {
+    @Test("array body, single object, to list: one ok ticket per recipient, devices and records")
+    func success() async throws {
+        try await withPushMock { mock in
+            mock.state.expoTokens.register(ExpoTokenRecord(token: tokenA, project: project, platform: .ios))
+            mock.state.expoTokens.register(ExpoTokenRecord(token: tokenB, project: project, platform: .android))
+            let array = try await ExpoCurl.post(mock, json: #"[{"to":"\#(tokenA)","title":"Hi","priority":"high"},{"to":"\#(tokenB)","body":"There","ttl":60}]"#)
+            #expect(array.status == 200)
+            #expect(array.headers["content-type"] == "application/json; charset=utf-8")
+            let tickets = try #require(array.json?["data"]?.arrayValue)
+            #expect(tickets.count == 2)
+            for ticket in tickets {
+                #expect(ticket["status"]?.stringValue == "ok")
+                let id = ticket["id"]?.stringValue ?? ""
+                #expect(UUID(uuidString: id) != nil && id == id.lowercased(), "\(id)")
+            }
+
+            let single = try await ExpoCurl.post(mock, json: #"{"to":"\#(tokenA)","title":"One"}"#)
+            #expect(single.json?["data"]?["status"]?.stringValue == "ok")
+            let list = try await ExpoCurl.post(mock, json: #"{"to":["\#(tokenA)","\#(tokenB)"],"title":"Both"}"#)
+            #expect(list.json?["data"]?.arrayValue?.count == 2)
+
+            let now = mock.state.clock.now()
+            let iosDevice = try #require(mock.state.simulatedDevices.device(DeviceAddress(service: .expo, token: tokenA), now: now))
+            #expect(iosDevice.policy == .apns)
+            #expect(iosDevice.displayed.count == 3)
+            let androidDevice = try #require(mock.state.simulatedDevices.device(DeviceAddress(service: .expo, token: tokenB), now: now))
+            #expect(androidDevice.policy == .fcm)
+            #expect(mock.state.expoTokens.lookup(tokenA)?.acceptedSends == 3)
+
+            let records = mock.recordings.records { $0.platform == .expo }
+            #expect(records.count == 3)
+            #expect(records.allSatisfy { $0.response.status == 200 })
+            let first = try #require(records.last)
+            #expect(first.annotations["tickets"] == "ok 2")
+            #expect(first.notification?.resolvedTokens == [tokenA, tokenB])
+        }
+    }
+
+    @Test("ticket errors", arguments: expoTicketErrorCases)
+    func ticketError(_ testCase: ExpoTicketErrorCase) async throws {
+        try await withPushMock(configure: testCase.configure) { mock in
+            testCase.prepare(mock)
+            let answer = try await ExpoCurl.post(mock, json: #"[{"to":"\#(testCase.to)","title":"Hi"\#(testCase.extra)}]"#)
+            #expect(answer.status == 200, "\(answer.text)")
+            let ticket = try #require(answer.json?["data"]?[0], "\(answer.text)")
+            #expect(ticket["status"]?.stringValue == "error")
+            #expect(ticket["id"] == nil)
+            #expect(ticket["details"]?["error"]?.stringValue == testCase.code, "\(answer.text)")
+            #expect(ticket["message"]?.stringValue?.hasPrefix(testCase.messagePrefix) == true, "\(answer.text)")
+            // Nothing reaches a device for an error ticket.
+            #expect(mock.state.simulatedDevices.device(DeviceAddress(service: .expo, token: testCase.to), now: mock.state.clock.now()) == nil)
+        }
+    }
+
+    @Test("request errors", arguments: expoRequestErrorCases)
+    func requestError(_ testCase: ExpoRequestErrorCase) async throws {
+        try await withPushMock(configure: testCase.configure) { mock in
+            try testCase.prepare(mock)
+            for body in testCase.before {
+                _ = try await ExpoCurl.post(mock, testCase.path, json: body)
+            }
+            let answer = try await ExpoCurl.post(mock, testCase.path, json: testCase.body, headers: testCase.headers)
+            #expect(answer.status == testCase.status, "\(answer.text)")
+            let error = try #require(answer.json?["errors"]?[0], "\(answer.text)")
+            #expect(error["code"]?.stringValue == testCase.code)
+            if let message = testCase.message {
+                #expect(error["message"]?.stringValue == message)
+            }
+            #expect(error["isTransient"]?.boolValue != nil)
+            #expect(answer.json?["data"] == nil)
+            let record = try #require(mock.recordings.records { $0.platform == .expo }.first)
+            #expect(record.response.reason == testCase.code)
+        }
+    }
+
+    @Test("enhanced push security: the right access token is accepted")
+    func accessTokenAccepted() async throws {
+        try await withPushMock { mock in
+            mock.state.expoTokens.register(project: ExpoProjectRecord(name: project, accessTokens: ["secret-token"], requiresAccessToken: true))
+            mock.state.expoTokens.register(ExpoTokenRecord(token: tokenA, project: project))
+            let answer = try await ExpoCurl.post(
+                mock,
+                json: #"{"to":"\#(tokenA)","body":"x"}"#,
+                headers: ["content-type: application/json", "authorization: Bearer secret-token"]
+            )
+            #expect(answer.status == 200)
+            #expect(answer.json?["data"]?["status"]?.stringValue == "ok")
+            let record = try #require(mock.recordings.records { $0.platform == .expo }.first)
+            #expect(record.request.headers.first(named: "authorization")?.contains("secret-token") == false)
+        }
+    }
+
+    @Test("gzip and deflate request bodies; gzip answers when asked")
+    func compression() async throws {
+        try await withPushMock { mock in
+            let json = Array(#"[{"to":"\#(tokenA)","title":"zipped"},{"to":"\#(tokenB)","title":"zipped"}]"#.utf8)
+            let gzipped = try await ExpoCurl.post(
+                mock,
+                body: HTTPContentCoding.gzipCompress(json),
+                headers: ["content-type: application/json", "content-encoding: gzip"],
+                compressed: true
+            )
+            #expect(gzipped.status == 200)
+            #expect(gzipped.headers["content-encoding"] == "gzip")
+            #expect(gzipped.json?["data"]?.arrayValue?.count == 2)
+
+            // Compressed with the system's gzip too, so our codec is not checked against itself.
+            let directory = try makeTemporaryDirectory()
+            defer { try? FileManager.default.removeItem(atPath: directory) }
+            try Data(json).write(to: URL(fileURLWithPath: directory + "/body.json"))
+            let zipped = try await run("/bin/gzip", ["-k", directory + "/body.json"])
+            #expect(zipped.status == 0)
+            let systemGzip = try [UInt8](Data(contentsOf: URL(fileURLWithPath: directory + "/body.json.gz")))
+            let plain = try await ExpoCurl.post(mock, body: systemGzip, headers: ["content-type: application/json", "content-encoding: gzip"])
+            #expect(plain.status == 200)
+            #expect(plain.headers["content-encoding"] == nil)
+            #expect(plain.json?["data"]?.arrayValue?.count == 2)
+
+            let deflated = try await ExpoCurl.post(
+                mock,
+                body: try zlibCompress(json),
+                headers: ["content-type: application/json", "content-encoding: deflate"]
+            )
+            #expect(deflated.status == 200, "\(deflated.text)")
+
+            let records = mock.recordings.records { $0.platform == .expo }
+            #expect(records.count == 3)
+            #expect(records.last?.annotations["requestContentEncoding"] == "gzip")
+            #expect(records.last?.annotations["responseContentEncoding"] == "gzip")
+            // Recorded decoded: the JSON, not the compressed bytes.
+            #expect(records.last?.notification?.resolvedTokens == [tokenA, tokenB])
+        }
+    }
+
+    @Test("receipts: absent before the delay, then ok / DeviceNotRegistered after an uninstall / relay failures; gone after 24 h")
+    func receipts() async throws {
+        try await withPushMock { mock in
+            let clock = try #require(mock.state.virtualClock)
+            clock.freeze()
+            mock.state.expoTokens.register(ExpoTokenRecord(token: tokenA, project: project))
+            mock.state.expoTokens.register(ExpoTokenRecord(token: tokenB, project: project))
+            mock.state.expoTokens.register(project: ExpoProjectRecord(name: project, bundleIdentifier: "com.acme.reminders"))
+            mock.state.expoTokens.register(ExpoTokenRecord(token: tokenC, project: project, relayFailure: .init(error: "InvalidCredentials")))
+            let sent = try await ExpoCurl.post(mock, json: #"[{"to":"\#(tokenA)","body":"1"},{"to":"\#(tokenB)","body":"2"},{"to":"\#(tokenC)","body":"3"}]"#)
+            let ids = try #require(sent.json?["data"]?.arrayValue?.compactMap { $0["id"]?.stringValue })
+            #expect(ids.count == 3)
+            let request = #"{"ids":[\#(ids.map { "\"\($0)\"" }.joined(separator: ",")),"unknown-id"]}"#
+
+            let early = try await ExpoCurl.post(mock, "/--/api/v2/push/getReceipts", json: request)
+            #expect(early.status == 200)
+            #expect(early.text == #"{"data":{}}"#)
+
+            // QA uninstalls the app behind tokenA after the ticket, before the relay.
+            _ = mock.state.expoTokens.update(tokenA, project: project) { $0.state = .unregistered(at: clock.now()) }
+            clock.advance(by: .seconds(3))
+            let later = try await ExpoCurl.post(mock, "/--/api/v2/push/getReceipts", json: request)
+            let data = try #require(later.json?["data"])
+            #expect(data[ids[0]]?["status"]?.stringValue == "error")
+            #expect(data[ids[0]]?["details"]?["error"]?.stringValue == "DeviceNotRegistered")
+            #expect(data[ids[0]]?["details"]?["expoPushToken"]?.stringValue == tokenA)
+            #expect(data[ids[1]]?["status"]?.stringValue == "ok")
+            #expect(data[ids[2]]?["details"]?["error"]?.stringValue == "InvalidCredentials")
+            #expect(data[ids[2]]?["message"]?.stringValue?.contains("com.acme.reminders") == true)
+            #expect(data["unknown-id"] == nil)
+
+            clock.advance(by: .seconds(24 * 3600))
+            let expired = try await ExpoCurl.post(mock, "/--/api/v2/push/getReceipts", json: request)
+            #expect(expired.text == #"{"data":{}}"#)
+            #expect(mock.recordings.records { $0.platform == .expo }.count == 4)
+        }
+    }
+
+    @Test("token lifecycle: expire after N sends, rotate")
+    func lifecycle() async throws {
+        try await withPushMock { mock in
+            mock.state.expoTokens.register(ExpoTokenRecord(token: tokenA, project: project, expireAfterSends: 2))
+            let body = #"{"to":"\#(tokenA)","body":"x"}"#
+            for _ in 0..<2 {
+                let answer = try await ExpoCurl.post(mock, json: body)
+                #expect(answer.json?["data"]?["status"]?.stringValue == "ok")
+            }
+            let third = try await ExpoCurl.post(mock, json: body)
+            #expect(third.json?["data"]?["details"]?["error"]?.stringValue == "DeviceNotRegistered")
+
+            let rotated = mock.state.expoTokens.rotate(tokenB, to: tokenC, project: project, at: mock.state.clock.now())
+            #expect(rotated.new.isActive(at: mock.state.clock.now()))
+            let old = try await ExpoCurl.post(mock, json: #"{"to":"\#(tokenB)","body":"x"}"#)
+            #expect(old.json?["data"]?["details"]?["error"]?.stringValue == "DeviceNotRegistered")
+            let new = try await ExpoCurl.post(mock, json: #"{"to":"\#(tokenC)","body":"x"}"#)
+            #expect(new.json?["data"]?["status"]?.stringValue == "ok")
+        }
+    }
+
+    @Test("injected error tickets (expo-error ticketError)")
+    func injectedTickets() async throws {
+        try await withPushMock { mock in
+            _ = try mock.addFault(try FaultRule.decode(#"{"match":{"platform":"expo"},"action":{"type":"expo-error","ticketError":"MessageRateExceeded"}}"#))
+            let answer = try await ExpoCurl.post(mock, json: #"[{"to":"\#(tokenA)","body":"x"},{"to":"\#(tokenB)","body":"y"}]"#)
+            #expect(answer.status == 200)
+            let tickets = try #require(answer.json?["data"]?.arrayValue)
+            #expect(tickets.map { $0["details"]?["error"]?.stringValue } == ["MessageRateExceeded", "MessageRateExceeded"])
+            #expect(mock.state.simulatedDevices.device(DeviceAddress(service: .expo, token: tokenA), now: mock.state.clock.now()) == nil)
+        }
+    }
+
+    @Test("connection faults on Expo over HTTP/1.1: reset closes the connection, then normal answers")
+    func connectionFault() async throws {
+        try await withPushMock { mock in
+            _ = try mock.addFault(try FaultRule.decode(#"{"match":{"platform":"expo"},"trigger":{"count":1},"action":{"type":"reset"}}"#))
+            let broken = try await ExpoCurl.post(mock, json: #"{"to":"\#(tokenA)","body":"x"}"#)
+            #expect(broken.status == 0, "\(broken.text)")
+            let next = try await ExpoCurl.post(mock, json: #"{"to":"\#(tokenA)","body":"x"}"#)
+            #expect(next.status == 200)
+            let records = mock.recordings.records { $0.platform == .expo }
+            #expect(records.count == 2)
+            #expect(records.last?.annotations["fault"] != nil)
+            #expect(records.last?.response.status == 0)
+            // Nothing reached the device for the reset request.
+            let device = mock.state.simulatedDevices.device(DeviceAddress(service: .expo, token: tokenA), now: mock.state.clock.now())
+            #expect(device?.displayed.count == 1)
+        }
+    }
+
+    @Test("injected receipt errors (expo-error ticketError on getReceipts)")
+    func injectedReceipts() async throws {
+        try await withPushMock { mock in
+            let clock = try #require(mock.state.virtualClock)
+            clock.freeze()
+            let sent = try await ExpoCurl.post(mock, json: #"[{"to":"\#(tokenA)","body":"x"},{"to":"\#(tokenB)","body":"y"}]"#)
+            let ids = try #require(sent.json?["data"]?.arrayValue?.compactMap { $0["id"]?.stringValue })
+            clock.advance(by: .seconds(3))
+            _ = try mock.addFault(try FaultRule.decode(
+                #"{"match":{"platform":"expo","path":"/--/api/v2/push/getReceipts"},"trigger":{"count":1},"action":{"type":"expo-error","ticketError":"InvalidCredentials"}}"#
+            ))
+            let request = #"{"ids":["\#(ids[0])","\#(ids[1])"]}"#
+            let faulty = try await ExpoCurl.post(mock, "/--/api/v2/push/getReceipts", json: request)
+            #expect(faulty.json?["data"]?[ids[0]]?["details"]?["error"]?.stringValue == "InvalidCredentials", "\(faulty.text)")
+            #expect(faulty.json?["data"]?[ids[1]]?["details"]?["error"]?.stringValue == "InvalidCredentials")
+            // The fault fired once; the real receipts are still ok.
+            let normal = try await ExpoCurl.post(mock, "/--/api/v2/push/getReceipts", json: request)
+            #expect(normal.json?["data"]?[ids[0]]?["status"]?.stringValue == "ok", "\(normal.text)")
+        }
+    }
+
+    @Test("lint: what Expo would relay to APNs, reported against the Expo fields")
+    func lint() async throws {
+        try await withPushMock { mock in
+            mock.state.expoTokens.register(ExpoTokenRecord(token: tokenB, project: project, platform: .android))
+            let body = #"""
+                [{"to":"\#(tokenA)","_contentAvailable":true,"data":{"sync":true}},
+                 {"to":"\#(tokenA)","_contentAvailable":true,"priority":"normal","data":{"sync":true}},
+                 {"to":"\#(tokenA)","mutableContent":true,"data":{"x":1},"collapseId":"c"},
+                 {"to":"\#(tokenB)","_contentAvailable":true}]
+                """#
+            let answer = try await ExpoCurl.post(mock, json: body)
+            #expect(answer.status == 200)
+            let record = try #require(mock.recordings.records { $0.platform == .expo }.first)
+            let notes = record.notification?.lint ?? []
+            // [1] asks for normal priority, [3] goes to an Android token: neither is linted as APNs.
+            #expect(notes.map(\.code).sorted() == [
+                "apns.background-high-priority", "apns.background-high-priority", "apns.collapse-id-on-background", "apns.mutable-content-without-alert",
+            ], "\(notes)")
+            #expect(notes.filter { $0.code == "apns.background-high-priority" }.map(\.field) == ["[0].priority", "[2].priority"])
+            #expect(notes.first { $0.code == "apns.mutable-content-without-alert" }?.field == "[2].mutableContent")
+            #expect(notes.first { $0.code == "apns.collapse-id-on-background" }?.field == "[2].collapseId")
+            #expect(notes.allSatisfy { $0.message.hasPrefix("As relayed to APNs: ") })
+        }
+    }
+
+    @Test("over HTTP/2 (h2c and TLS)", arguments: [false, true])
+    func http2(tls: Bool) async throws {
+        try await withPushMock { mock in
+            let connection = try await mock.connect(tls: tls)
+            var headers = HTTPHeaderList()
+            headers.append(name: "content-type", value: "application/json")
+            headers.append(name: "accept-encoding", value: "gzip, deflate")
+            let response = try await connection.send(
+                HTTPRequestMessage(
+                    method: "POST",
+                    path: "/--/api/v2/push/send",
+                    authority: "exp.host",
+                    headers: headers,
+                    body: Array(#"[{"to":"\#(tokenA)","title":"h2"}]"#.utf8)
+                )
+            )
+            await connection.close()
+            #expect(response.status == 200)
+            #expect(response.headers.first(named: "content-encoding") == "gzip")
+            let body = try HTTPContentCoding.gzip.decode(response.body, limit: 1 << 20)
+            let json = try JSONValue(parsing: body)
+            #expect(json["data"]?[0]?["status"]?.stringValue == "ok")
+        }
+    }
+
+    @Test("control API: projects and tokens, uninstall through PATCH")
+    func controlAPI() async throws {
+        try await withPushMock { mock in
+            let created = try await ControlAPITests.curl(
+                mock,
+                "POST",
+                "/_pushmock/expo/tokens",
+                body: #"[{"token":"\#(tokenA)","project":"\#(project)","platform":"android"}]"#
+            )
+            #expect(created.status == 201)
+            #expect(mock.state.expoTokens.lookup(tokenA)?.platform == .android)
+            let projects = try await ControlAPITests.curl(
+                mock,
+                "POST",
+                "/_pushmock/expo/projects",
+                body: #"{"name":"\#(project)","accessTokens":["abcdefghijkl"]}"#
+            )
+            #expect(projects.status == 201)
+            #expect(mock.state.expoTokens.project(named: project)?.requiresAccessToken == true)
+            let encoded = tokenA.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? tokenA
+            let patched = try await ControlAPITests.curl(mock, "PATCH", "/_pushmock/expo/tokens/\(encoded)", body: #"{"state":"uninstalled"}"#)
+            #expect(patched.status == 200)
+            #expect(patched.json?["state"]?.stringValue == "unregistered")
+            let bad = try await ControlAPITests.curl(mock, "POST", "/_pushmock/expo/tokens", body: #"{"token":"nope"}"#)
+            #expect(bad.status == 400)
+            let listed = try await ControlAPITests.curl(mock, "GET", "/_pushmock/expo/tokens")
+            #expect(listed.json?.arrayValue?.count == 1)
+        }
+    }
+}
+
+/// zlib-wrapped deflate (RFC 1950) made by Python's zlib, an independent encoder.
+private func zlibCompress(_ bytes: [UInt8]) throws -> [UInt8] {
+    let directory = try makeTemporaryDirectory()
+    defer { try? FileManager.default.removeItem(atPath: directory) }
+    let input = directory + "/in"
+    let output = directory + "/out"
+    try Data(bytes).write(to: URL(fileURLWithPath: input))
+    let script = "import zlib,sys; open(sys.argv[2],'wb').write(zlib.compress(open(sys.argv[1],'rb').read()))"
+    let result = try runSync("/usr/bin/python3", ["-c", script, input, output])
+    guard result == 0 else { throw ExpoTestError("python3 zlib failed") }
+    return try [UInt8](Data(contentsOf: URL(fileURLWithPath: output)))
+}
+
+private func runSync(_ executable: String, _ arguments: [String]) throws -> Int32 {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: executable)
+    process.arguments = arguments
+    try process.run()
+    process.waitUntilExit()
+    return process.terminationStatus
+}
+
+struct ExpoTestError: Error, CustomStringConvertible {
+    var description: String
+    init(_ description: String) { self.description = description }
+}
+
+@Suite("Expo receipt store")
+struct ExpoReceiptStoreTests {
+    @Test("bounded: the oldest receipts go first; expired ones are swept")
+    func bounded() {
+        let store = ExpoReceiptStore(capacity: 3)
+        let now = Timestamp(millisecondsSince1970: 1_000_000)
+        func entry(_ token: String) -> ExpoReceiptStore.Entry {
+            ExpoReceiptStore.Entry(token: token, issuedAt: now, availableAt: now, expiresAt: now + .seconds(60))
+        }
+        let ids = (0..<5).map { ExpoReceiptID("id-\($0)") }
+        store.issue(ids.map { ($0, entry("t")) }, now: now)
+        #expect(store.count == 3)
+        let found = store.receipts(for: ids, now: now) { _ in .ok }.map(\.id.rawValue)
+        #expect(found == ["id-2", "id-3", "id-4"])
+        #expect(store.receipts(for: ids, now: now + .seconds(61)) { _ in .ok }.isEmpty)
+        #expect(store.count == 0)
+    }
+}
