@@ -1,6 +1,6 @@
+import Crypto
 public import Foundation
 import SwiftASN1
-import Crypto
 import X509
 
 /// Creates the certificates PushMock needs, entirely in memory: a local CA, TLS server

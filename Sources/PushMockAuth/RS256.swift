@@ -1,6 +1,6 @@
-public import _CryptoExtras
 import Crypto
 import Foundation
+public import _CryptoExtras
 
 /// RSASSA-PKCS1-v1_5 with SHA-256, the algorithm Google service accounts sign their OAuth2
 /// assertions with (`alg: RS256`).

@@ -16,7 +16,8 @@ extension ServiceAccountJSON {
             let hex = String(byte, radix: 16)
             return hex.count == 1 ? "0" + hex : hex
         }.joined()
-        let clientID = String(Int.random(in: 1...9, using: &generator))
+        let clientID =
+            String(Int.random(in: 1...9, using: &generator))
             + (0..<20).map { _ in String(Int.random(in: 0...9, using: &generator)) }.joined()
 
         let key = try ServiceAccountKey.generate(privateKeyID: privateKeyID)

@@ -1,5 +1,5 @@
-public import _CryptoExtras
 import Foundation
+public import _CryptoExtras
 
 /// A Google service-account signing key: the RSA private key from a service-account JSON file's
 /// `private_key`, plus the `private_key_id` that goes in the JWT header's `kid`.

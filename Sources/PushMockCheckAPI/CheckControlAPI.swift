@@ -81,7 +81,8 @@ package struct CheckControlAPI: ControlAPIExtension {
             }
             let options = try body.decode(DeepLinkChecker.Options.self, member: "options") ?? DeepLinkChecker.Options()
             let report = DeepLinkChecker(routes: routes, options: options).check(recordings.records(matching: body.query))
-            return try Self.checkResponse(CheckOutcome(report), format: body.format, junit: { JUnitReport.testCases(report) }, text: report.detailedText)
+            return try Self.checkResponse(
+                CheckOutcome(report), format: body.format, junit: { JUnitReport.testCases(report) }, text: report.detailedText)
         }
         if request.matches("POST", "checks", "policy") {
             let body = try CheckRequestBody(request, definition: "policy", allowed: [])
@@ -98,7 +99,8 @@ package struct CheckControlAPI: ControlAPIExtension {
                 throw ControlAPIError(400, "policy: \(error.description)")
             }
             let report = PolicyChecker(policy: policy).check(recordings.records(matching: body.query))
-            return try Self.checkResponse(CheckOutcome(report), format: body.format, junit: { JUnitReport.testCases(report, policy: policy) }, text: report.text)
+            return try Self.checkResponse(
+                CheckOutcome(report), format: body.format, junit: { JUnitReport.testCases(report, policy: policy) }, text: report.text)
         }
         if request.segments.count == 2, ["links", "policy"].contains(request.segments[1]) {
             throw ControlAPIError(405, "\(request.method) is not supported on /_pushmock/checks/\(request.segments[1]); POST the check")
@@ -114,10 +116,12 @@ package struct CheckControlAPI: ControlAPIExtension {
         switch format {
         case "junit":
             headers.append(name: "content-type", value: "application/xml")
-            return HTTPResponseMessage(status: status, headers: headers, body: Array(JUnitReport.render(JUnitReport.testCases(results)).utf8))
+            return HTTPResponseMessage(
+                status: status, headers: headers, body: Array(JUnitReport.render(JUnitReport.testCases(results)).utf8))
         case "text":
             headers.append(name: "content-type", value: "text/plain; charset=utf-8")
-            return HTTPResponseMessage(status: status, headers: headers, body: Array((results.map(\.message).joined(separator: "\n\n") + "\n").utf8))
+            return HTTPResponseMessage(
+                status: status, headers: headers, body: Array((results.map(\.message).joined(separator: "\n\n") + "\n").utf8))
         default:
             let report = ExpectationReport(results: results)
             return (try? ControlAPI.encoded(report, status: status)) ?? ControlAPI.json(status: 500, ["error": "cannot encode the report"])
@@ -178,7 +182,8 @@ struct CheckRequestBody {
             definitionFile = path
         }
         guard (definition == nil) != (definitionFile == nil) else {
-            throw ControlAPIError(400, "give exactly one of \"\(name)\" (inline) and \"\(name)File\" (a path under the gateway's --checks-dir)")
+            throw ControlAPIError(
+                400, "give exactly one of \"\(name)\" (inline) and \"\(name)File\" (a path under the gateway's --checks-dir)")
         }
         format = "json"
         var urlItems: [(name: String, value: String)] = []

@@ -98,10 +98,14 @@ public actor PushMockControlClient {
 
     /// Like ``request(_:_:query:json:)``, but throws the gateway's `{"error": …}` message for
     /// any status outside 2xx.
-    public func call(_ method: String, _ path: String, query: [(String, String)] = [], json body: [UInt8] = []) async throws -> ControlResponse {
+    public func call(_ method: String, _ path: String, query: [(String, String)] = [], json body: [UInt8] = []) async throws
+        -> ControlResponse
+    {
         let response = try await request(method, path, query: query, json: body)
         guard (200..<300).contains(response.status) else {
-            throw ControlClientError("\(method) /_pushmock/\(path): \(response.status) \(response.errorMessage ?? String(decoding: response.body, as: UTF8.self))")
+            throw ControlClientError(
+                "\(method) /_pushmock/\(path): \(response.status) \(response.errorMessage ?? String(decoding: response.body, as: UTF8.self))"
+            )
         }
         return response
     }
@@ -129,7 +133,9 @@ public actor PushMockControlClient {
         }
         do {
             let opened = try await HTTP2ClientConnection.connect(
-                to: .init(host: endpoint.host, port: endpoint.port, tls: tls, serverHostname: endpoint.usesTLS ? "localhost" : nil, connectTimeout: timeout)
+                to: .init(
+                    host: endpoint.host, port: endpoint.port, tls: tls, serverHostname: endpoint.usesTLS ? "localhost" : nil,
+                    connectTimeout: timeout)
             )
             connection = opened
             return opened

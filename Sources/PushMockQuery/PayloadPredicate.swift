@@ -35,7 +35,8 @@ public struct PayloadPredicate: Sendable, Hashable, Codable, CustomStringConvert
         public init(from decoder: any Decoder) throws {
             let text = try decoder.singleValueContainer().decode(String.self)
             guard let value = Value(rawValue: text == "==" ? "=" : text) else {
-                throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "operator must be =, !=, ~, exists or absent"))
+                throw DecodingError.dataCorrupted(
+                    .init(codingPath: decoder.codingPath, debugDescription: "operator must be =, !=, ~, exists or absent"))
             }
             self.value = value
         }

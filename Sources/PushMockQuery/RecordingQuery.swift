@@ -142,11 +142,15 @@ public struct RecordingQuery: Sendable, Hashable, Codable {
     /// Each condition on its own, in a fixed order, for explaining near misses.
     public var conditions: [QueryCondition] {
         var conditions: [QueryCondition] = []
-        func add(_ name: String, _ expected: String, _ actual: @escaping @Sendable (ExchangeRecord) -> String?, _ test: @escaping @Sendable (String?) -> Bool) {
-            conditions.append(QueryCondition(name: name, expected: expected) { record in
-                let value = actual(record)
-                return (test(value), value ?? "(none)")
-            })
+        func add(
+            _ name: String, _ expected: String, _ actual: @escaping @Sendable (ExchangeRecord) -> String?,
+            _ test: @escaping @Sendable (String?) -> Bool
+        ) {
+            conditions.append(
+                QueryCondition(name: name, expected: expected) { record in
+                    let value = actual(record)
+                    return (test(value), value ?? "(none)")
+                })
         }
         if let platform { add("platform", platform.rawValue, { $0.platform.rawValue }, { $0 == platform.rawValue }) }
         if let namespace { add("namespace", namespace, { $0.namespace }, { $0 == namespace }) }
@@ -157,16 +161,20 @@ public struct RecordingQuery: Sendable, Hashable, Codable {
             let matches: @Sendable (String) -> Bool = { token.matches($0) || folded.matches($0.lowercased()) }
             // An Expo request carries up to 100 recipients: any of them (relayed, in
             // `resolvedTokens`) matches.
-            add("token", token.pattern, { record in
-                guard let notification = record.notification else { return nil }
-                if let single = notification.token { return single }
-                guard record.platform == .expo else { return nil }
-                return notification.resolvedTokens.first(where: matches) ?? notification.resolvedTokens.first
-            }, { $0.map(matches) ?? false })
+            add(
+                "token", token.pattern,
+                { record in
+                    guard let notification = record.notification else { return nil }
+                    if let single = notification.token { return single }
+                    guard record.platform == .expo else { return nil }
+                    return notification.resolvedTokens.first(where: matches) ?? notification.resolvedTokens.first
+                }, { $0.map(matches) ?? false })
         }
         if let topic { add("topic", topic.pattern, { $0.notification?.topic }, { $0.map(topic.matches) ?? false }) }
         if let project { add("project", project.pattern, { $0.notification?.project }, { $0.map(project.matches) ?? false }) }
-        if let status { add("status", status.description, { String($0.response.status) }, { $0.flatMap(Int.init).map(status.contains) ?? false }) }
+        if let status {
+            add("status", status.description, { String($0.response.status) }, { $0.flatMap(Int.init).map(status.contains) ?? false })
+        }
         if let reason { add("reason", reason, { $0.response.reason }, { $0 == reason }) }
         if let pushType { add("pushType", pushType, { $0.notification?.pushType }, { $0 == pushType }) }
         if let priority { add("priority", String(priority), { $0.notification?.priority.map(String.init) }, { $0 == String(priority) }) }
@@ -184,11 +192,12 @@ public struct RecordingQuery: Sendable, Hashable, Codable {
             }
         }
         for predicate in payload {
-            conditions.append(QueryCondition(name: predicate.path, expected: predicate.expectationText) { record in
-                let result = predicate.evaluate(record.request.body.jsonValue)
-                let actual = result.found.isEmpty ? "(absent)" : result.found.map(PayloadPredicate.render).joined(separator: ", ")
-                return (result.passed, actual)
-            })
+            conditions.append(
+                QueryCondition(name: predicate.path, expected: predicate.expectationText) { record in
+                    let result = predicate.evaluate(record.request.body.jsonValue)
+                    let actual = result.found.isEmpty ? "(absent)" : result.found.map(PayloadPredicate.render).joined(separator: ", ")
+                    return (result.passed, actual)
+                })
         }
         return conditions
     }

@@ -22,7 +22,8 @@ public struct StoredExchange: Sendable {
         self.sequence = sequence
         self.summary = summary
         self.line = line
-        self.retainedBytes = Self.heapBlockOverhead + lineBufferCapacity + summary.heapBytes
+        self.retainedBytes =
+            Self.heapBlockOverhead + lineBufferCapacity + summary.heapBytes
             + MemoryLayout<StoredExchange?>.stride
     }
 

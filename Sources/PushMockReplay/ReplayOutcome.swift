@@ -1,7 +1,7 @@
 import PushMockCore
+import PushMockJSON
 public import PushMockRecording
 public import PushMockSender
-import PushMockJSON
 
 /// An outcome reduced to what replay compares: its class, HTTP status and reason (APNs
 /// `reason`, FCM `FcmError.errorCode` or Google `status`). Built the same way from a recorded

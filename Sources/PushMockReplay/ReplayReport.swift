@@ -27,12 +27,14 @@ public struct ReplayReport: Sendable, Hashable {
         var text = ""
         for comparison in comparisons {
             let replayed = comparison.replayed.map(\.description) ?? "not sent (no \(comparison.platform) credentials)"
-            let mark = switch comparison.verdict {
-            case .same: "same     "
-            case .different: "DIFFERENT"
-            case .skipped: "skipped  "
-            }
-            text += "\(mark) #\(comparison.sequence) \(comparison.platform) \(comparison.recipient): recorded \(comparison.recorded), replayed \(replayed)\n"
+            let mark =
+                switch comparison.verdict {
+                case .same: "same     "
+                case .different: "DIFFERENT"
+                case .skipped: "skipped  "
+                }
+            text +=
+                "\(mark) #\(comparison.sequence) \(comparison.platform) \(comparison.recipient): recorded \(comparison.recorded), replayed \(replayed)\n"
         }
         text += "\(comparisons.count) replayed: \(sameCount) same, \(differentCount) different"
         if skippedCount > 0 { text += ", \(skippedCount) skipped" }

@@ -1,7 +1,7 @@
-public import PushMockRecording
-public import PushMockSender
 import Foundation
 import PushMockCore
+public import PushMockRecording
+public import PushMockSender
 
 /// Which recorded exchanges can be sent again, and how: APNs `POST /3/device/<token>` and
 /// FCM `POST …/projects/<project>/messages:send`. Token requests, IID calls and control
@@ -39,7 +39,8 @@ public enum ReplayableRequest {
             guard !name.hasPrefix(":"), !droppedHeaders.contains(name) else { continue }
             headers.append(name: field.name, value: field.value)
         }
-        let recipient = record.notification?.token
+        let recipient =
+            record.notification?.token
             ?? record.notification?.topic.map { "topic:\($0)" }
             ?? record.notification?.condition.map { "condition:\($0)" }
             ?? path

@@ -35,11 +35,14 @@ extension PushMockHarness {
     }
 
     /// `POST /token` with a form-encoded JWT-bearer grant.
-    public func tokenRequest(assertion: String, grantType: String = "urn:ietf:params:oauth:grant-type:jwt-bearer", path: String = "/token") -> HTTPRequestMessage {
+    public func tokenRequest(assertion: String, grantType: String = "urn:ietf:params:oauth:grant-type:jwt-bearer", path: String = "/token")
+        -> HTTPRequestMessage
+    {
         var headers = HTTPHeaderList()
         headers.append(.contentType, value: "application/x-www-form-urlencoded")
         let allowed = CharacterSet.alphanumerics.union(CharacterSet(charactersIn: "-._~"))
-        let body = "grant_type=\(grantType.addingPercentEncoding(withAllowedCharacters: allowed)!)&assertion=\(assertion.addingPercentEncoding(withAllowedCharacters: allowed)!)"
+        let body =
+            "grant_type=\(grantType.addingPercentEncoding(withAllowedCharacters: allowed)!)&assertion=\(assertion.addingPercentEncoding(withAllowedCharacters: allowed)!)"
         return HTTPRequestMessage(method: "POST", path: path, headers: headers, body: Array(body.utf8))
     }
 

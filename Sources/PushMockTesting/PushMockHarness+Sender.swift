@@ -12,7 +12,8 @@ extension PushMockHarness {
         retry: RetryPolicy = .default,
         configure: (inout APNsSenderConfiguration) -> Void = { _ in }
     ) throws(SenderError) -> APNsSenderConfiguration {
-        var configuration = try Self.apnsSenderConfiguration(server: server, url: "https://127.0.0.1:\(tlsPort)", authentication: authentication, retry: retry)
+        var configuration = try Self.apnsSenderConfiguration(
+            server: server, url: "https://127.0.0.1:\(tlsPort)", authentication: authentication, retry: retry)
         configure(&configuration)
         return configuration
     }
@@ -24,7 +25,8 @@ extension PushMockHarness {
         validateOnly: Bool = false,
         configure: (inout FCMSenderConfiguration) -> Void = { _ in }
     ) throws(SenderError) -> FCMSenderConfiguration {
-        var configuration = try Self.fcmSenderConfiguration(server: server, url: "https://127.0.0.1:\(tlsPort)", retry: retry, validateOnly: validateOnly)
+        var configuration = try Self.fcmSenderConfiguration(
+            server: server, url: "https://127.0.0.1:\(tlsPort)", retry: retry, validateOnly: validateOnly)
         configure(&configuration)
         return configuration
     }

@@ -1,11 +1,11 @@
 import Foundation
 import Logging
 public import NIOSSL
-import PushMockCheckAPI
-import PushMockJSON
 public import PushMockAuth
+import PushMockCheckAPI
 public import PushMockCore
 public import PushMockGateway
+import PushMockJSON
 public import PushMockRecording
 public import PushMockSender
 public import PushMockSimulation

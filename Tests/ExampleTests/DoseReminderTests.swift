@@ -41,7 +41,8 @@ struct DoseReminderTests {
             try await notifier.sendDoseReminder(to: token, for: .init(id: "p1", compoundName: "TB-500"))
 
             let failure = await #expect(throws: ExpectationFailure.self) {
-                try await mock.expect(RecordingQuery(token: Glob(token), payload: [try .equals("$.aps.alert.title", "Time for your BPC-157")]))
+                try await mock.expect(
+                    RecordingQuery(token: Glob(token), payload: [try .equals("$.aps.alert.title", "Time for your BPC-157")]))
             }
             let report = try #require(failure).description
             #expect(report.contains("expected exactly 1 exchange"))

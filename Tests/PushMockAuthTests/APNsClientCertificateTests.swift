@@ -1,7 +1,8 @@
 import Foundation
-@testable import PushMockAuth
 import Testing
 import X509
+
+@testable import PushMockAuth
 
 @Suite("APNs client certificates")
 struct APNsClientCertificateTests {
@@ -73,11 +74,12 @@ struct APNsClientCertificateTests {
             ]
         )
         let parsed = try APNsClientCertificate(pem: issued.certificatePEM)
-        #expect(parsed.allowedTopics == [
-            "com.example.app",
-            "com.example.watch", "com.example.watch.voip", "com.example.watch.complication",
-            "com.example.empty",
-        ])
+        #expect(
+            parsed.allowedTopics == [
+                "com.example.app",
+                "com.example.watch", "com.example.watch.voip", "com.example.watch.complication",
+                "com.example.empty",
+            ])
         #expect(!parsed.allows(topic: "com.example.app.voip"))
     }
 
@@ -108,10 +110,11 @@ struct APNsClientCertificateTests {
     @Test func topicListAcceptsOtherStringTypesAndTopicsWithoutKinds() throws {
         // SEQUENCE { IA5String "x", PrintableString "y", SEQUENCE { UTF8String "voip" } }
         let encoded: [UInt8] = [0x30, 0x0E, 0x16, 0x01, 0x78, 0x13, 0x01, 0x79, 0x30, 0x06, 0x0C, 0x04, 0x76, 0x6F, 0x69, 0x70]
-        #expect(try APNsCertificateTopic.decodeList(derEncoded: encoded[...]) == [
-            APNsCertificateTopic(topic: "x", kinds: []),
-            APNsCertificateTopic(topic: "y", kinds: ["voip"]),
-        ])
+        #expect(
+            try APNsCertificateTopic.decodeList(derEncoded: encoded[...]) == [
+                APNsCertificateTopic(topic: "x", kinds: []),
+                APNsCertificateTopic(topic: "y", kinds: ["voip"]),
+            ])
     }
 
     @Test(arguments: [

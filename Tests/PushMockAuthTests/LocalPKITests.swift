@@ -1,7 +1,7 @@
 import Foundation
 import PushMockAuth
-import Testing
 import SwiftASN1
+import Testing
 import X509
 
 @Suite("Local PKI")
@@ -34,15 +34,17 @@ struct LocalPKITests {
         let extensions = server.certificate.extensions
         #expect(try extensions.basicConstraints == .notCertificateAuthority)
         #expect(try extensions.extendedKeyUsage == ExtendedKeyUsage([.serverAuth]))
-        #expect(try extensions.authorityKeyIdentifier?.keyIdentifier == authority.certificate.extensions.subjectKeyIdentifier?.keyIdentifier)
+        #expect(
+            try extensions.authorityKeyIdentifier?.keyIdentifier == authority.certificate.extensions.subjectKeyIdentifier?.keyIdentifier)
         #expect(try extensions.subjectKeyIdentifier != nil)
         let alternativeNames = try #require(try extensions.subjectAlternativeNames)
-        #expect(Array(alternativeNames) == [
-            .dnsName("localhost"),
-            .dnsName("api.sandbox.push.apple.com"),
-            .ipAddress(ASN1OctetString(contentBytes: [127, 0, 0, 1])),
-            .ipAddress(ASN1OctetString(contentBytes: [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1])),
-        ])
+        #expect(
+            Array(alternativeNames) == [
+                .dnsName("localhost"),
+                .dnsName("api.sandbox.push.apple.com"),
+                .ipAddress(ASN1OctetString(contentBytes: [127, 0, 0, 1])),
+                .ipAddress(ASN1OctetString(contentBytes: [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1])),
+            ])
         #expect(server.certificate.issuer == authority.certificate.subject)
     }
 
@@ -114,12 +116,14 @@ struct LocalPKITests {
 
         // A reloaded CA keeps issuing verifiable certificates with the same key identifier.
         let leaf = try LocalPKI.makeServerCertificate(issuer: reloaded, dnsNames: ["localhost"], ipAddresses: [])
-        #expect(try leaf.certificate.extensions.authorityKeyIdentifier?.keyIdentifier
-            == authority.certificate.extensions.subjectKeyIdentifier?.keyIdentifier)
+        #expect(
+            try leaf.certificate.extensions.authorityKeyIdentifier?.keyIdentifier
+                == authority.certificate.extensions.subjectKeyIdentifier?.keyIdentifier)
 
         let reloadedLeaf = try IssuedCertificate(certificatePEM: server.certificatePEM, privateKeyPEM: server.privateKeyPEM)
         #expect(reloadedLeaf.certificate == server.certificate)
-        #expect(try PEM.certificates(fromPEM: server.certificatePEM + authority.certificatePEM) == [server.certificate, authority.certificate])
+        #expect(
+            try PEM.certificates(fromPEM: server.certificatePEM + authority.certificatePEM) == [server.certificate, authority.certificate])
     }
 
     @Test func rejectsMismatchedOrWrongKindOfMaterial() throws {

@@ -32,7 +32,8 @@ struct OpenSSLCertificateInteropTests {
             #expect(strict.succeeded, "strict verify with \(identity) failed: \(strict.combinedOutput)")
         }
 
-        let wrongName = try OpenSSLTool.run(["verify", "-CAfile", "ca.pem", "-verify_hostname", "example.com", "server.pem"], in: directory)
+        let wrongName = try OpenSSLTool.run(
+            ["verify", "-CAfile", "ca.pem", "-verify_hostname", "example.com", "server.pem"], in: directory)
         #expect(!wrongName.succeeded)
     }
 
@@ -81,7 +82,10 @@ struct OpenSSLCertificateInteropTests {
             issuer: authority,
             bundleID: "com.example.app",
             multiTopics: multiTopic
-                ? [APNsCertificateTopic(topic: "com.example.app", kinds: ["app"]), APNsCertificateTopic(topic: "com.example.app.voip", kinds: ["voip"])]
+                ? [
+                    APNsCertificateTopic(topic: "com.example.app", kinds: ["app"]),
+                    APNsCertificateTopic(topic: "com.example.app.voip", kinds: ["voip"]),
+                ]
                 : nil,
             includeVoIPExtension: multiTopic
         )

@@ -16,7 +16,8 @@ struct OpenSSLSignatureInteropTests {
         let key = try APNsSigningKey(p8FilePath: directory.path("AuthKey.p8"), keyID: "OPENSSL001", teamID: "TEAM000001")
 
         // The recipe from Apple's "Establishing a token-based connection to APNs".
-        let signingInput = Base64URL.encode(#"{"alg":"ES256","kid":"OPENSSL001"}"#) + "."
+        let signingInput =
+            Base64URL.encode(#"{"alg":"ES256","kid":"OPENSSL001"}"#) + "."
             + Base64URL.encode(#"{"iss":"TEAM000001","iat":1700000000}"#)
         try directory.write(signingInput, to: "input.txt")
         let sign = try OpenSSLTool.run(

@@ -14,7 +14,9 @@ struct PEMTextTests {
     @Test func writtenPEMEndsWithExactlyOneNewline() throws {
         let apnsKey = APNsSigningKey.generate(keyID: "K", teamID: "T")
         let rsaKey = try ServiceAccountKey.generate(privateKeyID: "r")
-        for pem in [authority.certificatePEM, authority.privateKeyPEM, apnsKey.pkcs8PEM, apnsKey.publicKeyPEM, rsaKey.pkcs8PEM, rsaKey.publicKeyPEM] {
+        for pem in [
+            authority.certificatePEM, authority.privateKeyPEM, apnsKey.pkcs8PEM, apnsKey.publicKeyPEM, rsaKey.pkcs8PEM, rsaKey.publicKeyPEM,
+        ] {
             #expect(pem.hasSuffix("-----\n"))
         }
         // So concatenation gives a valid chain file.
@@ -41,13 +43,17 @@ struct PEMTextTests {
 
         let singleLine = "\(lines.first!) \(body) \(lines.last!)"
         let escaped = "\(lines.first!)\\n\(body)\\n\(lines.last!)\\n"
-        let crlfShortLines = ([String(lines.first!)] + stride(from: 0, to: body.count, by: 20).map { offset in
-            String(body.dropFirst(offset).prefix(20))
-        } + [String(lines.last!)]).joined(separator: "\r\n")
+        let crlfShortLines =
+            ([String(lines.first!)]
+            + stride(from: 0, to: body.count, by: 20).map { offset in
+                String(body.dropFirst(offset).prefix(20))
+            } + [String(lines.last!)]).joined(separator: "\r\n")
 
         for variant in [singleLine, escaped, crlfShortLines] {
             #expect(try APNsSigningKey(pem: variant, keyID: "K", teamID: "T").publicKeyPEM == key.publicKeyPEM)
-            #expect(try APNsSigningKey(privateKey: PEM.p256PrivateKey(fromPEM: variant), keyID: "K", teamID: "T").publicKeyPEM == key.publicKeyPEM)
+            #expect(
+                try APNsSigningKey(privateKey: PEM.p256PrivateKey(fromPEM: variant), keyID: "K", teamID: "T").publicKeyPEM
+                    == key.publicKeyPEM)
         }
 
         let rsaKey = try ServiceAccountKey.generate(privateKeyID: "r")

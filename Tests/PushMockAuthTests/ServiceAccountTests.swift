@@ -52,7 +52,9 @@ struct ServiceAccountTests {
             JWTClaim("nested\"quote", .integer(-3)),
         ])
         let parsed = try ServiceAccountAssertion(parsing: token)
-        #expect(parsed.claimsJSON.hasPrefix(#"{"iss":"pushmock@demo-project.iam.gserviceaccount.com","aud":["https://localhost:8443/token"],"iat":1700000000.75,"#))
+        #expect(
+            parsed.claimsJSON.hasPrefix(
+                #"{"iss":"pushmock@demo-project.iam.gserviceaccount.com","aud":["https://localhost:8443/token"],"iat":1700000000.75,"#))
         #expect(parsed.audience == tokenURI)
         #expect(parsed.issuedAt == 1_700_000_000)
         #expect(parsed.expiresAt == 1_700_003_600)
@@ -141,17 +143,19 @@ struct ServiceAccountJSONTests {
         #expect(sample.privateKeyID.allSatisfy { $0.isHexDigit })
         #expect(sample.clientID.count == 21)
         #expect(sample.privateKey.hasPrefix("-----BEGIN PRIVATE KEY-----"))
-        #expect(sample.clientX509CertURL == "https://www.googleapis.com/robot/v1/metadata/x509/pushmock%40demo-project.iam.gserviceaccount.com")
+        #expect(
+            sample.clientX509CertURL == "https://www.googleapis.com/robot/v1/metadata/x509/pushmock%40demo-project.iam.gserviceaccount.com")
         #expect(sample.universeDomain == "googleapis.com")
 
         let data = try sample.encodedJSON()
         #expect(try ServiceAccountJSON.decode(from: data) == sample)
 
         let object = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
-        #expect(Set(object.keys) == [
-            "type", "project_id", "private_key_id", "private_key", "client_email", "client_id", "auth_uri",
-            "token_uri", "auth_provider_x509_cert_url", "client_x509_cert_url", "universe_domain",
-        ])
+        #expect(
+            Set(object.keys) == [
+                "type", "project_id", "private_key_id", "private_key", "client_email", "client_id", "auth_uri",
+                "token_uri", "auth_provider_x509_cert_url", "client_x509_cert_url", "universe_domain",
+            ])
         #expect(object["token_uri"] as? String == "https://127.0.0.1:8443/token")
         #expect(String(decoding: data, as: UTF8.self).contains("https://"))  // slashes unescaped
     }

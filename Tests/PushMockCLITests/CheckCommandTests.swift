@@ -20,8 +20,11 @@ struct CheckCommandTests {
             sequence: sequence,
             timeMilliseconds: time(iso),
             platform: .apns,
-            request: RequestInfo(method: "POST", path: "/3/device/\(token)", body: RecordedBody(capturing: Array(payload.utf8)), bodySize: payload.utf8.count),
-            notification: NotificationInfo(token: token, topic: "health.loop.app", pushType: "alert", priority: 10, messageID: "id-\(sequence)"),
+            request: RequestInfo(
+                method: "POST", path: "/3/device/\(token)", body: RecordedBody(capturing: Array(payload.utf8)), bodySize: payload.utf8.count
+            ),
+            notification: NotificationInfo(
+                token: token, topic: "health.loop.app", pushType: "alert", priority: 10, messageID: "id-\(sequence)"),
             response: ResponseInfo(status: 200)
         )
     }
@@ -32,8 +35,12 @@ struct CheckCommandTests {
             sequence: sequence,
             timeMilliseconds: time(iso),
             platform: .fcm,
-            request: RequestInfo(method: "POST", path: "/v1/projects/loop-health/messages:send", body: RecordedBody(capturing: Array(body.utf8)), bodySize: body.utf8.count),
-            notification: NotificationInfo(token: "fcm-token-1", messageID: "projects/loop-health/messages/\(sequence)", project: "loop-health", resolvedTokens: ["fcm-token-1"]),
+            request: RequestInfo(
+                method: "POST", path: "/v1/projects/loop-health/messages:send", body: RecordedBody(capturing: Array(body.utf8)),
+                bodySize: body.utf8.count),
+            notification: NotificationInfo(
+                token: "fcm-token-1", messageID: "projects/loop-health/messages/\(sequence)", project: "loop-health",
+                resolvedTokens: ["fcm-token-1"]),
             response: ResponseInfo(status: 200)
         )
     }
@@ -42,9 +49,14 @@ struct CheckCommandTests {
     /// reaches the fallback, and an FCM lab result with its link in `data`.
     static func writeJournal(in directory: String) throws -> String {
         let records = [
-            apns(1, at: "2026-03-28T12:00:00Z", #"{"aps":{"alert":{"title":"Time for BPC-157"}},"type":"dose_reminder","deep_link":"loop://protocols/p1/log"}"#),
+            apns(
+                1, at: "2026-03-28T12:00:00Z",
+                #"{"aps":{"alert":{"title":"Time for BPC-157"}},"type":"dose_reminder","deep_link":"loop://protocols/p1/log"}"#),
             apns(2, at: "2026-03-28T22:30:00Z", #"{"aps":{"alert":{"title":"20% off"}},"type":"marketing","deep_link":"loop://settings"}"#),
-            fcm(3, at: "2026-03-28T13:00:00Z", #"{"token":"fcm-token-1","notification":{"title":"Lab results ready"},"data":{"type":"lab_results","deep_link":"loop://labs/L1"}}"#),
+            fcm(
+                3, at: "2026-03-28T13:00:00Z",
+                #"{"token":"fcm-token-1","notification":{"title":"Lab results ready"},"data":{"type":"lab_results","deep_link":"loop://labs/L1"}}"#
+            ),
         ]
         let path = directory + "/journal.jsonl"
         var bytes: [UInt8] = []
@@ -75,7 +87,8 @@ struct CheckCommandTests {
         #expect(failed.output.contains("#2"))
         #expect(failed.output.contains("loop://settings"))
 
-        let fcmOnly = try await run(ServeProcess.binary, ["check", "links", "--routes", routes, "--journal", journal, "--platform", "fcm", "--verbose"])
+        let fcmOnly = try await run(
+            ServeProcess.binary, ["check", "links", "--routes", routes, "--journal", journal, "--platform", "fcm", "--verbose"])
         #expect(fcmOnly.status == 0, "\(fcmOnly.output)\(fcmOnly.error)")
         #expect(fcmOnly.output.contains("$.message.data.deep_link: loop://labs/L1 -> /labs/L1"), "\(fcmOnly.output)")
 
@@ -83,7 +96,8 @@ struct CheckCommandTests {
         #expect(allowed.status == 0, "\(allowed.output)")
 
         let junitPath = directory + "/links.xml"
-        let json = try await run(ServeProcess.binary, ["check", "links", "--routes", routes, "--journal", journal, "--json", "--junit", junitPath])
+        let json = try await run(
+            ServeProcess.binary, ["check", "links", "--routes", routes, "--journal", journal, "--json", "--junit", junitPath])
         #expect(json.status == 1)
         let outcome = try JSONValue(parsing: json.output)
         #expect(outcome["passed"]?.boolValue == false)
@@ -97,12 +111,15 @@ struct CheckCommandTests {
         let directory = try Self.temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let journal = try Self.writeJournal(in: directory)
-        let result = try await run(ServeProcess.binary, ["check", "policy", "--policy", Self.loopExamples + "/policy.json", "--journal", journal])
+        let result = try await run(
+            ServeProcess.binary, ["check", "policy", "--policy", Self.loopExamples + "/policy.json", "--journal", journal])
         #expect(result.status == 1, "\(result.output)\(result.error)")
         #expect(result.output.contains("1 violation in 3 notifications (1 quiet-hours)"), "\(result.output)")
         #expect(result.output.contains("#2 2026-03-28T22:30:00.000Z"), "\(result.output)")
         #expect(result.output.contains(#"quiet-hours "night""#), "\(result.output)")
-        let daytime = try await run(ServeProcess.binary, ["check", "policy", "--policy", Self.loopExamples + "/policy.json", "--journal", journal, "--until", "2026-03-28T20:00:00Z"])
+        let daytime = try await run(
+            ServeProcess.binary,
+            ["check", "policy", "--policy", Self.loopExamples + "/policy.json", "--journal", journal, "--until", "2026-03-28T20:00:00Z"])
         #expect(daytime.status == 0, "\(daytime.output)\(daytime.error)")
     }
 
@@ -135,10 +152,12 @@ struct CheckCommandTests {
             server.removeDirectory()
         }
         let address = "http://127.0.0.1:\(server.cleartextPort)"
-        let links = try await run(ServeProcess.binary, ["check", "links", "--routes", Self.loopExamples + "/routes.json", "--server", address])
+        let links = try await run(
+            ServeProcess.binary, ["check", "links", "--routes", Self.loopExamples + "/routes.json", "--server", address])
         #expect(links.status == 0, "\(links.output)\(links.error)")
         #expect(links.output.hasPrefix("Deep links: 0 notifications"), "\(links.output)")
-        let policy = try await run(ServeProcess.binary, ["check", "policy", "--policy", Self.loopExamples + "/policy.json", "--server", address, "--json"])
+        let policy = try await run(
+            ServeProcess.binary, ["check", "policy", "--policy", Self.loopExamples + "/policy.json", "--server", address, "--json"])
         #expect(policy.status == 0, "\(policy.output)\(policy.error)")
         #expect(try JSONValue(parsing: policy.output)["passed"]?.boolValue == true)
     }
@@ -151,10 +170,12 @@ struct CheckCommandTests {
         try FileManager.default.copyItem(atPath: Self.loopExamples + "/routes.json", toPath: allowed + "/routes.json")
 
         func post(_ server: ServeProcess, routesFile: String) async throws -> (status: Int, body: String) {
-            let result = try await run(curl, [
-                "-s", "--http1.1", "-o", "-", "-w", "\n%{http_code}", "-H", "content-type: application/json",
-                "--data", #"{"routesFile":"\#(routesFile)"}"#, "http://127.0.0.1:\(server.cleartextPort)/_pushmock/checks/links",
-            ])
+            let result = try await run(
+                curl,
+                [
+                    "-s", "--http1.1", "-o", "-", "-w", "\n%{http_code}", "-H", "content-type: application/json",
+                    "--data", #"{"routesFile":"\#(routesFile)"}"#, "http://127.0.0.1:\(server.cleartextPort)/_pushmock/checks/links",
+                ])
             let lines = result.output.split(separator: "\n", omittingEmptySubsequences: false)
             return (Int(lines.last ?? "") ?? 0, lines.dropLast().joined(separator: "\n"))
         }

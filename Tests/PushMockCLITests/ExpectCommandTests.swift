@@ -17,10 +17,12 @@ struct ExpectCommandTests {
 
         /// `pushmock send apns` with the served sample credentials.
         func send(token: String, title: String) async throws {
-            let result = try await run(ServeProcess.binary, [
-                "send", "apns", "--ready-file", server.directory + "/ready.json", "--token", token,
-                "--title", title, "--body", "Tap to log it", "--progress", "never",
-            ], directory: server.directory)
+            let result = try await run(
+                ServeProcess.binary,
+                [
+                    "send", "apns", "--ready-file", server.directory + "/ready.json", "--token", token,
+                    "--title", title, "--body", "Tap to log it", "--progress", "never",
+                ], directory: server.directory)
             try #require(result.status == 0, "pushmock send: \(result.error)")
         }
 
@@ -87,20 +89,23 @@ struct ExpectCommandTests {
         try await session.send(token: Self.token, title: "Supplies running low")
 
         let (url, directory) = (session.url, session.server.directory)
-        async let waiting = run(ServeProcess.binary, ["expect", "--token", Self.lateToken, "--within", "20s", "--server", url], directory: directory)
+        async let waiting = run(
+            ServeProcess.binary, ["expect", "--token", Self.lateToken, "--within", "20s", "--server", url], directory: directory)
         try await Task.sleep(for: .milliseconds(500))
         try await session.send(token: Self.lateToken, title: "Lab results ready")
         let waited = try await waiting
         #expect(waited.status == 0, "\(waited.output)\(waited.error)")
 
         let file = session.server.directory + "/expectations.json"
-        try Data(#"""
+        try Data(
+            #"""
             {"expectations": [
                {"name": "supplies", "query": {"token": "\#(Self.token)", "payload": [{"path": "$.aps.alert.title", "op": "=", "value": "Supplies running low"}]}},
                {"name": "nothing else", "query": {"token": "\#(Self.otherToken)"}, "count": 0}
              ],
              "order": [{"name": "supplies before labs", "steps": [{"token": "\#(Self.token)"}, {"token": "\#(Self.lateToken)"}]}]}
-            """#.utf8).write(to: URL(fileURLWithPath: file))
+            """#.utf8
+        ).write(to: URL(fileURLWithPath: file))
         let batch = try await session.pushmock(["expect", "--file", file])
         #expect(batch.status == 0, "\(batch.output)")
         #expect(batch.output.contains("3 of 3 expectations met"))
@@ -142,21 +147,28 @@ struct ExpectCommandTests {
         try await session.send(token: Self.token, title: "Time for your BPC-157")
         let curl = try #require(tool("curl"), "curl is required (Debian package curl)")
         func post(_ body: String, format: String) async throws -> (status: Int, body: String) {
-            let result = try await run(curl, [
-                "-s", "--http1.1", "-w", "\n%{http_code}", "-X", "POST", "-H", "content-type: application/json",
-                "-d", body, "\(session.url)/_pushmock/expectations?format=\(format)",
-            ])
+            let result = try await run(
+                curl,
+                [
+                    "-s", "--http1.1", "-w", "\n%{http_code}", "-X", "POST", "-H", "content-type: application/json",
+                    "-d", body, "\(session.url)/_pushmock/expectations?format=\(format)",
+                ])
             let lines = result.output.split(separator: "\n", omittingEmptySubsequences: false)
             return (Int(lines.last ?? "") ?? 0, lines.dropLast().joined(separator: "\n"))
         }
-        let met = try await post(#"{"query":{"token":"\#(Self.token)","payload":[{"path":"$.aps.alert.title","op":"=","value":"Time for your BPC-157"}]},"count":1}"#, format: "text")
+        let met = try await post(
+            #"{"query":{"token":"\#(Self.token)","payload":[{"path":"$.aps.alert.title","op":"=","value":"Time for your BPC-157"}]},"count":1}"#,
+            format: "text")
         #expect(met.status == 200)
         #expect(met.body.hasPrefix("✓"))
-        let unmet = try await post(#"{"name":"dose reminder","query":{"token":"\#(Self.token)","payload":[{"path":"$.aps.alert.title","op":"=","value":"Time for your TB-500"}]}}"#, format: "junit")
+        let unmet = try await post(
+            #"{"name":"dose reminder","query":{"token":"\#(Self.token)","payload":[{"path":"$.aps.alert.title","op":"=","value":"Time for your TB-500"}]}}"#,
+            format: "junit")
         #expect(unmet.status == 417)
         #expect(unmet.body.contains(#"<testcase name="dose reminder""#))
         #expect(unmet.body.contains("got Time for your BPC-157"))
-        let listed = try await run(curl, ["-s", "--http1.1", "\(session.url)/_pushmock/recordings?token=\(Self.token)&where=%24.aps.alert.title~Time*"])
+        let listed = try await run(
+            curl, ["-s", "--http1.1", "\(session.url)/_pushmock/recordings?token=\(Self.token)&where=%24.aps.alert.title~Time*"])
         #expect(try json(listed.output)["count"] as? Int == 1)
     }
 
@@ -165,10 +177,12 @@ struct ExpectCommandTests {
         let session = Session(server: try await ServeProcess())
         defer { _ = session.server.stop(); session.server.removeDirectory() }
         let payload = #"{"aps":{"alert":{"title":"Time for your BPC-157"}},"deep_link":"loop://protocols/p2/log"}"#
-        let sent = try await run(ServeProcess.binary, [
-            "send", "apns", "--ready-file", session.server.directory + "/ready.json", "--token", Self.token,
-            "--payload-json", payload, "--progress", "never",
-        ], directory: session.server.directory)
+        let sent = try await run(
+            ServeProcess.binary,
+            [
+                "send", "apns", "--ready-file", session.server.directory + "/ready.json", "--token", Self.token,
+                "--payload-json", payload, "--progress", "never",
+            ], directory: session.server.directory)
         try #require(sent.status == 0, "\(sent.error)")
         let routes = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
             .appendingPathComponent("Recordings/examples/loop/routes.json").path

@@ -13,7 +13,8 @@ struct ExpoPythonSDKTests {
     /// (`PUSHMOCK_EXPO_PYTHON` overrides it).
     static var python: String {
         if let override = ProcessInfo.processInfo.environment["PUSHMOCK_EXPO_PYTHON"] { return override }
-        let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
         return packageRoot.appendingPathComponent(".build/python-venv/bin/python3").path
     }
 
@@ -123,14 +124,17 @@ struct ExpoPythonSDKTests {
              {"token":"\#(broken)","project":"@acme/reminders","failure":{"error":"InvalidCredentials"}},
              {"token":"\#(other)","project":"@acme/other"}]
             """#
-        let registered = try await run("/usr/bin/curl", ["-s", "-o", "/dev/null", "-w", "%{http_code}", "-X", "POST", "\(control)/expo/tokens", "-d", tokens])
+        let registered = try await run(
+            "/usr/bin/curl", ["-s", "-o", "/dev/null", "-w", "%{http_code}", "-X", "POST", "\(control)/expo/tokens", "-d", tokens])
         #expect(registered.output == "201")
-        let frozen = try await run("/usr/bin/curl", ["-s", "-o", "/dev/null", "-w", "%{http_code}", "-X", "POST", "\(control)/clock/freeze"])
+        let frozen = try await run(
+            "/usr/bin/curl", ["-s", "-o", "/dev/null", "-w", "%{http_code}", "-X", "POST", "\(control)/clock/freeze"])
         #expect(frozen.output == "200")
 
         let scriptPath = server.directory + "/flow.py"
         try Self.flowScript.write(toFile: scriptPath, atomically: true, encoding: .utf8)
-        let flow = try await run(Self.python, [scriptPath, "http://127.0.0.1:\(server.cleartextPort)", control, a, b, uninstalled, dead, broken, other])
+        let flow = try await run(
+            Self.python, [scriptPath, "http://127.0.0.1:\(server.cleartextPort)", control, a, b, uninstalled, dead, broken, other])
         #expect(flow.status == 0, "\(flow.error)")
         let results = try #require(try JSONSerialization.jsonObject(with: Data(flow.output.utf8)) as? [String: Any], "\(flow.error)")
         #expect(results["tickets"] as? [String] == ["ok", "ok", "ok", "error", "ok"])
@@ -146,11 +150,14 @@ struct ExpoPythonSDKTests {
             .map { try ExchangeRecord.decode(jsonLine: Array($0.utf8)) }
         let expo = records.filter { $0.platform == .expo }
         // send, receipts (early), receipts (late), rejected send
-        #expect(expo.map(\.request.path) == [
-            "/--/api/v2/push/send", "/--/api/v2/push/getReceipts", "/--/api/v2/push/getReceipts", "/--/api/v2/push/send",
-        ])
+        #expect(
+            expo.map(\.request.path) == [
+                "/--/api/v2/push/send", "/--/api/v2/push/getReceipts", "/--/api/v2/push/getReceipts", "/--/api/v2/push/send",
+            ])
         #expect(expo.map(\.response.status) == [200, 200, 200, 400])
-        #expect(expo.first?.annotations["tickets"] == "DeviceNotRegistered 1, ok 4" || expo.first?.annotations["tickets"] == "ok 4, DeviceNotRegistered 1")
+        #expect(
+            expo.first?.annotations["tickets"] == "DeviceNotRegistered 1, ok 4"
+                || expo.first?.annotations["tickets"] == "ok 4, DeviceNotRegistered 1")
     }
 
     @Test("10,000 messages: 100 requests of 100, tickets and receipts")
@@ -188,16 +195,17 @@ struct ExpoPythonSDKTests {
         let config = directory + "/config.json"
         let configured = "ExponentPushToken[cfgcfgcfgcfgcfgcfgcfgc]"
         try #"""
-            {"expo": {"options": {"receiptDelayMilliseconds": 0},
-                      "projects": [{"name": "@acme/reminders", "accessTokens": ["s3cret-access-token"]}],
-                      "tokens": [{"token": "\#(configured)", "project": "@acme/reminders", "platform": "android"}]}}
-            """#.write(toFile: config, atomically: true, encoding: .utf8)
+        {"expo": {"options": {"receiptDelayMilliseconds": 0},
+                  "projects": [{"name": "@acme/reminders", "accessTokens": ["s3cret-access-token"]}],
+                  "tokens": [{"token": "\#(configured)", "project": "@acme/reminders", "platform": "android"}]}}
+        """#.write(toFile: config, atomically: true, encoding: .utf8)
         let server = try await ServeProcess(arguments: ["--config", config], directory: directory)
         defer { server.removeDirectory() }
         let address = "http://127.0.0.1:\(server.cleartextPort)"
         let token = "ExponentPushToken[clicliclicliclicliclicl]"
 
-        let added = try await run(ServeProcess.binary, ["token", "add", token, "--project", "@acme/other", "--platform", "android", "--server", address])
+        let added = try await run(
+            ServeProcess.binary, ["token", "add", token, "--project", "@acme/other", "--platform", "android", "--server", address])
         #expect(added.status == 0, "\(added.error)")
         #expect(added.output.contains("registered expo \(token)"), "\(added.output)")
         let removedState = try await run(ServeProcess.binary, ["token", "unregister", token, "--server", address])
@@ -211,9 +219,11 @@ struct ExpoPythonSDKTests {
         let send = address + "/--/api/v2/push/send"
         let denied = try await run("/usr/bin/curl", ["-s", "-w", "\n%{http_code}", send, "-d", #"{"to":"\#(configured)","body":"x"}"#])
         #expect(denied.output.hasSuffix("401"), "\(denied.output)")
-        let allowed = try await run("/usr/bin/curl", [
-            "-s", "-H", "authorization: Bearer s3cret-access-token", send, "-d", #"{"to":"\#(configured)","body":"x"}"#,
-        ])
+        let allowed = try await run(
+            "/usr/bin/curl",
+            [
+                "-s", "-H", "authorization: Bearer s3cret-access-token", send, "-d", #"{"to":"\#(configured)","body":"x"}"#,
+            ])
         #expect(allowed.output.contains(#""status":"ok""#), "\(allowed.output)")
         let dead = try await run("/usr/bin/curl", ["-s", send, "-d", #"{"to":"\#(token)","body":"x"}"#])
         #expect(dead.output.contains("DeviceNotRegistered"), "\(dead.output)")
@@ -226,21 +236,26 @@ struct ExpoPythonSDKTests {
         defer { server.removeDirectory() }
         let address = "http://127.0.0.1:\(server.cleartextPort)"
         let dead = "ExponentPushToken[deaddeaddeaddeaddeadde]"
-        let registered = try await run("/usr/bin/curl", [
-            "-s", "-o", "/dev/null", "-w", "%{http_code}", "-X", "POST", "\(address)/_pushmock/expo/tokens",
-            "-d", #"{"token":"\#(dead)","state":"uninstalled"}"#,
-        ])
+        let registered = try await run(
+            "/usr/bin/curl",
+            [
+                "-s", "-o", "/dev/null", "-w", "%{http_code}", "-X", "POST", "\(address)/_pushmock/expo/tokens",
+                "-d", #"{"token":"\#(dead)","state":"uninstalled"}"#,
+            ])
         #expect(registered.output == "201")
         let tokens = (0..<250).map { "ExponentPushToken[" + String(format: "cli%019d", $0) + "]" } + [dead]
         let file = server.directory + "/tokens.txt"
         try tokens.joined(separator: "\n").write(toFile: file, atomically: true, encoding: .utf8)
-        let sent = try await run(ServeProcess.binary, [
-            "send", "expo", "--server", address, "--tokens-file", file, "--title", "Hi", "--data", "url=app://x",
-            "--receipts", "--receipt-interval", "0.2", "--json",
-        ])
+        let sent = try await run(
+            ServeProcess.binary,
+            [
+                "send", "expo", "--server", address, "--tokens-file", file, "--title", "Hi", "--data", "url=app://x",
+                "--receipts", "--receipt-interval", "0.2", "--json",
+            ])
         // Exit 2: not every message was accepted (the dead token).
         #expect(sent.status == 2, "\(sent.error)")
-        let report = try #require(try JSONSerialization.jsonObject(with: Data(sent.output.utf8)) as? [String: Any], "\(sent.output) \(sent.error)")
+        let report = try #require(
+            try JSONSerialization.jsonObject(with: Data(sent.output.utf8)) as? [String: Any], "\(sent.output) \(sent.error)")
         #expect(report["messages"] as? Int == 251)
         #expect(report["requests"] as? Int == 3)
         #expect(report["ok"] as? Int == 250)
@@ -248,7 +263,8 @@ struct ExpoPythonSDKTests {
         #expect(report["tokensToDelete"] as? [String] == [dead])
 
         // CI asserts on what was sent, as for APNs/FCM.
-        let expected = try await run(ServeProcess.binary, ["expect", "--platform", "expo", "--token", tokens[5], "--status", "200", "--server", address])
+        let expected = try await run(
+            ServeProcess.binary, ["expect", "--platform", "expo", "--token", tokens[5], "--status", "200", "--server", address])
         #expect(expected.status == 0, "\(expected.output) \(expected.error)")
         let none = try await run(ServeProcess.binary, ["expect", "--platform", "expo", "--token", dead, "--server", address])
         #expect(none.status == 1, "\(none.output) \(none.error)")

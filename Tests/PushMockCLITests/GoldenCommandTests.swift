@@ -37,7 +37,9 @@ struct GoldenCommandTests {
     func mismatch() async throws {
         let directory = try TemporaryDirectory()
         let golden = directory.path + "/dose.json"
-        _ = try await runGolden(["record", golden, "--journal", try directory.journal("a.jsonl", JournalFixture.records(seed: 1, titles: ["One", "Two"]))])
+        _ = try await runGolden([
+            "record", golden, "--journal", try directory.journal("a.jsonl", JournalFixture.records(seed: 1, titles: ["One", "Two"])),
+        ])
         let changed = try directory.journal("b.jsonl", JournalFixture.records(seed: 2, titles: ["One", "Zwei"]))
 
         let verify = try await runGolden(["verify", golden, "--journal", changed])
@@ -54,7 +56,9 @@ struct GoldenCommandTests {
     func jsonAndJUnit() async throws {
         let directory = try TemporaryDirectory()
         let golden = directory.path + "/dose.json"
-        _ = try await runGolden(["record", golden, "--journal", try directory.journal("a.jsonl", JournalFixture.records(seed: 1, titles: ["One"]))])
+        _ = try await runGolden([
+            "record", golden, "--journal", try directory.journal("a.jsonl", JournalFixture.records(seed: 1, titles: ["One"])),
+        ])
         let changed = try directory.journal("b.jsonl", JournalFixture.records(seed: 2, titles: ["Uno"]))
         let junit = directory.path + "/report.xml"
 
@@ -73,7 +77,9 @@ struct GoldenCommandTests {
         #expect(xml.contains(#"<testsuites tests="1" failures="1">"#))
         #expect(xml.contains(#"classname="pushmock.golden""#))
 
-        let matching = try await runGolden(["verify", golden, "--journal", try directory.journal("c.jsonl", JournalFixture.records(seed: 3, titles: ["One"])), "--json"])
+        let matching = try await runGolden([
+            "verify", golden, "--journal", try directory.journal("c.jsonl", JournalFixture.records(seed: 3, titles: ["One"])), "--json",
+        ])
         #expect(matching.status == 0)
         #expect(try JSONValue(parsing: matching.output)["status"] == "matched")
     }
@@ -98,7 +104,9 @@ struct GoldenCommandTests {
         #expect(unfiltered.output.contains("+ [1]: "))
 
         // The payload condition picks the same notification as the topic did.
-        let byPayload = try await runGolden(["verify", golden, "--journal", journal, "--json-path", "$.aps.alert.title=One", "--redact", "$.dose_id"])
+        let byPayload = try await runGolden([
+            "verify", golden, "--journal", journal, "--json-path", "$.aps.alert.title=One", "--redact", "$.dose_id",
+        ])
         #expect(byPayload.status == 0, "\(byPayload.output)")
     }
 
@@ -204,15 +212,20 @@ struct GoldenCommandTests {
 // MARK: Support
 
 /// The package directory (three levels above this file).
-private let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().path
+private let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+    .deletingLastPathComponent().path
 
 /// Runs `pushmock golden …` with exactly `environment` (plus PATH and HOME), so the test's own
 /// environment — a CI run, a PUSHMOCK_RECORD_GOLDEN — cannot change the outcome.
-private func runGolden(_ arguments: [String], environment: [String: String] = [:]) async throws -> (status: Int32, output: String, error: String) {
+private func runGolden(_ arguments: [String], environment: [String: String] = [:]) async throws -> (
+    status: Int32, output: String, error: String
+) {
     try await offloaded { try runGoldenBlocking(arguments, environment: environment) }
 }
 
-private func runGoldenBlocking(_ arguments: [String], environment: [String: String]) throws -> (status: Int32, output: String, error: String) {
+private func runGoldenBlocking(_ arguments: [String], environment: [String: String]) throws -> (
+    status: Int32, output: String, error: String
+) {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: ServeProcess.binary)
     process.arguments = ["golden"] + arguments
@@ -298,7 +311,8 @@ private struct JournalFixture {
                 sequence: sequence,
                 timeMilliseconds: time,
                 platform: .apns,
-                connection: ConnectionInfo(id: seed * 100 + sequence, transport: "h2", tls: true, alpn: "h2", remoteAddress: "127.0.0.1:5\(seed)"),
+                connection: ConnectionInfo(
+                    id: seed * 100 + sequence, transport: "h2", tls: true, alpn: "h2", remoteAddress: "127.0.0.1:5\(seed)"),
                 streamID: Int32(sequence) * 2 + 1,
                 environment: "sandbox",
                 request: RequestInfo(

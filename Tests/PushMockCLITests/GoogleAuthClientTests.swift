@@ -1,5 +1,5 @@
-import PushMockCore
 import Foundation
+import PushMockCore
 import PushMockGateway
 import PushMockJSON
 import PushMockRecording
@@ -37,7 +37,8 @@ struct GoogleAuthClientTests {
     func firebaseAdminStyleFlow() async throws {
         let python = "/usr/bin/python3"
         let probe = try await run(python, ["-c", "import google.oauth2.service_account, google.auth.transport.requests"])
-        try #require(probe.status == 0, "python3-google-auth and python3-requests are required (scripts/test installs them): \(probe.error)")
+        try #require(
+            probe.status == 0, "python3-google-auth and python3-requests are required (scripts/test installs them): \(probe.error)")
         let server = try await ServeProcess()
         defer { server.removeDirectory() }
         let account = try #require(server.info.fcmSampleServiceAccount)
@@ -47,10 +48,12 @@ struct GoogleAuthClientTests {
         let good = "goodInstance:APA91b" + String(repeating: "g", count: 120)
         let dead = "deadInstance:APA91b" + String(repeating: "d", count: 120)
         let control = "http://127.0.0.1:\(server.cleartextPort)/_pushmock"
-        let registered = try await run("/usr/bin/curl", [
-            "-s", "-o", "/dev/null", "-w", "%{http_code}", "-X", "POST", "\(control)/fcm/tokens", "-d",
-            #"[{"token":"\#(dead)","project":"\#(account.projectId)","state":"unregistered"}]"#,
-        ])
+        let registered = try await run(
+            "/usr/bin/curl",
+            [
+                "-s", "-o", "/dev/null", "-w", "%{http_code}", "-X", "POST", "\(control)/fcm/tokens", "-d",
+                #"[{"token":"\#(dead)","project":"\#(account.projectId)","state":"unregistered"}]"#,
+            ])
         #expect(registered.output == "201")
 
         let scriptPath = server.directory + "/flow.py"
@@ -65,7 +68,8 @@ struct GoogleAuthClientTests {
         let results = try #require(try JSONSerialization.jsonObject(with: Data(flow.output.utf8)) as? [String: [Any]], "\(errorText)")
 
         #expect(results["good"]?.first as? Int == 200)
-        #expect(((results["good"]?.last as? [String: Any])?["name"] as? String)?.hasPrefix("projects/\(account.projectId)/messages/0:") == true)
+        #expect(
+            ((results["good"]?.last as? [String: Any])?["name"] as? String)?.hasPrefix("projects/\(account.projectId)/messages/0:") == true)
         #expect(results["dead"]?.first as? Int == 404)
         let deadError = (results["dead"]?.last as? [String: Any])?["error"] as? [String: Any]
         #expect(deadError?["status"] as? String == "NOT_FOUND")

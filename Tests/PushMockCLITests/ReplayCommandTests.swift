@@ -18,12 +18,18 @@ struct ReplayCommandTests {
 
     func control(_ serve: ServeProcess, _ path: String, _ body: String) async throws {
         let curl = try #require(tool("curl"))
-        let result = try await run(curl, ["-s", "-f", "-X", "POST", "-H", "content-type: application/json", "-d", body, "http://127.0.0.1:\(serve.cleartextPort)/_pushmock/\(path)"])
+        let result = try await run(
+            curl,
+            [
+                "-s", "-f", "-X", "POST", "-H", "content-type: application/json", "-d", body,
+                "http://127.0.0.1:\(serve.cleartextPort)/_pushmock/\(path)",
+            ])
         try #require(result.status == 0, "control API \(path): \(result.output)")
     }
 
     func unregister(_ token: String, on serve: ServeProcess) async throws {
-        try await control(serve, "apns/tokens", #"{"token":"\#(token)","bundleId":"dev.pushmock.sample","state":"unregistered","at":1700000000000}"#)
+        try await control(
+            serve, "apns/tokens", #"{"token":"\#(token)","bundleId":"dev.pushmock.sample","state":"unregistered","at":1700000000000}"#)
     }
 
     /// The arguments that replay to `serve` with its own sample credentials.
@@ -41,7 +47,10 @@ struct ReplayCommandTests {
         try await unregister(Self.goneToken, on: source)
         let ready = source.directory + "/ready.json"
         for arguments in [
-            ["send", "apns", "--ready-file", ready, "--token", Self.token, "--alert", "Hi", "--priority", "5", "--collapse-id", "c1", "--quiet"],
+            [
+                "send", "apns", "--ready-file", ready, "--token", Self.token, "--alert", "Hi", "--priority", "5", "--collapse-id", "c1",
+                "--quiet",
+            ],
             ["send", "apns", "--ready-file", ready, "--token", Self.goneToken, "--alert", "Hi", "--quiet", "--fail-on", "never"],
             ["send", "apns", "--ready-file", ready, "--token", Self.token, "--alert", "Again", "--quiet"],
             ["send", "fcm", "--ready-file", ready, "--topic", "news", "--title", "Hi", "--quiet"],
@@ -91,7 +100,8 @@ struct ReplayCommandTests {
         #expect(different.output.hasSuffix("3 replayed: 1 same, 2 different\n"))
 
         // Usage and I/O problems: exit 2.
-        let noKey = try await pushmock(["replay", source.journalPath, "--to", "https://127.0.0.1:\(target.tlsPort)", "--platform", "apns"], in: target.directory)
+        let noKey = try await pushmock(
+            ["replay", source.journalPath, "--to", "https://127.0.0.1:\(target.tlsPort)", "--platform", "apns"], in: target.directory)
         #expect(noKey.status == 2)
         #expect(noKey.error.contains("--key"))
         let noJournal = try await pushmock(replayArguments(target.directory + "/missing.jsonl", to: target), in: target.directory)
@@ -122,15 +132,20 @@ struct ReplayCommandTests {
         // curl over HTTP/2 with the player's own sample key.
         if let curl = tool("curl") {
             let providerToken = try await pushmock(
-                ["provider-token", "--key", player.directory + "/certs/apns-sample-key.p8", "--key-id", "PUSHMOCK01", "--team-id", "PUSHMOCK00"],
+                [
+                    "provider-token", "--key", player.directory + "/certs/apns-sample-key.p8", "--key-id", "PUSHMOCK01", "--team-id",
+                    "PUSHMOCK00",
+                ],
                 in: player.directory
             ).output.trimmingCharacters(in: .whitespacesAndNewlines)
-            let response = try await run(curl, [
-                "-s", "--http2", "--cacert", player.directory + "/certs/ca.pem",
-                "-H", "authorization: bearer \(providerToken)", "-H", "apns-topic: dev.pushmock.sample", "-H", "apns-push-type: alert",
-                "-d", #"{"aps":{"alert":"Hi"}}"#, "-w", "\n%{http_code}",
-                "https://127.0.0.1:\(player.tlsPort)/3/device/\(Self.goneToken)",
-            ])
+            let response = try await run(
+                curl,
+                [
+                    "-s", "--http2", "--cacert", player.directory + "/certs/ca.pem",
+                    "-H", "authorization: bearer \(providerToken)", "-H", "apns-topic: dev.pushmock.sample", "-H", "apns-push-type: alert",
+                    "-d", #"{"aps":{"alert":"Hi"}}"#, "-w", "\n%{http_code}",
+                    "https://127.0.0.1:\(player.tlsPort)/3/device/\(Self.goneToken)",
+                ])
             #expect(response.output.hasSuffix("\n410"), "\(response.output) \(response.error)")
             #expect(response.output.contains(#""reason":"Unregistered""#))
         }

@@ -25,7 +25,12 @@ struct SendCommandTests {
     /// POSTs JSON to the control API.
     func control(_ serve: ServeProcess, _ path: String, _ body: String) async throws {
         let curl = try #require(tool("curl"))
-        let result = try await run(curl, ["-s", "-f", "-X", "POST", "-H", "content-type: application/json", "-d", body, "http://127.0.0.1:\(serve.cleartextPort)/_pushmock/\(path)"])
+        let result = try await run(
+            curl,
+            [
+                "-s", "-f", "-X", "POST", "-H", "content-type: application/json", "-d", body,
+                "http://127.0.0.1:\(serve.cleartextPort)/_pushmock/\(path)",
+            ])
         try #require(result.status == 0, "control API \(path): \(result.output)")
     }
 
@@ -35,7 +40,9 @@ struct SendCommandTests {
         return try text.split(separator: "\n").map { try json(String($0)) }
     }
 
-    @Test("one notification from flags (JSON summary, payload as built); zero configuration; credentials from the environment; FCM from flags")
+    @Test(
+        "one notification from flags (JSON summary, payload as built); zero configuration; credentials from the environment; FCM from flags"
+    )
     func oneNotification() async throws {
         let serve = try await ServeProcess()
         defer { _ = serve.stop(); serve.removeDirectory() }
@@ -88,7 +95,9 @@ struct SendCommandTests {
             let fromEnvironment = try await pushmock(
                 ["send", "apns", "--ready-file", serve.directory + "/ready.json", "--token", Self.token, "--alert", "Hi", "--quiet"],
                 in: serve.directory,
-                environment: ["APNS_KEY": pem, "APNS_KEY_ID": "PUSHMOCK01", "APNS_TEAM_ID": "PUSHMOCK00", "APNS_TOPIC": "dev.pushmock.sample"]
+                environment: [
+                    "APNS_KEY": pem, "APNS_KEY_ID": "PUSHMOCK01", "APNS_TEAM_ID": "PUSHMOCK00", "APNS_TOPIC": "dev.pushmock.sample",
+                ]
             )
             #expect(fromEnvironment.status == 0, "\(fromEnvironment.error)")
             #expect(fromEnvironment.output.isEmpty)
@@ -103,7 +112,10 @@ struct SendCommandTests {
         // A progress bar when asked for (on stderr; stdout keeps the summary).
         do {
             let drawn = try await pushmock(
-                ["send", "apns", "--ready-file", serve.directory + "/ready.json", "--token", Self.token, "--alert", "Hi", "--repeat", "3", "--progress", "always", "--json"],
+                [
+                    "send", "apns", "--ready-file", serve.directory + "/ready.json", "--token", Self.token, "--alert", "Hi", "--repeat",
+                    "3", "--progress", "always", "--json",
+                ],
                 in: serve.directory
             )
             #expect(drawn.status == 0)
@@ -113,7 +125,10 @@ struct SendCommandTests {
         // FCM from flags to a topic; the human summary.
         do {
             let fcm = try await pushmock(
-                ["send", "fcm", "--ready-file", serve.directory + "/ready.json", "--topic", "news", "--title", "Hi", "--data", "link=myapp://x"],
+                [
+                    "send", "fcm", "--ready-file", serve.directory + "/ready.json", "--topic", "news", "--title", "Hi", "--data",
+                    "link=myapp://x",
+                ],
                 in: serve.directory
             )
             #expect(fcm.status == 0, "\(fcm.error)")
@@ -127,10 +142,13 @@ struct SendCommandTests {
     func csvWithTemplate() async throws {
         let serve = try await ServeProcess()
         defer { _ = serve.stop(); serve.removeDirectory() }
-        try await control(serve, "apns/tokens", #"{"token":"\#(Self.otherToken)","bundleId":"dev.pushmock.sample","state":"unregistered","at":1700000000000}"#)
+        try await control(
+            serve, "apns/tokens",
+            #"{"token":"\#(Self.otherToken)","bundleId":"dev.pushmock.sample","state":"unregistered","at":1700000000000}"#)
         let csv = "token,compound_name,dose\n\(Self.token),\"vitamin D, 1000 IU\",2\n\(Self.otherToken),zinc,1\nnot-a-token,iron,3\n"
         try csv.write(toFile: serve.directory + "/people.csv", atomically: true, encoding: .utf8)
-        try #"{"aps":{"alert":{"title":"Reminder","body":"Time for your {{ compound_name }} ({{ dose }} × {{ unit | default: 'tablet' }})"}}}"#
+        try
+            #"{"aps":{"alert":{"title":"Reminder","body":"Time for your {{ compound_name }} ({{ dose }} × {{ unit | default: 'tablet' }})"}}}"#
             .write(toFile: serve.directory + "/reminder.json", atomically: true, encoding: .utf8)
         let result = try await pushmock(
             [
@@ -151,7 +169,9 @@ struct SendCommandTests {
         let problems = try #require(summary["problems"] as? [[String: Any]])
         #expect(problems.map { $0["recipient"] as? String } == ["not-a-token"])
         // Every result is in the results file, the accepted one with its apns-id.
-        let lines = try String(contentsOfFile: serve.directory + "/results.jsonl", encoding: .utf8).split(separator: "\n").map { try json(String($0)) }
+        let lines = try String(contentsOfFile: serve.directory + "/results.jsonl", encoding: .utf8).split(separator: "\n").map {
+            try json(String($0))
+        }
         #expect(lines.count == 3)
         #expect(Set(lines.compactMap { $0["outcome"] as? String }) == ["accepted", "rejected", "invalid-token"])
         #expect(lines.first { $0["outcome"] as? String == "accepted" }?["id"] != nil)
@@ -164,7 +184,8 @@ struct SendCommandTests {
         // A missing template variable stops the run before anything is sent, naming row and
         // variable.
         let recordsBefore = try journal(serve).count
-        try "token,name\n\(Self.token),Ada\n\(Self.otherToken),\n".write(toFile: serve.directory + "/people2.csv", atomically: true, encoding: .utf8)
+        try "token,name\n\(Self.token),Ada\n\(Self.otherToken),\n".write(
+            toFile: serve.directory + "/people2.csv", atomically: true, encoding: .utf8)
         let missing = try await pushmock(
             [
                 "send", "apns", "--ready-file", serve.directory + "/ready.json", "--recipients", "people2.csv",
@@ -204,7 +225,8 @@ struct SendCommandTests {
     func fcmJSONLines() async throws {
         let serve = try await ServeProcess()
         defer { _ = serve.stop(); serve.removeDirectory() }
-        let registration = "dQw4w9WgXcQ:APA91bHqL2f0pM7v8Jk3nR5sT9uW1xY4zA6bC8dE0fG2hI4jK6lM8nO0pQ2rS4tU6vW8xY0zA2bC4dE6fG8hI0jK2lM4nO6pQ8rS0tU2vW4xY6zA8bC0dE2fG4hI6jK8lM0nO2"
+        let registration =
+            "dQw4w9WgXcQ:APA91bHqL2f0pM7v8Jk3nR5sT9uW1xY4zA6bC8dE0fG2hI4jK6lM8nO0pQ2rS4tU6vW8xY0zA2bC4dE6fG8hI0jK2lM4nO6pQ8rS0tU2vW4xY6zA8bC0dE2fG4hI6jK8lM0nO2"
         let lines = [
             #"{"token":"\#(registration)","name":"Ada","count":3}"#,
             #"{"topic":"news","name":"everyone","count":1}"#,
@@ -237,7 +259,9 @@ struct SendCommandTests {
             in: serve.directory
         )
         #expect(fixed.status == 0, "\(fixed.output) \(fixed.error)")
-        let results = try String(contentsOfFile: serve.directory + "/results.jsonl", encoding: .utf8).split(separator: "\n").map { try json(String($0)) }
+        let results = try String(contentsOfFile: serve.directory + "/results.jsonl", encoding: .utf8).split(separator: "\n").map {
+            try json(String($0))
+        }
         #expect(results.count == 3)
         #expect(results.allSatisfy { ($0["id"] as? String)?.hasSuffix("/messages/fake_message_id") == true })
         let bodies = try journal(serve).filter { $0["platform"] as? String == "fcm" }.suffix(3).compactMap {
@@ -245,30 +269,37 @@ struct SendCommandTests {
         }
         #expect(bodies.allSatisfy { $0["validate_only"] as? Bool == true })
         let messages = bodies.compactMap { $0["message"] as? [String: Any] }
-        #expect(Set(messages.compactMap { ($0["notification"] as? [String: Any])?["title"] as? String }) == ["Hi Ada", "Hi everyone", "Hi fans"])
+        #expect(
+            Set(messages.compactMap { ($0["notification"] as? [String: Any])?["title"] as? String }) == [
+                "Hi Ada", "Hi everyone", "Hi fans",
+            ])
         #expect(messages.contains { $0["condition"] as? String == "'news' in topics && 'sports' in topics" })
         #expect(messages.contains { $0["topic"] as? String == "news" })
     }
 
-    @Test("unreadable credentials exit 1", arguments: [
-        ["send", "apns", "--token", "00", "--alert", "x", "--key", "/nonexistent.p8", "--key-id", "K", "--team-id", "T"],
-        ["send", "apns", "--token", "00", "--alert", "x", "--p12", "/nonexistent.p12", "--p12-password", "x"],
-        ["send", "fcm", "--topic", "news", "--title", "x", "--service-account", "/nonexistent.json"],
-    ])
+    @Test(
+        "unreadable credentials exit 1",
+        arguments: [
+            ["send", "apns", "--token", "00", "--alert", "x", "--key", "/nonexistent.p8", "--key-id", "K", "--team-id", "T"],
+            ["send", "apns", "--token", "00", "--alert", "x", "--p12", "/nonexistent.p12", "--p12-password", "x"],
+            ["send", "fcm", "--topic", "news", "--title", "x", "--service-account", "/nonexistent.json"],
+        ])
     func credentialErrors(arguments: [String]) async throws {
         let result = try await pushmock(arguments, in: NSTemporaryDirectory())
         #expect(result.status == 1, "\(arguments): \(result.error)")
         #expect(result.error.hasPrefix("Error: "))
     }
 
-    @Test("usage errors exit 64", arguments: [
-        ["send", "apns", "--token", "00"],
-        ["send", "apns", "--alert", "x"],
-        ["send", "apns", "--token", "00", "--alert", "x", "--priority", "7"],
-        ["send", "apns", "--token", "00", "--alert", "x", "--payload-json", "{}"],
-        ["send", "fcm", "--title", "x"],
-        ["send", "apns", "--token", "00", "--alert", "x", "--concurrency", "0"],
-    ])
+    @Test(
+        "usage errors exit 64",
+        arguments: [
+            ["send", "apns", "--token", "00"],
+            ["send", "apns", "--alert", "x"],
+            ["send", "apns", "--token", "00", "--alert", "x", "--priority", "7"],
+            ["send", "apns", "--token", "00", "--alert", "x", "--payload-json", "{}"],
+            ["send", "fcm", "--title", "x"],
+            ["send", "apns", "--token", "00", "--alert", "x", "--concurrency", "0"],
+        ])
     func usage(arguments: [String]) async throws {
         let result = try await pushmock(arguments, in: NSTemporaryDirectory())
         #expect(result.status == 64, "\(arguments): \(result.error)")

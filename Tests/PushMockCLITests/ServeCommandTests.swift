@@ -26,16 +26,20 @@ struct ServeCommandTests {
         #expect(server.info.apnsSampleKey?.keyId == "PUSHMOCK01")
         #expect(server.info.apnsSampleKey?.teamId == "PUSHMOCK00")
         #expect(server.info.apnsSampleKey?.topic == "dev.pushmock.sample")
-        for (file, permissions) in [("ca.pem", 0o644), ("ca-key.pem", 0o600), ("server.pem", 0o644), ("server-key.pem", 0o600), ("apns-sample-key.p8", 0o600)] {
+        for (file, permissions) in [
+            ("ca.pem", 0o644), ("ca-key.pem", 0o600), ("server.pem", 0o644), ("server-key.pem", 0o600), ("apns-sample-key.p8", 0o600),
+        ] {
             let attributes = try FileManager.default.attributesOfItem(atPath: server.directory + "/certs/" + file)
             #expect((attributes[.posixPermissions] as? Int) == permissions, "\(file)")
         }
         // The server certificate names the real push hosts and loopback.
         if let openssl = tool("openssl") {
             let text = try await run(openssl, ["x509", "-noout", "-text", "-in", server.directory + "/certs/server.pem"]).output
-            for name in ["DNS:localhost", "DNS:api.push.apple.com", "DNS:api.sandbox.push.apple.com", "DNS:api.development.push.apple.com",
-                "DNS:fcm.googleapis.com", "DNS:oauth2.googleapis.com", "DNS:iid.googleapis.com", "IP Address:127.0.0.1", "IP Address:0:0:0:0:0:0:0:1"]
-            {
+            for name in [
+                "DNS:localhost", "DNS:api.push.apple.com", "DNS:api.sandbox.push.apple.com", "DNS:api.development.push.apple.com",
+                "DNS:fcm.googleapis.com", "DNS:oauth2.googleapis.com", "DNS:iid.googleapis.com", "IP Address:127.0.0.1",
+                "IP Address:0:0:0:0:0:0:0:1",
+            ] {
                 #expect(text.contains(name), "SAN \(name)")
             }
         }
@@ -65,8 +69,15 @@ struct ServeCommandTests {
         let server = try await ServeProcess()
         defer { server.removeDirectory() }
         let jwt = try await Self.providerToken(server)
-        let base = ["-s", "-i", "--http2", "--cacert", server.caPath, "-H", "authorization: bearer \(jwt)", "-H", "apns-topic: dev.pushmock.sample"]
-        let ok = try await run(curl, base + ["-H", "apns-push-type: alert", "-d", #"{"aps":{"alert":"Hello"}}"#, "https://localhost:\(server.tlsPort)/3/device/\(Self.token)"])
+        let base = [
+            "-s", "-i", "--http2", "--cacert", server.caPath, "-H", "authorization: bearer \(jwt)", "-H", "apns-topic: dev.pushmock.sample",
+        ]
+        let ok = try await run(
+            curl,
+            base + [
+                "-H", "apns-push-type: alert", "-d", #"{"aps":{"alert":"Hello"}}"#,
+                "https://localhost:\(server.tlsPort)/3/device/\(Self.token)",
+            ])
         #expect(ok.output.hasPrefix("HTTP/2 200"), "\(ok.output) \(ok.error)")
         #expect(ok.output.contains("apns-id: "))
         #expect(ok.output.contains("apns-unique-id: "))
@@ -74,10 +85,12 @@ struct ServeCommandTests {
         #expect(bad.output.hasPrefix("HTTP/2 400"))
         #expect(bad.output.hasSuffix(#"{"reason":"BadDeviceToken"}"#))
         // Production by authority: curl --connect-to keeps the real host name for TLS and :authority.
-        let production = try await run(curl, base + [
-            "--connect-to", "api.push.apple.com:443:127.0.0.1:\(server.tlsPort)",
-            "-d", #"{"aps":{}}"#, "https://api.push.apple.com/3/device/\(Self.token)",
-        ])
+        let production = try await run(
+            curl,
+            base + [
+                "--connect-to", "api.push.apple.com:443:127.0.0.1:\(server.tlsPort)",
+                "-d", #"{"aps":{}}"#, "https://api.push.apple.com/3/device/\(Self.token)",
+            ])
         #expect(production.output.hasPrefix("HTTP/2 200"), "\(production.output) \(production.error)")
         #expect(!production.output.contains("apns-unique-id"))
         #expect(server.stop().status == 0)
@@ -95,11 +108,13 @@ struct ServeCommandTests {
         let payload = server.directory + "/payload.json"
         try #"{"aps":{"alert":{"title":"Hi","body":"there"}}}"#.write(toFile: payload, atomically: true, encoding: .utf8)
         for url in ["https://127.0.0.1:\(server.tlsPort)", "http://127.0.0.1:\(server.cleartextPort)"] {
-            let result = try await run(nghttp, [
-                "-v", "-d", payload,
-                "-H", "authorization: bearer \(jwt)", "-H", "apns-topic: dev.pushmock.sample", "-H", "apns-push-type: alert",
-                "\(url)/3/device/\(Self.token)",
-            ])
+            let result = try await run(
+                nghttp,
+                [
+                    "-v", "-d", payload,
+                    "-H", "authorization: bearer \(jwt)", "-H", "apns-topic: dev.pushmock.sample", "-H", "apns-push-type: alert",
+                    "\(url)/3/device/\(Self.token)",
+                ])
             #expect(result.status == 0, "\(url): \(result.error)")
             #expect(result.output.contains(":status: 200"), "\(url): \(result.output)")
             #expect(result.output.contains("SETTINGS_MAX_CONCURRENT_STREAMS(0x03):1000"))
@@ -153,21 +168,25 @@ struct ServeCommandTests {
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let config = directory + "/pushmock.json"
         try """
-            {"apns": {
-              "options": {"rejectUnknownTokens": true},
-              "tokens": [
-                {"token": "\(Self.token)", "bundleId": "dev.pushmock.sample"},
-                {"token": "\(String(repeating: "ab", count: 32))", "bundleId": "dev.pushmock.sample", "state": "unregistered", "at": 1700000000000}
-              ]
-            }}
-            """.write(toFile: config, atomically: true, encoding: .utf8)
+        {"apns": {
+          "options": {"rejectUnknownTokens": true},
+          "tokens": [
+            {"token": "\(Self.token)", "bundleId": "dev.pushmock.sample"},
+            {"token": "\(String(repeating: "ab", count: 32))", "bundleId": "dev.pushmock.sample", "state": "unregistered", "at": 1700000000000}
+          ]
+        }}
+        """.write(toFile: config, atomically: true, encoding: .utf8)
         let server = try await ServeProcess(arguments: ["--config", config], directory: directory)
         let jwt = try await Self.providerToken(server)
         func status(_ token: String) async throws -> String {
-            try await run(curl, [
-                "-s", "--http2", "--cacert", server.caPath, "-H", "authorization: bearer \(jwt)", "-H", "apns-topic: dev.pushmock.sample",
-                "-d", "{}", "https://localhost:\(server.tlsPort)/3/device/\(token)",
-            ]).output
+            try await run(
+                curl,
+                [
+                    "-s", "--http2", "--cacert", server.caPath, "-H", "authorization: bearer \(jwt)", "-H",
+                    "apns-topic: dev.pushmock.sample",
+                    "-d", "{}", "https://localhost:\(server.tlsPort)/3/device/\(token)",
+                ]
+            ).output
         }
         #expect(try await status(Self.token) == "")
         #expect(try await status(String(repeating: "ab", count: 32)) == #"{"reason":"Unregistered","timestamp":1700000000000}"#)
@@ -175,7 +194,8 @@ struct ServeCommandTests {
         #expect(server.stop().status == 0)
 
         try #"{"apns": {"tokenz": []}}"#.write(toFile: config, atomically: true, encoding: .utf8)
-        let rejected = try await run(ServeProcess.binary, ["serve", "--config", config, "--tls-port", "0", "--port", "0", "--certs-dir", directory + "/certs"])
+        let rejected = try await run(
+            ServeProcess.binary, ["serve", "--config", config, "--tls-port", "0", "--port", "0", "--certs-dir", directory + "/certs"])
         #expect(rejected.status != 0)
         #expect(rejected.error.contains(#"unknown key "tokenz""#), "\(rejected.error)")
     }

@@ -27,7 +27,8 @@ final class ServeProcess {
             if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
             directory = directory.deletingLastPathComponent()
         }
-        let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
         return packageRoot.appendingPathComponent(".build/debug/pushmock").path
     }
 
@@ -40,13 +41,14 @@ final class ServeProcess {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: Self.binary)
         process.currentDirectoryURL = URL(fileURLWithPath: directory)
-        process.arguments = [
-            "serve", "--tls-port", "0", "--port", "0",
-            "--certs-dir", directory + "/certs",
-            "--journal", directory + "/journal.jsonl",
-            "--ready-file", readyFile,
-            "--log-level", "warning",
-        ] + extra
+        process.arguments =
+            [
+                "serve", "--tls-port", "0", "--port", "0",
+                "--certs-dir", directory + "/certs",
+                "--journal", directory + "/journal.jsonl",
+                "--ready-file", readyFile,
+                "--log-level", "warning",
+            ] + extra
         let output = Pipe()
         process.standardOutput = output
         process.standardError = output

@@ -18,10 +18,12 @@ struct SimulationCommandTests {
 
         init() async throws {
             server = try await ServeProcess(arguments: ["--clock-start", SimulationCommandTests.start.description, "--freeze-clock"])
-            let minted = try await run(ServeProcess.binary, [
-                "provider-token", "--key", server.directory + "/certs/apns-sample-key.p8",
-                "--issued-at", String(SimulationCommandTests.start.secondsSince1970),
-            ])
+            let minted = try await run(
+                ServeProcess.binary,
+                [
+                    "provider-token", "--key", server.directory + "/certs/apns-sample-key.p8",
+                    "--issued-at", String(SimulationCommandTests.start.secondsSince1970),
+                ])
             jwt = minted.output.trimmingCharacters(in: .whitespacesAndNewlines)
         }
 
@@ -82,7 +84,9 @@ struct SimulationCommandTests {
         let session = try await Session()
         defer { session.server.removeDirectory() }
         try await session.pushmock(["fault", "preset", "outage", "--for", "2m", "--platform", "apns"])
-        try await session.pushmock(["fault", "preset", "throttling", "--starts-in", "2m", "--limit", "2", "--per", "1s", "--platform", "apns"])
+        try await session.pushmock([
+            "fault", "preset", "throttling", "--starts-in", "2m", "--limit", "2", "--per", "1s", "--platform", "apns",
+        ])
         let down = try await session.send()
         #expect(down.status == 503)
         #expect(down.body == #"{"reason":"ServiceUnavailable"}"#)
@@ -101,8 +105,9 @@ struct SimulationCommandTests {
         #expect(session.server.stop().status == 0)
     }
 
-    @Test("a developer takes a device offline, sends five with one collapse id, advances the clock, brings it back",
-          arguments: [(advance: "5m", shows: true), (advance: "15m", shows: false)])
+    @Test(
+        "a developer takes a device offline, sends five with one collapse id, advances the clock, brings it back",
+        arguments: [(advance: "5m", shows: true), (advance: "15m", shows: false)])
     func offlineCollapse(advance: String, shows: Bool) async throws {
         let session = try await Session()
         defer { session.server.removeDirectory() }
@@ -163,9 +168,11 @@ struct SimulationCommandTests {
 
     /// curl's exit codes: 92 HTTP/2 stream error, 16 HTTP/2 framing layer (GOAWAY), 18/52/56
     /// connection closed (EOF or reset, depending on what was still unread), 28 timeout.
-    @Test("connection faults as curl sees them", arguments: [
-        (["--reset"], [Int32(92)]), (["--goaway", "Shutdown"], [16]), (["--close"], [18, 52, 56]), (["--hang"], [28]),
-    ] as [([String], [Int32])])
+    @Test(
+        "connection faults as curl sees them",
+        arguments: [
+            (["--reset"], [Int32(92)]), (["--goaway", "Shutdown"], [16]), (["--close"], [18, 52, 56]), (["--hang"], [28]),
+        ] as [([String], [Int32])])
     func curlSeesConnectionFaults(fault: [String], curlExits: [Int32]) async throws {
         let session = try await Session()
         defer { session.server.removeDirectory() }
@@ -192,10 +199,12 @@ struct SimulationCommandTests {
         ]
         for (fault, expected) in cases {
             try await session.pushmock(["fault", "add", "--platform", "apns", "--next", "1"] + fault)
-            let result = try await run(nghttp, [
-                "-v", "-d", payload, "-H", "authorization: bearer \(session.jwt)", "-H", "apns-topic: dev.pushmock.sample",
-                "http://127.0.0.1:\(session.server.cleartextPort)/3/device/\(Self.token)",
-            ])
+            let result = try await run(
+                nghttp,
+                [
+                    "-v", "-d", payload, "-H", "authorization: bearer \(session.jwt)", "-H", "apns-topic: dev.pushmock.sample",
+                    "http://127.0.0.1:\(session.server.cleartextPort)/3/device/\(Self.token)",
+                ])
             #expect(result.output.contains(expected), "\(fault): \(result.output)")
         }
         #expect(session.server.stop().status == 0)

@@ -54,8 +54,12 @@ struct APNsWireValueTests {
     @Test("410 bodies carry the timestamp in milliseconds; others never do")
     func timestamp() {
         let at = Timestamp(millisecondsSince1970: 1_700_000_000_123)
-        #expect(String(decoding: APNsError(.unregistered, timestamp: at).body, as: UTF8.self) == #"{"reason":"Unregistered","timestamp":1700000000123}"#)
-        #expect(String(decoding: APNsError(.expiredToken, timestamp: at).body, as: UTF8.self) == #"{"reason":"ExpiredToken","timestamp":1700000000123}"#)
+        #expect(
+            String(decoding: APNsError(.unregistered, timestamp: at).body, as: UTF8.self)
+                == #"{"reason":"Unregistered","timestamp":1700000000123}"#)
+        #expect(
+            String(decoding: APNsError(.expiredToken, timestamp: at).body, as: UTF8.self)
+                == #"{"reason":"ExpiredToken","timestamp":1700000000123}"#)
         #expect(String(decoding: APNsError(.badDeviceToken, timestamp: at).body, as: UTF8.self) == #"{"reason":"BadDeviceToken"}"#)
         #expect(String(decoding: APNsError(.unregistered, timestamp: at).goAwayDebugData, as: UTF8.self) == #"{"reason":"Unregistered"}"#)
     }
@@ -103,21 +107,30 @@ struct APNsWireValueTests {
         #expect(APNsPushType.inferred(fromTopic: ".voip") == .alert)
     }
 
-    @Test("priorities", arguments: [("10", 10), ("5", 5), ("1", 1), ("0", nil), ("7", nil), ("05", nil), ("100", nil), ("", nil), (" 5", nil)] as [(String, Int?)])
+    @Test(
+        "priorities",
+        arguments: [("10", 10), ("5", 5), ("1", 1), ("0", nil), ("7", nil), ("05", nil), ("100", nil), ("", nil), (" 5", nil)]
+            as [(String, Int?)])
     func priority(text: String, value: Int?) {
         #expect(APNsPriority(bytes: Array(text.utf8))?.rawValue == value)
     }
 
-    @Test("expiration", arguments: [("0", 0), ("1800000000", 1_800_000_000), ("-1", nil), ("1.5", nil), ("", nil), ("abc", nil), ("12345678901234567890", nil)] as [(String, Int64?)])
+    @Test(
+        "expiration",
+        arguments: [
+            ("0", 0), ("1800000000", 1_800_000_000), ("-1", nil), ("1.5", nil), ("", nil), ("abc", nil), ("12345678901234567890", nil),
+        ] as [(String, Int64?)])
     func expiration(text: String, value: Int64?) {
         #expect(APNsRequestRules.parseExpiration(Array(text.utf8)) == value)
     }
 
-    @Test("apns-id", arguments: [
-        ("123e4567-e89b-12d3-a456-4266554400a0", true), ("123E4567-E89B-12D3-A456-4266554400A0", true),
-        ("123e4567e89b12d3a4564266554400a0", false), ("123e4567-e89b-12d3-a456-4266554400a", false),
-        ("123e4567-e89b-12d3-a456-4266554400ag", false), ("", false),
-    ])
+    @Test(
+        "apns-id",
+        arguments: [
+            ("123e4567-e89b-12d3-a456-4266554400a0", true), ("123E4567-E89B-12D3-A456-4266554400A0", true),
+            ("123e4567e89b12d3a4564266554400a0", false), ("123e4567-e89b-12d3-a456-4266554400a", false),
+            ("123e4567-e89b-12d3-a456-4266554400ag", false), ("", false),
+        ])
     func messageID(text: String, valid: Bool) {
         #expect(APNsMessageID.isValid(Array(text.utf8)) == valid)
     }
@@ -136,11 +149,13 @@ struct APNsWireValueTests {
         #expect(!APNsDeviceTokenFormat.strict64.accepts(String(repeating: "ab", count: 33).utf8))
     }
 
-    @Test("environments by authority", arguments: [
-        ("api.push.apple.com", "production"), ("api.push.apple.com:443", "production"), ("API.PUSH.APPLE.COM", "production"),
-        ("api.sandbox.push.apple.com", "sandbox"), ("api.development.push.apple.com:2197", "sandbox"),
-        ("127.0.0.1:2197", nil), ("localhost", nil), ("[::1]:2197", nil),
-    ] as [(String, String?)])
+    @Test(
+        "environments by authority",
+        arguments: [
+            ("api.push.apple.com", "production"), ("api.push.apple.com:443", "production"), ("API.PUSH.APPLE.COM", "production"),
+            ("api.sandbox.push.apple.com", "sandbox"), ("api.development.push.apple.com:2197", "sandbox"),
+            ("127.0.0.1:2197", nil), ("localhost", nil), ("[::1]:2197", nil),
+        ] as [(String, String?)])
     func environment(authority: String, expected: String?) {
         #expect(APNsEnvironment.named(byAuthority: authority)?.name == expected)
     }
@@ -161,12 +176,15 @@ struct APNsRequestRulesTests {
     @Test("a valid apns-id is echoed even on DuplicateHeaders; an invalid one never is")
     func echo() {
         let id = "123e4567-e89b-12d3-a456-4266554400a0"
-        guard case .failure(let duplicate) = APNsRequestRules.parse(
-            method: "POST", path: "/3/device/ab", headers: headers([("apns-id", id), ("apns-topic", "a"), ("apns-topic", "a")])
-        ) else { Issue.record("expected failure"); return }
+        guard
+            case .failure(let duplicate) = APNsRequestRules.parse(
+                method: "POST", path: "/3/device/ab", headers: headers([("apns-id", id), ("apns-topic", "a"), ("apns-topic", "a")])
+            )
+        else { Issue.record("expected failure"); return }
         #expect(duplicate.error.reason == .duplicateHeaders)
         #expect(duplicate.apnsID == id)
-        guard case .failure(let bad) = APNsRequestRules.parse(method: "POST", path: "/3/device/ab", headers: headers([("apns-id", "x")])) else {
+        guard case .failure(let bad) = APNsRequestRules.parse(method: "POST", path: "/3/device/ab", headers: headers([("apns-id", "x")]))
+        else {
             Issue.record("expected failure"); return
         }
         #expect(bad.error.reason == .badMessageId)

@@ -60,28 +60,43 @@ struct APNsAuthenticationTests {
         ("not a JWT", { _ in "abc" }),
         ("two segments", { _ in "eyJhbGciOiJFUzI1NiJ9.eyJpc3MiOiJYIn0" }),
         ("garbage base64", { _ in "!!!.@@@.###" }),
-        ("HS256", { mock in
-            let header = Base64URL.encode(#"{"alg":"HS256","kid":"\#(mock.sampleKey.keyID)"}"#)
-            let claims = Base64URL.encode(#"{"iss":"\#(mock.sampleKey.teamID)","iat":\#(mock.state.clock.now().secondsSince1970)}"#)
-            return "\(header).\(claims).c2ln"
-        }),
-        ("unknown key id", { mock in
-            try APNsSigningKey.generate(keyID: "UNKNOWN001", teamID: mock.sampleKey.teamID)
-                .makeProviderToken(issuedAt: mock.state.clock.now().secondsSince1970)
-        }),
-        ("signed by another key with the sample key id", { mock in
-            try APNsSigningKey.generate(keyID: mock.sampleKey.keyID, teamID: mock.sampleKey.teamID)
-                .makeProviderToken(issuedAt: mock.state.clock.now().secondsSince1970)
-        }),
-        ("iss is not the key's team", { mock in
-            try APNsSigningKey(privateKey: mock.sampleKey.signingKey.privateKey, keyID: mock.sampleKey.keyID, teamID: "OTHERTEAM1")
-                .makeProviderToken(issuedAt: mock.state.clock.now().secondsSince1970)
-        }),
-        ("tampered claims", { mock in
-            let good = try mock.providerToken().split(separator: ".")
-            let claims = Base64URL.encode(#"{"iss":"\#(mock.sampleKey.teamID)","iat":\#(mock.state.clock.now().secondsSince1970 + 1)}"#)
-            return "\(good[0]).\(claims).\(good[2])"
-        }),
+        (
+            "HS256",
+            { mock in
+                let header = Base64URL.encode(#"{"alg":"HS256","kid":"\#(mock.sampleKey.keyID)"}"#)
+                let claims = Base64URL.encode(#"{"iss":"\#(mock.sampleKey.teamID)","iat":\#(mock.state.clock.now().secondsSince1970)}"#)
+                return "\(header).\(claims).c2ln"
+            }
+        ),
+        (
+            "unknown key id",
+            { mock in
+                try APNsSigningKey.generate(keyID: "UNKNOWN001", teamID: mock.sampleKey.teamID)
+                    .makeProviderToken(issuedAt: mock.state.clock.now().secondsSince1970)
+            }
+        ),
+        (
+            "signed by another key with the sample key id",
+            { mock in
+                try APNsSigningKey.generate(keyID: mock.sampleKey.keyID, teamID: mock.sampleKey.teamID)
+                    .makeProviderToken(issuedAt: mock.state.clock.now().secondsSince1970)
+            }
+        ),
+        (
+            "iss is not the key's team",
+            { mock in
+                try APNsSigningKey(privateKey: mock.sampleKey.signingKey.privateKey, keyID: mock.sampleKey.keyID, teamID: "OTHERTEAM1")
+                    .makeProviderToken(issuedAt: mock.state.clock.now().secondsSince1970)
+            }
+        ),
+        (
+            "tampered claims",
+            { mock in
+                let good = try mock.providerToken().split(separator: ".")
+                let claims = Base64URL.encode(#"{"iss":"\#(mock.sampleKey.teamID)","iat":\#(mock.state.clock.now().secondsSince1970 + 1)}"#)
+                return "\(good[0]).\(claims).\(good[2])"
+            }
+        ),
     ]
 
     @Test("invalid provider tokens are InvalidProviderToken", arguments: invalidTokenNames)
@@ -103,7 +118,9 @@ struct APNsAuthenticationTests {
         try await withPushMock(clock: clock) { mock in
             let now = mock.state.clock.now()
             let old = try mock.providerToken(issuedAt: now - .seconds(3601))
-            expectAPNsError(try await mock.sendOnNewConnection(try mock.apnsRequest(providerToken: .some(old))), status: 403, reason: "ExpiredProviderToken")
+            expectAPNsError(
+                try await mock.sendOnNewConnection(try mock.apnsRequest(providerToken: .some(old))), status: 403,
+                reason: "ExpiredProviderToken")
             let edge = try mock.providerToken(issuedAt: now - .seconds(3600))
             expectAccepted(try await mock.sendOnNewConnection(try mock.apnsRequest(providerToken: .some(edge))))
         }
@@ -119,7 +136,8 @@ struct APNsAuthenticationTests {
             clock.advance(by: .seconds(3600))
             expectAccepted(try await connection.send(try mock.apnsRequest(providerToken: .some(jwt))))
             clock.advance(by: .seconds(1))
-            expectAPNsError(try await connection.send(try mock.apnsRequest(providerToken: .some(jwt))), status: 403, reason: "ExpiredProviderToken")
+            expectAPNsError(
+                try await connection.send(try mock.apnsRequest(providerToken: .some(jwt))), status: 403, reason: "ExpiredProviderToken")
             await connection.close()
         }
     }
@@ -133,14 +151,18 @@ struct APNsAuthenticationTests {
             expectAccepted(try await connection.send(try mock.apnsRequest(providerToken: .some(first))))
             clock.advance(by: .seconds(60))
             let early = try mock.providerToken()
-            expectAPNsError(try await connection.send(try mock.apnsRequest(providerToken: .some(early))), status: 429, reason: "TooManyProviderTokenUpdates")
+            expectAPNsError(
+                try await connection.send(try mock.apnsRequest(providerToken: .some(early))), status: 429,
+                reason: "TooManyProviderTokenUpdates")
             // The token in use keeps working.
             expectAccepted(try await connection.send(try mock.apnsRequest(providerToken: .some(first))))
             clock.advance(by: .seconds(19 * 60))
             let onTime = try mock.providerToken()
             expectAccepted(try await connection.send(try mock.apnsRequest(providerToken: .some(onTime))))
             // A token with an earlier iat than the one in use is an update too.
-            expectAPNsError(try await connection.send(try mock.apnsRequest(providerToken: .some(early))), status: 429, reason: "TooManyProviderTokenUpdates")
+            expectAPNsError(
+                try await connection.send(try mock.apnsRequest(providerToken: .some(early))), status: 429,
+                reason: "TooManyProviderTokenUpdates")
             await connection.close()
             // Another connection may use any valid token.
             expectAccepted(try await mock.sendOnNewConnection(try mock.apnsRequest(providerToken: .some(early))))
@@ -158,9 +180,13 @@ struct APNsAuthenticationTests {
             expectAccepted(try await connection.send(try mock.apnsRequest(providerToken: .some(cached))))
             // …then replaced by a fresh one right away: APNs counts from the switch to `cached`.
             let fresh = try mock.providerToken(issuedAt: now)
-            expectAPNsError(try await connection.send(try mock.apnsRequest(providerToken: .some(fresh))), status: 429, reason: "TooManyProviderTokenUpdates")
+            expectAPNsError(
+                try await connection.send(try mock.apnsRequest(providerToken: .some(fresh))), status: 429,
+                reason: "TooManyProviderTokenUpdates")
             clock.advance(by: .seconds(20 * 60 - 1))
-            expectAPNsError(try await connection.send(try mock.apnsRequest(providerToken: .some(fresh))), status: 429, reason: "TooManyProviderTokenUpdates")
+            expectAPNsError(
+                try await connection.send(try mock.apnsRequest(providerToken: .some(fresh))), status: 429,
+                reason: "TooManyProviderTokenUpdates")
             clock.advance(by: .seconds(1))
             expectAccepted(try await connection.send(try mock.apnsRequest(providerToken: .some(fresh))))
             await connection.close()
@@ -193,7 +219,8 @@ struct APNsAuthenticationTests {
             let cached = try mock.providerToken(issuedAt: mock.state.clock.now() - .seconds(55 * 60))
             expectAccepted(try await told.send(try mock.apnsRequest(providerToken: .some(cached))))
             clock.advance(by: .seconds(6 * 60))
-            expectAPNsError(try await told.send(try mock.apnsRequest(providerToken: .some(cached))), status: 403, reason: "ExpiredProviderToken")
+            expectAPNsError(
+                try await told.send(try mock.apnsRequest(providerToken: .some(cached))), status: 403, reason: "ExpiredProviderToken")
             expectAccepted(try await told.send(try mock.apnsRequest(providerToken: .some(try mock.providerToken()))))
             // The new token starts a new 20 minutes.
             expectAPNsError(
@@ -214,7 +241,8 @@ struct APNsAuthenticationTests {
             expectAccepted(try await connection.send(try mock.apnsRequest(providerToken: .some(first))))
             clock.advance(by: .seconds(60))
             try mock.addFault(FaultRule(trigger: FaultTrigger(count: 1), action: .apnsError(reason: "ExpiredProviderToken")))
-            expectAPNsError(try await connection.send(try mock.apnsRequest(providerToken: .some(first))), status: 403, reason: "ExpiredProviderToken")
+            expectAPNsError(
+                try await connection.send(try mock.apnsRequest(providerToken: .some(first))), status: 403, reason: "ExpiredProviderToken")
             // A request still in flight with the old token does not take the exemption away.
             expectAccepted(try await connection.send(try mock.apnsRequest(providerToken: .some(first))))
             let replacement = try mock.providerToken()
@@ -235,7 +263,8 @@ struct APNsAuthenticationTests {
             let connection = try await mock.connect()
             let now = mock.state.clock.now()
             expectAccepted(try await connection.send(try mock.apnsRequest(providerToken: .some(try mock.providerToken(issuedAt: now)))))
-            expectAccepted(try await connection.send(try mock.apnsRequest(providerToken: .some(try mock.providerToken(issuedAt: now + .seconds(1))))))
+            expectAccepted(
+                try await connection.send(try mock.apnsRequest(providerToken: .some(try mock.providerToken(issuedAt: now + .seconds(1))))))
             await connection.close()
         }
     }
@@ -274,7 +303,8 @@ struct APNsAuthenticationTests {
             expectAccepted(try await connection.send(try mock.apnsRequest()))
             clock.advance(by: .seconds(21 * 60))
             let foreign = try mock.providerToken(key: otherTeam)
-            expectAPNsError(try await connection.send(try mock.apnsRequest(providerToken: .some(foreign))), status: 403, reason: "InvalidProviderToken")
+            expectAPNsError(
+                try await connection.send(try mock.apnsRequest(providerToken: .some(foreign))), status: 403, reason: "InvalidProviderToken")
             await connection.close()
             // On its own connection the other team's key is fine.
             expectAccepted(try await mock.sendOnNewConnection(try mock.apnsRequest(providerToken: .some(foreign))))
@@ -294,7 +324,8 @@ struct APNsAuthenticationTests {
             let teamConnection = try await mock.connect()
             expectAccepted(try await teamConnection.send(try mock.apnsRequest()))
             clock.advance(by: .seconds(21 * 60))
-            expectAccepted(try await teamConnection.send(try mock.apnsRequest(providerToken: .some(try mock.providerToken(key: secondTeamKey)))))
+            expectAccepted(
+                try await teamConnection.send(try mock.apnsRequest(providerToken: .some(try mock.providerToken(key: secondTeamKey)))))
             clock.advance(by: .seconds(21 * 60))
             expectAPNsError(
                 try await teamConnection.send(try mock.apnsRequest(providerToken: .some(try mock.providerToken(key: topicKey)))),
@@ -305,7 +336,8 @@ struct APNsAuthenticationTests {
 
             // Topic-specific first: only its related key.
             let topicConnection = try await mock.connect()
-            expectAccepted(try await topicConnection.send(try mock.apnsRequest(providerToken: .some(try mock.providerToken(key: topicKey)))))
+            expectAccepted(
+                try await topicConnection.send(try mock.apnsRequest(providerToken: .some(try mock.providerToken(key: topicKey)))))
             clock.advance(by: .seconds(21 * 60))
             expectAPNsError(
                 try await topicConnection.send(try mock.apnsRequest(providerToken: .some(try mock.providerToken(key: unrelatedKey)))),
@@ -313,11 +345,13 @@ struct APNsAuthenticationTests {
                 reason: "UnrelatedKeyIdInToken"
             )
             expectAPNsError(
-                try await topicConnection.send(try mock.apnsRequest(providerToken: .some(try mock.providerToken(key: mock.sampleKey.signingKey)))),
+                try await topicConnection.send(
+                    try mock.apnsRequest(providerToken: .some(try mock.providerToken(key: mock.sampleKey.signingKey)))),
                 status: 403,
                 reason: "UnrelatedKeyIdInToken"
             )
-            expectAccepted(try await topicConnection.send(try mock.apnsRequest(providerToken: .some(try mock.providerToken(key: relatedKey)))))
+            expectAccepted(
+                try await topicConnection.send(try mock.apnsRequest(providerToken: .some(try mock.providerToken(key: relatedKey)))))
             await topicConnection.close()
         }
     }
@@ -332,7 +366,8 @@ struct APNsAuthenticationTests {
                 status: 403,
                 reason: spelling == .observed ? "BadEnvironmentKeyInToken" : "BadEnvironmentKeyIdInToken"
             )
-            expectAccepted(try await mock.sendOnNewConnection(try mock.apnsRequest(providerToken: .some(jwt)), authority: "api.push.apple.com"))
+            expectAccepted(
+                try await mock.sendOnNewConnection(try mock.apnsRequest(providerToken: .some(jwt)), authority: "api.push.apple.com"))
         }
     }
 
@@ -341,7 +376,8 @@ struct APNsAuthenticationTests {
         try await withPushMock { mock in
             let limited = Self.register(mock, keyID: "LIMITED001", scope: .topic, bundleIDs: ["com.example.allowed"])
             let jwt = try mock.providerToken(key: limited)
-            expectAccepted(try await mock.sendOnNewConnection(try mock.apnsRequest(topic: "com.example.allowed", providerToken: .some(jwt))))
+            expectAccepted(
+                try await mock.sendOnNewConnection(try mock.apnsRequest(topic: "com.example.allowed", providerToken: .some(jwt))))
             expectAccepted(
                 try await mock.sendOnNewConnection(
                     try mock.apnsRequest(topic: "com.example.allowed.voip", pushType: "voip", providerToken: .some(jwt))
@@ -379,7 +415,8 @@ struct APNsAuthenticationTests {
             let certificate = try mock.issueClientCertificate(bundleID: "com.example.certapp")
             let connection = try await mock.connect(clientCertificate: certificate)
             // No apns-topic and no authorization: the certificate's topic is used.
-            var request = HTTPRequestMessage(method: "POST", path: "/3/device/\(PushMockHarness.sampleDeviceToken)", body: Array(#"{"aps":{}}"#.utf8))
+            var request = HTTPRequestMessage(
+                method: "POST", path: "/3/device/\(PushMockHarness.sampleDeviceToken)", body: Array(#"{"aps":{}}"#.utf8))
             expectAccepted(try await connection.send(request))
             let record = try #require(mock.recordings.records(limit: 1).first)
             #expect(record.notification?.topic == "com.example.certapp")
@@ -388,15 +425,19 @@ struct APNsAuthenticationTests {
             // The authorization header is ignored with certificates.
             request.headers.append(name: "authorization", value: "bearer garbage")
             expectAccepted(try await connection.send(request))
-            expectAccepted(try await connection.send(try mock.apnsRequest(topic: "com.example.certapp.voip", pushType: "voip", providerToken: .none)))
-            expectAccepted(try await connection.send(try mock.apnsRequest(topic: "com.example.certapp.complication", pushType: "complication", providerToken: .none)))
+            expectAccepted(
+                try await connection.send(try mock.apnsRequest(topic: "com.example.certapp.voip", pushType: "voip", providerToken: .none)))
+            expectAccepted(
+                try await connection.send(
+                    try mock.apnsRequest(topic: "com.example.certapp.complication", pushType: "complication", providerToken: .none)))
             expectAPNsError(
                 try await connection.send(try mock.apnsRequest(topic: "com.example.other", providerToken: .none)),
                 status: 400,
                 reason: "BadTopic"
             )
             expectAPNsError(
-                try await connection.send(try mock.apnsRequest(topic: "com.example.certapp.location-query", pushType: "location", providerToken: .none)),
+                try await connection.send(
+                    try mock.apnsRequest(topic: "com.example.certapp.location-query", pushType: "location", providerToken: .none)),
                 status: 400,
                 reason: "BadTopic"
             )
@@ -419,7 +460,8 @@ struct APNsAuthenticationTests {
             let noTopic = HTTPRequestMessage(method: "POST", path: "/3/device/\(PushMockHarness.sampleDeviceToken)", body: Array("{}".utf8))
             expectAPNsError(try await connection.send(noTopic), status: 400, reason: "MissingTopic")
             expectAccepted(try await connection.send(try mock.apnsRequest(topic: "com.example.second", providerToken: .none)))
-            expectAccepted(try await connection.send(try mock.apnsRequest(topic: "com.example.multi.voip", pushType: "voip", providerToken: .none)))
+            expectAccepted(
+                try await connection.send(try mock.apnsRequest(topic: "com.example.multi.voip", pushType: "voip", providerToken: .none)))
             expectAPNsError(
                 try await connection.send(try mock.apnsRequest(topic: "com.example.third", providerToken: .none)),
                 status: 400,

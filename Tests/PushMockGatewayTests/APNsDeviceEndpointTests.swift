@@ -82,7 +82,8 @@ let c1Cases: [C1Case] = [
         reason: "Unregistered",
         prepare: { mock in
             mock.state.devices.register(
-                APNsDeviceRecord(token: token, bundleID: mock.topic, state: .unregistered(at: Timestamp(millisecondsSince1970: 1_700_000_000_123)))
+                APNsDeviceRecord(
+                    token: token, bundleID: mock.topic, state: .unregistered(at: Timestamp(millisecondsSince1970: 1_700_000_000_123)))
             )
         }
     ) { try $0.apnsRequest() },
@@ -92,7 +93,8 @@ let c1Cases: [C1Case] = [
         reason: "ExpiredToken",
         prepare: { mock in
             mock.state.devices.register(
-                APNsDeviceRecord(token: token, bundleID: mock.topic, state: .expired(at: Timestamp(millisecondsSince1970: 1_700_000_000_123)))
+                APNsDeviceRecord(
+                    token: token, bundleID: mock.topic, state: .expired(at: Timestamp(millisecondsSince1970: 1_700_000_000_123)))
             )
         }
     ) { try $0.apnsRequest() },
@@ -190,12 +192,16 @@ let c1Cases: [C1Case] = [
         request.headers.append(name: "authorization", value: "Basic dXNlcjpwYXNz")
         return request
     },
-    C1Case(name: "production authority with a sandbox token", status: 400, reason: "BadDeviceToken", prepare: {
-        $0.state.devices.register(APNsDeviceRecord(token: token, bundleID: $0.topic, environment: .sandbox))
-    }, request: { try $0.apnsRequest() }, authority: "api.push.apple.com"),
-    C1Case(name: "production authority with a production token", status: 200, reason: nil, prepare: {
-        $0.state.devices.register(APNsDeviceRecord(token: token, bundleID: $0.topic, environment: .production))
-    }, request: { try $0.apnsRequest() }, authority: "api.push.apple.com:443"),
+    C1Case(
+        name: "production authority with a sandbox token", status: 400, reason: "BadDeviceToken",
+        prepare: {
+            $0.state.devices.register(APNsDeviceRecord(token: token, bundleID: $0.topic, environment: .sandbox))
+        }, request: { try $0.apnsRequest() }, authority: "api.push.apple.com"),
+    C1Case(
+        name: "production authority with a production token", status: 200, reason: nil,
+        prepare: {
+            $0.state.devices.register(APNsDeviceRecord(token: token, bundleID: $0.topic, environment: .production))
+        }, request: { try $0.apnsRequest() }, authority: "api.push.apple.com:443"),
 ]
 
 /// A JSON payload of exactly `size` bytes.
@@ -332,13 +338,15 @@ struct APNsDeviceEndpointTests {
     func backgroundPriority() async throws {
         try await withPushMock { mock in
             let accepted = try await mock.sendOnNewConnection(
-                try mock.apnsRequest(pushType: "background", payload: #"{"aps":{"content-available":1}}"#, headers: [("apns-priority", "10")])
+                try mock.apnsRequest(
+                    pushType: "background", payload: #"{"aps":{"content-available":1}}"#, headers: [("apns-priority", "10")])
             )
             expectAccepted(accepted)
         }
         try await withPushMock(configure: { $0.apns.rejectHighPriorityBackground = true }) { mock in
             let rejected = try await mock.sendOnNewConnection(
-                try mock.apnsRequest(pushType: "background", payload: #"{"aps":{"content-available":1}}"#, headers: [("apns-priority", "10")])
+                try mock.apnsRequest(
+                    pushType: "background", payload: #"{"aps":{"content-available":1}}"#, headers: [("apns-priority", "10")])
             )
             expectAPNsError(rejected, status: 400, reason: "BadPriority")
         }

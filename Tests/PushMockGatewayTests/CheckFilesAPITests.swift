@@ -75,7 +75,9 @@ enum CheckFileCase: String, CaseIterable, CustomTestStringConvertible, Sendable 
         switch self {
         case .allowedFile, .symbolicLinkWithinAllowed: 200
         case .missingWithinAllowed: 400
-        case .dotDotOutOfAllowed, .absoluteOutside, .absoluteOutsideMissing, .systemFile, .symbolicLinkToOutside, .symbolicLinkedDirectoryToOutside: 403
+        case .dotDotOutOfAllowed, .absoluteOutside, .absoluteOutsideMissing, .systemFile, .symbolicLinkToOutside,
+            .symbolicLinkedDirectoryToOutside:
+            403
         case .overSizeLimit: 413
         }
     }
@@ -106,7 +108,9 @@ struct CheckFilesAPITests {
                     // The same words whether or not the file exists: nothing to probe with.
                     #expect(!message.contains("cannot read") && !message.contains("No such"), "\(endpoint): \(message)")
                 case 413:
-                    #expect(answer.errorMessage?.contains("at most \(ControlFileAccess.maximumFileBytes) bytes") == true, "\(endpoint): \(answer.text)")
+                    #expect(
+                        answer.errorMessage?.contains("at most \(ControlFileAccess.maximumFileBytes) bytes") == true,
+                        "\(endpoint): \(answer.text)")
                 case 400:
                     #expect(answer.errorMessage?.contains("cannot read") == true, "\(endpoint): \(answer.text)")
                 default:
@@ -125,7 +129,9 @@ struct CheckFilesAPITests {
         let missing = access.readResult("/etc/no-such-file-\(UUID().uuidString)")
         #expect(outside?.status == 403)
         #expect(missing?.status == 403)
-        #expect(outside?.message.replacing("/etc/passwd", with: "X") == missing?.message.replacing(#/\/etc\/no-such-file-[-0-9A-F]+/#, with: "X"))
+        #expect(
+            outside?.message.replacing("/etc/passwd", with: "X")
+                == missing?.message.replacing(#/\/etc\/no-such-file-[-0-9A-F]+/#, with: "X"))
     }
 }
 

@@ -28,7 +28,9 @@ struct ChecksAPITests {
             let connection = try await mock.connect()
             expectAccepted(try await connection.send(try mock.apnsRequest(payload: linked("Dose", "loop://protocols/p1/log"))))
             expectAccepted(try await connection.send(try mock.apnsRequest(payload: linked("Settings", "loop://settings"))))
-            expectAccepted(try await connection.send(try mock.apnsRequest(payload: linked("Nothing", nil), headers: [("x-pushmock-namespace", "other")])))
+            expectAccepted(
+                try await connection.send(
+                    try mock.apnsRequest(payload: linked("Nothing", nil), headers: [("x-pushmock-namespace", "other")])))
             await connection.close()
             let control = try mock.controlClient()
             let body = Array(#"{"routesFile":"\#(loopExamples)/routes.json"}"#.utf8)
@@ -45,14 +47,17 @@ struct ChecksAPITests {
             #expect(resolved?.parameters == ["id": "p1"])
 
             // The same query language as GET /recordings, in the URL or in the body.
-            let good = try await control.request("POST", "checks/links", query: [("where", "$.deep_link=loop://protocols/p1/log")], json: body)
+            let good = try await control.request(
+                "POST", "checks/links", query: [("where", "$.deep_link=loop://protocols/p1/log")], json: body)
             #expect(good.status == 200, "\(good.text)")
             let namespaced = Array(#"{"routesFile":"\#(loopExamples)/routes.json","query":{"namespace":"other"}}"#.utf8)
             let other = try await control.request("POST", "checks/links", json: namespaced)
             #expect(try other.decode(CheckOutcome<DeepLinkReport>.self).report.findings.map(\.problem.kind) == [.noLink])
 
-            let inline = #"{"routes":{"version":1,"scheme":"loop","routes":[{"pattern":"/settings","screen":"/settings"}]},"options":{"requireLink":false}}"#
-            let text = try await control.request("POST", "checks/links", query: [("format", "text"), ("where", "$.aps.alert.title=Settings")], json: Array(inline.utf8))
+            let inline =
+                #"{"routes":{"version":1,"scheme":"loop","routes":[{"pattern":"/settings","screen":"/settings"}]},"options":{"requireLink":false}}"#
+            let text = try await control.request(
+                "POST", "checks/links", query: [("format", "text"), ("where", "$.aps.alert.title=Settings")], json: Array(inline.utf8))
             #expect(text.status == 200)
             #expect(text.text.hasPrefix("Deep links: 1 notification, 1 link, 0 problems"), "\(text.text)")
 
@@ -63,11 +68,15 @@ struct ChecksAPITests {
             #expect(try await control.request("POST", "checks/links", json: Array("{}".utf8)).status == 400)
             // A missing file under --checks-dir (the default: the working directory's Recordings/)
             // is a bad request; one outside is refused (CheckFilesAPITests).
-            #expect(try await control.request("POST", "checks/links", json: Array(#"{"routesFile":"\#(loopExamples)/no-such.json"}"#.utf8)).status == 400)
-            #expect(try await control.request("POST", "checks/links", json: Array(#"{"routes":{"version":2,"routes":[]}}"#.utf8)).status == 400)
+            #expect(
+                try await control.request("POST", "checks/links", json: Array(#"{"routesFile":"\#(loopExamples)/no-such.json"}"#.utf8))
+                    .status == 400)
+            #expect(
+                try await control.request("POST", "checks/links", json: Array(#"{"routes":{"version":2,"routes":[]}}"#.utf8)).status == 400)
             #expect(try await control.request("POST", "checks/links", json: Array(#"{"routesFile":"x","colour":1}"#.utf8)).status == 400)
             #expect(try await control.request("POST", "checks/links", query: [("format", "yaml")], json: body).status == 400)
-            #expect(try await control.request("POST", "checks/links", query: [("token", "x")], json: namespaced).status == 400, "query twice")
+            #expect(
+                try await control.request("POST", "checks/links", query: [("token", "x")], json: namespaced).status == 400, "query twice")
             #expect(try await control.request("GET", "checks/links").status == 405)
             #expect(try await control.request("POST", "checks/spelling", json: body).status == 404)
             await control.close()
@@ -92,9 +101,14 @@ struct ChecksAPITests {
             let connection = try await mock.connect()
             expectAccepted(try await connection.send(try mock.apnsRequest(payload: #"{"aps":{"alert":"Sale!"},"type":"marketing"}"#)))
             mock.clock.advance(by: .seconds(60))
-            expectAccepted(try await connection.send(try mock.apnsRequest(payload: #"{"aps":{"alert":"Dose now","interruption-level":"time-sensitive"}}"#)))
+            expectAccepted(
+                try await connection.send(
+                    try mock.apnsRequest(payload: #"{"aps":{"alert":"Dose now","interruption-level":"time-sensitive"}}"#)))
             mock.clock.advance(by: .seconds(60))
-            expectAccepted(try await connection.send(try mock.apnsRequest(payload: #"{"aps":{"alert":"Sale again","interruption-level":"time-sensitive"},"type":"marketing"}"#)))
+            expectAccepted(
+                try await connection.send(
+                    try mock.apnsRequest(
+                        payload: #"{"aps":{"alert":"Sale again","interruption-level":"time-sensitive"},"type":"marketing"}"#)))
             await connection.close()
 
             let control = try mock.controlClient()
@@ -111,13 +125,19 @@ struct ChecksAPITests {
             #expect(quiet.localTime?.contains("23:") == true, "\(quiet)")
             #expect(report.violations(.frequencyCap).first?.notification.sequence == 3)
 
-            let onlyExempt = try await control.request("POST", "checks/policy", query: [("where", "$.aps.alert=Dose now")], json: body.compactBytes)
+            let onlyExempt = try await control.request(
+                "POST", "checks/policy", query: [("where", "$.aps.alert=Dose now")], json: body.compactBytes)
             #expect(onlyExempt.status == 200, "\(onlyExempt.text)")
 
-            let file = try await control.request("POST", "checks/policy", query: [("format", "junit")], json: Array(#"{"policyFile":"\#(loopExamples)/policy.json"}"#.utf8))
+            let file = try await control.request(
+                "POST", "checks/policy", query: [("format", "junit")], json: Array(#"{"policyFile":"\#(loopExamples)/policy.json"}"#.utf8))
             #expect([200, 417].contains(file.status))
             #expect(file.text.contains(#"name="quiet-hours night""#), "\(file.text)")
-            #expect(try await control.request("POST", "checks/policy", json: Array(#"{"policy":{"version":1,"quietHours":[{"name":"n","start":"25:00","end":"08:00"}]}}"#.utf8)).status == 400)
+            #expect(
+                try await control.request(
+                    "POST", "checks/policy",
+                    json: Array(#"{"policy":{"version":1,"quietHours":[{"name":"n","start":"25:00","end":"08:00"}]}}"#.utf8)
+                ).status == 400)
             await control.close()
         }
     }
@@ -125,10 +145,12 @@ struct ChecksAPITests {
     @Test("POST /expectations with a deep-link requirement; the near miss shows the resolved link")
     func expectationWithDeepLink() async throws {
         try await withPushMock { mock in
-            expectAccepted(try await mock.sendOnNewConnection(try mock.apnsRequest(payload: linked("Time for BPC-157", "loop://protocols/p2/log"))))
+            expectAccepted(
+                try await mock.sendOnNewConnection(try mock.apnsRequest(payload: linked("Time for BPC-157", "loop://protocols/p2/log"))))
             let control = try mock.controlClient()
             func expectation(_ id: String) -> [UInt8] {
-                Array(#"""
+                Array(
+                    #"""
                     {"name":"dose","query":{"token":"\#(token)","payload":[{"path":"$.aps.alert.title","op":"=","value":"Time for BPC-157"}]},
                      "deepLink":{"routes":"\#(loopExamples)/routes.json","screen":"/protocols/{id}/log","parameters":{"id":"\#(id)"}}}
                     """#.utf8)
@@ -146,7 +168,9 @@ struct ChecksAPITests {
             let requirement = try DeepLinkRequirement(routesFile: loopExamples + "/routes.json", screen: "/protocols/p2/log")
             try await mock.expect(RecordingQuery(token: Glob(token)), deepLink: requirement)
             await #expect(throws: ExpectationFailure.self) {
-                try await mock.expect(RecordingQuery(token: Glob(token)), deepLink: try DeepLinkRequirement(routesFile: loopExamples + "/routes.json", screen: "/labs/{id}"))
+                try await mock.expect(
+                    RecordingQuery(token: Glob(token)),
+                    deepLink: try DeepLinkRequirement(routesFile: loopExamples + "/routes.json", screen: "/labs/{id}"))
             }
             #expect(mock.checkLinks(try RouteTable(contentsOfFile: loopExamples + "/routes.json")).isClean)
         }

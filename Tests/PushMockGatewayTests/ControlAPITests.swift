@@ -12,7 +12,9 @@ import Testing
 @Suite("Control API")
 struct ControlAPITests {
     /// Calls the control API with curl over HTTP/1.1 on the cleartext listener.
-    static func curl(_ mock: PushMockHarness, _ method: String, _ path: String, body: String? = nil) async throws -> (status: Int, json: JSONValue?) {
+    static func curl(_ mock: PushMockHarness, _ method: String, _ path: String, body: String? = nil) async throws -> (
+        status: Int, json: JSONValue?
+    ) {
         var arguments = ["-s", "-o", "-", "-w", "\n%{http_code}", "-X", method, "--http1.1"]
         if let body {
             arguments += ["-H", "content-type: application/json", "--data-binary", body]
@@ -25,7 +27,9 @@ struct ControlAPITests {
         return (status, try? JSONValue(parsing: Array(body.utf8)))
     }
 
-    static func http2(_ connection: HTTP2ClientConnection, _ method: String, _ path: String, body: String? = nil) async throws -> (status: Int, json: JSONValue?) {
+    static func http2(_ connection: HTTP2ClientConnection, _ method: String, _ path: String, body: String? = nil) async throws -> (
+        status: Int, json: JSONValue?
+    ) {
         let response = try await connection.send(HTTPRequestMessage(method: method, path: path, body: Array((body ?? "").utf8)))
         return (response.status, try? JSONValue(parsing: response.body))
     }
@@ -82,7 +86,8 @@ struct ControlAPITests {
     func registerKey() async throws {
         try await withPushMock { mock in
             let key = APNsSigningKey.generate(keyID: "RUNTIME001", teamID: "RUNTIMETEA")
-            let body = #"{"keyId":"RUNTIME001","teamId":"RUNTIMETEA","privateKeyPem":\#(Self.jsonString(key.pkcs8PEM)),"environments":["sandbox"]}"#
+            let body =
+                #"{"keyId":"RUNTIME001","teamId":"RUNTIMETEA","privateKeyPem":\#(Self.jsonString(key.pkcs8PEM)),"environments":["sandbox"]}"#
             let registered = try await Self.curl(mock, "POST", "/_pushmock/apns/keys", body: body)
             #expect(registered.status == 201)
             let keys = try await Self.curl(mock, "GET", "/_pushmock/apns/keys")
@@ -95,7 +100,9 @@ struct ControlAPITests {
                 reason: "BadEnvironmentKeyInToken"
             )
             #expect(try await Self.curl(mock, "DELETE", "/_pushmock/apns/keys/RUNTIME001").status == 200)
-            expectAPNsError(try await mock.sendOnNewConnection(try mock.apnsRequest(providerToken: .some(jwt))), status: 403, reason: "InvalidProviderToken")
+            expectAPNsError(
+                try await mock.sendOnNewConnection(try mock.apnsRequest(providerToken: .some(jwt))), status: 403,
+                reason: "InvalidProviderToken")
             #expect(try await Self.curl(mock, "POST", "/_pushmock/apns/keys", body: #"{"keyId":"X","teamId":"Y"}"#).status == 400)
         }
     }
@@ -104,7 +111,8 @@ struct ControlAPITests {
     func registerTokens() async throws {
         try await withPushMock { mock in
             let token = PushMockHarness.sampleDeviceToken
-            let body = #"[{"token":"\#(token)","bundleId":"\#(mock.topic)"},{"token":"\#(String(repeating: "cd", count: 32))","bundleId":"com.example.other","environment":"production"}]"#
+            let body =
+                #"[{"token":"\#(token)","bundleId":"\#(mock.topic)"},{"token":"\#(String(repeating: "cd", count: 32))","bundleId":"com.example.other","environment":"production"}]"#
             let registered = try await Self.curl(mock, "POST", "/_pushmock/apns/tokens", body: body)
             #expect(registered.status == 201)
             #expect(try await Self.curl(mock, "GET", "/_pushmock/apns/tokens").json?.arrayValue?.count == 2)

@@ -35,7 +35,9 @@ enum ExpoCurl {
         let bodyPath = directory + "/body"
         let headerPath = directory + "/headers"
         try Data(body).write(to: URL(fileURLWithPath: bodyPath))
-        var arguments = ["-s", "--http1.1", "-X", "POST", "-D", headerPath, "-o", "-", "-w", "\n%{http_code}", "--data-binary", "@" + bodyPath]
+        var arguments = [
+            "-s", "--http1.1", "-X", "POST", "-D", headerPath, "-o", "-", "-w", "\n%{http_code}", "--data-binary", "@" + bodyPath,
+        ]
         for header in headers { arguments += ["-H", header] }
         if compressed { arguments.append("--compressed") }
         arguments.append("http://127.0.0.1:\(mock.cleartextPort)\(path)")
@@ -52,7 +54,10 @@ enum ExpoCurl {
         return ExpoCurlAnswer(status: status, json: try? JSONValue(parsing: Array(text.utf8)), headers: headerMap, text: text)
     }
 
-    static func post(_ mock: PushMockHarness, _ path: String = "/--/api/v2/push/send", json: String, headers: [String] = ["content-type: application/json"]) async throws -> ExpoCurlAnswer {
+    static func post(
+        _ mock: PushMockHarness, _ path: String = "/--/api/v2/push/send", json: String,
+        headers: [String] = ["content-type: application/json"]
+    ) async throws -> ExpoCurlAnswer {
         try await post(mock, path, body: Array(json.utf8), headers: headers)
     }
 }
@@ -75,7 +80,10 @@ let expoTicketErrorCases: [ExpoTicketErrorCase] = [
         name: "uninstalled token",
         code: "DeviceNotRegistered",
         messagePrefix: "\"\(tokenA)\" is not a registered push notification recipient",
-        prepare: { $0.state.expoTokens.register(ExpoTokenRecord(token: tokenA, project: project, state: .unregistered(at: Timestamp(millisecondsSince1970: 0)))) }
+        prepare: {
+            $0.state.expoTokens.register(
+                ExpoTokenRecord(token: tokenA, project: project, state: .unregistered(at: Timestamp(millisecondsSince1970: 0))))
+        }
     ),
     ExpoTicketErrorCase(
         name: "unknown token when tokens must be registered",
@@ -100,13 +108,20 @@ let expoTicketErrorCases: [ExpoTicketErrorCase] = [
         name: "relay rate (ticket stage)",
         code: "MessageRateExceeded",
         messagePrefix: "\"\(tokenA)\" is receiving messages too frequently.",
-        prepare: { $0.state.expoTokens.register(ExpoTokenRecord(token: tokenA, project: project, relayFailure: .init(error: "MessageRateExceeded", stage: .ticket))) }
+        prepare: {
+            $0.state.expoTokens.register(
+                ExpoTokenRecord(token: tokenA, project: project, relayFailure: .init(error: "MessageRateExceeded", stage: .ticket)))
+        }
     ),
     ExpoTicketErrorCase(
         name: "FCM sender mismatch (ticket stage)",
         code: "MismatchSenderId",
         messagePrefix: "The FCM sender ID of \"\(tokenA)\"",
-        prepare: { $0.state.expoTokens.register(ExpoTokenRecord(token: tokenA, project: project, platform: .android, relayFailure: .init(error: "MismatchSenderId", stage: .ticket))) }
+        prepare: {
+            $0.state.expoTokens.register(
+                ExpoTokenRecord(
+                    token: tokenA, project: project, platform: .android, relayFailure: .init(error: "MismatchSenderId", stage: .ticket)))
+        }
     ),
     ExpoTicketErrorCase(
         name: "missing APNs credentials (ticket stage)",
@@ -114,7 +129,8 @@ let expoTicketErrorCases: [ExpoTicketErrorCase] = [
         messagePrefix: "Could not find APNs credentials for com.acme.reminders (@acme/reminders).",
         prepare: {
             $0.state.expoTokens.register(project: ExpoProjectRecord(name: project, bundleIdentifier: "com.acme.reminders"))
-            $0.state.expoTokens.register(ExpoTokenRecord(token: tokenA, project: project, relayFailure: .init(error: "InvalidCredentials", stage: .ticket)))
+            $0.state.expoTokens.register(
+                ExpoTokenRecord(token: tokenA, project: project, relayFailure: .init(error: "InvalidCredentials", stage: .ticket)))
         }
     ),
 ]
@@ -141,9 +157,14 @@ private func manyMessages(_ count: Int) -> String {
 }
 
 let expoRequestErrorCases: [ExpoRequestErrorCase] = [
-    ExpoRequestErrorCase(name: "not JSON", status: 400, code: "VALIDATION_ERROR", message: "The request body must be valid JSON.", body: "{nope"),
-    ExpoRequestErrorCase(name: "data not an object", status: 400, code: "VALIDATION_ERROR", message: "[0].data must be of type object.", body: #"[{"to":"\#(tokenA)","data":"x"}]"#),
-    ExpoRequestErrorCase(name: "bad priority", status: 400, code: "VALIDATION_ERROR", message: "priority must be one of [default, normal, high].", body: #"{"to":"\#(tokenA)","priority":"urgent"}"#),
+    ExpoRequestErrorCase(
+        name: "not JSON", status: 400, code: "VALIDATION_ERROR", message: "The request body must be valid JSON.", body: "{nope"),
+    ExpoRequestErrorCase(
+        name: "data not an object", status: 400, code: "VALIDATION_ERROR", message: "[0].data must be of type object.",
+        body: #"[{"to":"\#(tokenA)","data":"x"}]"#),
+    ExpoRequestErrorCase(
+        name: "bad priority", status: 400, code: "VALIDATION_ERROR", message: "priority must be one of [default, normal, high].",
+        body: #"{"to":"\#(tokenA)","priority":"urgent"}"#),
     ExpoRequestErrorCase(name: "missing to", status: 400, code: "VALIDATION_ERROR", message: "to is required.", body: #"{"title":"x"}"#),
     ExpoRequestErrorCase(
         name: "101 notifications",
@@ -180,7 +201,8 @@ let expoRequestErrorCases: [ExpoRequestErrorCase] = [
         message: nil,
         body: #"{"to":"\#(tokenA)","body":"x"}"#,
         prepare: {
-            $0.state.expoTokens.register(project: ExpoProjectRecord(name: project, accessTokens: ["secret-token"], requiresAccessToken: true))
+            $0.state.expoTokens.register(
+                project: ExpoProjectRecord(name: project, accessTokens: ["secret-token"], requiresAccessToken: true))
             $0.state.expoTokens.register(ExpoTokenRecord(token: tokenA, project: project))
         }
     ),
@@ -192,7 +214,8 @@ let expoRequestErrorCases: [ExpoRequestErrorCase] = [
         body: #"{"to":"\#(tokenA)","body":"x"}"#,
         headers: ["content-type: application/json", "authorization: Bearer wrong"],
         prepare: {
-            $0.state.expoTokens.register(project: ExpoProjectRecord(name: project, accessTokens: ["secret-token"], requiresAccessToken: true))
+            $0.state.expoTokens.register(
+                project: ExpoProjectRecord(name: project, accessTokens: ["secret-token"], requiresAccessToken: true))
             $0.state.expoTokens.register(ExpoTokenRecord(token: tokenA, project: project))
         }
     ),
@@ -204,7 +227,9 @@ let expoRequestErrorCases: [ExpoRequestErrorCase] = [
         path: "/--/api/v2/push/getReceipts",
         body: #"{"ids":[\#((0..<1001).map { "\"id\($0)\"" }.joined(separator: ","))]}"#
     ),
-    ExpoRequestErrorCase(name: "receipts without ids", status: 400, code: "VALIDATION_ERROR", message: "ids is required.", path: "/--/api/v2/push/getReceipts", body: "{}"),
+    ExpoRequestErrorCase(
+        name: "receipts without ids", status: 400, code: "VALIDATION_ERROR", message: "ids is required.",
+        path: "/--/api/v2/push/getReceipts", body: "{}"),
     ExpoRequestErrorCase(
         name: "corrupt gzip body",
         status: 400,
@@ -219,7 +244,10 @@ let expoRequestErrorCases: [ExpoRequestErrorCase] = [
         code: "INTERNAL_SERVER_ERROR",
         message: "An unexpected error occurred on the Expo push notification service. Please try again.",
         body: #"{"to":"\#(tokenA)","body":"x"}"#,
-        prepare: { _ = try $0.addFault(try FaultRule.decode(#"{"match":{"platform":"expo"},"action":{"type":"expo-error","code":"INTERNAL_SERVER_ERROR"}}"#)) }
+        prepare: {
+            _ = try $0.addFault(
+                try FaultRule.decode(#"{"match":{"platform":"expo"},"action":{"type":"expo-error","code":"INTERNAL_SERVER_ERROR"}}"#))
+        }
     ),
 ]
 
@@ -236,7 +264,8 @@ struct ExpoEndpointTests {
         try await withPushMock { mock in
             mock.state.expoTokens.register(ExpoTokenRecord(token: tokenA, project: project, platform: .ios))
             mock.state.expoTokens.register(ExpoTokenRecord(token: tokenB, project: project, platform: .android))
-            let array = try await ExpoCurl.post(mock, json: #"[{"to":"\#(tokenA)","title":"Hi","priority":"high"},{"to":"\#(tokenB)","body":"There","ttl":60}]"#)
+            let array = try await ExpoCurl.post(
+                mock, json: #"[{"to":"\#(tokenA)","title":"Hi","priority":"high"},{"to":"\#(tokenB)","body":"There","ttl":60}]"#)
             #expect(array.status == 200)
             #expect(array.headers["content-type"] == "application/json; charset=utf-8")
             let tickets = try #require(array.json?["data"]?.arrayValue)
@@ -281,7 +310,8 @@ struct ExpoEndpointTests {
             #expect(ticket["details"]?["error"]?.stringValue == testCase.code, "\(answer.text)")
             #expect(ticket["message"]?.stringValue?.hasPrefix(testCase.messagePrefix) == true, "\(answer.text)")
             // Nothing reaches a device for an error ticket.
-            #expect(mock.state.simulatedDevices.device(DeviceAddress(service: .expo, token: testCase.to), now: mock.state.clock.now()) == nil)
+            #expect(
+                mock.state.simulatedDevices.device(DeviceAddress(service: .expo, token: testCase.to), now: mock.state.clock.now()) == nil)
         }
     }
 
@@ -309,7 +339,8 @@ struct ExpoEndpointTests {
     @Test("enhanced push security: the right access token is accepted")
     func accessTokenAccepted() async throws {
         try await withPushMock { mock in
-            mock.state.expoTokens.register(project: ExpoProjectRecord(name: project, accessTokens: ["secret-token"], requiresAccessToken: true))
+            mock.state.expoTokens.register(
+                project: ExpoProjectRecord(name: project, accessTokens: ["secret-token"], requiresAccessToken: true))
             mock.state.expoTokens.register(ExpoTokenRecord(token: tokenA, project: project))
             let answer = try await ExpoCurl.post(
                 mock,
@@ -344,7 +375,8 @@ struct ExpoEndpointTests {
             let zipped = try await run("/bin/gzip", ["-k", directory + "/body.json"])
             #expect(zipped.status == 0)
             let systemGzip = try [UInt8](Data(contentsOf: URL(fileURLWithPath: directory + "/body.json.gz")))
-            let plain = try await ExpoCurl.post(mock, body: systemGzip, headers: ["content-type: application/json", "content-encoding: gzip"])
+            let plain = try await ExpoCurl.post(
+                mock, body: systemGzip, headers: ["content-type: application/json", "content-encoding: gzip"])
             #expect(plain.status == 200)
             #expect(plain.headers["content-encoding"] == nil)
             #expect(plain.json?["data"]?.arrayValue?.count == 2)
@@ -373,8 +405,10 @@ struct ExpoEndpointTests {
             mock.state.expoTokens.register(ExpoTokenRecord(token: tokenA, project: project))
             mock.state.expoTokens.register(ExpoTokenRecord(token: tokenB, project: project))
             mock.state.expoTokens.register(project: ExpoProjectRecord(name: project, bundleIdentifier: "com.acme.reminders"))
-            mock.state.expoTokens.register(ExpoTokenRecord(token: tokenC, project: project, relayFailure: .init(error: "InvalidCredentials")))
-            let sent = try await ExpoCurl.post(mock, json: #"[{"to":"\#(tokenA)","body":"1"},{"to":"\#(tokenB)","body":"2"},{"to":"\#(tokenC)","body":"3"}]"#)
+            mock.state.expoTokens.register(
+                ExpoTokenRecord(token: tokenC, project: project, relayFailure: .init(error: "InvalidCredentials")))
+            let sent = try await ExpoCurl.post(
+                mock, json: #"[{"to":"\#(tokenA)","body":"1"},{"to":"\#(tokenB)","body":"2"},{"to":"\#(tokenC)","body":"3"}]"#)
             let ids = try #require(sent.json?["data"]?.arrayValue?.compactMap { $0["id"]?.stringValue })
             #expect(ids.count == 3)
             let request = #"{"ids":[\#(ids.map { "\"\($0)\"" }.joined(separator: ",")),"unknown-id"]}"#
@@ -427,7 +461,8 @@ struct ExpoEndpointTests {
     @Test("injected error tickets (expo-error ticketError)")
     func injectedTickets() async throws {
         try await withPushMock { mock in
-            _ = try mock.addFault(try FaultRule.decode(#"{"match":{"platform":"expo"},"action":{"type":"expo-error","ticketError":"MessageRateExceeded"}}"#))
+            _ = try mock.addFault(
+                try FaultRule.decode(#"{"match":{"platform":"expo"},"action":{"type":"expo-error","ticketError":"MessageRateExceeded"}}"#))
             let answer = try await ExpoCurl.post(mock, json: #"[{"to":"\#(tokenA)","body":"x"},{"to":"\#(tokenB)","body":"y"}]"#)
             #expect(answer.status == 200)
             let tickets = try #require(answer.json?["data"]?.arrayValue)
@@ -462,9 +497,10 @@ struct ExpoEndpointTests {
             let sent = try await ExpoCurl.post(mock, json: #"[{"to":"\#(tokenA)","body":"x"},{"to":"\#(tokenB)","body":"y"}]"#)
             let ids = try #require(sent.json?["data"]?.arrayValue?.compactMap { $0["id"]?.stringValue })
             clock.advance(by: .seconds(3))
-            _ = try mock.addFault(try FaultRule.decode(
-                #"{"match":{"platform":"expo","path":"/--/api/v2/push/getReceipts"},"trigger":{"count":1},"action":{"type":"expo-error","ticketError":"InvalidCredentials"}}"#
-            ))
+            _ = try mock.addFault(
+                try FaultRule.decode(
+                    #"{"match":{"platform":"expo","path":"/--/api/v2/push/getReceipts"},"trigger":{"count":1},"action":{"type":"expo-error","ticketError":"InvalidCredentials"}}"#
+                ))
             let request = #"{"ids":["\#(ids[0])","\#(ids[1])"]}"#
             let faulty = try await ExpoCurl.post(mock, "/--/api/v2/push/getReceipts", json: request)
             #expect(faulty.json?["data"]?[ids[0]]?["details"]?["error"]?.stringValue == "InvalidCredentials", "\(faulty.text)")
@@ -490,9 +526,11 @@ struct ExpoEndpointTests {
             let record = try #require(mock.recordings.records { $0.platform == .expo }.first)
             let notes = record.notification?.lint ?? []
             // [1] asks for normal priority, [3] goes to an Android token: neither is linted as APNs.
-            #expect(notes.map(\.code).sorted() == [
-                "apns.background-high-priority", "apns.background-high-priority", "apns.collapse-id-on-background", "apns.mutable-content-without-alert",
-            ], "\(notes)")
+            #expect(
+                notes.map(\.code).sorted() == [
+                    "apns.background-high-priority", "apns.background-high-priority", "apns.collapse-id-on-background",
+                    "apns.mutable-content-without-alert",
+                ], "\(notes)")
             #expect(notes.filter { $0.code == "apns.background-high-priority" }.map(\.field) == ["[0].priority", "[2].priority"])
             #expect(notes.first { $0.code == "apns.mutable-content-without-alert" }?.field == "[2].mutableContent")
             #expect(notes.first { $0.code == "apns.collapse-id-on-background" }?.field == "[2].collapseId")
@@ -545,7 +583,8 @@ struct ExpoEndpointTests {
             #expect(projects.status == 201)
             #expect(mock.state.expoTokens.project(named: project)?.requiresAccessToken == true)
             let encoded = tokenA.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? tokenA
-            let patched = try await ControlAPITests.curl(mock, "PATCH", "/_pushmock/expo/tokens/\(encoded)", body: #"{"state":"uninstalled"}"#)
+            let patched = try await ControlAPITests.curl(
+                mock, "PATCH", "/_pushmock/expo/tokens/\(encoded)", body: #"{"state":"uninstalled"}"#)
             #expect(patched.status == 200)
             #expect(patched.json?["state"]?.stringValue == "unregistered")
             let bad = try await ControlAPITests.curl(mock, "POST", "/_pushmock/expo/tokens", body: #"{"token":"nope"}"#)

@@ -12,10 +12,11 @@ private let fcmToken = PushMockHarness.sampleRegistrationToken
 /// The C1 rows only fault injection produces (APNs under load, failing or shutting down).
 @Suite("Injected APNs faults (C1 rows)")
 struct InjectedAPNsTests {
-    @Test(arguments: [
-        ("TooManyRequests", 429), ("InternalServerError", 500), ("ServiceUnavailable", 503), ("Shutdown", 503),
-        ("Forbidden", 403), ("BadCertificate", 403),
-    ] as [(String, Int)])
+    @Test(
+        arguments: [
+            ("TooManyRequests", 429), ("InternalServerError", 500), ("ServiceUnavailable", 503), ("Shutdown", 503),
+            ("Forbidden", 403), ("BadCertificate", 403),
+        ] as [(String, Int)])
     func errorRows(reason: String, status: Int) async throws {
         try await withPushMock { mock in
             try mock.addFault(FaultRule(match: FaultMatch(platform: .apns), action: .apnsError(reason: reason)))
@@ -67,13 +68,17 @@ struct InjectedAPNsTests {
 /// The C3 and C5 rows only fault injection produces.
 @Suite("Injected FCM and IID faults (C3, C5 rows)")
 struct InjectedGoogleTests {
-    @Test(arguments: [
-        ("QUOTA_EXCEEDED", 429, "RESOURCE_EXHAUSTED", 60 as Int?), ("UNAVAILABLE", 503, "UNAVAILABLE", 30), ("UNAVAILABLE", 503, "UNAVAILABLE", nil),
-        ("INTERNAL", 500, "INTERNAL", nil),
-    ] as [(String, Int, String, Int?)])
+    @Test(
+        arguments: [
+            ("QUOTA_EXCEEDED", 429, "RESOURCE_EXHAUSTED", 60 as Int?), ("UNAVAILABLE", 503, "UNAVAILABLE", 30),
+            ("UNAVAILABLE", 503, "UNAVAILABLE", nil),
+            ("INTERNAL", 500, "INTERNAL", nil),
+        ] as [(String, Int, String, Int?)])
     func fcmRows(code: String, status: Int, canonical: String, retryAfter: Int?) async throws {
         try await withPushMock { mock in
-            try mock.addFault(FaultRule(match: FaultMatch(platform: .fcm, token: Glob("*APA91b*")), action: .fcmError(code: code, retryAfter: retryAfter)))
+            try mock.addFault(
+                FaultRule(match: FaultMatch(platform: .fcm, token: Glob("*APA91b*")), action: .fcmError(code: code, retryAfter: retryAfter))
+            )
             let connection = try await mock.connect()
             let accessToken = try await mock.fetchAccessToken(over: connection)
             let response = try await connection.send(mock.fcmSend(#"{"message":{"token":"\#(fcmToken)"}}"#, accessToken: accessToken))
@@ -100,7 +105,8 @@ struct InjectedGoogleTests {
             try mock.addFault(FaultRule(action: FaultAction.iidError(error: error)))
             let connection = try await mock.connect()
             let accessToken = try await mock.fetchAccessToken(over: connection)
-            var request = mock.fcmSend(#"{"to":"/topics/news","registration_tokens":["\#(fcmToken)"]}"#, accessToken: accessToken, path: "/iid/v1:batchAdd")
+            var request = mock.fcmSend(
+                #"{"to":"/topics/news","registration_tokens":["\#(fcmToken)"]}"#, accessToken: accessToken, path: "/iid/v1:batchAdd")
             request.headers.append(name: "access_token_auth", value: "true")
             let response = try await connection.send(request)
             #expect(response.status == status)
@@ -114,7 +120,10 @@ struct InjectedGoogleTests {
     @Test("an injected token-endpoint failure issues no token")
     func oauth() async throws {
         try await withPushMock { mock in
-            try mock.addFault(FaultRule(trigger: FaultTrigger(count: 1), action: FaultAction.oauthError(error: "internal_failure", description: "Backend error")))
+            try mock.addFault(
+                FaultRule(
+                    trigger: FaultTrigger(count: 1), action: FaultAction.oauthError(error: "internal_failure", description: "Backend error")
+                ))
             let connection = try await mock.connect()
             let failed = try await connection.send(mock.tokenRequest(assertion: try mock.assertion()))
             #expect(failed.status == 500)
@@ -231,14 +240,17 @@ struct ConnectionFaultTests {
     func controlAPI() async throws {
         try await withPushMock { mock in
             let control = try await mock.connect(tls: false)
-            let preset = try await control.send(HTTPRequestMessage(method: "POST", path: "/_pushmock/faults/presets/outage", body: Array(#"{"forSeconds": 60, "platform": "apns"}"#.utf8)))
+            let preset = try await control.send(
+                HTTPRequestMessage(
+                    method: "POST", path: "/_pushmock/faults/presets/outage", body: Array(#"{"forSeconds": 60, "platform": "apns"}"#.utf8)))
             #expect(preset.status == 201, "\(String(decoding: preset.body, as: UTF8.self))")
             expectAPNsError(try await mock.sendOnNewConnection(try mock.apnsRequest()), status: 503, reason: "ServiceUnavailable")
             let listing = try await control.send(HTTPRequestMessage(method: "GET", path: "/_pushmock/faults"))
             let rules = try #require(try JSONSerialization.jsonObject(with: Data(listing.body)) as? [[String: Any]])
             #expect(rules.count == 1)
             #expect(rules.first?["fired"] as? Int == 1)
-            let bad = try await control.send(HTTPRequestMessage(method: "POST", path: "/_pushmock/faults", body: Array(#"{"action":{"type":"apns-error"}}"#.utf8)))
+            let bad = try await control.send(
+                HTTPRequestMessage(method: "POST", path: "/_pushmock/faults", body: Array(#"{"action":{"type":"apns-error"}}"#.utf8)))
             #expect(bad.status == 400)
             #expect(String(decoding: bad.body, as: UTF8.self).contains("needs a reason"))
             #expect(try await control.send(HTTPRequestMessage(method: "DELETE", path: "/_pushmock/faults")).status == 200)

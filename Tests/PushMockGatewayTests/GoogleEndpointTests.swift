@@ -28,28 +28,39 @@ struct C3Case: Sendable, CustomTestStringConvertible {
 }
 
 let c3Cases: [C3Case] = [
-    C3Case(name: "accepted", status: 200, canonical: nil, errorCode: nil, message: nil, checkHeaders: { response in
-        #expect(response.header("retry-after") == nil)
-        let name = response.jsonObject?["name"] as? String ?? ""
-        #expect(name.hasPrefix("projects/pushmock-sample/messages/0:"), "\(name)")
-        #expect(name.contains("%"))
-    }),
-    C3Case(name: "validate_only", status: 200, canonical: nil, errorCode: nil, message: nil, body: { _ in
-        #"{"validate_only":true,"message":{"token":"\#(token)"}}"#
-    }, checkHeaders: { #expect($0.jsonObject?["name"] as? String == "projects/pushmock-sample/messages/fake_message_id") }),
-    C3Case(name: "validateOnly (camelCase)", status: 200, canonical: nil, errorCode: nil, message: nil, body: { _ in
-        #"{"validateOnly":true,"message":{"token":"\#(token)"}}"#
-    }, checkHeaders: { #expect($0.jsonObject?["name"] as? String == "projects/pushmock-sample/messages/fake_message_id") }),
-    C3Case(name: "path without /v1", status: 200, canonical: nil, errorCode: nil, message: nil, path: { "/projects/\($0.project)/messages:send" }),
-    C3Case(name: "ignored standard query parameters", status: 200, canonical: nil, errorCode: nil, message: nil, path: {
-        "/v1/projects/\($0.project)/messages:send?alt=json&prettyPrint=false&%24.xgafv=2"
-    }),
+    C3Case(
+        name: "accepted", status: 200, canonical: nil, errorCode: nil, message: nil,
+        checkHeaders: { response in
+            #expect(response.header("retry-after") == nil)
+            let name = response.jsonObject?["name"] as? String ?? ""
+            #expect(name.hasPrefix("projects/pushmock-sample/messages/0:"), "\(name)")
+            #expect(name.contains("%"))
+        }),
+    C3Case(
+        name: "validate_only", status: 200, canonical: nil, errorCode: nil, message: nil,
+        body: { _ in
+            #"{"validate_only":true,"message":{"token":"\#(token)"}}"#
+        }, checkHeaders: { #expect($0.jsonObject?["name"] as? String == "projects/pushmock-sample/messages/fake_message_id") }),
+    C3Case(
+        name: "validateOnly (camelCase)", status: 200, canonical: nil, errorCode: nil, message: nil,
+        body: { _ in
+            #"{"validateOnly":true,"message":{"token":"\#(token)"}}"#
+        }, checkHeaders: { #expect($0.jsonObject?["name"] as? String == "projects/pushmock-sample/messages/fake_message_id") }),
+    C3Case(
+        name: "path without /v1", status: 200, canonical: nil, errorCode: nil, message: nil,
+        path: { "/projects/\($0.project)/messages:send" }),
+    C3Case(
+        name: "ignored standard query parameters", status: 200, canonical: nil, errorCode: nil, message: nil,
+        path: {
+            "/v1/projects/\($0.project)/messages:send?alt=json&prettyPrint=false&%24.xgafv=2"
+        }),
     C3Case(
         name: "no Authorization",
         status: 401,
         canonical: "UNAUTHENTICATED",
         errorCode: nil,
-        message: "Request is missing required authentication credential. Expected OAuth 2 access token, login cookie or other valid authentication credential. See https://developers.google.com/identity/sign-in/web/devconsole-project.",
+        message:
+            "Request is missing required authentication credential. Expected OAuth 2 access token, login cookie or other valid authentication credential. See https://developers.google.com/identity/sign-in/web/devconsole-project.",
         useAccessToken: false,
         checkHeaders: { #expect($0.header("www-authenticate") == #"Bearer realm="https://accounts.google.com/""#) }
     ),
@@ -58,13 +69,16 @@ let c3Cases: [C3Case] = [
         status: 401,
         canonical: "UNAUTHENTICATED",
         errorCode: nil,
-        message: "Request had invalid authentication credentials. Expected OAuth 2 access token, login cookie or other valid authentication credential. See https://developers.google.com/identity/sign-in/web/devconsole-project.",
+        message:
+            "Request had invalid authentication credentials. Expected OAuth 2 access token, login cookie or other valid authentication credential. See https://developers.google.com/identity/sign-in/web/devconsole-project.",
         prepare: { $0.state.accessTokens.revokeAll() },
         checkHeaders: { #expect($0.header("www-authenticate") == #"Bearer realm="https://accounts.google.com/", error="invalid_token""#) }
     ),
-    C3Case(name: "another project in the path", status: 403, canonical: "PERMISSION_DENIED", errorCode: nil, message: nil, path: { _ in
-        "/v1/projects/someone-else/messages:send"
-    }),
+    C3Case(
+        name: "another project in the path", status: 403, canonical: "PERMISSION_DENIED", errorCode: nil, message: nil,
+        path: { _ in
+            "/v1/projects/someone-else/messages:send"
+        }),
     C3Case(
         name: "token registered to another project",
         status: 403,
@@ -95,7 +109,10 @@ let c3Cases: [C3Case] = [
         canonical: "NOT_FOUND",
         errorCode: "UNREGISTERED",
         message: "Requested entity was not found.",
-        prepare: { $0.state.fcmTokens.register(FCMTokenRecord(token: token, project: $0.project, state: .unregistered(at: Timestamp(millisecondsSince1970: 0)))) }
+        prepare: {
+            $0.state.fcmTokens.register(
+                FCMTokenRecord(token: token, project: $0.project, state: .unregistered(at: Timestamp(millisecondsSince1970: 0))))
+        }
     ),
     C3Case(
         name: "unregistered token under validate_only",
@@ -103,7 +120,10 @@ let c3Cases: [C3Case] = [
         canonical: "NOT_FOUND",
         errorCode: "UNREGISTERED",
         message: "Requested entity was not found.",
-        prepare: { $0.state.fcmTokens.register(FCMTokenRecord(token: token, project: $0.project, state: .unregistered(at: Timestamp(millisecondsSince1970: 0)))) },
+        prepare: {
+            $0.state.fcmTokens.register(
+                FCMTokenRecord(token: token, project: $0.project, state: .unregistered(at: Timestamp(millisecondsSince1970: 0))))
+        },
         body: { _ in #"{"validate_only":true,"message":{"token":"\#(token)"}}"# }
     ),
     C3Case(
@@ -122,33 +142,52 @@ let c3Cases: [C3Case] = [
         message: "Invalid value at 'message.data[0].value' (TYPE_STRING), 12",
         body: { _ in #"{"message":{"token":"\#(token)","data":{"count":12}}}"# }
     ),
-    C3Case(name: "no target", status: 400, canonical: "INVALID_ARGUMENT", errorCode: "INVALID_ARGUMENT", message: "Recipient of the message is not set.", body: { _ in
-        #"{"message":{"notification":{"title":"Hi"}}}"#
-    }),
-    C3Case(name: "two targets", status: 400, canonical: "INVALID_ARGUMENT", errorCode: nil, message: nil, body: { _ in
-        #"{"message":{"token":"\#(token)","topic":"news"}}"#
-    }),
-    C3Case(name: "reserved data key", status: 400, canonical: "INVALID_ARGUMENT", errorCode: "INVALID_ARGUMENT", message: nil, body: { _ in
-        #"{"message":{"token":"\#(token)","data":{"from":"me"}}}"#
-    }),
-    C3Case(name: "bad TTL", status: 400, canonical: "INVALID_ARGUMENT", errorCode: nil, message: nil, body: { _ in
-        #"{"message":{"token":"\#(token)","android":{"ttl":"3"}}}"#
-    }),
-    C3Case(name: "six topics in a condition", status: 400, canonical: "INVALID_ARGUMENT", errorCode: "INVALID_ARGUMENT", message: nil, body: { _ in
-        #"{"message":{"condition":"'a' in topics && 'b' in topics && 'c' in topics && 'd' in topics && 'e' in topics && 'f' in topics"}}"#
-    }),
-    C3Case(name: "topic with the /topics/ prefix", status: 400, canonical: "INVALID_ARGUMENT", errorCode: "INVALID_ARGUMENT", message: nil, body: { _ in
-        #"{"message":{"topic":"/topics/news"}}"#
-    }),
-    C3Case(name: "payload over 4096 bytes", status: 400, canonical: "INVALID_ARGUMENT", errorCode: "INVALID_ARGUMENT", message: nil, body: { _ in
-        #"{"message":{"token":"\#(token)","data":{"big":"\#(String(repeating: "x", count: 4100))"}}}"#
-    }),
-    C3Case(name: "topic payload over 2048 bytes", status: 400, canonical: "INVALID_ARGUMENT", errorCode: "INVALID_ARGUMENT", message: nil, body: { _ in
-        #"{"message":{"topic":"news","data":{"big":"\#(String(repeating: "x", count: 2100))"}}}"#
-    }),
-    C3Case(name: "topic payload of 2000 bytes", status: 200, canonical: nil, errorCode: nil, message: nil, body: { _ in
-        #"{"message":{"topic":"news","data":{"big":"\#(String(repeating: "x", count: 1990))"}}}"#
-    }),
+    C3Case(
+        name: "no target", status: 400, canonical: "INVALID_ARGUMENT", errorCode: "INVALID_ARGUMENT",
+        message: "Recipient of the message is not set.",
+        body: { _ in
+            #"{"message":{"notification":{"title":"Hi"}}}"#
+        }),
+    C3Case(
+        name: "two targets", status: 400, canonical: "INVALID_ARGUMENT", errorCode: nil, message: nil,
+        body: { _ in
+            #"{"message":{"token":"\#(token)","topic":"news"}}"#
+        }),
+    C3Case(
+        name: "reserved data key", status: 400, canonical: "INVALID_ARGUMENT", errorCode: "INVALID_ARGUMENT", message: nil,
+        body: { _ in
+            #"{"message":{"token":"\#(token)","data":{"from":"me"}}}"#
+        }),
+    C3Case(
+        name: "bad TTL", status: 400, canonical: "INVALID_ARGUMENT", errorCode: nil, message: nil,
+        body: { _ in
+            #"{"message":{"token":"\#(token)","android":{"ttl":"3"}}}"#
+        }),
+    C3Case(
+        name: "six topics in a condition", status: 400, canonical: "INVALID_ARGUMENT", errorCode: "INVALID_ARGUMENT", message: nil,
+        body: { _ in
+            #"{"message":{"condition":"'a' in topics && 'b' in topics && 'c' in topics && 'd' in topics && 'e' in topics && 'f' in topics"}}"#
+        }),
+    C3Case(
+        name: "topic with the /topics/ prefix", status: 400, canonical: "INVALID_ARGUMENT", errorCode: "INVALID_ARGUMENT", message: nil,
+        body: { _ in
+            #"{"message":{"topic":"/topics/news"}}"#
+        }),
+    C3Case(
+        name: "payload over 4096 bytes", status: 400, canonical: "INVALID_ARGUMENT", errorCode: "INVALID_ARGUMENT", message: nil,
+        body: { _ in
+            #"{"message":{"token":"\#(token)","data":{"big":"\#(String(repeating: "x", count: 4100))"}}}"#
+        }),
+    C3Case(
+        name: "topic payload over 2048 bytes", status: 400, canonical: "INVALID_ARGUMENT", errorCode: "INVALID_ARGUMENT", message: nil,
+        body: { _ in
+            #"{"message":{"topic":"news","data":{"big":"\#(String(repeating: "x", count: 2100))"}}}"#
+        }),
+    C3Case(
+        name: "topic payload of 2000 bytes", status: 200, canonical: nil, errorCode: nil, message: nil,
+        body: { _ in
+            #"{"message":{"topic":"news","data":{"big":"\#(String(repeating: "x", count: 1990))"}}}"#
+        }),
     C3Case(
         name: "iOS token whose APNs key is rejected",
         status: 401,
@@ -157,7 +196,8 @@ let c3Cases: [C3Case] = [
         message: "Auth error from APNS or Web Push Service",
         prepare: {
             $0.state.fcmTokens.register(
-                FCMTokenRecord(token: token, project: $0.project, platform: .ios, apnsFailure: .init(status: 403, reason: "BadEnvironmentKeyInToken"))
+                FCMTokenRecord(
+                    token: token, project: $0.project, platform: .ios, apnsFailure: .init(status: 403, reason: "BadEnvironmentKeyInToken"))
             )
         }
     ),
@@ -212,7 +252,8 @@ struct FCMSendTests {
     func apnsErrorDetail() async throws {
         try await withPushMock { mock in
             mock.state.fcmTokens.register(
-                FCMTokenRecord(token: token, project: mock.project, platform: .ios, apnsFailure: .init(status: 403, reason: "InvalidProviderToken"))
+                FCMTokenRecord(
+                    token: token, project: mock.project, platform: .ios, apnsFailure: .init(status: 403, reason: "InvalidProviderToken"))
             )
             let connection = try await mock.connect()
             let accessToken = try await mock.fetchAccessToken(over: connection)
@@ -223,7 +264,8 @@ struct FCMSendTests {
             #expect(apns["statusCode"] as? Int == 403)
             #expect(apns["reason"] as? String == "InvalidProviderToken")
             // A dry run never reaches APNs.
-            let dryRun = try await connection.send(mock.fcmSend(#"{"validate_only":true,"message":{"token":"\#(token)"}}"#, accessToken: accessToken))
+            let dryRun = try await connection.send(
+                mock.fcmSend(#"{"validate_only":true,"message":{"token":"\#(token)"}}"#, accessToken: accessToken))
             #expect(dryRun.status == 200)
             await connection.close()
         }
@@ -256,7 +298,9 @@ struct FCMSendTests {
             #expect(try await connection.send(mock.fcmSend(#"{"message":{"topic":"news"}}"#, accessToken: accessToken)).status == 200)
             #expect(mock.recordings.records(limit: 1).first?.notification?.resolvedTokens == [token, otherToken].sorted())
             let condition = #"'news' in topics && !('sport' in topics)"#
-            #expect(try await connection.send(mock.fcmSend(#"{"message":{"condition":"\#(condition)"}}"#, accessToken: accessToken)).status == 200)
+            #expect(
+                try await connection.send(mock.fcmSend(#"{"message":{"condition":"\#(condition)"}}"#, accessToken: accessToken)).status
+                    == 200)
             let record = try #require(mock.recordings.records(limit: 1).first)
             #expect(record.notification?.resolvedTokens == [otherToken])
             #expect(record.notification?.condition == condition)
@@ -270,13 +314,15 @@ struct FCMSendTests {
         try await withPushMock { mock in
             let connection = try await mock.connect()
             let accessToken = try await mock.fetchAccessToken(over: connection)
-            _ = try await connection.send(mock.fcmSend(#"{"message":{"token":"\#(token)","data":{"deep_link":"loop://labs/7"}}}"#, accessToken: accessToken))
+            _ = try await connection.send(
+                mock.fcmSend(#"{"message":{"token":"\#(token)","data":{"deep_link":"loop://labs/7"}}}"#, accessToken: accessToken))
             let records = mock.recordings.records(newestFirst: false)
             #expect(records.map(\.platform) == [.oauth, .fcm])
             let oauth = records[0]
             #expect(oauth.auth?.scheme == "jwt-bearer-assertion")
             #expect(oauth.auth?.subject == mock.serviceAccount.json.clientEmail)
-            #expect(oauth.auth?.jwtClaims.flatMap { try? JSONValue(parsing: $0) }?["iss"]?.stringValue == mock.serviceAccount.json.clientEmail)
+            #expect(
+                oauth.auth?.jwtClaims.flatMap { try? JSONValue(parsing: $0) }?["iss"]?.stringValue == mock.serviceAccount.json.clientEmail)
             let fcm = records[1]
             #expect(fcm.auth?.subject == mock.serviceAccount.json.clientEmail)
             #expect(fcm.notification?.token == token)
@@ -319,25 +365,31 @@ struct FCMSendTests {
             try (mock.credentials.certificateAuthorityPEM ?? "").write(toFile: caPath, atomically: true, encoding: .utf8)
             let assertion = try mock.assertion()
             for version in ["--http1.1", "--http2"] {
-                let tokenResult = try await run("/usr/bin/curl", [
-                    "-s", version, "--cacert", caPath,
-                    "--data-urlencode", "grant_type=urn:ietf:params:oauth:grant-type:jwt-bearer",
-                    "--data-urlencode", "assertion=\(assertion)",
-                    "https://localhost:\(mock.tlsPort)/token",
-                ])
+                let tokenResult = try await run(
+                    "/usr/bin/curl",
+                    [
+                        "-s", version, "--cacert", caPath,
+                        "--data-urlencode", "grant_type=urn:ietf:params:oauth:grant-type:jwt-bearer",
+                        "--data-urlencode", "assertion=\(assertion)",
+                        "https://localhost:\(mock.tlsPort)/token",
+                    ])
                 let tokenJSON = try #require(try JSONSerialization.jsonObject(with: Data(tokenResult.output.utf8)) as? [String: Any])
                 #expect(tokenJSON["expires_in"] as? Int == 3599)
                 #expect(tokenJSON["token_type"] as? String == "Bearer")
                 let accessToken = try #require(tokenJSON["access_token"] as? String)
                 #expect(accessToken.hasPrefix("ya29."))
-                let send = try await run("/usr/bin/curl", [
-                    "-s", "-i", version, "--cacert", caPath,
-                    "-H", "authorization: Bearer \(accessToken)", "-H", "content-type: application/json",
-                    "-d", #"{"message":{"token":"\#(token)","notification":{"title":"Hi"}}}"#,
-                    "https://localhost:\(mock.tlsPort)/v1/projects/\(mock.project)/messages:send",
-                ])
+                let send = try await run(
+                    "/usr/bin/curl",
+                    [
+                        "-s", "-i", version, "--cacert", caPath,
+                        "-H", "authorization: Bearer \(accessToken)", "-H", "content-type: application/json",
+                        "-d", #"{"message":{"token":"\#(token)","notification":{"title":"Hi"}}}"#,
+                        "https://localhost:\(mock.tlsPort)/v1/projects/\(mock.project)/messages:send",
+                    ])
                 #expect(send.output.hasPrefix(version == "--http2" ? "HTTP/2 200" : "HTTP/1.1 200"), "\(send.output)")
-                #expect(send.output.contains(#""name":"projects/pushmock-sample/messages/0:"#) || send.output.contains(#""name": "projects/pushmock-sample/messages/0:"#))
+                #expect(
+                    send.output.contains(#""name":"projects/pushmock-sample/messages/0:"#)
+                        || send.output.contains(#""name": "projects/pushmock-sample/messages/0:"#))
             }
             #expect(mock.recordings.records().map(\.connection.transport).contains("http/1.1"))
         }
@@ -374,11 +426,13 @@ struct OAuthTokenTests {
             .replacingOccurrences(of: "OTHER", with: String(mock.tlsPort == 1 ? 2 : 1))
     }
 
-    @Test("aud may be Google's token URL or the gateway's own", arguments: [
-        "https://oauth2.googleapis.com/token", "https://www.googleapis.com/oauth2/v4/token",
-        "https://accounts.google.com/o/oauth2/token", "https://localhost:TLS/token", "https://LOCALHOST:TLS/token",
-        "https://127.0.0.1:TLS/oauth2/v4/token", "http://127.0.0.1:CLEAR/token", "http://localhost:CLEAR/oauth2/v4/token",
-    ])
+    @Test(
+        "aud may be Google's token URL or the gateway's own",
+        arguments: [
+            "https://oauth2.googleapis.com/token", "https://www.googleapis.com/oauth2/v4/token",
+            "https://accounts.google.com/o/oauth2/token", "https://localhost:TLS/token", "https://LOCALHOST:TLS/token",
+            "https://127.0.0.1:TLS/oauth2/v4/token", "http://127.0.0.1:CLEAR/token", "http://localhost:CLEAR/oauth2/v4/token",
+        ])
     func audiences(template: String) async throws {
         try await withPushMock { mock in
             let audience = Self.audience(template, mock)
@@ -407,13 +461,16 @@ struct OAuthTokenTests {
         }
     }
 
-    @Test("any other aud fails the audience check with Google's error", arguments: [
-        "https://example.com/token", "https://example.com/oauth2/v4/token", "https://evil.example/oauth", "https://localhost:OTHER/token",
-        "http://127.0.0.1:OTHER/token", "https://localhost:TLS/token/", "https://localhost:TLS/oauth2/token",
-        "https://localhost:TLS/token?x=1", "https://user@localhost:TLS/token", "https://oauth2.googleapis.com/token/",
-        "https://oauth2.googleapis.com.evil.example/token", "http://oauth2.googleapis.com/token", "ftp://localhost:TLS/token",
-        "oauth2.googleapis.com/token",
-    ])
+    @Test(
+        "any other aud fails the audience check with Google's error",
+        arguments: [
+            "https://example.com/token", "https://example.com/oauth2/v4/token", "https://evil.example/oauth",
+            "https://localhost:OTHER/token",
+            "http://127.0.0.1:OTHER/token", "https://localhost:TLS/token/", "https://localhost:TLS/oauth2/token",
+            "https://localhost:TLS/token?x=1", "https://user@localhost:TLS/token", "https://oauth2.googleapis.com/token/",
+            "https://oauth2.googleapis.com.evil.example/token", "http://oauth2.googleapis.com/token", "ftp://localhost:TLS/token",
+            "oauth2.googleapis.com/token",
+        ])
     func wrongAudience(template: String) async throws {
         try await withPushMock { mock in
             let audience = Self.audience(template, mock)
@@ -432,10 +489,22 @@ struct OAuthTokenTests {
         ("unknown service account", "invalid_grant", "Invalid JWT Signature."),
         ("signed by another key", "invalid_grant", "Invalid JWT Signature."),
         ("not a JWT", "invalid_grant", "Invalid JWT Signature."),
-        ("lifetime over an hour", "invalid_grant", "Invalid JWT: Token must be a short-lived token (60 minutes) and in a reasonable timeframe. Check your iat and exp values in the JWT claim."),
-        ("issued in the future", "invalid_grant", "Invalid JWT: Token must be a short-lived token (60 minutes) and in a reasonable timeframe. Check your iat and exp values in the JWT claim."),
-        ("expired", "invalid_grant", "Invalid JWT: Token must be a short-lived token (60 minutes) and in a reasonable timeframe. Check your iat and exp values in the JWT claim."),
-        ("wrong audience", "invalid_grant", "Invalid JWT: Failed audience check. The expected audience is https://oauth2.googleapis.com/token."),
+        (
+            "lifetime over an hour", "invalid_grant",
+            "Invalid JWT: Token must be a short-lived token (60 minutes) and in a reasonable timeframe. Check your iat and exp values in the JWT claim."
+        ),
+        (
+            "issued in the future", "invalid_grant",
+            "Invalid JWT: Token must be a short-lived token (60 minutes) and in a reasonable timeframe. Check your iat and exp values in the JWT claim."
+        ),
+        (
+            "expired", "invalid_grant",
+            "Invalid JWT: Token must be a short-lived token (60 minutes) and in a reasonable timeframe. Check your iat and exp values in the JWT claim."
+        ),
+        (
+            "wrong audience", "invalid_grant",
+            "Invalid JWT: Failed audience check. The expected audience is https://oauth2.googleapis.com/token."
+        ),
         ("missing assertion", "invalid_request", "Missing required parameter: assertion"),
     ]
 
@@ -482,7 +551,8 @@ struct OAuthTokenTests {
     func scopes() async throws {
         try await withPushMock { mock in
             let connection = try await mock.connect()
-            let response = try await connection.send(mock.tokenRequest(assertion: try mock.assertion(scopes: ["https://www.googleapis.com/auth/userinfo.email"])))
+            let response = try await connection.send(
+                mock.tokenRequest(assertion: try mock.assertion(scopes: ["https://www.googleapis.com/auth/userinfo.email"])))
             let accessToken = try #require(response.jsonObject?["access_token"] as? String)
             let send = try await connection.send(mock.fcmSend(#"{"message":{"token":"\#(token)"}}"#, accessToken: accessToken))
             #expect(send.status == 403)
@@ -495,7 +565,9 @@ struct OAuthTokenTests {
 /// Table C5: IID topic management.
 @Suite("IID topic management (table C5)")
 struct IIDTests {
-    static func call(_ mock: PushMockHarness, path: String = "/iid/v1:batchAdd", body: String, accessToken: String?, flag: Bool = true) async throws -> (Int, [String: Any]) {
+    static func call(_ mock: PushMockHarness, path: String = "/iid/v1:batchAdd", body: String, accessToken: String?, flag: Bool = true)
+        async throws -> (Int, [String: Any])
+    {
         let connection = try await mock.connect()
         defer { Task { await connection.close() } }
         var request = mock.fcmSend(body, accessToken: accessToken, path: path)
@@ -526,7 +598,8 @@ struct IIDTests {
             #expect(results[2]["error"] as? String == "NOT_FOUND")
             #expect(results[3]["error"] as? String == "TOO_MANY_TOPICS")
             #expect(mock.state.fcmTokens.lookup(token)?.topics == ["news"])
-            let (_, removed) = try await Self.call(mock, path: "/iid/v1:batchRemove", body: #"{"to":"news","registration_tokens":["\#(token)"]}"#, accessToken: accessToken)
+            let (_, removed) = try await Self.call(
+                mock, path: "/iid/v1:batchRemove", body: #"{"to":"news","registration_tokens":["\#(token)"]}"#, accessToken: accessToken)
             #expect((removed["results"] as? [[String: Any]])?.first?.isEmpty == true)
             #expect(mock.state.fcmTokens.lookup(token)?.topics == [])
             #expect(mock.recordings.records(limit: 1).first?.platform == .iid)
@@ -539,13 +612,16 @@ struct IIDTests {
             let connection = try await mock.connect()
             let accessToken = try await mock.fetchAccessToken(over: connection)
             await connection.close()
-            let (status, _) = try await Self.call(mock, body: #"{"to":"/topics/news","registration_tokens":["\#(token)"]}"#, accessToken: accessToken)
+            let (status, _) = try await Self.call(
+                mock, body: #"{"to":"/topics/news","registration_tokens":["\#(token)"]}"#, accessToken: accessToken)
             #expect(status == 200)
             #expect(mock.state.fcmTokens.lookup(token)?.project == mock.project)
         }
     }
 
-    @Test("bad requests and missing credentials", arguments: ["no to", "no tokens", "1001 tokens", "bad topic", "no bearer", "no access_token_auth"])
+    @Test(
+        "bad requests and missing credentials",
+        arguments: ["no to", "no tokens", "1001 tokens", "bad topic", "no bearer", "no access_token_auth"])
     func badRequests(name: String) async throws {
         try await withPushMock { mock in
             let connection = try await mock.connect()
@@ -554,12 +630,22 @@ struct IIDTests {
             let many = (0..<1001).map { "\"t\($0):APA91b\(String(repeating: "x", count: 40))\"" }.joined(separator: ",")
             let (status, json): (Int, [String: Any])
             switch name {
-            case "no to": (status, json) = try await Self.call(mock, body: #"{"registration_tokens":["\#(token)"]}"#, accessToken: accessToken)
-            case "no tokens": (status, json) = try await Self.call(mock, body: #"{"to":"/topics/a","registration_tokens":[]}"#, accessToken: accessToken)
-            case "1001 tokens": (status, json) = try await Self.call(mock, body: #"{"to":"/topics/a","registration_tokens":[\#(many)]}"#, accessToken: accessToken)
-            case "bad topic": (status, json) = try await Self.call(mock, body: #"{"to":"/topics/a b","registration_tokens":["\#(token)"]}"#, accessToken: accessToken)
-            case "no bearer": (status, json) = try await Self.call(mock, body: #"{"to":"/topics/a","registration_tokens":["\#(token)"]}"#, accessToken: nil)
-            default: (status, json) = try await Self.call(mock, body: #"{"to":"/topics/a","registration_tokens":["\#(token)"]}"#, accessToken: accessToken, flag: false)
+            case "no to":
+                (status, json) = try await Self.call(mock, body: #"{"registration_tokens":["\#(token)"]}"#, accessToken: accessToken)
+            case "no tokens":
+                (status, json) = try await Self.call(mock, body: #"{"to":"/topics/a","registration_tokens":[]}"#, accessToken: accessToken)
+            case "1001 tokens":
+                (status, json) = try await Self.call(
+                    mock, body: #"{"to":"/topics/a","registration_tokens":[\#(many)]}"#, accessToken: accessToken)
+            case "bad topic":
+                (status, json) = try await Self.call(
+                    mock, body: #"{"to":"/topics/a b","registration_tokens":["\#(token)"]}"#, accessToken: accessToken)
+            case "no bearer":
+                (status, json) = try await Self.call(
+                    mock, body: #"{"to":"/topics/a","registration_tokens":["\#(token)"]}"#, accessToken: nil)
+            default:
+                (status, json) = try await Self.call(
+                    mock, body: #"{"to":"/topics/a","registration_tokens":["\#(token)"]}"#, accessToken: accessToken, flag: false)
             }
             if name.hasPrefix("no bearer") || name.hasPrefix("no access") {
                 #expect(status == 401)

@@ -25,7 +25,8 @@ struct HTTP2BehaviourTests {
             let connection = try await mock.connect()
             try await connection.waitForRemoteSettings()
             #expect(try await connection.remoteMaxConcurrentStreams == 1)
-            expectAPNsError(try await connection.send(try mock.apnsRequest(providerToken: .none)), status: 403, reason: "MissingProviderToken")
+            expectAPNsError(
+                try await connection.send(try mock.apnsRequest(providerToken: .none)), status: 403, reason: "MissingProviderToken")
             #expect(try await connection.remoteMaxConcurrentStreams == 1)
             expectAccepted(try await connection.send(try mock.apnsRequest()))
             // The SETTINGS frame went out before the response.
@@ -46,7 +47,9 @@ struct HTTP2BehaviourTests {
             #expect(try await connection.remoteMaxConcurrentStreams == 1000)
             // 410 is not an error condition for this purpose.
             mock.state.devices.register(
-                APNsDeviceRecord(token: PushMockHarness.sampleDeviceToken, bundleID: mock.topic, state: .unregistered(at: Timestamp(millisecondsSince1970: 0)))
+                APNsDeviceRecord(
+                    token: PushMockHarness.sampleDeviceToken, bundleID: mock.topic,
+                    state: .unregistered(at: Timestamp(millisecondsSince1970: 0)))
             )
             #expect(try await connection.send(try mock.apnsRequest()).status == 410)
             #expect(try await connection.remoteMaxConcurrentStreams == 1000)
@@ -98,15 +101,18 @@ struct HTTP2BehaviourTests {
             defer { try? FileManager.default.removeItem(atPath: directory) }
             let caPath = directory + "/ca.pem"
             try (mock.credentials.certificateAuthorityPEM ?? "").write(toFile: caPath, atomically: true, encoding: .utf8)
-            let url = tls
+            let url =
+                tls
                 ? "https://localhost:\(mock.tlsPort)/3/device/\(PushMockHarness.sampleDeviceToken)"
                 : "http://127.0.0.1:\(mock.cleartextPort)/3/device/\(PushMockHarness.sampleDeviceToken)"
-            let result = try await run("/usr/bin/curl", [
-                "-s", "-i", "--http1.1", "--cacert", caPath,
-                "-H", "authorization: bearer \(try mock.providerToken())",
-                "-H", "apns-topic: \(mock.topic)",
-                "-d", #"{"aps":{"alert":"hi"}}"#, url,
-            ])
+            let result = try await run(
+                "/usr/bin/curl",
+                [
+                    "-s", "-i", "--http1.1", "--cacert", caPath,
+                    "-H", "authorization: bearer \(try mock.providerToken())",
+                    "-H", "apns-topic: \(mock.topic)",
+                    "-d", #"{"aps":{"alert":"hi"}}"#, url,
+                ])
             #expect(result.output.hasPrefix("HTTP/1.1 200"), "\(result.output)\(result.error)")
             #expect(result.output.lowercased().contains("apns-id: "))
             let record = try #require(mock.recordings.records(limit: 1).first)
@@ -135,10 +141,12 @@ struct HTTP2BehaviourTests {
             let caPath = directory + "/ca.pem"
             try (mock.credentials.certificateAuthorityPEM ?? "").write(toFile: caPath, atomically: true, encoding: .utf8)
             let base = tls ? "https://localhost:\(mock.tlsPort)" : "http://127.0.0.1:\(mock.cleartextPort)"
-            let result = try await run("/usr/bin/curl", [
-                "-s", "-S", "--head", flag, "--cacert", caPath, "--max-time", "20",
-                "-w", "\n%{http_code} %{size_download}", base + path,
-            ])
+            let result = try await run(
+                "/usr/bin/curl",
+                [
+                    "-s", "-S", "--head", flag, "--cacert", caPath, "--max-time", "20",
+                    "-w", "\n%{http_code} %{size_download}", base + path,
+                ])
             // curl fails (exit 8 or 16 and "weird server reply" / protocol error) on a body after HEAD.
             #expect(result.status == 0, "\(flag) \(path): \(result.error)")
             #expect(result.output.hasSuffix("\n\(status) 0"), "\(flag) \(path): \(result.output)")
@@ -199,7 +207,8 @@ struct HTTP2BehaviourTests {
             headers.append(name: "apns-topic", value: credentials.sampleAPNsKey!.topic)
             headers.append(
                 name: "authorization",
-                value: "bearer \(try credentials.sampleAPNsKey!.signingKey.makeProviderToken(issuedAt: Int64(Date().timeIntervalSince1970)))"
+                value:
+                    "bearer \(try credentials.sampleAPNsKey!.signingKey.makeProviderToken(issuedAt: Int64(Date().timeIntervalSince1970)))"
             )
             let request = HTTPRequestMessage(
                 method: "POST",

@@ -38,7 +38,8 @@ struct OpenAPIDocumentTests {
         try await withPushMock { mock in
             let control = try mock.controlClient()
             for (method, template) in operations {
-                let path = template
+                let path =
+                    template
                     .replacingOccurrences(of: "/_pushmock/", with: "")
                     .replacingOccurrences(of: "{sequence}", with: "1")
                     .replacingOccurrences(of: "{service}", with: "apns")

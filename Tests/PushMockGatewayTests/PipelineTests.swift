@@ -1,7 +1,4 @@
 import Foundation
-#if canImport(Glibc)
-import Glibc
-#endif
 import PushMockControl
 import PushMockCore
 import PushMockGateway
@@ -11,6 +8,10 @@ import PushMockSimulation
 import PushMockTesting
 import PushMockTransport
 import Testing
+
+#if canImport(Glibc)
+import Glibc
+#endif
 
 private let deviceToken = PushMockHarness.sampleDeviceToken
 
@@ -36,7 +37,8 @@ struct PipelineTests {
     func apnsFaultBeforeLifecycle(action: FaultAction) async throws {
         try await withPushMock { mock in
             let control = try mock.controlClient()
-            _ = try await control.call("PATCH", "apns/tokens/\(deviceToken)", json: Array(#"{"expireAfterSends":2,"expireAs":"unregistered"}"#.utf8))
+            _ = try await control.call(
+                "PATCH", "apns/tokens/\(deviceToken)", json: Array(#"{"expireAfterSends":2,"expireAs":"unregistered"}"#.utf8))
             try mock.addFault(FaultRule(trigger: FaultTrigger(count: 1), action: action))
 
             // The next request fails as scripted, whatever form the failure takes.
@@ -51,7 +53,8 @@ struct PipelineTests {
             #expect(record["sends"]?.intValue == 2, "the injected failure used up no send")
             let records = mock.recordings.records(newestFirst: false)
             #expect(records.count == 4)
-            #expect(records.first?.annotations["fault"]?.contains(action.description) == true, "the recording says the failure was injected")
+            #expect(
+                records.first?.annotations["fault"]?.contains(action.description) == true, "the recording says the failure was injected")
             #expect(records.first?.notification?.lint.isEmpty ?? true)
             let device = try JSONValue(parsing: try await control.call("GET", "devices/apns/\(deviceToken)").body)
             #expect(device["counts"]?["delivered"]?.intValue == 2, "only the two accepted pushes reached the device: \(device)")
@@ -128,7 +131,9 @@ struct PipelineTests {
             #expect(try await eventually { mock.state.recordings.pendingWaiterCount == 1 }, "the long poll is waiting")
             // The client dies without a word, as a CI job's curl does when the job is cancelled.
             kill(process.processIdentifier, SIGKILL)
-            #expect(try await eventually { mock.state.recordings.pendingWaiterCount == 0 }, "the hang-up ended the wait (\(mock.state.recordings.pendingWaiterCount) waiting)")
+            #expect(
+                try await eventually { mock.state.recordings.pendingWaiterCount == 0 },
+                "the hang-up ended the wait (\(mock.state.recordings.pendingWaiterCount) waiting)")
         }
     }
 }

@@ -16,7 +16,9 @@ struct PlaybackTests {
         let path = NSTemporaryDirectory() + "pushmock-playback-\(UUID().uuidString).jsonl"
         try await withPushMock(configure: { $0.recording.journalPath = path }) { mock in
             mock.state.devices.register(
-                APNsDeviceRecord(token: Self.goneToken, bundleID: mock.topic, state: .unregistered(at: Timestamp(millisecondsSince1970: 1_700_000_000_000)))
+                APNsDeviceRecord(
+                    token: Self.goneToken, bundleID: mock.topic,
+                    state: .unregistered(at: Timestamp(millisecondsSince1970: 1_700_000_000_000)))
             )
             let connection = try await mock.connect()
             let first = try await connection.send(mock.apnsRequest(payload: #"{"aps":{"alert":"Hello"},"n":1}"#))

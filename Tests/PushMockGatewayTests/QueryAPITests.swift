@@ -32,13 +32,20 @@ struct QueryAPITests {
                 return body["records"]?.arrayValue?.map { $0["request"]?["body"]?["aps"]?["alert"]?["title"]?.stringValue ?? "-" } ?? []
             }
             #expect(try await titles([("where", "$.aps.alert.title~Time for *")]) == ["Time for your TB-500", "Time for your BPC-157"])
-            #expect(try await titles([("where", "$.aps.alert.title~Time for *"), ("order", "oldest")]) == ["Time for your BPC-157", "Time for your TB-500"])
+            #expect(
+                try await titles([("where", "$.aps.alert.title~Time for *"), ("order", "oldest")]) == [
+                    "Time for your BPC-157", "Time for your TB-500",
+                ])
             #expect(try await titles([("status", "4xx")]) == ["-"])
-            #expect(try await titles([("where", "$.deep_link=loop://protocols/p1/log"), ("where", "$.aps.alert.title=Weekly check-in")]) == ["Weekly check-in"])
+            #expect(
+                try await titles([("where", "$.deep_link=loop://protocols/p1/log"), ("where", "$.aps.alert.title=Weekly check-in")]) == [
+                    "Weekly check-in"
+                ])
             let page = try JSONValue(parsing: try await control.call("GET", "recordings", query: [("limit", "2")]).body)
             #expect(page["count"]?.intValue == 2)
             let next = try #require(page["next"]?.uint64Value)
-            let rest = try JSONValue(parsing: try await control.call("GET", "recordings", query: [("limit", "2"), ("after", String(next))]).body)
+            let rest = try JSONValue(
+                parsing: try await control.call("GET", "recordings", query: [("limit", "2"), ("after", String(next))]).body)
             #expect(rest["count"]?.intValue == 2)
             let bad = try await control.request("GET", "recordings", query: [("where", "$.[")])
             #expect(bad.status == 400)
@@ -56,7 +63,8 @@ struct QueryAPITests {
                 expectAccepted(try await mock.sendOnNewConnection(try mock.apnsRequest(payload: alert("late"))))
             }
             let started = ContinuousClock.now
-            let body = try JSONValue(parsing: try await control.call("GET", "recordings", query: [("where", "$.aps.alert.title=late"), ("wait", "120s")]).body)
+            let body = try JSONValue(
+                parsing: try await control.call("GET", "recordings", query: [("where", "$.aps.alert.title=late"), ("wait", "120s")]).body)
             #expect(body["count"]?.intValue == 1)
             // Woken by the append, not by the timeout (a wide bound: CI machines are slow, the wait is 120 s).
             #expect(ContinuousClock.now - started < .seconds(60))
@@ -70,7 +78,8 @@ struct QueryAPITests {
         try await withPushMock { mock in
             expectAccepted(try await mock.sendOnNewConnection(try mock.apnsRequest(payload: alert("Time for your {{ compound_name }}"))))
             let control = try mock.controlClient()
-            let wanted = #"{"name":"dose reminder","query":{"token":"\#(token)","payload":[{"path":"$.aps.alert.title","op":"=","value":"Time for your BPC-157"}]},"count":1}"#
+            let wanted =
+                #"{"name":"dose reminder","query":{"token":"\#(token)","payload":[{"path":"$.aps.alert.title","op":"=","value":"Time for your BPC-157"}]},"count":1}"#
             let failed = try await control.request("POST", "expectations", json: Array(wanted.utf8))
             #expect(failed.status == 417)
             let report = try JSONValue(parsing: failed.body)

@@ -40,7 +40,8 @@ struct RecordingTests {
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let journal = directory + "/journal.jsonl"
         try await withPushMock(configure: { $0.recording = RecordingOptions(journalPath: journal, durability: .fsync) }) { mock in
-            let connections = try await withThrowingTaskGroup(of: HTTP2ClientConnection.self, returning: [HTTP2ClientConnection].self) { group in
+            let connections = try await withThrowingTaskGroup(of: HTTP2ClientConnection.self, returning: [HTTP2ClientConnection].self) {
+                group in
                 for _ in 0..<4 { group.addTask { try await mock.connect() } }
                 return try await group.reduce(into: []) { $0.append($1) }
             }
@@ -70,7 +71,8 @@ struct RecordingTests {
         let journal = directory + "/journal.jsonl"
         try await withPushMock(configure: { $0.recording = RecordingOptions(journalPath: journal) }) { mock in
             let jwt = try mock.providerToken()
-            let pretty = "{\n  \"aps\" : {\n    \"alert\" : {\"title\": \"Time for your BPC-157\"}\n  },\n  \"deep_link\": \"loop://protocols/p1/log\"\n}"
+            let pretty =
+                "{\n  \"aps\" : {\n    \"alert\" : {\"title\": \"Time for your BPC-157\"}\n  },\n  \"deep_link\": \"loop://protocols/p1/log\"\n}"
             let response = try await mock.sendOnNewConnection(
                 try mock.apnsRequest(
                     payload: pretty,

@@ -28,7 +28,8 @@ struct ClockControlTests {
             #expect(!initial.frozen)
             #expect(abs(initial.offsetMilliseconds) < 1000, "runs with real time by default")
 
-            let frozen = try await control.call("POST", "clock/freeze", json: Array(#"{"at":"2026-11-21T10:00:00Z"}"#.utf8)).decode(ClockReading.self)
+            let frozen = try await control.call("POST", "clock/freeze", json: Array(#"{"at":"2026-11-21T10:00:00Z"}"#.utf8)).decode(
+                ClockReading.self)
             #expect(frozen.frozen)
             #expect(frozen.now == "2026-11-21T10:00:00.000Z")
             #expect(mock.state.clock.now() == tenOClock, "everything reads the same clock")
@@ -78,7 +79,8 @@ struct ClockControlTests {
             mock.clock.advance(by: .seconds(3599))
             expectAccepted(try await connection.send(try mock.apnsRequest(providerToken: jwt)))
             mock.clock.advance(by: .seconds(2))
-            expectAPNsError(try await connection.send(try mock.apnsRequest(providerToken: jwt)), status: 403, reason: "ExpiredProviderToken")
+            expectAPNsError(
+                try await connection.send(try mock.apnsRequest(providerToken: jwt)), status: 403, reason: "ExpiredProviderToken")
             await connection.close()
         }
     }
@@ -91,19 +93,22 @@ struct SimulatedDeviceTests {
         var ids: [String] = []
         let expiration = mock.state.clock.now().secondsSince1970 + 600
         for index in 1...5 {
-            let response = try await connection.send(try mock.apnsRequest(
-                payload: #"{"aps":{"alert":{"title":"Score \#(index)","body":"match update"}}}"#,
-                headers: [("apns-collapse-id", "score"), ("apns-expiration", String(expiration))]
-            ))
+            let response = try await connection.send(
+                try mock.apnsRequest(
+                    payload: #"{"aps":{"alert":{"title":"Score \#(index)","body":"match update"}}}"#,
+                    headers: [("apns-collapse-id", "score"), ("apns-expiration", String(expiration))]
+                ))
             expectAccepted(response)
             ids.append(try #require(response.header("apns-id")))
         }
         return ids
     }
 
-    @Test("the developer story: offline, five with one collapse id, clock advanced, back online", arguments: [
-        (advanceSeconds: Int64(300), showsLast: true), (advanceSeconds: 900, showsLast: false),
-    ])
+    @Test(
+        "the developer story: offline, five with one collapse id, clock advanced, back online",
+        arguments: [
+            (advanceSeconds: Int64(300), showsLast: true), (advanceSeconds: 900, showsLast: false),
+        ])
     func offlineCollapseExpiration(advanceSeconds: Int64, showsLast: Bool) async throws {
         try await withPushMock { mock in
             mock.clock.freeze()
@@ -138,7 +143,8 @@ struct SimulatedDeviceTests {
         try await withPushMock { mock in
             mock.clock.freeze()
             let control = try mock.controlClient()
-            let offline = try decodeJSON(try await control.call("POST", "devices/apns/\(token.uppercased())", json: Array(#"{"connectivity":"offline"}"#.utf8)))
+            let offline = try decodeJSON(
+                try await control.call("POST", "devices/apns/\(token.uppercased())", json: Array(#"{"connectivity":"offline"}"#.utf8)))
             #expect(offline["connectivity"]?.stringValue == "offline")
             #expect(offline["token"]?.stringValue == token, "canonical lower-case")
 
@@ -158,12 +164,14 @@ struct SimulatedDeviceTests {
             #expect(shown.notifications?.first?.body == "while away")
             #expect(shown.timeline?.map(\.event) == ["connectivity", "stored"])
 
-            let online = try await control.call("PATCH", "devices/apns/\(token)", json: Array(#"{"connectivity":"online"}"#.utf8)).decode(DeviceReport.self)
+            let online = try await control.call("PATCH", "devices/apns/\(token)", json: Array(#"{"connectivity":"online"}"#.utf8)).decode(
+                DeviceReport.self)
             #expect(online.showing.count == 1)
 
             #expect(try await control.request("GET", "devices/apns/0011223344556677").status == 404)
             #expect(try await control.request("GET", "devices/other/abc").status == 400)
-            #expect(try await control.request("POST", "devices/apns/\(token)", json: Array(#"{"connectivity":"asleep"}"#.utf8)).status == 400)
+            #expect(
+                try await control.request("POST", "devices/apns/\(token)", json: Array(#"{"connectivity":"asleep"}"#.utf8)).status == 400)
             #expect(try await control.call("DELETE", "devices/apns/\(token)").status == 200)
             #expect(try decodeJSON(try await control.call("DELETE", "devices"))["removed"]?.intValue == 1)
             await control.close()
@@ -176,11 +184,13 @@ struct SimulatedDeviceTests {
             mock.setConnectivity(.idle, token: token)
             let connection = try await mock.connect()
             expectAccepted(try await connection.send(try mock.apnsRequest(payload: #"{"aps":{"alert":"urgent"}}"#)))
-            expectAccepted(try await connection.send(try mock.apnsRequest(
-                pushType: "background",
-                payload: #"{"aps":{"content-available":1}}"#,
-                headers: [("apns-priority", "5")]
-            )))
+            expectAccepted(
+                try await connection.send(
+                    try mock.apnsRequest(
+                        pushType: "background",
+                        payload: #"{"aps":{"content-available":1}}"#,
+                        headers: [("apns-priority", "5")]
+                    )))
             await connection.close()
             let idle = try #require(mock.device(token))
             #expect(idle.notifications.map(\.status) == [.delivered, .stored])
@@ -239,7 +249,9 @@ struct SimulatedFCMDeviceTests {
             try await send(#"{"token":"\#(Self.android)","data":{"n":"3"},"android":{"collapseKey":"sync","ttl":"3600s"}}"#)
             try await send(#"{"token":"\#(Self.android)","data":{"n":"4"},"android":{"ttl":"0s"}}"#)
             try await send(#"{"token":"\#(Self.android)","notification":{"title":"Hi"}}"#)
-            let dryRun = try await connection.send(mock.fcmSend(#"{"validate_only":true,"message":{"token":"\#(Self.android)","data":{"n":"dry"}}}"#, accessToken: accessToken))
+            let dryRun = try await connection.send(
+                mock.fcmSend(#"{"validate_only":true,"message":{"token":"\#(Self.android)","data":{"n":"dry"}}}"#, accessToken: accessToken)
+            )
             #expect(dryRun.status == 200)
             try await send(#"{"token":"\#(Self.iphone)","notification":{"title":"first"}}"#)
             try await send(#"{"token":"\#(Self.iphone)","notification":{"title":"second"}}"#)
@@ -270,7 +282,8 @@ struct SimulatedFCMDeviceTests {
             }
             let connection = try await mock.connect()
             let accessToken = try await mock.fetchAccessToken(over: connection)
-            let response = try await connection.send(mock.fcmSend(#"{"message":{"topic":"news","notification":{"title":"Extra"}}}"#, accessToken: accessToken))
+            let response = try await connection.send(
+                mock.fcmSend(#"{"message":{"topic":"news","notification":{"title":"Extra"}}}"#, accessToken: accessToken))
             #expect(response.status == 200)
             await connection.close()
             #expect(mock.device("a-token-123", service: .fcm)?.displayed.count == 1)
@@ -287,9 +300,10 @@ struct TokenLifecycleTests {
             mock.clock.freeze()
             mock.clock.set(to: tenOClock)
             let control = try mock.controlClient()
-            let patched = try decodeJSON(try await control.call(
-                "PATCH", "apns/tokens/\(token)", json: Array(#"{"state":"unregistered","at":"2026-11-21T10:02:00Z"}"#.utf8)
-            ))
+            let patched = try decodeJSON(
+                try await control.call(
+                    "PATCH", "apns/tokens/\(token)", json: Array(#"{"state":"unregistered","at":"2026-11-21T10:02:00Z"}"#.utf8)
+                ))
             #expect(patched["state"]?.stringValue == "unregistered")
             #expect(patched["bundleId"] == nil, "a token registered only to script it is bound to no app")
             expectAccepted(try await mock.sendOnNewConnection(try mock.apnsRequest()))
@@ -303,13 +317,16 @@ struct TokenLifecycleTests {
         }
     }
 
-    @Test("APNs: expire after N sends, as ExpiredToken or Unregistered", arguments: [
-        (endOfLife: "expired", reason: "ExpiredToken"), (endOfLife: "unregistered", reason: "Unregistered"),
-    ])
+    @Test(
+        "APNs: expire after N sends, as ExpiredToken or Unregistered",
+        arguments: [
+            (endOfLife: "expired", reason: "ExpiredToken"), (endOfLife: "unregistered", reason: "Unregistered"),
+        ])
     func apnsExpireAfterSends(endOfLife: String, reason: String) async throws {
         try await withPushMock { mock in
             let control = try mock.controlClient()
-            _ = try await control.call("PATCH", "apns/tokens/\(token)", json: Array(#"{"expireAfterSends":2,"expireAs":"\#(endOfLife)"}"#.utf8))
+            _ = try await control.call(
+                "PATCH", "apns/tokens/\(token)", json: Array(#"{"expireAfterSends":2,"expireAs":"\#(endOfLife)"}"#.utf8))
             let connection = try await mock.connect()
             expectAPNsError(try await connection.send(try mock.apnsRequest(payload: "")), status: 400, reason: "PayloadEmpty")
             expectAccepted(try await connection.send(try mock.apnsRequest()))
@@ -334,7 +351,8 @@ struct TokenLifecycleTests {
             #expect(rotation["new"]?["bundleId"]?.stringValue == mock.topic)
             expectAPNsError(try await mock.sendOnNewConnection(try mock.apnsRequest()), status: 410, reason: "Unregistered")
             expectAccepted(try await mock.sendOnNewConnection(try mock.apnsRequest(token: newToken)))
-            let chosen = try decodeJSON(try await control.call("POST", "apns/tokens/\(newToken)/rotate", json: Array(#"{"newToken":"AABBCCDDEEFF0011"}"#.utf8)))
+            let chosen = try decodeJSON(
+                try await control.call("POST", "apns/tokens/\(newToken)/rotate", json: Array(#"{"newToken":"AABBCCDDEEFF0011"}"#.utf8)))
             #expect(chosen["new"]?["token"]?.stringValue == "aabbccddeeff0011")
             await control.close()
         }
@@ -350,7 +368,8 @@ struct TokenLifecycleTests {
             let connection = try await mock.connect()
             let accessToken = try await mock.fetchAccessToken(over: connection)
             let body = #"{"message":{"token":"\#(registration)","data":{"k":"v"}}}"#
-            let dryRun = try await connection.send(mock.fcmSend(#"{"validate_only":true,"message":{"token":"\#(registration)"}}"#, accessToken: accessToken))
+            let dryRun = try await connection.send(
+                mock.fcmSend(#"{"validate_only":true,"message":{"token":"\#(registration)"}}"#, accessToken: accessToken))
             #expect(dryRun.status == 200, "a dry run uses up no send")
             #expect(try await connection.send(mock.fcmSend(body, accessToken: accessToken)).status == 200)
             let gone = try await connection.send(mock.fcmSend(body, accessToken: accessToken))
@@ -361,7 +380,8 @@ struct TokenLifecycleTests {
             let newToken = try #require(rotation["new"]?["token"]?.stringValue)
             #expect(FCMRegistrationToken.isWellFormed(newToken, rule: .realistic))
             #expect(rotation["new"]?["topics"]?.arrayValue?.compactMap(\.stringValue) == ["news"])
-            let fresh = try await connection.send(mock.fcmSend(#"{"message":{"token":"\#(newToken)","data":{"k":"v"}}}"#, accessToken: accessToken))
+            let fresh = try await connection.send(
+                mock.fcmSend(#"{"message":{"token":"\#(newToken)","data":{"k":"v"}}}"#, accessToken: accessToken))
             #expect(fresh.status == 200)
             await connection.close()
             await control.close()
@@ -377,7 +397,9 @@ struct SimulationStoryTests {
             mock.clock.freeze()
             let control = try mock.controlClient()
             _ = try await control.call("POST", "faults/presets/outage", json: Array(#"{"forSeconds":120,"platform":"apns"}"#.utf8))
-            _ = try await control.call("POST", "faults/presets/throttling", json: Array(#"{"startsInSeconds":120,"limit":1,"perSeconds":1,"platform":"apns"}"#.utf8))
+            _ = try await control.call(
+                "POST", "faults/presets/throttling",
+                json: Array(#"{"startsInSeconds":120,"limit":1,"perSeconds":1,"platform":"apns"}"#.utf8))
             let connection = try await mock.connect()
             func status() async throws -> String {
                 let response = try await connection.send(try mock.apnsRequest())
@@ -406,7 +428,8 @@ struct SimulationStoryTests {
             expectAccepted(try await mock.sendOnNewConnection(try mock.apnsRequest(token: "aabbccddeeff00112233")))
             let connection = try await mock.connect()
             let accessToken = try await mock.fetchAccessToken(over: connection)
-            let fcm = try await connection.send(mock.fcmSend(#"{"message":{"token":"00fc-registration-token","data":{"k":"v"}}}"#, accessToken: accessToken))
+            let fcm = try await connection.send(
+                mock.fcmSend(#"{"message":{"token":"00fc-registration-token","data":{"k":"v"}}}"#, accessToken: accessToken))
             #expect(fcm.status == 404)
             #expect(fcm.googleError?.errorCode == "UNREGISTERED")
             await connection.close()
@@ -420,10 +443,10 @@ struct SimulationStoryTests {
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let path = directory + "/pushmock.json"
         try """
-            {"clock": {"start": "2026-11-21T10:00:00Z", "frozen": true},
-             "simulation": {"defaultConnectivity": "online", "devices": [{"service": "apns", "token": "\(token)", "connectivity": "offline"}]},
-             "apns": {"tokens": [{"token": "aabbccdd00112233", "expireAfterSends": 1}]}}
-            """.write(toFile: path, atomically: true, encoding: .utf8)
+        {"clock": {"start": "2026-11-21T10:00:00Z", "frozen": true},
+         "simulation": {"defaultConnectivity": "online", "devices": [{"service": "apns", "token": "\(token)", "connectivity": "offline"}]},
+         "apns": {"tokens": [{"token": "aabbccdd00112233", "expireAfterSends": 1}]}}
+        """.write(toFile: path, atomically: true, encoding: .utf8)
         let file = try ConfigurationFile.load(path: path)
         try await withPushMock(configure: { file.apply(to: &$0) }) { mock in
             try file.register(in: mock.state)
@@ -442,7 +465,8 @@ struct LintRecordingTests {
     func apnsFinding() async throws {
         try await withPushMock { mock in
             let connection = try await mock.connect()
-            expectAccepted(try await connection.send(try mock.apnsRequest(pushType: "background", payload: #"{"aps":{"content-available":1}}"#)))
+            expectAccepted(
+                try await connection.send(try mock.apnsRequest(pushType: "background", payload: #"{"aps":{"content-available":1}}"#)))
             expectAccepted(try await connection.send(try mock.apnsRequest(payload: #"{"aps":{"alert":{"title":"Clean","body":"alert"}}}"#)))
             expectAPNsError(try await connection.send(try mock.apnsRequest(payload: "")), status: 400, reason: "PayloadEmpty")
             await connection.close()
@@ -481,7 +505,9 @@ struct LintRecordingTests {
     @Test("linting can be turned off")
     func disabled() async throws {
         try await withPushMock(configure: { $0.simulation.lint = nil }) { mock in
-            expectAccepted(try await mock.sendOnNewConnection(try mock.apnsRequest(pushType: "background", payload: #"{"aps":{"content-available":1}}"#)))
+            expectAccepted(
+                try await mock.sendOnNewConnection(
+                    try mock.apnsRequest(pushType: "background", payload: #"{"aps":{"content-available":1}}"#)))
             #expect(mock.recordings.records(filter: { _ in true }).first?.notification?.lint.isEmpty == true)
         }
     }

@@ -92,7 +92,9 @@ enum JSONCorpus {
         JSONCase("spaced object", "{ \"a\" : [ 1 , 2 ] , \"b\" :{ } }"),
         JSONCase("literals in array", "[true,false,null]"),
         JSONCase("APNs payload, pretty", apnsPayload),
-        JSONCase("FCM message", #"{"message":{"token":"abc:def","notification":{"title":"Hi"},"data":{"k":"v"},"android":{"priority":"high","ttl":"3.5s"}}}"#),
+        JSONCase(
+            "FCM message",
+            #"{"message":{"token":"abc:def","notification":{"title":"Hi"},"data":{"k":"v"},"android":{"priority":"high","ttl":"3.5s"}}}"#),
         JSONCase("512 nested arrays", nestedArrays(512)),
         JSONCase("512 nested objects", nestedObjects(512)),
         JSONCase("whitespace everywhere", "\n[\n\t1\r\n,\n\"x\"\n]\n"),

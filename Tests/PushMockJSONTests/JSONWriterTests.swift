@@ -82,7 +82,8 @@ struct JSONWriterTests {
             for _ in 0..<Int.random(in: 0..<40, using: &generator) {
                 let pool = pools.randomElement(using: &generator)!
                 let special: [UInt32] = [0x22, 0x5C, 0x2F, 0x0A, 0x00]
-                let code = Bool.random(using: &generator) && Bool.random(using: &generator)
+                let code =
+                    Bool.random(using: &generator) && Bool.random(using: &generator)
                     ? special.randomElement(using: &generator)! : UInt32.random(in: pool, using: &generator)
                 scalars.append(Unicode.Scalar(code)!)
             }

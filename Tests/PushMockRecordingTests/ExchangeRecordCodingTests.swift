@@ -112,7 +112,8 @@ struct ExchangeRecordCodingTests {
     @Test("field order and formatting follow the documented format")
     func exactLayout() throws {
         var record = ExchangeRecord(sequence: 5, timeMilliseconds: 1_795_304_400_123, platform: .apns)
-        record.request = RequestInfo(method: "POST", path: "/3/device/x", headers: [HeaderField("a", "b")], body: .json(Array("{}".utf8)), bodySize: 2)
+        record.request = RequestInfo(
+            method: "POST", path: "/3/device/x", headers: [HeaderField("a", "b")], body: .json(Array("{}".utf8)), bodySize: 2)
         record.response = ResponseInfo(status: 200)
         record.annotations = ["b": "2", "a": "1"]
         let text = String(decoding: record.jsonLine, as: UTF8.self)
@@ -165,10 +166,22 @@ struct ExchangeRecordCodingTests {
             (#"{"v":1,"seq":-1,"timeMs":0}"#, "field seq is not an unsigned 64-bit integer"),
             (#"{"v":1,"seq":1}"#, "missing field timeMs"),
             (#"{"v":1,"seq":1,"time":"yesterday"}"#, "field time is not an ISO-8601 UTC timestamp"),
-            (#"{"v":1,"seq":1,"timeMs":0,"platform":"apns","connection":{"id":1,"transport":"h2","tls":"yes"}}"#, "field connection.tls is not a boolean"),
-            (#"{"v":1,"seq":1,"timeMs":0,"platform":"apns","connection":{"id":1,"transport":"h2","tls":true},"request":{"method":"GET","path":"/","headers":[["a"]]}}"#, "field request.headers[0] is not a [name, value] pair of strings"),
-            (#"{"v":1,"seq":1,"timeMs":0,"platform":"apns","connection":{"id":1,"transport":"h2","tls":true},"request":{"method":"GET","path":"/"}}"#, "missing field response"),
-            (#"{"v":1,"seq":1,"timeMs":0,"platform":"apns","connection":{"id":1,"transport":"h2","tls":true},"request":{"method":"GET","path":"/","bodyBase64":"!!"},"response":{"status":200}}"#, "field request.bodyBase64 is not valid Base64"),
+            (
+                #"{"v":1,"seq":1,"timeMs":0,"platform":"apns","connection":{"id":1,"transport":"h2","tls":"yes"}}"#,
+                "field connection.tls is not a boolean"
+            ),
+            (
+                #"{"v":1,"seq":1,"timeMs":0,"platform":"apns","connection":{"id":1,"transport":"h2","tls":true},"request":{"method":"GET","path":"/","headers":[["a"]]}}"#,
+                "field request.headers[0] is not a [name, value] pair of strings"
+            ),
+            (
+                #"{"v":1,"seq":1,"timeMs":0,"platform":"apns","connection":{"id":1,"transport":"h2","tls":true},"request":{"method":"GET","path":"/"}}"#,
+                "missing field response"
+            ),
+            (
+                #"{"v":1,"seq":1,"timeMs":0,"platform":"apns","connection":{"id":1,"transport":"h2","tls":true},"request":{"method":"GET","path":"/","bodyBase64":"!!"},"response":{"status":200}}"#,
+                "field request.bodyBase64 is not valid Base64"
+            ),
         ]
     )
     func decodingErrors(_ line: String, _ message: String) {

@@ -1,5 +1,5 @@
-import PushMockCore
 import Foundation
+import PushMockCore
 import PushMockRecording
 import Synchronization
 

@@ -44,7 +44,8 @@ struct JournalTimestampTests {
         while days < from + span {
             if days >= from {
                 let text = JournalTimestamp.string(millisecondsSinceEpoch: days * 86_400_000)
-                let formatted = String(expected.year).leftPad(4) + "-" + String(expected.month).leftPad(2) + "-"
+                let formatted =
+                    String(expected.year).leftPad(4) + "-" + String(expected.month).leftPad(2) + "-"
                     + String(expected.day).leftPad(2) + "T00:00:00.000Z"
                 if text != formatted {
                     Issue.record("day \(days): \(text) != \(formatted)")
@@ -70,7 +71,12 @@ struct JournalTimestampTests {
         #expect(JournalTimestamp.string(millisecondsSinceEpoch: .min).hasPrefix("-"))
     }
 
-    @Test("parse rejects malformed timestamps", arguments: ["", "2026-11-21", "2026-11-21T23:40:00", "2026-13-01T00:00:00Z", "2026-02-29T00:00:00Z", "2026-11-21T24:00:00Z", "2026-11-21T23:40:00.Z", "2026-11-21T23:40:00.1234Z", "2026-11-21T23:40:00+01:00"])
+    @Test(
+        "parse rejects malformed timestamps",
+        arguments: [
+            "", "2026-11-21", "2026-11-21T23:40:00", "2026-13-01T00:00:00Z", "2026-02-29T00:00:00Z", "2026-11-21T24:00:00Z",
+            "2026-11-21T23:40:00.Z", "2026-11-21T23:40:00.1234Z", "2026-11-21T23:40:00+01:00",
+        ])
     func parseRejects(_ text: String) {
         #expect(JournalTimestamp.parse(text) == nil)
     }

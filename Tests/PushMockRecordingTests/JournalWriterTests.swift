@@ -1,5 +1,5 @@
-import PushMockCore
 import Foundation
+import PushMockCore
 import PushMockRecording
 import Synchronization
 import Testing
@@ -167,9 +167,10 @@ struct JournalWriterTests {
         // Idempotent, and appends after close fail synchronously through the completion.
         try writer.close()
         let failure = Mutex<(any Error)?>(nil)
-        #expect(!writer.append(Array("late\n".utf8)) { result in
-            if case .failure(let error) = result { failure.withLock { $0 = error } }
-        })
+        #expect(
+            !writer.append(Array("late\n".utf8)) { result in
+                if case .failure(let error) = result { failure.withLock { $0 = error } }
+            })
         #expect((failure.withLock { $0 } as? JournalIOError)?.operation == .appendAfterClose)
         #expect(readFile(path) == expected)
     }
@@ -187,9 +188,10 @@ struct JournalWriterTests {
         }
         done.wait()
         let rejected = Counter()
-        #expect(!writer.append(Array("late\n".utf8)) { result in
-            if case .failure = result { rejected.increment() }
-        })
+        #expect(
+            !writer.append(Array("late\n".utf8)) { result in
+                if case .failure = result { rejected.increment() }
+            })
         #expect(rejected.current == 1)
         try writer.close()  // waits for the thread, which has closed the file itself
         #expect(readFile(path) == Array("first\n".utf8))

@@ -1,9 +1,10 @@
 import Foundation
 import PushMockCore
 import PushMockJSON
-@testable import PushMockRecording
 import Synchronization
 import Testing
+
+@testable import PushMockRecording
 
 /// The store's ordering guarantees under concurrent appenders: sequence order, ring order and
 /// journal order are one and the same, whatever thread appends.
@@ -41,9 +42,11 @@ struct RecordingStoreOrderTests {
         try bytes.split(separator: UInt8(ascii: "\n")).map { try ExchangeRecord.decode(jsonLine: $0).sequence }
     }
 
-    @Test("a line assembled from its start and the rest is the full journal line", arguments: [
-        0, 1, 9, 10, 99, 100, 12_345, 1 << 32, UInt64.max,
-    ] as [UInt64])
+    @Test(
+        "a line assembled from its start and the rest is the full journal line",
+        arguments: [
+            0, 1, 9, 10, 99, 100, 12_345, 1 << 32, UInt64.max,
+        ] as [UInt64])
     func lineStart(_ sequence: UInt64) throws {
         var record = makeAPNsRecord(sequence: sequence)
         let headroom = ExchangeRecord.lineStartCapacity
@@ -131,9 +134,11 @@ struct RecordingStoreOrderTests {
         #expect(store.pendingWaiterCount == 0)
     }
 
-    @Test("concurrent appenders through a real journal: the file is in sequence order and matches the store", arguments: [
-        JournalWriter.Durability.written, .fsyncEachBatch,
-    ])
+    @Test(
+        "concurrent appenders through a real journal: the file is in sequence order and matches the store",
+        arguments: [
+            JournalWriter.Durability.written, .fsyncEachBatch,
+        ])
     func journalFileOrder(_ durability: JournalWriter.Durability) async throws {
         let directory = TemporaryDirectory()
         defer { directory.cleanup() }

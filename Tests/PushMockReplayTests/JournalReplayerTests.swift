@@ -19,14 +19,18 @@ struct JournalReplayerTests {
         let path = temporaryJournalPath()
         try await withPushMock(configure: { $0.recording.journalPath = path }) { mock in
             try await withAPNsSender(configuration: try mock.apnsConfiguration()) { sender in
-                var first = APNsNotification(deviceToken: deviceToken(1), payloadJSON: Array(#"{"aps":{"alert":"first"},"z":1,"a":2}"#.utf8), topic: mock.topic)
+                var first = APNsNotification(
+                    deviceToken: deviceToken(1), payloadJSON: Array(#"{"aps":{"alert":"first"},"z":1,"a":2}"#.utf8), topic: mock.topic)
                 first.priority = .considerPower
                 first.collapseID = "orders"
                 first.expiration = .init(secondsSince1970: 4_000_000_000)
                 #expect(await sender.send(first).outcome.isAccepted)
-                let second = APNsNotification(deviceToken: deviceToken(2), payloadJSON: Array(#"{"aps":{"content-available":1}}"#.utf8), topic: mock.topic, pushType: .background, priority: .considerPower)
+                let second = APNsNotification(
+                    deviceToken: deviceToken(2), payloadJSON: Array(#"{"aps":{"content-available":1}}"#.utf8), topic: mock.topic,
+                    pushType: .background, priority: .considerPower)
                 #expect(await sender.send(second).outcome.isAccepted)
-                let rejected = await sender.send(APNsNotification(deviceToken: "not-hex", payloadJSON: Array(#"{"aps":{"alert":"x"}}"#.utf8), topic: mock.topic))
+                let rejected = await sender.send(
+                    APNsNotification(deviceToken: "not-hex", payloadJSON: Array(#"{"aps":{"alert":"x"}}"#.utf8), topic: mock.topic))
                 #expect(rejected.outcome.kind == .rejected)
             }
         }
@@ -74,7 +78,9 @@ struct JournalReplayerTests {
 
         try await withPushMock { target in
             target.state.devices.register(
-                APNsDeviceRecord(token: deviceToken(1), bundleID: target.topic, state: .unregistered(at: Timestamp(millisecondsSince1970: 1_700_000_000_000)))
+                APNsDeviceRecord(
+                    token: deviceToken(1), bundleID: target.topic,
+                    state: .unregistered(at: Timestamp(millisecondsSince1970: 1_700_000_000_000)))
             )
             let report = try await withAPNsSender(configuration: try target.apnsConfiguration()) { sender in
                 await JournalReplayer(apns: sender).replay(records)
@@ -86,7 +92,10 @@ struct JournalReplayerTests {
             #expect(difference.recorded == ReplayOutcome(kind: .accepted, status: 200, reason: nil))
             #expect(difference.replayed == ReplayOutcome(kind: .tokenInvalid, status: 410, reason: "Unregistered"))
             let text = report.renderText()
-            #expect(text.contains("DIFFERENT #\(difference.sequence) apns \(deviceToken(1)): recorded accepted 200, replayed invalid-token 410 Unregistered"))
+            #expect(
+                text.contains(
+                    "DIFFERENT #\(difference.sequence) apns \(deviceToken(1)): recorded accepted 200, replayed invalid-token 410 Unregistered"
+                ))
             #expect(text.hasSuffix("3 replayed: 2 same, 1 different\n"))
 
             let json = try JSONValue(parsing: report.renderJSON())
@@ -120,7 +129,8 @@ struct JournalReplayerTests {
             try await withFCMSender(configuration: try mock.fcmConfiguration()) { sender in
                 #expect(await sender.send(FCMPushMessage(target: .token(token), notification: .init(title: "Hi"))).outcome.isAccepted)
                 #expect(await sender.send(FCMPushMessage(target: .topic("news"), notification: .init(title: "News"))).outcome.isAccepted)
-                let invalid = await sender.send(try FCMPushMessage(json: JSONValue(parsing: #"{"token":"\#(token)","notification":{"title":7}}"#)))
+                let invalid = await sender.send(
+                    try FCMPushMessage(json: JSONValue(parsing: #"{"token":"\#(token)","notification":{"title":7}}"#)))
                 #expect(invalid.outcome.kind == .rejected, "\(invalid)")
             }
         }
@@ -129,9 +139,12 @@ struct JournalReplayerTests {
         #expect(sends.count == 3)
 
         try await withPushMock { target in
-            let account = try SampleServiceAccount.generate(projectID: "replay-project", tokenURI: "https://127.0.0.1:\(target.tlsPort)/token")
+            let account = try SampleServiceAccount.generate(
+                projectID: "replay-project", tokenURI: "https://127.0.0.1:\(target.tlsPort)/token")
             target.state.serviceAccounts.register(
-                ServiceAccountRecord(clientEmail: account.json.clientEmail, privateKeyID: account.json.privateKeyID, publicKey: account.key.publicKey, projectID: "replay-project")
+                ServiceAccountRecord(
+                    clientEmail: account.json.clientEmail, privateKeyID: account.json.privateKeyID, publicKey: account.key.publicKey,
+                    projectID: "replay-project")
             )
             let report = try await withFCMSender(configuration: try target.fcmConfiguration(account: account.json)) { sender in
                 await JournalReplayer(fcm: sender, fcmProject: "replay-project").replay(records)
@@ -144,7 +157,9 @@ struct JournalReplayerTests {
             #expect(replayed.allSatisfy { $0.auth?.subject == nil || $0.auth?.subject == account.json.clientEmail })
 
             // The same journal, with the token gone on the target.
-            target.state.fcmTokens.register(FCMTokenRecord(token: token, project: "replay-project", state: .unregistered(at: Timestamp(millisecondsSince1970: 1_700_000_000_000))))
+            target.state.fcmTokens.register(
+                FCMTokenRecord(
+                    token: token, project: "replay-project", state: .unregistered(at: Timestamp(millisecondsSince1970: 1_700_000_000_000))))
             let again = try await withFCMSender(configuration: try target.fcmConfiguration(account: account.json)) { sender in
                 await JournalReplayer(fcm: sender, fcmProject: "replay-project").replay(records)
             }
@@ -166,7 +181,10 @@ struct JournalReplayerTests {
         var fcm = ExchangeRecord(platform: .fcm)
         fcm.response = ResponseInfo(
             status: 404,
-            body: RecordedBody(capturing: Array(#"{"error":{"code":404,"status":"NOT_FOUND","details":[{"@type":"type.googleapis.com/google.firebase.fcm.v1.FcmError","errorCode":"UNREGISTERED"}]}}"#.utf8))
+            body: RecordedBody(
+                capturing: Array(
+                    #"{"error":{"code":404,"status":"NOT_FOUND","details":[{"@type":"type.googleapis.com/google.firebase.fcm.v1.FcmError","errorCode":"UNREGISTERED"}]}}"#
+                        .utf8))
         )
         #expect(ReplayOutcome(recorded: fcm) == ReplayOutcome(kind: .tokenInvalid, status: 404, reason: "UNREGISTERED"))
     }

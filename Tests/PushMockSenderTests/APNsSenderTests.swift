@@ -107,7 +107,8 @@ struct APNsOutcomeTests {
 
     @Test(
         "429/500/503 are retried with exponential backoff, then the send succeeds",
-        arguments: [("TooManyRequests", 429), ("InternalServerError", 500), ("ServiceUnavailable", 503), ("Shutdown", 503)] as [(String, Int)]
+        arguments: [("TooManyRequests", 429), ("InternalServerError", 500), ("ServiceUnavailable", 503), ("Shutdown", 503)]
+            as [(String, Int)]
     )
     func retriedThenAccepted(reason: String, status: Int) async throws {
         try await withPushMock { mock in
@@ -146,7 +147,9 @@ struct APNsOutcomeTests {
         try await withPushMock { mock in
             try mock.addFault(FaultRule(action: .apnsError(reason: "ServiceUnavailable")))
             let sleeps = RecordedSleeps()
-            try await withAPNsSender(configuration: try mock.apnsConfiguration(retry: RetryPolicy(maximumAttempts: 3, jitter: 0), sleeps: sleeps)) { sender in
+            try await withAPNsSender(
+                configuration: try mock.apnsConfiguration(retry: RetryPolicy(maximumAttempts: 3, jitter: 0), sleeps: sleeps)
+            ) { sender in
                 let result = await sender.send(APNsNotification(deviceToken: PushMockHarness.sampleDeviceToken, payload: alertPayload))
                 guard case .failed(let failure) = result.outcome else {
                     Issue.record("\(result)")
@@ -190,9 +193,12 @@ struct APNsOutcomeTests {
             let certificate = try mock.issueClientCertificate(bundleID: mock.topic, environments: [.production])
             let identity = try ClientIdentity.pem(certificateChain: certificate.certificatePEM, privateKey: certificate.privateKeyPEM)
             let sleeps = RecordedSleeps()
-            try await withAPNsSender(configuration: try mock.apnsConfiguration(authentication: .certificate(identity), sleeps: sleeps)) { sender in
+            try await withAPNsSender(configuration: try mock.apnsConfiguration(authentication: .certificate(identity), sleeps: sleeps)) {
+                sender in
                 let result = await sender.send(APNsNotification(deviceToken: PushMockHarness.sampleDeviceToken, payload: alertPayload))
-                #expect(result.outcome == .rejected(Rejection(status: 403, reason: "BadCertificateEnvironment", message: "sent in a GOAWAY frame")))
+                #expect(
+                    result.outcome
+                        == .rejected(Rejection(status: 403, reason: "BadCertificateEnvironment", message: "sent in a GOAWAY frame")))
             }
             #expect(sleeps.all.isEmpty)
         }
@@ -314,7 +320,9 @@ struct APNsOutcomeTests {
             try mock.addFault(FaultRule(action: .pass, latency: .fixed(100)))
             let sender = try APNsSender(configuration: try mock.apnsConfiguration())
             let tally = DeliveryTally()
-            async let finished: Void = sender.send(contentsOf: (0..<20).map { APNsNotification(deviceToken: deviceToken($0), payload: alertPayload) }) {
+            async let finished: Void = sender.send(
+                contentsOf: (0..<20).map { APNsNotification(deviceToken: deviceToken($0), payload: alertPayload) }
+            ) {
                 tally.record($0)
             }
             try await Task.sleep(for: .milliseconds(30))
@@ -323,7 +331,9 @@ struct APNsOutcomeTests {
             let summary = tally.summary()
             #expect(summary.sent == 20)
             #expect(summary.accepted + summary.failed == 20)
-            #expect(summary.failedByReason["sender shut down", default: 0] + summary.failedByReason["connection closed", default: 0] == summary.failed)
+            #expect(
+                summary.failedByReason["sender shut down", default: 0] + summary.failedByReason["connection closed", default: 0]
+                    == summary.failed)
         }
     }
 }
@@ -352,7 +362,8 @@ struct APNsAuthenticationTests {
 
     @Test("certificate authentication from a PKCS#12 bundle made by openssl", arguments: [false, true])
     func pkcs12(legacy: Bool) async throws {
-        let openssl = try #require(["/usr/bin/openssl", "/usr/local/bin/openssl"].first { FileManager.default.isExecutableFile(atPath: $0) })
+        let openssl = try #require(
+            ["/usr/bin/openssl", "/usr/local/bin/openssl"].first { FileManager.default.isExecutableFile(atPath: $0) })
         try await withPushMock { mock in
             let certificate = try mock.issueClientCertificate(bundleID: mock.topic)
             let directory = try temporaryDirectory()
@@ -409,7 +420,8 @@ struct APNsConnectionTests {
             try mock.addFault(FaultRule(action: .pass, latency: .fixed(20)))
             let configuration = try mock.apnsConfiguration { $0.connection.maximumConnections = 1 }
             try await withAPNsSender(configuration: configuration) { sender in
-                let summary = await sender.send(contentsOf: (0..<12).map { APNsNotification(deviceToken: deviceToken($0), payload: alertPayload) })
+                let summary = await sender.send(
+                    contentsOf: (0..<12).map { APNsNotification(deviceToken: deviceToken($0), payload: alertPayload) })
                 #expect(summary.accepted == 12)
                 #expect(summary.retries == 0)
                 #expect(sender.connectionsOpened == 1)
@@ -432,7 +444,8 @@ struct APNsConnectionTests {
                 #expect(one.outcome.isAccepted)
                 #expect(sender.connectionsOpened == 1)
                 // Four rounds of 1 s on one connection; the second takes part of the work.
-                let summary = await sender.send(contentsOf: (0..<20).map { APNsNotification(deviceToken: deviceToken($0), payload: alertPayload) })
+                let summary = await sender.send(
+                    contentsOf: (0..<20).map { APNsNotification(deviceToken: deviceToken($0), payload: alertPayload) })
                 #expect(summary.accepted == 20)
                 #expect(sender.connectionsOpened == 2)
             }
@@ -446,7 +459,9 @@ struct APNsConnectionTests {
         try await withPushMock { mock in
             let configuration = try mock.apnsConfiguration { $0.connection.pingInterval = .milliseconds(30) }
             try await withAPNsSender(configuration: configuration) { sender in
-                #expect(await sender.send(APNsNotification(deviceToken: PushMockHarness.sampleDeviceToken, payload: alertPayload)).outcome.isAccepted)
+                #expect(
+                    await sender.send(APNsNotification(deviceToken: PushMockHarness.sampleDeviceToken, payload: alertPayload)).outcome
+                        .isAccepted)
                 let deadline = ContinuousClock.now + .seconds(5)
                 while sender.pings.acknowledged < 2, ContinuousClock.now < deadline {
                     try await Task.sleep(for: .milliseconds(20))
@@ -465,7 +480,9 @@ struct APNsConnectionTests {
         try await withPushMock { mock in
             let configuration = try mock.apnsConfiguration { $0.connection.idleTimeout = .milliseconds(50) }
             try await withAPNsSender(configuration: configuration) { sender in
-                #expect(await sender.send(APNsNotification(deviceToken: PushMockHarness.sampleDeviceToken, payload: alertPayload)).outcome.isAccepted)
+                #expect(
+                    await sender.send(APNsNotification(deviceToken: PushMockHarness.sampleDeviceToken, payload: alertPayload)).outcome
+                        .isAccepted)
                 let deadline = ContinuousClock.now + .seconds(5)
                 while sender.openConnectionCount > 0, ContinuousClock.now < deadline {
                     try await Task.sleep(for: .milliseconds(20))
@@ -483,7 +500,8 @@ struct APNsConnectionTests {
         try await withPushMock { mock in
             let gone = Timestamp(millisecondsSince1970: 1_700_000_000_000)
             for index in 0..<5 {
-                mock.state.devices.register(APNsDeviceRecord(token: deviceToken(200 + index), bundleID: mock.topic, state: .unregistered(at: gone)))
+                mock.state.devices.register(
+                    APNsDeviceRecord(token: deviceToken(200 + index), bundleID: mock.topic, state: .unregistered(at: gone)))
             }
             try mock.addFault(FaultRule(match: FaultMatch(token: Glob("*7")), action: .apnsError(reason: "ServiceUnavailable")))
             let notifications = (0..<240).map { index -> APNsNotification in

@@ -11,7 +11,9 @@ import Testing
 /// `ExpoSender` against the real gateway over h2c and TLS.
 @Suite("ExpoSender against the gateway")
 struct ExpoSenderTests {
-    static func sender(_ mock: PushMockHarness, tls: Bool = false, configure: (inout ExpoSenderConfiguration) -> Void = { _ in }) throws -> ExpoSender {
+    static func sender(_ mock: PushMockHarness, tls: Bool = false, configure: (inout ExpoSenderConfiguration) -> Void = { _ in }) throws
+        -> ExpoSender
+    {
         var configuration = ExpoSenderConfiguration(
             server: tls
                 ? SenderEndpoint(host: "127.0.0.1", port: mock.tlsPort, usesTLS: true, serverHostname: "localhost")
@@ -33,7 +35,8 @@ struct ExpoSenderTests {
             clock.freeze()
             let dead = Self.token(7)
             let uninstalledLater = Self.token(8)
-            mock.state.expoTokens.register(ExpoTokenRecord(token: dead, project: "@acme/app", state: .unregistered(at: Timestamp(millisecondsSince1970: 0))))
+            mock.state.expoTokens.register(
+                ExpoTokenRecord(token: dead, project: "@acme/app", state: .unregistered(at: Timestamp(millisecondsSince1970: 0))))
             mock.state.expoTokens.register(ExpoTokenRecord(token: uninstalledLater, project: "@acme/app"))
             // The clock stands still, so 1,050 notifications are over the project's 600/s: the
             // sender's backoff (advancing the gateway clock instead of sleeping) gets them through.
@@ -67,7 +70,8 @@ struct ExpoSenderTests {
     @Test("retries 429 and 5xx with backoff, then succeeds; gives up after maximumAttempts")
     func retries() async throws {
         try await withPushMock { mock in
-            _ = try mock.addFault(FaultRule(trigger: FaultTrigger(count: 2), action: .expoError(.request(code: "TOO_MANY_REQUESTS"), retryAfter: 1)))
+            _ = try mock.addFault(
+                FaultRule(trigger: FaultTrigger(count: 2), action: .expoError(.request(code: "TOO_MANY_REQUESTS"), retryAfter: 1)))
             let slept = SleepLog()
             let sender = try Self.sender(mock) { $0.sleep = RetrySleep { await slept.add($0) } }
             let report = await sender.send([ExpoPushMessage(to: Self.token(1), body: "x")])
@@ -79,10 +83,12 @@ struct ExpoSenderTests {
             _ = try mock.addFault(FaultRule(trigger: FaultTrigger(count: 3), action: .expoError(.request(code: "INTERNAL_SERVER_ERROR"))))
             let failed = await sender.send([ExpoPushMessage(to: Self.token(2), body: "x")])
             #expect(failed.okCount == 0)
-            #expect(failed.tickets.first?.outcome == .requestFailed(
-                code: "INTERNAL_SERVER_ERROR",
-                message: "An unexpected error occurred on the Expo push notification service. Please try again."
-            ))
+            #expect(
+                failed.tickets.first?.outcome
+                    == .requestFailed(
+                        code: "INTERNAL_SERVER_ERROR",
+                        message: "An unexpected error occurred on the Expo push notification service. Please try again."
+                    ))
             #expect(failed.requests == 3)
 
             // Request errors that are not transient are not retried.
@@ -96,7 +102,8 @@ struct ExpoSenderTests {
     @Test("access token for a project with enhanced push security")
     func accessToken() async throws {
         try await withPushMock { mock in
-            mock.state.expoTokens.register(project: ExpoProjectRecord(name: "@acme/app", accessTokens: ["tok-123"], requiresAccessToken: true))
+            mock.state.expoTokens.register(
+                project: ExpoProjectRecord(name: "@acme/app", accessTokens: ["tok-123"], requiresAccessToken: true))
             mock.state.expoTokens.register(ExpoTokenRecord(token: Self.token(1), project: "@acme/app"))
             let without = try Self.sender(mock)
             let denied = await without.send([ExpoPushMessage(to: Self.token(1), body: "x")])

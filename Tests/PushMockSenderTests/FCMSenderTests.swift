@@ -41,7 +41,11 @@ struct FCMSenderTests {
         }
     }
 
-    @Test("topics and conditions", arguments: [FCMPushMessage.Target.topic("news"), .topic("/topics/weather"), .condition("'news' in topics && !('sports' in topics)")])
+    @Test(
+        "topics and conditions",
+        arguments: [
+            FCMPushMessage.Target.topic("news"), .topic("/topics/weather"), .condition("'news' in topics && !('sports' in topics)"),
+        ])
     func fanOut(target: FCMPushMessage.Target) async throws {
         try await withPushMock { mock in
             try await withFCMSender(configuration: try mock.fcmConfiguration()) { sender in
@@ -107,7 +111,9 @@ struct FCMSenderTests {
     @Test("UNREGISTERED: token no longer valid")
     func unregistered() async throws {
         try await withPushMock { mock in
-            mock.state.fcmTokens.register(FCMTokenRecord(token: registrationToken, project: mock.project, state: .unregistered(at: Timestamp(millisecondsSince1970: 0))))
+            mock.state.fcmTokens.register(
+                FCMTokenRecord(
+                    token: registrationToken, project: mock.project, state: .unregistered(at: Timestamp(millisecondsSince1970: 0))))
             try await withFCMSender(configuration: try mock.fcmConfiguration()) { sender in
                 let result = await sender.send(FCMPushMessage(target: .token(registrationToken)))
                 #expect(result.outcome == .tokenInvalid(TokenInvalidation(status: 404, reason: "UNREGISTERED")))
@@ -144,7 +150,10 @@ struct FCMSenderTests {
     )
     func retried(code: String, retryAfter: Int?) async throws {
         try await withPushMock { mock in
-            try mock.addFault(FaultRule(match: FaultMatch(platform: .fcm), trigger: FaultTrigger(count: 1), action: .fcmError(code: code, retryAfter: retryAfter)))
+            try mock.addFault(
+                FaultRule(
+                    match: FaultMatch(platform: .fcm), trigger: FaultTrigger(count: 1),
+                    action: .fcmError(code: code, retryAfter: retryAfter)))
             let sleeps = RecordedSleeps()
             try await withFCMSender(configuration: try mock.fcmConfiguration(sleeps: sleeps)) { sender in
                 let result = await sender.send(FCMPushMessage(target: .token(registrationToken)))
@@ -175,7 +184,9 @@ struct FCMSenderTests {
         try await withPushMock { mock in
             try mock.addFault(FaultRule(match: FaultMatch(platform: .fcm), action: .fcmError(code: "UNAVAILABLE")))
             let sleeps = RecordedSleeps()
-            try await withFCMSender(configuration: try mock.fcmConfiguration(retry: RetryPolicy(maximumAttempts: 4, jitter: 0), sleeps: sleeps)) { sender in
+            try await withFCMSender(
+                configuration: try mock.fcmConfiguration(retry: RetryPolicy(maximumAttempts: 4, jitter: 0), sleeps: sleeps)
+            ) { sender in
                 let result = await sender.send(FCMPushMessage(target: .token(registrationToken)))
                 guard case .failed(let failure) = result.outcome else {
                     Issue.record("\(result)")

@@ -54,7 +54,9 @@ struct LoopGoldenTests {
             }
             #expect(error.code == .mismatch)
             #expect(error.description.contains(#"~ [0].payload.aps.alert.title: "Time for your BPC-157" ≠ "Time to take your BPC-157""#))
-            #expect(error.description.contains(#"~ [1].payload.message.notification.title: "Time for your BPC-157" ≠ "Time to take your BPC-157""#))
+            #expect(
+                error.description.contains(
+                    #"~ [1].payload.message.notification.title: "Time for your BPC-157" ≠ "Time to take your BPC-157""#))
             #expect(error.description.contains(#"+            "title": "Time to take your BPC-157""#))
         }
     }
@@ -71,7 +73,9 @@ struct LoopGoldenTests {
         }
     }
 
-    @Test("the whole example together: the six templates' links all open known screens, a day passes the policy, a late check-in and a third dose reminder do not")
+    @Test(
+        "the whole example together: the six templates' links all open known screens, a day passes the policy, a late check-in and a third dose reminder do not"
+    )
     func linksAndPolicy() async throws {
         let routes = try RouteTable(contentsOfFile: try LoopExample.absolutePath("routes.json"))
         let policy = try PolicyFile(contentsOfFile: try LoopExample.absolutePath("policy.json"))
@@ -87,9 +91,10 @@ struct LoopGoldenTests {
             let links = mock.checkLinks(routes)
             #expect(links.isClean, "\(links.detailedText)")
             #expect(links.notifications.count == 9, "six APNs and three FCM notifications")
-            #expect(Set(links.notifications.flatMap(\.screens)).isSuperset(of: [
-                "/protocols/p-4821/log", "/supplies/s-118", "/achievements", "/labs/lab-9930", "/chat", "/protocols/p-4821", "/checkin",
-            ]), "\(links.detailedText)")
+            #expect(
+                Set(links.notifications.flatMap(\.screens)).isSuperset(of: [
+                    "/protocols/p-4821/log", "/supplies/s-118", "/achievements", "/labs/lab-9930", "/chat", "/protocols/p-4821", "/checkin",
+                ]), "\(links.detailedText)")
             let day = mock.checkPolicy(policy)
             #expect(day.isClean, "\(day.text)")
 
@@ -107,7 +112,8 @@ struct LoopGoldenTests {
             let quiet = night.violations(.quietHours)
             #expect(quiet.map(\.notificationType) == ["check-in", "dose-reminder", "dose-reminder"], "\(night.text)")
             #expect(quiet.dropFirst().allSatisfy { $0.notification.platform == .fcm }, "\(night.text)")
-            #expect(night.violations(rule: "dose-reminders-per-day").count == 2, "the third to the APNs and to the FCM device: \(night.text)")
+            #expect(
+                night.violations(rule: "dose-reminders-per-day").count == 2, "the third to the APNs and to the FCM device: \(night.text)")
             #expect(night.violations(.quietHours).first?.rule == "night")
         }
     }
@@ -180,12 +186,20 @@ struct LoopWorkflow: Sendable, CustomTestStringConvertible {
             collapseID: "dose-{{ dose_id }}",
             expiresAfterSeconds: 3600
         ),
-        LoopWorkflow(name: "supply-low", platforms: ["apns", "fcm"], priority: .immediate, collapseID: "supply-{{ supply_id }}", expiresAfterSeconds: 86_400),
+        LoopWorkflow(
+            name: "supply-low", platforms: ["apns", "fcm"], priority: .immediate, collapseID: "supply-{{ supply_id }}",
+            expiresAfterSeconds: 86_400),
         LoopWorkflow(name: "adherence-milestone", platforms: ["apns"], priority: .immediate, expiresAfterSeconds: 86_400),
-        LoopWorkflow(name: "lab-results-ready", platforms: ["apns", "fcm"], priority: .immediate, collapseID: "lab-{{ lab_id }}", expiresAfterSeconds: 604_800),
-        LoopWorkflow(name: "protocol-updated", platforms: ["apns"], priority: .immediate, collapseID: "protocol-{{ protocol_id }}", expiresAfterSeconds: 604_800),
+        LoopWorkflow(
+            name: "lab-results-ready", platforms: ["apns", "fcm"], priority: .immediate, collapseID: "lab-{{ lab_id }}",
+            expiresAfterSeconds: 604_800),
+        LoopWorkflow(
+            name: "protocol-updated", platforms: ["apns"], priority: .immediate, collapseID: "protocol-{{ protocol_id }}",
+            expiresAfterSeconds: 604_800),
         // Marketing-ish and passive: delivered when the device is awake anyway.
-        LoopWorkflow(name: "weekly-checkin", platforms: ["apns"], priority: .considerPower, collapseID: "weekly-checkin", expiresAfterSeconds: 172_800),
+        LoopWorkflow(
+            name: "weekly-checkin", platforms: ["apns"], priority: .considerPower, collapseID: "weekly-checkin",
+            expiresAfterSeconds: 172_800),
     ]
 }
 

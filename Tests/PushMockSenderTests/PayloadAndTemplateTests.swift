@@ -16,17 +16,26 @@ struct APNsPayloadTests {
                 #"{"aps":{"alert":{"title":"T","subtitle":"S","body":"B","launch-image":"L"}}}"#
             ),
             (
-                APNsPayload(alert: .init(titleLocKey: "TK", titleLocArgs: ["a"], subtitleLocKey: "SK", subtitleLocArgs: ["b"], locKey: "K", locArgs: ["c", "d"])),
+                APNsPayload(
+                    alert: .init(
+                        titleLocKey: "TK", titleLocArgs: ["a"], subtitleLocKey: "SK", subtitleLocArgs: ["b"], locKey: "K",
+                        locArgs: ["c", "d"])),
                 #"{"aps":{"alert":{"title-loc-key":"TK","title-loc-args":["a"],"subtitle-loc-key":"SK","subtitle-loc-args":["b"],"loc-key":"K","loc-args":["c","d"]}}}"#
             ),
             (APNsPayload(badge: 0), #"{"aps":{"badge":0}}"#),
             (APNsPayload(sound: .default), #"{"aps":{"sound":"default"}}"#),
             (APNsPayload(sound: .named("bell.caf")), #"{"aps":{"sound":"bell.caf"}}"#),
-            (APNsPayload(sound: .critical(name: "alarm.caf", volume: 0.5)), #"{"aps":{"sound":{"critical":1,"name":"alarm.caf","volume":0.5}}}"#),
+            (
+                APNsPayload(sound: .critical(name: "alarm.caf", volume: 0.5)),
+                #"{"aps":{"sound":{"critical":1,"name":"alarm.caf","volume":0.5}}}"#
+            ),
             (APNsPayload(threadID: "t", category: "c"), #"{"aps":{"thread-id":"t","category":"c"}}"#),
             (APNsPayload.background(), #"{"aps":{"content-available":1}}"#),
             (APNsPayload(mutableContent: true, targetContentID: "w"), #"{"aps":{"mutable-content":1,"target-content-id":"w"}}"#),
-            (APNsPayload(interruptionLevel: .timeSensitive, relevanceScore: 0.75), #"{"aps":{"interruption-level":"time-sensitive","relevance-score":0.75}}"#),
+            (
+                APNsPayload(interruptionLevel: .timeSensitive, relevanceScore: 0.75),
+                #"{"aps":{"interruption-level":"time-sensitive","relevance-score":0.75}}"#
+            ),
             (APNsPayload(filterCriteria: "work"), #"{"aps":{"filter-criteria":"work"}}"#),
             (
                 APNsPayload(
@@ -45,7 +54,10 @@ struct APNsPayloadTests {
                 ),
                 #"{"aps":{"alert":{"title":"Score"},"event":"start","timestamp":1700000000,"content-state":{"home":1,"away":0},"stale-date":1700003600,"dismissal-date":1700007200,"attributes-type":"MatchAttributes","attributes":{"match":"A-B"},"input-push-token":1,"input-push-channel":"Y2hhbm5lbA=="}}"#
             ),
-            (APNsPayload(alert: .text("Open"), custom: ["link": "myapp://orders/42", "ids": [1, 2]]), #"{"aps":{"alert":"Open"},"link":"myapp://orders/42","ids":[1,2]}"#),
+            (
+                APNsPayload(alert: .text("Open"), custom: ["link": "myapp://orders/42", "ids": [1, 2]]),
+                #"{"aps":{"alert":"Open"},"link":"myapp://orders/42","ids":[1,2]}"#
+            ),
         ] as [(APNsPayload, String)]
     )
     func encoding(payload: APNsPayload, expected: String) throws {
@@ -96,7 +108,9 @@ struct FCMPushMessageTests {
     func fromJSON() throws {
         let message = try FCMPushMessage(json: try JSONValue(parsing: #"{"topic":"news","notification":{"title":"x"}}"#))
         #expect(message.target == .topic("news"))
-        #expect(String(decoding: message.requestBody(validateOnly: false), as: UTF8.self) == #"{"message":{"topic":"news","notification":{"title":"x"}}}"#)
+        #expect(
+            String(decoding: message.requestBody(validateOnly: false), as: UTF8.self)
+                == #"{"message":{"topic":"news","notification":{"title":"x"}}}"#)
         #expect(throws: SenderError.self) { try FCMPushMessage(json: try JSONValue(parsing: #"{"topic":"a","token":"b"}"#)) }
         #expect(throws: SenderError.self) { try FCMPushMessage(json: try JSONValue(parsing: #"{"notification":{}}"#)) }
         #expect(FCMPushMessage.Target.topic("/topics/x").value == "x")
@@ -114,7 +128,8 @@ struct TemplateTests {
         )
         #expect(template.variables == ["user.first_name", "compound_name", "dose", "count", "key", "payload"])
         let data: JSONObject = [
-            "user": ["first_name": "Ada"], "compound_name": "vitamin \"D\"", "dose": 25, "count": 3, "key": "extra", "payload": ["a": [1, true]],
+            "user": ["first_name": "Ada"], "compound_name": "vitamin \"D\"", "dose": 25, "count": 3, "key": "extra",
+            "payload": ["a": [1, true]],
         ]
         let rendered = try template.render(data)
         #expect(
@@ -125,7 +140,8 @@ struct TemplateTests {
 
     @Test("a missing variable is an error naming it; defaults fill gaps")
     func missing() throws {
-        let template = try NotificationTemplate(json: #"{"aps":{"alert":"Time for your {{ compound_name }}, {{ name | default: 'friend' }}"}}"#)
+        let template = try NotificationTemplate(
+            json: #"{"aps":{"alert":"Time for your {{ compound_name }}, {{ name | default: 'friend' }}"}}"#)
         #expect(template.missingVariables(in: [:]) == ["compound_name"])
         #expect(template.missingVariables(in: ["compound_name": "zinc"]).isEmpty)
         #expect(throws: SenderError(.templateVariableMissing, #"template variable "compound_name" is missing from the data"#)) {
@@ -204,8 +220,12 @@ struct RecipientFileTests {
 struct RetryPolicyTests {
     @Test("exponential backoff, capped; jitter only shortens; attempts bound the retries")
     func backoff() {
-        let policy = RetryPolicy(maximumAttempts: 6, initialBackoff: .milliseconds(100), multiplier: 3, maximumBackoff: .seconds(2), jitter: 0.5)
-        #expect((1...5).map { policy.baseBackoff(afterAttempt: $0) } == [.milliseconds(100), .milliseconds(300), .milliseconds(900), .seconds(2), .seconds(2)])
+        let policy = RetryPolicy(
+            maximumAttempts: 6, initialBackoff: .milliseconds(100), multiplier: 3, maximumBackoff: .seconds(2), jitter: 0.5)
+        #expect(
+            (1...5).map { policy.baseBackoff(afterAttempt: $0) } == [
+                .milliseconds(100), .milliseconds(300), .milliseconds(900), .seconds(2), .seconds(2),
+            ])
         #expect(policy.backoff(afterAttempt: 2, unit: 1) == .milliseconds(300))
         #expect(policy.backoff(afterAttempt: 2, unit: 0) == .milliseconds(150))
         let seeded = JitterSource.seeded(42)
@@ -230,7 +250,8 @@ struct RetryPolicyTests {
         #expect((0..<5).map { _ in a.next() } == (0..<5).map { _ in b.next() })
     }
 
-    @Test("invalid policies are refused", arguments: [RetryPolicy(maximumAttempts: 0), RetryPolicy(multiplier: 0.5), RetryPolicy(jitter: 2)])
+    @Test(
+        "invalid policies are refused", arguments: [RetryPolicy(maximumAttempts: 0), RetryPolicy(multiplier: 0.5), RetryPolicy(jitter: 2)])
     func invalid(policy: RetryPolicy) {
         #expect(throws: SenderError.self) { try policy.validate() }
     }
@@ -325,10 +346,19 @@ struct EndpointAndSummaryTests {
     func tally() {
         let tally = DeliveryTally()
         for index in 1...100 {
-            tally.record(SendResult(recipient: "t\(index)", outcome: .accepted(Acceptance(id: "x")), attempts: 1, latency: .milliseconds(index)))
+            tally.record(
+                SendResult(recipient: "t\(index)", outcome: .accepted(Acceptance(id: "x")), attempts: 1, latency: .milliseconds(index)))
         }
-        tally.record(SendResult(recipient: "r", outcome: .rejected(Rejection(status: 400, reason: "BadDeviceToken")), attempts: 1, latency: .milliseconds(1)))
-        tally.record(SendResult(recipient: "g", outcome: .tokenInvalid(TokenInvalidation(status: 410, reason: "Unregistered", timestamp: Timestamp(millisecondsSince1970: 5))), attempts: 1, latency: .milliseconds(1)))
+        tally.record(
+            SendResult(
+                recipient: "r", outcome: .rejected(Rejection(status: 400, reason: "BadDeviceToken")), attempts: 1, latency: .milliseconds(1)
+            ))
+        tally.record(
+            SendResult(
+                recipient: "g",
+                outcome: .tokenInvalid(
+                    TokenInvalidation(status: 410, reason: "Unregistered", timestamp: Timestamp(millisecondsSince1970: 5))), attempts: 1,
+                latency: .milliseconds(1)))
         tally.record(
             SendResult(
                 recipient: "f",

@@ -254,7 +254,8 @@ struct DeliverySimulatorTests {
         #expect(!kept.contains("m13"), "the oldest settled ones are forgotten")
         #expect((7...8).contains(device?.timeline.count ?? 0))
         for index in 0..<25 {
-            simulator.receive([(DeviceAddress(service: .fcm, token: "d\(index)"), .fcm, fcm("x"))], now: start + .seconds(100 + Int64(index)))
+            simulator.receive(
+                [(DeviceAddress(service: .fcm, token: "d\(index)"), .fcm, fcm("x"))], now: start + .seconds(100 + Int64(index)))
         }
         #expect(simulator.count <= 10)
         #expect(simulator.device(DeviceAddress(service: .fcm, token: "d24"), now: start + .seconds(200)) != nil, "recent devices stay")
@@ -263,10 +264,11 @@ struct DeliverySimulatorTests {
 
 @Suite("Duration text")
 struct DurationTextTests {
-    @Test(arguments: [
-        ("90s", 90_000), ("2m", 120_000), ("1h30m", 5_400_000), ("1.5h", 5_400_000), ("500ms", 500), ("2d", 172_800_000),
-        ("1w", 604_800_000), ("45", 45_000), ("0.25", 250), ("-10m", -600_000), ("+5s", 5000), (" 3s ", 3000),
-    ] as [(String, Int64)])
+    @Test(
+        arguments: [
+            ("90s", 90_000), ("2m", 120_000), ("1h30m", 5_400_000), ("1.5h", 5_400_000), ("500ms", 500), ("2d", 172_800_000),
+            ("1w", 604_800_000), ("45", 45_000), ("0.25", 250), ("-10m", -600_000), ("+5s", 5000), (" 3s ", 3000),
+        ] as [(String, Int64)])
     func parses(text: String, milliseconds: Int64) {
         #expect(DurationText.parse(text)?.wholeMilliseconds == milliseconds)
     }

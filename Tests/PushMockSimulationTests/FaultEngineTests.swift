@@ -23,12 +23,13 @@ let now = Timestamp(secondsSince1970: 1_800_000_000)
 
 @Suite("Glob patterns")
 struct GlobTests {
-    @Test(arguments: [
-        ("com.example.*", "com.example.app", true), ("com.example.*", "com.other.app", false),
-        ("*", "", true), ("a?c", "abc", true), ("a?c", "ac", false), ("*:APA91b*", "x:APA91bzz", true),
-        ("00fc*", "00fc13ad", true), ("exact", "exact", true), ("exact", "exactly", false), ("*a*b*", "xxaxxbxx", true),
-        ("*a*b", "ab", true), ("*a*b", "ba", false),
-    ] as [(String, String, Bool)])
+    @Test(
+        arguments: [
+            ("com.example.*", "com.example.app", true), ("com.example.*", "com.other.app", false),
+            ("*", "", true), ("a?c", "abc", true), ("a?c", "ac", false), ("*:APA91b*", "x:APA91bzz", true),
+            ("00fc*", "00fc13ad", true), ("exact", "exact", true), ("exact", "exactly", false), ("*a*b*", "xxaxxbxx", true),
+            ("*a*b", "ab", true), ("*a*b", "ba", false),
+        ] as [(String, String, Bool)])
     func glob(pattern: String, text: String, expected: Bool) {
         #expect(Glob(pattern).matches(text) == expected)
     }
@@ -64,7 +65,10 @@ struct FaultMatchTests {
 @Suite("Fault triggers")
 struct FaultTriggerTests {
     /// Runs `requests` matching requests through one rule and returns which ones fired (1-based).
-    static func fired(_ trigger: FaultTrigger, requests: Int = 20, times: (Int) -> Timestamp = { _ in now }, subject: (Int) -> TestSubject = { _ in TestSubject() }) throws -> [Int] {
+    static func fired(
+        _ trigger: FaultTrigger, requests: Int = 20, times: (Int) -> Timestamp = { _ in now },
+        subject: (Int) -> TestSubject = { _ in TestSubject() }
+    ) throws -> [Int] {
         let engine = FaultEngine()
         try engine.add(FaultRule(trigger: trigger, action: .apnsError(reason: "TooManyRequests")), now: now)
         return (1...requests).filter { engine.evaluate(subject($0), now: times($0)) != nil }
@@ -74,7 +78,9 @@ struct FaultTriggerTests {
     @Test("count: the next N") func count() throws { #expect(try Self.fired(FaultTrigger(count: 3)) == [1, 2, 3]) }
     @Test("every Nth") func everyNth() throws { #expect(try Self.fired(FaultTrigger(everyNth: 5)) == [5, 10, 15, 20]) }
     @Test("after N") func after() throws { #expect(try Self.fired(FaultTrigger(after: 17)) == [18, 19, 20]) }
-    @Test("after and every Nth combine") func afterEvery() throws { #expect(try Self.fired(FaultTrigger(everyNth: 2, after: 10)) == [12, 14, 16, 18, 20]) }
+    @Test("after and every Nth combine") func afterEvery() throws {
+        #expect(try Self.fired(FaultTrigger(everyNth: 2, after: 10)) == [12, 14, 16, 18, 20])
+    }
 
     @Test("time window on the gateway clock")
     func window() throws {
@@ -125,7 +131,9 @@ struct FaultTriggerTests {
             FaultTrigger(rate: .init(limit: 3, perSeconds: 1, key: "token")),
             requests: 20,
             times: { now + .milliseconds(Int64($0 / 2) * 100) },
-            subject: { var subject = TestSubject(); subject.token = $0 % 2 == 0 ? "a" : "b"; return subject }
+            subject: {
+                var subject = TestSubject(); subject.token = $0 % 2 == 0 ? "a" : "b"; return subject
+            }
         )
         // Per token: requests 1–3 pass, from the 4th within the second they fail.
         #expect(fired == [7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20])
@@ -145,11 +153,14 @@ struct FaultTriggerTests {
         #expect(try Self.fired(FaultTrigger(probability: 1), requests: 50).count == 50)
     }
 
-    @Test("invalid triggers are rejected with a reason", arguments: [
-        FaultTrigger(probability: 1.5), FaultTrigger(count: 0), FaultTrigger(everyNth: 0), FaultTrigger(after: -1),
-        FaultTrigger(forSeconds: 0), FaultTrigger(rate: .init(limit: 1, perSeconds: 0)), FaultTrigger(rate: .init(limit: 1, perSeconds: 1, key: "ip")),
-        FaultTrigger(from: now, until: now), FaultTrigger(startsInSeconds: -1), FaultTrigger(from: now, startsInSeconds: 5),
-    ])
+    @Test(
+        "invalid triggers are rejected with a reason",
+        arguments: [
+            FaultTrigger(probability: 1.5), FaultTrigger(count: 0), FaultTrigger(everyNth: 0), FaultTrigger(after: -1),
+            FaultTrigger(forSeconds: 0), FaultTrigger(rate: .init(limit: 1, perSeconds: 0)),
+            FaultTrigger(rate: .init(limit: 1, perSeconds: 1, key: "ip")),
+            FaultTrigger(from: now, until: now), FaultTrigger(startsInSeconds: -1), FaultTrigger(from: now, startsInSeconds: 5),
+        ])
     func invalid(trigger: FaultTrigger) {
         #expect(throws: FaultRuleError.self) {
             try FaultEngine().add(FaultRule(trigger: trigger, action: .reset()), now: now)
@@ -195,14 +206,17 @@ struct FaultEngineTests {
         #expect(Latency.fixed(250).sample(using: &random) == .milliseconds(250))
         let uniform = (0..<1000).map { _ in Latency(uniformMs: [50, 100]).sample(using: &random).wholeMilliseconds }
         #expect(uniform.allSatisfy { (50...100).contains($0) })
-        let normal = (0..<2000).map { _ in Double(Latency(normalMs: .init(mean: 200, stddev: 20)).sample(using: &random).wholeMilliseconds) }
+        let normal = (0..<2000).map { _ in Double(Latency(normalMs: .init(mean: 200, stddev: 20)).sample(using: &random).wholeMilliseconds)
+        }
         let mean = normal.reduce(0, +) / Double(normal.count)
         #expect(abs(mean - 200) < 5, "mean \(mean)")
         let exponential = (0..<2000).map { _ in Double(Latency(exponentialMs: .init(mean: 100)).sample(using: &random).wholeMilliseconds) }
         #expect(abs(exponential.reduce(0, +) / 2000 - 100) < 10)
         var a = FastRandom(seed: 5)
         var b = FastRandom(seed: 5)
-        #expect((0..<50).map { _ in Latency(uniformMs: [0, 1000]).sample(using: &a) } == (0..<50).map { _ in Latency(uniformMs: [0, 1000]).sample(using: &b) })
+        #expect(
+            (0..<50).map { _ in Latency(uniformMs: [0, 1000]).sample(using: &a) }
+                == (0..<50).map { _ in Latency(uniformMs: [0, 1000]).sample(using: &b) })
         #expect(throws: FaultRuleError.self) { try Latency(fixedMs: 1, uniformMs: [1, 2]).validate() }
         #expect(throws: FaultRuleError.self) { try Latency(uniformMs: [5, 1]).validate() }
     }
@@ -227,30 +241,38 @@ struct FaultEngineTests {
         }
     }
 
-    @Test("actions need their fields, and take no others", arguments: [
-        #"{"type": "apns-error"}"#, #"{"type": "fcm-error"}"#, #"{"type": "iid-error"}"#, #"{"type": "oauth-error"}"#,
-        #"{"type": "settings"}"#, #"{"type": "apns-error", "reason": ""}"#,
-        #"{"type": "fcm-error", "code": "UNAVAILABLE", "status": 503}"#, #"{"type": "reset", "reason": "Shutdown"}"#,
-        #"{"type": "close", "code": "CANCEL"}"#, #"{"type": "reset", "code": "NOT_A_CODE"}"#,
-        #"{"type": "goaway", "lastStream": "first"}"#,
-    ])
+    @Test(
+        "actions need their fields, and take no others",
+        arguments: [
+            #"{"type": "apns-error"}"#, #"{"type": "fcm-error"}"#, #"{"type": "iid-error"}"#, #"{"type": "oauth-error"}"#,
+            #"{"type": "settings"}"#, #"{"type": "apns-error", "reason": ""}"#,
+            #"{"type": "fcm-error", "code": "UNAVAILABLE", "status": 503}"#, #"{"type": "reset", "reason": "Shutdown"}"#,
+            #"{"type": "close", "code": "CANCEL"}"#, #"{"type": "reset", "code": "NOT_A_CODE"}"#,
+            #"{"type": "goaway", "lastStream": "first"}"#,
+        ])
     func actionDecoding(json: String) {
         #expect(throws: (any Error).self) { try JSONDecoder().decode(FaultAction.self, from: Data(json.utf8)) }
     }
 
-    @Test("action values out of range are refused", arguments: [
-        FaultAction.apnsError(reason: "X", status: 999), .iidError(error: "INTERNAL", status: 42), .fcmError(code: "INTERNAL", retryAfter: -1),
-    ])
+    @Test(
+        "action values out of range are refused",
+        arguments: [
+            FaultAction.apnsError(reason: "X", status: 999), .iidError(error: "INTERNAL", status: 42),
+            .fcmError(code: "INTERNAL", retryAfter: -1),
+        ])
     func actionValidation(action: FaultAction) {
         #expect(throws: FaultRuleError.self) { try action.validate() }
     }
 
-    @Test("every action kind round-trips through its JSON form", arguments: [
-        FaultAction.apnsError(reason: "Unregistered", status: 410, timestamp: 1_700_000_000_000, retryAfter: 5),
-        .fcmError(code: "QUOTA_EXCEEDED", retryAfter: 60, message: "slow down"), .iidError(error: "RESOURCE_EXHAUSTED", status: 429),
-        .oauthError(error: "invalid_grant", description: "no", status: 400), .reset(.refusedStream),
-        .goAway(reason: "Shutdown", code: .noError, lastStream: .last, close: false), .close, .hang, .settings(maxConcurrentStreams: 1), .pass,
-    ])
+    @Test(
+        "every action kind round-trips through its JSON form",
+        arguments: [
+            FaultAction.apnsError(reason: "Unregistered", status: 410, timestamp: 1_700_000_000_000, retryAfter: 5),
+            .fcmError(code: "QUOTA_EXCEEDED", retryAfter: 60, message: "slow down"), .iidError(error: "RESOURCE_EXHAUSTED", status: 429),
+            .oauthError(error: "invalid_grant", description: "no", status: 400), .reset(.refusedStream),
+            .goAway(reason: "Shutdown", code: .noError, lastStream: .last, close: false), .close, .hang, .settings(maxConcurrentStreams: 1),
+            .pass,
+        ])
     func actionRoundTrip(action: FaultAction) throws {
         #expect(try JSONDecoder().decode(FaultAction.self, from: JSONEncoder().encode(action)) == action)
     }
@@ -270,7 +292,10 @@ struct FaultEngineTests {
         for rule in rules {
             try engine.add(rule, now: now)
         }
-        let platformOnly = try FaultPreset.throttling.rules({ var parameters = FaultPreset.Parameters(); parameters.platform = .fcm; return parameters }())
+        let platformOnly = try FaultPreset.throttling.rules(
+            {
+                var parameters = FaultPreset.Parameters(); parameters.platform = .fcm; return parameters
+            }())
         #expect(platformOnly.map(\.action.kind) == [.fcmError])
     }
 }
@@ -297,7 +322,9 @@ struct DeviceTokenExpiryPresetTests {
         let first = hit()
         #expect(first == hit())
         #expect((60...140).contains(first.count), "about a quarter of 400: \(first.count)")
-        #expect(FaultMatch.tokenIsSampled("ABCD", fraction: 0.5) == FaultMatch.tokenIsSampled("abcd", fraction: 0.5), "hex case does not matter")
+        #expect(
+            FaultMatch.tokenIsSampled("ABCD", fraction: 0.5) == FaultMatch.tokenIsSampled("abcd", fraction: 0.5), "hex case does not matter"
+        )
     }
 
     @Test("a token pattern, both platforms; bad fractions are refused")

@@ -41,7 +41,9 @@ struct LintCleanNotificationTests {
             #""data":{"k":"v"},"apns":{"headers":{"apns-priority":"5","apns-push-type":"background"},"payload":{"aps":{"content-available":1}}}"#,
             platform: .ios
         ),
-        .fcm(#""notification":{"title":"Hi"},"webpush":{"headers":{"TTL":"60"},"fcm_options":{"link":"https://example.com"}}"#, platform: .web),
+        .fcm(
+            #""notification":{"title":"Hi"},"webpush":{"headers":{"TTL":"60"},"fcm_options":{"link":"https://example.com"}}"#,
+            platform: .web),
         .fcm(#""topic":"news","notification":{"title":"Headline","body":"Text"}"#, platform: .unknown),
         .fcm(#""data":{"k":"v"},"android":{"priority":"HIGH"},"notification":{"title":"Hi"}"#, platform: .unknown),
     ]

@@ -282,8 +282,10 @@ extension LintRuleCase {
     static let fcm: [LintRuleCase] = [
         LintRuleCase(
             .fcmIOSDataOnlyHighPriority, "apns-priority 10",
-            triggers: .fcm(#""data":{"k":"v"},"apns":{"headers":{"apns-priority":"10"},"payload":{"aps":{"content-available":1}}}"#, platform: .ios),
-            passes: .fcm(#""data":{"k":"v"},"apns":{"headers":{"apns-priority":"5"},"payload":{"aps":{"content-available":1}}}"#, platform: .ios)
+            triggers: .fcm(
+                #""data":{"k":"v"},"apns":{"headers":{"apns-priority":"10"},"payload":{"aps":{"content-available":1}}}"#, platform: .ios),
+            passes: .fcm(
+                #""data":{"k":"v"},"apns":{"headers":{"apns-priority":"5"},"payload":{"aps":{"content-available":1}}}"#, platform: .ios)
         ),
         LintRuleCase(
             .fcmIOSDataOnlyHighPriority, "not for Android",
@@ -293,7 +295,8 @@ extension LintRuleCase {
         LintRuleCase(
             .fcmIOSDataOnlyWithoutContentAvailable, "no apns payload",
             triggers: .fcm(#""data":{"k":"v"},"apns":{"headers":{"apns-priority":"5"}}"#, platform: .ios),
-            passes: .fcm(#""data":{"k":"v"},"apns":{"headers":{"apns-priority":"5"},"payload":{"aps":{"content-available":1}}}"#, platform: .ios)
+            passes: .fcm(
+                #""data":{"k":"v"},"apns":{"headers":{"apns-priority":"5"},"payload":{"aps":{"content-available":1}}}"#, platform: .ios)
         ),
         LintRuleCase(
             .fcmIOSDataOnlyWithoutContentAvailable, "an alert in apns.payload is not data-only",
@@ -361,7 +364,8 @@ extension LintRuleCase {
         ),
         LintRuleCase(
             .apnsCriticalWithoutEntitlement, "FCM apns.payload, bundle ID from the registry",
-            triggers: .fcm(#""notification":{"title":"Fire"},"apns":{"payload":{"aps":{"interruption-level":"critical"}}}"#, platform: .ios),
+            triggers: .fcm(
+                #""notification":{"title":"Fire"},"apns":{"payload":{"aps":{"interruption-level":"critical"}}}"#, platform: .ios),
             passes: .fcm(
                 #""notification":{"title":"Fire"},"apns":{"payload":{"aps":{"interruption-level":"critical"}}}"#,
                 platform: .ios,

@@ -1,5 +1,5 @@
-import PushMockCore
 import Foundation
+import PushMockCore
 import PushMockJSON
 import PushMockRecording
 import PushMockToolkit
@@ -18,16 +18,21 @@ struct DeepLinkCheckerTests {
         return DeepLinkChecker(routes: table, options: options)
     }
 
-    @Test("every problem kind", arguments: [
-        (#"{"aps":{"alert":"Hi"}}"#, [DeepLinkProblemKind.noLink]),
-        (#"{"aps":{"alert":"Hi"},"deep_link":"loop://protocols/p1/log"}"#, []),
-        (#"{"aps":{"alert":"Hi"},"deep_link":"loop://settings"}"#, [.fallback]),
-        (#"{"aps":{"alert":"Hi"},"deep_link":"loop://protocols/{{ id }}/log"}"#, [.malformedURL]),
-        (#"{"aps":{"alert":"Hi"},"deep_link":42}"#, [.malformedURL]),
-        (#"{"aps":{"alert":"Hi"},"deep_link":"loop://protocols//log"}"#, [.emptyParameter]),
-        (#"{"aps":{"alert":"Hi"},"deep_link":"loop://chat?context="}"#, [.emptyParameter]),
-        (#"{"aps":{"alert":"Hi"},"deep_link":"loop://protocols/p1","actions":{"A":"loop://nowhere","B":"loop://chat?context=x"}}"#, [.fallback]),
-    ])
+    @Test(
+        "every problem kind",
+        arguments: [
+            (#"{"aps":{"alert":"Hi"}}"#, [DeepLinkProblemKind.noLink]),
+            (#"{"aps":{"alert":"Hi"},"deep_link":"loop://protocols/p1/log"}"#, []),
+            (#"{"aps":{"alert":"Hi"},"deep_link":"loop://settings"}"#, [.fallback]),
+            (#"{"aps":{"alert":"Hi"},"deep_link":"loop://protocols/{{ id }}/log"}"#, [.malformedURL]),
+            (#"{"aps":{"alert":"Hi"},"deep_link":42}"#, [.malformedURL]),
+            (#"{"aps":{"alert":"Hi"},"deep_link":"loop://protocols//log"}"#, [.emptyParameter]),
+            (#"{"aps":{"alert":"Hi"},"deep_link":"loop://chat?context="}"#, [.emptyParameter]),
+            (
+                #"{"aps":{"alert":"Hi"},"deep_link":"loop://protocols/p1","actions":{"A":"loop://nowhere","B":"loop://chat?context=x"}}"#,
+                [.fallback]
+            ),
+        ])
     func problemKinds(payload: String, expected: [DeepLinkProblemKind]) throws {
         let report = try Self.checker().check([LinkPolicyFixtures.apns(payload)])
         #expect(report.notifications.count == 1)
@@ -39,7 +44,8 @@ struct DeepLinkCheckerTests {
     func noRoute() throws {
         let report = try Self.checker(fallback: nil).check([LinkPolicyFixtures.apns(#"{"aps":{"alert":"Hi"},"link":"loop://settings"}"#)])
         let finding = try #require(report.findings.first)
-        #expect(finding.problem == DeepLinkProblem(kind: .noRoute, link: "loop://settings", location: "$.link", message: "matches no route"))
+        #expect(
+            finding.problem == DeepLinkProblem(kind: .noRoute, link: "loop://settings", location: "$.link", message: "matches no route"))
         #expect(finding.problem.description == "no-route: $.link loop://settings matches no route")
     }
 
@@ -73,7 +79,8 @@ struct DeepLinkCheckerTests {
 
     @Test("FCM: links from every platform block of one message")
     func fcmMessage() throws {
-        let record = LinkPolicyFixtures.fcm(#"""
+        let record = LinkPolicyFixtures.fcm(
+            #"""
             {"token":"t","notification":{"title":"Results ready"},
              "data":{"deep_link":"loop://chat?context=lab_l1"},
              "android":{"notification":{"click_action":"OPEN_LAB"}},
@@ -88,7 +95,8 @@ struct DeepLinkCheckerTests {
 
     @Test("payloads that were never recorded")
     func payloadCheck() throws {
-        let result = try Self.checker().check(payload: JSONValue(parsing: #"{"aps":{"alert":"x"},"url":"loop://protocols/p9"}"#), platform: .apns)
+        let result = try Self.checker().check(
+            payload: JSONValue(parsing: #"{"aps":{"alert":"x"},"url":"loop://protocols/p9"}"#), platform: .apns)
         #expect(result.problems.isEmpty)
         #expect(result.links.map(\.match.screen) == ["/protocols/p9"])
     }
@@ -96,20 +104,23 @@ struct DeepLinkCheckerTests {
     @Test("the report: summary, text, lookups")
     func reportText() throws {
         let records = [
-            LinkPolicyFixtures.apns(#"{"aps":{"alert":{"title":"Dose"}},"deep_link":"loop://protocols/p1/log"}"#, sequence: 1, at: "2026-03-28T08:00:00Z"),
-            LinkPolicyFixtures.apns(#"{"aps":{"alert":{"title":"Promo"}},"deep_link":"loop://settings"}"#, sequence: 2, at: "2026-03-28T09:00:00Z"),
+            LinkPolicyFixtures.apns(
+                #"{"aps":{"alert":{"title":"Dose"}},"deep_link":"loop://protocols/p1/log"}"#, sequence: 1, at: "2026-03-28T08:00:00Z"),
+            LinkPolicyFixtures.apns(
+                #"{"aps":{"alert":{"title":"Promo"}},"deep_link":"loop://settings"}"#, sequence: 2, at: "2026-03-28T09:00:00Z"),
             LinkPolicyFixtures.apns(#"{"aps":{"alert":"Plain"}}"#, sequence: 3, at: "2026-03-28T10:00:00Z"),
         ]
         let report = try Self.checker().check(records)
         #expect(report.summary == "Deep links: 3 notifications, 2 links, 2 problems (1 no-link, 1 fallback)")
-        #expect(report.text == """
-            Deep links: 3 notifications, 2 links, 2 problems (1 no-link, 1 fallback)
-            #2 2026-03-28T09:00:00.000Z apns 740f4707… "Promo"
-              $.deep_link: loop://settings -> fallback /
-              PROBLEM fallback: $.deep_link loop://settings matches no route; the app falls back to /
-            #3 2026-03-28T10:00:00.000Z apns 740f4707… "Plain"
-              PROBLEM no-link: no deep link at any of the \(DeepLinkLocation.defaults.count) link locations
-            """)
+        #expect(
+            report.text == """
+                Deep links: 3 notifications, 2 links, 2 problems (1 no-link, 1 fallback)
+                #2 2026-03-28T09:00:00.000Z apns 740f4707… "Promo"
+                  $.deep_link: loop://settings -> fallback /
+                  PROBLEM fallback: $.deep_link loop://settings matches no route; the app falls back to /
+                #3 2026-03-28T10:00:00.000Z apns 740f4707… "Plain"
+                  PROBLEM no-link: no deep link at any of the \(DeepLinkLocation.defaults.count) link locations
+                """)
         #expect(report.detailedText.contains("$.deep_link: loop://protocols/p1/log -> /protocols/p1/log (route protocol; id=p1)"))
         #expect(report.notification(sequence: 1)?.screens == ["/protocols/p1/log"])
         #expect(report.notification(sequence: 1)?.resolution(at: "$.deep_link")?.parameters == ["id": "p1"])
@@ -142,12 +153,14 @@ struct DeepLinkCheckerTests {
         #expect(json["notifications"]?[0]?["notification"]?["messageID"] == "00000000-0000-4000-8000-000000000001")
     }
 
-    @Test("matches round-trip through Codable", arguments: [
-        DeepLinkMatch.routed(DeepLinkResolution(route: "r", pattern: "loop://x/{id}", screen: "/x/1", parameters: ["id": "1"])),
-        .fallback(screen: "/"),
-        .noRoute,
-        .malformed(reason: "empty link"),
-    ])
+    @Test(
+        "matches round-trip through Codable",
+        arguments: [
+            DeepLinkMatch.routed(DeepLinkResolution(route: "r", pattern: "loop://x/{id}", screen: "/x/1", parameters: ["id": "1"])),
+            .fallback(screen: "/"),
+            .noRoute,
+            .malformed(reason: "empty link"),
+        ])
     func matchCodable(match: DeepLinkMatch) throws {
         let data = try JSONEncoder().encode(match)
         #expect(try JSONDecoder().decode(DeepLinkMatch.self, from: data) == match)

@@ -4,6 +4,7 @@ import PushMockJSON
 import PushMockRecording
 import PushMockToolkit
 import Testing
+
 import struct PushMockToolkit.Expectation
 
 @Suite("Expectations with a deep-link requirement")
@@ -20,7 +21,8 @@ struct DeepLinkExpectationTests {
     static func doseExpectation(screen: String = "/protocols/{id}/log", parameters: [String: String] = ["id": "p1"]) throws -> Expectation {
         Expectation(
             name: "dose reminder opens the log",
-            query: RecordingQuery(token: Glob(LinkPolicyFixtures.token), payload: [try PayloadPredicate(parsing: "$.aps.alert.title=Time for BPC-157")]),
+            query: RecordingQuery(
+                token: Glob(LinkPolicyFixtures.token), payload: [try PayloadPredicate(parsing: "$.aps.alert.title=Time for BPC-157")]),
             count: .exactly(1),
             deepLink: try DeepLinkRequirement(routesFile: loopRoutes, screen: screen, parameters: parameters)
         )
@@ -66,7 +68,8 @@ struct DeepLinkExpectationTests {
         #expect(misses[1]?.map(\.condition) == ["deepLink"])
         #expect(misses[1]?.first?.actual == "$.deep_link: loop://protocols/p2/log -> /protocols/p2/log (route protocol; id=p2)")
         #expect(misses[2]?.first?.actual == "(no deep link)")
-        #expect(result.message.contains("deepLink: expected opens /protocols/{id}/log with id=p1, got $.deep_link: loop://protocols/p2/log"))
+        #expect(
+            result.message.contains("deepLink: expected opens /protocols/{id}/log with id=p1, got $.deep_link: loop://protocols/p2/log"))
     }
 
     @Test("a fallback link never satisfies a route or parameter requirement, but may satisfy its screen")
@@ -94,7 +97,8 @@ struct DeepLinkExpectationTests {
         let reencoded = try JSONDecoder().decode(Expectation.self, from: try JSONEncoder().encode(decoded))
         #expect(reencoded == decoded)
 
-        let inline = #"{"query":{},"deepLink":{"routes":{"version":1,"routes":[{"pattern":"loop://labs/{id}","screen":"/labs/{id}"}]},"screen":"/labs/L9"}}"#
+        let inline =
+            #"{"query":{},"deepLink":{"routes":{"version":1,"routes":[{"pattern":"loop://labs/{id}","screen":"/labs/{id}"}]},"screen":"/labs/L9"}}"#
         let inlineDecoded = try JSONDecoder().decode(Expectation.self, from: Data(inline.utf8))
         let record = Self.alert("Lab results", link: "loop://labs/L9", sequence: 1)
         #expect(inlineDecoded.matches(record))
@@ -114,7 +118,10 @@ struct DeepLinkExpectationTests {
         let custom = try RouteTable(
             scheme: "loop",
             routes: [try RouteTable.Route(pattern: "/labs/{id}", screen: "/labs/{id}")],
-            linkLocations: [try DeepLinkLocation("$.actions[*].target", platform: .apns, urlsOnly: true), try DeepLinkLocation("$.message.data['open-url']", platform: .fcm)]
+            linkLocations: [
+                try DeepLinkLocation("$.actions[*].target", platform: .apns, urlsOnly: true),
+                try DeepLinkLocation("$.message.data['open-url']", platform: .fcm),
+            ]
         )
         #expect(try RouteTable(definition: custom.definition) == custom)
     }
@@ -139,12 +146,13 @@ struct CheckJUnitTests {
 
     @Test("policy: one case per rule, so a clean run lists what was checked")
     func policy() throws {
-        let policy = try PolicyFile(parsing: #"""
-            {"version":1,
-             "quietHours":[{"name":"night","start":"22:00","end":"08:00"}],
-             "frequencyCaps":[{"name":"hourly","limit":1,"window":"1h"}],
-             "priorityRules":[{"name":"silent-5","match":{"silent":true},"priority":5}]}
-            """#)
+        let policy = try PolicyFile(
+            parsing: #"""
+                {"version":1,
+                 "quietHours":[{"name":"night","start":"22:00","end":"08:00"}],
+                 "frequencyCaps":[{"name":"hourly","limit":1,"window":"1h"}],
+                 "priorityRules":[{"name":"silent-5","match":{"silent":true},"priority":5}]}
+                """#)
         let records = [
             LinkPolicyFixtures.apns(#"{"aps":{"alert":"a"}}"#, sequence: 1, at: "2026-03-28T12:00:00Z"),
             LinkPolicyFixtures.apns(#"{"aps":{"alert":"b"}}"#, sequence: 2, at: "2026-03-28T12:10:00Z"),

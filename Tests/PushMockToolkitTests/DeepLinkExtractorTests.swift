@@ -18,10 +18,14 @@ struct DeepLinkExtractorTests {
 
     @Test("Expo: data link keys of a single message and of every message of an array")
     func expo() throws {
-        let single = try extractor.links(inPayload: JSONValue(parsing: #"{"to":"ExponentPushToken[a]","data":{"url":"loop://doses/1"}}"#), platform: .expo)
+        let single = try extractor.links(
+            inPayload: JSONValue(parsing: #"{"to":"ExponentPushToken[a]","data":{"url":"loop://doses/1"}}"#), platform: .expo)
         #expect(single.map(\.description) == ["$.data.url: loop://doses/1"])
         let array = try extractor.links(
-            inPayload: JSONValue(parsing: #"[{"to":"a","data":{"deep_link":"loop://doses/1"}},{"to":"b"},{"to":"c","data":{"url":"loop://labs/2","link":"not a url"}}]"#),
+            inPayload: JSONValue(
+                parsing:
+                    #"[{"to":"a","data":{"deep_link":"loop://doses/1"}},{"to":"b"},{"to":"c","data":{"url":"loop://labs/2","link":"not a url"}}]"#
+            ),
             platform: .expo
         )
         #expect(array.map(\.description) == ["$[0].data.deep_link: loop://doses/1", "$[2].data.url: loop://labs/2"])
@@ -36,7 +40,8 @@ struct DeepLinkExtractorTests {
 
     @Test("APNs: action links as objects or as a map; plain action ids are not links")
     func apnsActions() throws {
-        let objects = #"{"aps":{},"actions":[{"id":"LOG","link":"loop://protocols/p1/log"},{"id":"SNOOZE"},{"id":"WEB","url":"https://loop.example/x"}]}"#
+        let objects =
+            #"{"aps":{},"actions":[{"id":"LOG","link":"loop://protocols/p1/log"},{"id":"SNOOZE"},{"id":"WEB","url":"https://loop.example/x"}]}"#
         #expect(try links(apns: objects) == ["$.actions[0].link: loop://protocols/p1/log", "$.actions[2].url: https://loop.example/x"])
         let map = #"{"aps":{},"actions":{"VIEW_RESULTS":"loop://labs/l1","ASK_LUNA":"loop://chat?context=lab_l1","SNOOZE":"SNOOZE_15M"}}"#
         #expect(try links(apns: map) == ["$.actions.VIEW_RESULTS: loop://labs/l1", "$.actions.ASK_LUNA: loop://chat?context=lab_l1"])
@@ -58,18 +63,35 @@ struct DeepLinkExtractorTests {
         #expect(found == [FoundDeepLink(link: #"{"path":"/x"}"#, location: "$.deep_link", isString: false)])
     }
 
-    @Test("FCM: every default location", arguments: [
-        (#"{"data":{"deep_link":"loop://labs/l1"}}"#, "$.message.data.deep_link: loop://labs/l1"),
-        (#"{"data":{"link":"loop://labs/l1"}}"#, "$.message.data.link: loop://labs/l1"),
-        (#"{"android":{"data":{"url":"loop://labs/l1"}}}"#, "$.message.android.data.url: loop://labs/l1"),
-        (#"{"webpush":{"data":{"link":"https://loop.example/labs/l1"}}}"#, "$.message.webpush.data.link: https://loop.example/labs/l1"),
-        (#"{"webpush":{"fcm_options":{"link":"https://loop.example/labs/l1"}}}"#, "$.message.webpush.fcm_options.link: https://loop.example/labs/l1"),
-        (#"{"webpush":{"fcmOptions":{"link":"https://loop.example/labs/l1"}}}"#, "$.message.webpush.fcmOptions.link: https://loop.example/labs/l1"),
-        (#"{"android":{"notification":{"click_action":"loop://labs/l1"}}}"#, "$.message.android.notification.click_action: loop://labs/l1"),
-        (#"{"android":{"notification":{"clickAction":"loop://labs/l1"}}}"#, "$.message.android.notification.clickAction: loop://labs/l1"),
-        (#"{"apns":{"payload":{"aps":{},"deep_link":"loop://labs/l1"}}}"#, "$.message.apns.payload.deep_link: loop://labs/l1"),
-        (#"{"apns":{"payload":{"aps":{},"actions":{"VIEW":"loop://labs/l1"}}}}"#, "$.message.apns.payload.actions.VIEW: loop://labs/l1"),
-    ])
+    @Test(
+        "FCM: every default location",
+        arguments: [
+            (#"{"data":{"deep_link":"loop://labs/l1"}}"#, "$.message.data.deep_link: loop://labs/l1"),
+            (#"{"data":{"link":"loop://labs/l1"}}"#, "$.message.data.link: loop://labs/l1"),
+            (#"{"android":{"data":{"url":"loop://labs/l1"}}}"#, "$.message.android.data.url: loop://labs/l1"),
+            (#"{"webpush":{"data":{"link":"https://loop.example/labs/l1"}}}"#, "$.message.webpush.data.link: https://loop.example/labs/l1"),
+            (
+                #"{"webpush":{"fcm_options":{"link":"https://loop.example/labs/l1"}}}"#,
+                "$.message.webpush.fcm_options.link: https://loop.example/labs/l1"
+            ),
+            (
+                #"{"webpush":{"fcmOptions":{"link":"https://loop.example/labs/l1"}}}"#,
+                "$.message.webpush.fcmOptions.link: https://loop.example/labs/l1"
+            ),
+            (
+                #"{"android":{"notification":{"click_action":"loop://labs/l1"}}}"#,
+                "$.message.android.notification.click_action: loop://labs/l1"
+            ),
+            (
+                #"{"android":{"notification":{"clickAction":"loop://labs/l1"}}}"#,
+                "$.message.android.notification.clickAction: loop://labs/l1"
+            ),
+            (#"{"apns":{"payload":{"aps":{},"deep_link":"loop://labs/l1"}}}"#, "$.message.apns.payload.deep_link: loop://labs/l1"),
+            (
+                #"{"apns":{"payload":{"aps":{},"actions":{"VIEW":"loop://labs/l1"}}}}"#,
+                "$.message.apns.payload.actions.VIEW: loop://labs/l1"
+            ),
+        ])
     func fcmLocations(message: String, expected: String) throws {
         #expect(try links(fcm: #"{"message":\#(message)}"#) == [expected])
     }
@@ -111,10 +133,12 @@ struct DeepLinkExtractorTests {
             try DeepLinkLocation("$['odd key'].target", platform: .apns),
             try DeepLinkLocation("$.buttons[*]", platform: .apns, urlsOnly: true),
         ])
-        let payload = try JSONValue(parsing: #"{"aps":{},"open":"loop://a","odd key":{"target":"loop://b"},"buttons":["loop://c","NOT_A_LINK"]}"#)
-        #expect(custom.links(inPayload: payload, platform: .apns).map(\.description) == [
-            "$.open: loop://a", "$['odd key'].target: loop://b", "$.buttons[0]: loop://c",
-        ])
+        let payload = try JSONValue(
+            parsing: #"{"aps":{},"open":"loop://a","odd key":{"target":"loop://b"},"buttons":["loop://c","NOT_A_LINK"]}"#)
+        #expect(
+            custom.links(inPayload: payload, platform: .apns).map(\.description) == [
+                "$.open: loop://a", "$['odd key'].target: loop://b", "$.buttons[0]: loop://c",
+            ])
         #expect(throws: DeepLinkError.self) { try DeepLinkLocation("open", platform: .apns) }
     }
 

@@ -18,27 +18,39 @@ struct DeepLinkLoopExampleTests {
     }
 
     static let workflows: [Workflow] = [
-        Workflow(name: "daily dose reminder", payload: Payload.doseReminder(), expected: [
-            "$.deep_link": ("protocol", "/protocols/p1/log", ["id": "p1"]),
-            "$.actions[0].link": ("protocol", "/protocols/p1/log", ["id": "p1"]),
-        ]),
-        Workflow(name: "supply running low", payload: Payload.supplyLow, expected: [
-            "$.deep_link": ("supply", "/supplies/s1", ["id": "s1"]),
-        ]),
-        Workflow(name: "adherence milestone", payload: Payload.milestone, expected: [
-            "$.deep_link": ("achievements", "/achievements", [:]),
-        ]),
-        Workflow(name: "lab results ready", payload: Payload.labResults, expected: [
-            "$.deep_link": ("lab-results", "/labs/l1", ["id": "l1"]),
-            "$.actions.VIEW_RESULTS": ("lab-results", "/labs/l1", ["id": "l1"]),
-            "$.actions.ASK_LUNA": ("chat", "/chat", ["context": "lab_l1"]),
-        ]),
-        Workflow(name: "protocol updated by a clinician", payload: Payload.protocolUpdated, expected: [
-            "$.deep_link": ("protocol", "/protocols/p1", ["id": "p1"]),
-        ]),
-        Workflow(name: "weekly check-in", payload: Payload.weeklyCheckIn, expected: [
-            "$.deep_link": ("check-in", "/checkin", [:]),
-        ]),
+        Workflow(
+            name: "daily dose reminder", payload: Payload.doseReminder(),
+            expected: [
+                "$.deep_link": ("protocol", "/protocols/p1/log", ["id": "p1"]),
+                "$.actions[0].link": ("protocol", "/protocols/p1/log", ["id": "p1"]),
+            ]),
+        Workflow(
+            name: "supply running low", payload: Payload.supplyLow,
+            expected: [
+                "$.deep_link": ("supply", "/supplies/s1", ["id": "s1"])
+            ]),
+        Workflow(
+            name: "adherence milestone", payload: Payload.milestone,
+            expected: [
+                "$.deep_link": ("achievements", "/achievements", [:])
+            ]),
+        Workflow(
+            name: "lab results ready", payload: Payload.labResults,
+            expected: [
+                "$.deep_link": ("lab-results", "/labs/l1", ["id": "l1"]),
+                "$.actions.VIEW_RESULTS": ("lab-results", "/labs/l1", ["id": "l1"]),
+                "$.actions.ASK_LUNA": ("chat", "/chat", ["context": "lab_l1"]),
+            ]),
+        Workflow(
+            name: "protocol updated by a clinician", payload: Payload.protocolUpdated,
+            expected: [
+                "$.deep_link": ("protocol", "/protocols/p1", ["id": "p1"])
+            ]),
+        Workflow(
+            name: "weekly check-in", payload: Payload.weeklyCheckIn,
+            expected: [
+                "$.deep_link": ("check-in", "/checkin", [:])
+            ]),
     ]
 
     @Test("every workflow's links resolve to the right screen", arguments: workflows)
@@ -65,7 +77,8 @@ struct DeepLinkLoopExampleTests {
 
     @Test("lab results over FCM: data link, web push universal link, intent action ignored")
     func labResultsOverFCM() throws {
-        let record = LinkPolicyFixtures.fcm(#"""
+        let record = LinkPolicyFixtures.fcm(
+            #"""
             {"token":"t","notification":{"title":"Your lab results are ready"},
              "data":{"type":"lab_results","deep_link":"loop://labs/l1","ask_luna":"loop://chat?context=lab_l1"},
              "android":{"notification":{"click_action":"OPEN_LAB_RESULTS"}},
@@ -74,9 +87,10 @@ struct DeepLinkLoopExampleTests {
             """#)
         let report = try #require(DeepLinkChecker(routes: try LinkPolicyFixtures.loopRoutes()).check(record))
         #expect(report.isClean, "\(report)")
-        #expect(report.links.map(\.location) == [
-            "$.message.data.deep_link", "$.message.webpush.fcm_options.link", "$.message.apns.payload.actions.ASK_LUNA",
-        ])
+        #expect(
+            report.links.map(\.location) == [
+                "$.message.data.deep_link", "$.message.webpush.fcm_options.link", "$.message.apns.payload.actions.ASK_LUNA",
+            ])
         #expect(report.resolution(at: "$.message.webpush.fcm_options.link")?.route == "lab-results-web")
         #expect(report.screens == ["/labs/l1", "/labs/l1", "/chat"])
     }

@@ -1,5 +1,5 @@
-import PushMockCore
 import Foundation
+import PushMockCore
 import PushMockJSON
 import PushMockToolkit
 import Testing
@@ -18,39 +18,52 @@ struct DeepLinkRouteTableTests {
 
     static let routeForms: [RouteCase] = [
         // Path parameters.
-        RouteCase(pattern: "loop://protocols/{id}/log", screen: "/protocols/{id}/log", link: "loop://protocols/p1/log",
-                  expectedScreen: "/protocols/p1/log", expectedParameters: ["id": "p1"]),
+        RouteCase(
+            pattern: "loop://protocols/{id}/log", screen: "/protocols/{id}/log", link: "loop://protocols/p1/log",
+            expectedScreen: "/protocols/p1/log", expectedParameters: ["id": "p1"]),
         RouteCase(pattern: "loop://protocols/{id}/log", screen: "/protocols/{id}/log", link: "loop://protocols/p1", expectedScreen: nil),
-        RouteCase(pattern: "loop://protocols/{id}/log", screen: "/protocols/{id}/log", link: "loop://protocols/p1/log/extra", expectedScreen: nil),
+        RouteCase(
+            pattern: "loop://protocols/{id}/log", screen: "/protocols/{id}/log", link: "loop://protocols/p1/log/extra", expectedScreen: nil),
         // Optional groups, reflected in the screen.
-        RouteCase(pattern: "loop://protocols/{id}[/log]", screen: "/protocols/{id}[/log]", link: "loop://protocols/p1/log",
-                  expectedScreen: "/protocols/p1/log", expectedParameters: ["id": "p1"]),
-        RouteCase(pattern: "loop://protocols/{id}[/log]", screen: "/protocols/{id}[/log]", link: "loop://protocols/p1",
-                  expectedScreen: "/protocols/p1", expectedParameters: ["id": "p1"]),
-        RouteCase(pattern: "loop://chat[?context={ctx}]", screen: "/chat[/{ctx}]", link: "loop://chat",
-                  expectedScreen: "/chat"),
-        RouteCase(pattern: "loop://chat[?context={ctx}]", screen: "/chat[/{ctx}]", link: "loop://chat?context=lab_l1",
-                  expectedScreen: "/chat/lab_l1", expectedParameters: ["ctx": "lab_l1"]),
+        RouteCase(
+            pattern: "loop://protocols/{id}[/log]", screen: "/protocols/{id}[/log]", link: "loop://protocols/p1/log",
+            expectedScreen: "/protocols/p1/log", expectedParameters: ["id": "p1"]),
+        RouteCase(
+            pattern: "loop://protocols/{id}[/log]", screen: "/protocols/{id}[/log]", link: "loop://protocols/p1",
+            expectedScreen: "/protocols/p1", expectedParameters: ["id": "p1"]),
+        RouteCase(
+            pattern: "loop://chat[?context={ctx}]", screen: "/chat[/{ctx}]", link: "loop://chat",
+            expectedScreen: "/chat"),
+        RouteCase(
+            pattern: "loop://chat[?context={ctx}]", screen: "/chat[/{ctx}]", link: "loop://chat?context=lab_l1",
+            expectedScreen: "/chat/lab_l1", expectedParameters: ["ctx": "lab_l1"]),
         // Query parameters: captured, extra ones ignored, percent-decoded, `+` kept.
-        RouteCase(pattern: "loop://chat?context={ctx}", screen: "/chat", link: "loop://chat?utm_source=push&context=lab_l1",
-                  expectedScreen: "/chat", expectedParameters: ["ctx": "lab_l1"]),
+        RouteCase(
+            pattern: "loop://chat?context={ctx}", screen: "/chat", link: "loop://chat?utm_source=push&context=lab_l1",
+            expectedScreen: "/chat", expectedParameters: ["ctx": "lab_l1"]),
         RouteCase(pattern: "loop://chat?context={ctx}", screen: "/chat", link: "loop://chat", expectedScreen: nil),
-        RouteCase(pattern: "loop://chat?context={ctx}", screen: "/chat", link: "loop://chat?context=lab%20l1+x",
-                  expectedScreen: "/chat", expectedParameters: ["ctx": "lab l1+x"]),
+        RouteCase(
+            pattern: "loop://chat?context={ctx}", screen: "/chat", link: "loop://chat?context=lab%20l1+x",
+            expectedScreen: "/chat", expectedParameters: ["ctx": "lab l1+x"]),
         // Literal query values and presence-only parameters.
-        RouteCase(pattern: "loop://settings?tab=notifications", screen: "/settings/notifications", link: "loop://settings?tab=notifications",
-                  expectedScreen: "/settings/notifications"),
-        RouteCase(pattern: "loop://settings?tab=notifications", screen: "/settings/notifications", link: "loop://settings?tab=privacy",
-                  expectedScreen: nil),
+        RouteCase(
+            pattern: "loop://settings?tab=notifications", screen: "/settings/notifications", link: "loop://settings?tab=notifications",
+            expectedScreen: "/settings/notifications"),
+        RouteCase(
+            pattern: "loop://settings?tab=notifications", screen: "/settings/notifications", link: "loop://settings?tab=privacy",
+            expectedScreen: nil),
         RouteCase(pattern: "loop://debug?verbose", screen: "/debug", link: "loop://debug?verbose", expectedScreen: "/debug"),
         RouteCase(pattern: "loop://debug?verbose", screen: "/debug", link: "loop://debug", expectedScreen: nil),
         // Literal text around a parameter.
-        RouteCase(pattern: "loop://chat?context=lab_{id}", screen: "/labs/{id}/chat", link: "loop://chat?context=lab_l7",
-                  expectedScreen: "/labs/l7/chat", expectedParameters: ["id": "l7"]),
-        RouteCase(pattern: "loop://chat?context=lab_{id}", screen: "/labs/{id}/chat", link: "loop://chat?context=protocol_p1",
-                  expectedScreen: nil),
-        RouteCase(pattern: "loop://files/{name}.pdf", screen: "/files/{name}", link: "loop://files/report.pdf",
-                  expectedScreen: "/files/report", expectedParameters: ["name": "report"]),
+        RouteCase(
+            pattern: "loop://chat?context=lab_{id}", screen: "/labs/{id}/chat", link: "loop://chat?context=lab_l7",
+            expectedScreen: "/labs/l7/chat", expectedParameters: ["id": "l7"]),
+        RouteCase(
+            pattern: "loop://chat?context=lab_{id}", screen: "/labs/{id}/chat", link: "loop://chat?context=protocol_p1",
+            expectedScreen: nil),
+        RouteCase(
+            pattern: "loop://files/{name}.pdf", screen: "/files/{name}", link: "loop://files/report.pdf",
+            expectedScreen: "/files/report", expectedParameters: ["name": "report"]),
         // Custom schemes: the authority is the first segment, however it is written.
         RouteCase(pattern: "loop://checkin", screen: "/checkin", link: "loop:///checkin", expectedScreen: "/checkin"),
         RouteCase(pattern: "loop://checkin", screen: "/checkin", link: "loop:checkin", expectedScreen: "/checkin"),
@@ -59,14 +72,19 @@ struct DeepLinkRouteTableTests {
         RouteCase(pattern: "loop://checkin", screen: "/checkin", link: "loop://Checkin", expectedScreen: nil),
         RouteCase(pattern: "loop://checkin", screen: "/checkin", link: "other://checkin", expectedScreen: nil),
         // Percent-encoded slashes stay inside their segment.
-        RouteCase(pattern: "loop://files/{path}", screen: "/files/{path}", link: "loop://files/a%2Fb",
-                  expectedScreen: "/files/a/b", expectedParameters: ["path": "a/b"]),
+        RouteCase(
+            pattern: "loop://files/{path}", screen: "/files/{path}", link: "loop://files/a%2Fb",
+            expectedScreen: "/files/a/b", expectedParameters: ["path": "a/b"]),
         // Universal links: scheme and host case-insensitive, path case-sensitive.
-        RouteCase(pattern: "https://loop.example/labs/{id}", screen: "/labs/{id}", link: "HTTPS://Loop.Example/labs/l1?utm=mail",
-                  expectedScreen: "/labs/l1", expectedParameters: ["id": "l1"]),
-        RouteCase(pattern: "https://loop.example/labs/{id}", screen: "/labs/{id}", link: "https://evil.example/labs/l1", expectedScreen: nil),
-        RouteCase(pattern: "https://loop.example/labs/{id}", screen: "/labs/{id}", link: "http://loop.example/labs/l1", expectedScreen: nil),
-        RouteCase(pattern: "https://loop.example/labs/{id}", screen: "/labs/{id}", link: "loop://loop.example/labs/l1", expectedScreen: nil),
+        RouteCase(
+            pattern: "https://loop.example/labs/{id}", screen: "/labs/{id}", link: "HTTPS://Loop.Example/labs/l1?utm=mail",
+            expectedScreen: "/labs/l1", expectedParameters: ["id": "l1"]),
+        RouteCase(
+            pattern: "https://loop.example/labs/{id}", screen: "/labs/{id}", link: "https://evil.example/labs/l1", expectedScreen: nil),
+        RouteCase(
+            pattern: "https://loop.example/labs/{id}", screen: "/labs/{id}", link: "http://loop.example/labs/l1", expectedScreen: nil),
+        RouteCase(
+            pattern: "https://loop.example/labs/{id}", screen: "/labs/{id}", link: "loop://loop.example/labs/l1", expectedScreen: nil),
     ]
 
     @Test("route forms", arguments: routeForms)
@@ -82,14 +100,16 @@ struct DeepLinkRouteTableTests {
         }
     }
 
-    @Test("app-path patterns match under the scheme and as https on the universal-link hosts", arguments: [
-        ("loop://protocols/p1", "/protocols/p1" as String?),
-        ("https://loop.example/protocols/p1", "/protocols/p1"),
-        ("https://www.loop.example/protocols/p1", "/protocols/p1"),
-        ("http://loop.example/protocols/p1", nil),
-        ("https://other.example/protocols/p1", nil),
-        ("other://protocols/p1", nil),
-    ])
+    @Test(
+        "app-path patterns match under the scheme and as https on the universal-link hosts",
+        arguments: [
+            ("loop://protocols/p1", "/protocols/p1" as String?),
+            ("https://loop.example/protocols/p1", "/protocols/p1"),
+            ("https://www.loop.example/protocols/p1", "/protocols/p1"),
+            ("http://loop.example/protocols/p1", nil),
+            ("https://other.example/protocols/p1", nil),
+            ("other://protocols/p1", nil),
+        ])
     func appPath(link: String, screen: String?) throws {
         let table = try RouteTable(
             scheme: "Loop",
@@ -131,7 +151,10 @@ struct DeepLinkRouteTableTests {
     func resolutionDetails() throws {
         let table = try LinkPolicyFixtures.loopRoutes()
         let resolution = try #require(table.resolve("loop://protocols/p1/log").resolution)
-        #expect(resolution == DeepLinkResolution(route: "protocol", pattern: "loop://protocols/{id}/log", screen: "/protocols/p1/log", parameters: ["id": "p1"]))
+        #expect(
+            resolution
+                == DeepLinkResolution(
+                    route: "protocol", pattern: "loop://protocols/{id}/log", screen: "/protocols/p1/log", parameters: ["id": "p1"]))
         #expect(table.resolve("loop://protocols/p1").resolution?.pattern == "loop://protocols/{id}")
     }
 
@@ -148,21 +171,23 @@ struct DeepLinkRouteTableTests {
         #expect(withFallback.resolve("loop://set tings").outcome == "malformed")
     }
 
-    @Test("malformed links say why", arguments: [
-        ("", "empty link"),
-        ("loop://protocols/{{ protocol_id }}/log", "unfilled template placeholder"),
-        ("loop://protocols/{id}/log", "\"{\" at offset 17, which must be percent-encoded"),
-        ("loop://chat?context=lab 1", "whitespace or a control character at offset 23"),
-        (" loop://checkin", "whitespace"),
-        ("loop://caf\u{E9}", "non-ASCII character \"\u{E9}\""),
-        ("loop://chat?context=%zz", "invalid percent-escape"),
-        ("loop://chat?context=%C3", "invalid percent-escape"),
-        ("/protocols/p1", "relative link without a scheme"),
-        ("protocols/p1", "no scheme"),
-        ("1loop://x", "no scheme"),
-        ("https:///labs/1", "https link without a host"),
-        ("https:labs/1", "https link without a host"),
-    ])
+    @Test(
+        "malformed links say why",
+        arguments: [
+            ("", "empty link"),
+            ("loop://protocols/{{ protocol_id }}/log", "unfilled template placeholder"),
+            ("loop://protocols/{id}/log", "\"{\" at offset 17, which must be percent-encoded"),
+            ("loop://chat?context=lab 1", "whitespace or a control character at offset 23"),
+            (" loop://checkin", "whitespace"),
+            ("loop://caf\u{E9}", "non-ASCII character \"\u{E9}\""),
+            ("loop://chat?context=%zz", "invalid percent-escape"),
+            ("loop://chat?context=%C3", "invalid percent-escape"),
+            ("/protocols/p1", "relative link without a scheme"),
+            ("protocols/p1", "no scheme"),
+            ("1loop://x", "no scheme"),
+            ("https:///labs/1", "https link without a host"),
+            ("https:labs/1", "https link without a host"),
+        ])
     func malformed(link: String, reason: String) throws {
         let table = try RouteTable(routes: [try RouteTable.Route(pattern: "loop://checkin", screen: "/checkin")], fallback: "/")
         guard case .malformed(let actual) = table.resolve(link) else {
@@ -172,37 +197,43 @@ struct DeepLinkRouteTableTests {
         #expect(actual.contains(reason), "\(actual)")
     }
 
-    @Test("invalid patterns and screens", arguments: [
-        ("loop://chat?context={ctx", "/chat", DeepLinkError.Code.invalidPattern, "unterminated \"{\""),
-        ("loop://labs/{a}-{b}", "/labs", .invalidPattern, "only one parameter per path segment"),
-        ("loop://labs/{a}/{a}", "/labs/{a}", .invalidPattern, "the parameter {a} appears twice"),
-        ("loop://labs/{a b}", "/labs", .invalidPattern, "contains whitespace"),
-        ("loop://labs/{a/b}", "/labs", .invalidPattern, "unterminated \"{\""),
-        ("loop://labs/{}", "/labs", .invalidPattern, "invalid parameter name \"{}\""),
-        ("loop://labs/id}", "/labs", .invalidPattern, "\"}\" without \"{\""),
-        ("loop://labs[/x[/y]]", "/labs", .invalidPattern, "nested optional groups"),
-        ("loop://labs]", "/labs", .invalidPattern, "\"]\" without \"[\""),
-        ("loop://labs[/log", "/labs", .invalidPattern, "unterminated optional group"),
-        ("loop://labs[]", "/labs", .invalidPattern, "empty optional group"),
-        ("loop://a[/1][/2][/3][/4][/5][/6][/7]", "/a", .invalidPattern, "at most 6 optional groups"),
-        ("loop://labs//x", "/labs", .invalidPattern, "empty path segment"),
-        ("loop://labs#top", "/labs", .invalidPattern, "fragments"),
-        ("loop://chat?a=1&a=2", "/chat", .invalidPattern, "\"a\" appears twice"),
-        ("loop://chat?{name}=1", "/chat", .invalidPattern, "query parameter names cannot be parameters"),
-        ("https:///labs", "/labs", .invalidPattern, "https pattern without a host"),
-        ("https://{tenant}.loop.example/labs", "/labs", .invalidPattern, "the host cannot contain a parameter"),
-        ("labs/{id}", "/labs", .invalidPattern, "expected a scheme"),
-        ("loop://labs/{id}", "/labs/{lab}", .invalidScreen, "uses {lab}, which the pattern alternative \"loop://labs/{id}\" does not capture"),
-        ("loop://chat[?context={ctx}]", "/chat/{ctx}", .invalidScreen, "alternative \"loop://chat\" does not capture"),
-        ("loop://labs/{id}[/x]", "/labs[/a][/b]", .invalidScreen, "has 2 optional group(s) but the pattern has 1"),
-        ("loop://labs/{id}", "/labs/{id", .invalidScreen, "unterminated \"{\""),
-    ])
+    @Test(
+        "invalid patterns and screens",
+        arguments: [
+            ("loop://chat?context={ctx", "/chat", DeepLinkError.Code.invalidPattern, "unterminated \"{\""),
+            ("loop://labs/{a}-{b}", "/labs", .invalidPattern, "only one parameter per path segment"),
+            ("loop://labs/{a}/{a}", "/labs/{a}", .invalidPattern, "the parameter {a} appears twice"),
+            ("loop://labs/{a b}", "/labs", .invalidPattern, "contains whitespace"),
+            ("loop://labs/{a/b}", "/labs", .invalidPattern, "unterminated \"{\""),
+            ("loop://labs/{}", "/labs", .invalidPattern, "invalid parameter name \"{}\""),
+            ("loop://labs/id}", "/labs", .invalidPattern, "\"}\" without \"{\""),
+            ("loop://labs[/x[/y]]", "/labs", .invalidPattern, "nested optional groups"),
+            ("loop://labs]", "/labs", .invalidPattern, "\"]\" without \"[\""),
+            ("loop://labs[/log", "/labs", .invalidPattern, "unterminated optional group"),
+            ("loop://labs[]", "/labs", .invalidPattern, "empty optional group"),
+            ("loop://a[/1][/2][/3][/4][/5][/6][/7]", "/a", .invalidPattern, "at most 6 optional groups"),
+            ("loop://labs//x", "/labs", .invalidPattern, "empty path segment"),
+            ("loop://labs#top", "/labs", .invalidPattern, "fragments"),
+            ("loop://chat?a=1&a=2", "/chat", .invalidPattern, "\"a\" appears twice"),
+            ("loop://chat?{name}=1", "/chat", .invalidPattern, "query parameter names cannot be parameters"),
+            ("https:///labs", "/labs", .invalidPattern, "https pattern without a host"),
+            ("https://{tenant}.loop.example/labs", "/labs", .invalidPattern, "the host cannot contain a parameter"),
+            ("labs/{id}", "/labs", .invalidPattern, "expected a scheme"),
+            (
+                "loop://labs/{id}", "/labs/{lab}", .invalidScreen,
+                "uses {lab}, which the pattern alternative \"loop://labs/{id}\" does not capture"
+            ),
+            ("loop://chat[?context={ctx}]", "/chat/{ctx}", .invalidScreen, "alternative \"loop://chat\" does not capture"),
+            ("loop://labs/{id}[/x]", "/labs[/a][/b]", .invalidScreen, "has 2 optional group(s) but the pattern has 1"),
+            ("loop://labs/{id}", "/labs/{id", .invalidScreen, "unterminated \"{\""),
+        ])
     func invalidPattern(pattern: String, screen: String, code: DeepLinkError.Code, message: String) {
         #expect {
             _ = try RouteTable.Route(pattern: pattern, screen: screen)
         } throws: { error in
             guard let error = error as? DeepLinkError else { return false }
-            return error.code == code && error.message.contains(message) && error.message.contains(code == .invalidScreen ? screen : pattern)
+            return error.code == code && error.message.contains(message)
+                && error.message.contains(code == .invalidScreen ? screen : pattern)
         }
     }
 
@@ -229,26 +260,42 @@ struct DeepLinkRouteTableTests {
         #expect(table.route(named: "chat")?.pattern == "loop://chat?context={context}")
     }
 
-    @Test("unusable files are reported with the place and the value", arguments: [
-        (#"{"routes": []}"#, DeepLinkError.Code.unsupportedVersion, "version: missing (this reader understands version 1)"),
-        (#"{"version": 2, "routes": []}"#, .unsupportedVersion, "version: version 2 is not supported"),
-        (#"{"version": "1", "routes": []}"#, .invalidDefinition, "version: expected an integer, found the string \"1\""),
-        (#"{"version": 1}"#, .invalidDefinition, "routes: missing"),
-        (#"{"version": 1, "routes": {}}"#, .invalidDefinition, "routes: expected an array, found an object"),
-        (#"{"version": 1, "routes": [], "fallbak": "/"}"#, .invalidDefinition, "unknown member \"fallbak\""),
-        (#"{"version": 1, "routes": [], "version": 1}"#, .invalidDefinition, "member \"version\" appears twice"),
-        (#"{"version": 1, "routes": [{"pattern": "loop://a"}]}"#, .invalidDefinition, "routes[0].screen: missing"),
-        (#"{"version": 1, "routes": [{"pattern": 3, "screen": "/"}]}"#, .invalidDefinition, "routes[0].pattern: expected a string, found the number 3"),
-        (#"{"version": 1, "routes": [{"pattern": "loop://a/{x", "screen": "/"}]}"#, .invalidPattern, "routes[0].pattern: \"loop://a/{x\": unterminated"),
-        (#"{"version": 1, "routes": [{"pattern": "loop://a", "screen": "/{x}"}]}"#, .invalidScreen, "routes[0].screen: \"/{x}\": uses {x}"),
-        (#"{"version": 1, "routes": [{"name": "a", "pattern": "loop://a", "screen": "/"}, {"name": "a", "pattern": "loop://b", "screen": "/"}]}"#,
-         .duplicateRouteName, "routes[1].name: another route is already named \"a\""),
-        (#"{"version": 1, "routes": [], "linkLocations": {"apns": ["deep_link"]}}"#, .invalidLocation, "linkLocations.apns[0]: invalid JSON path"),
-        (#"{"version": 1, "routes": [], "linkLocations": {"web": []}}"#, .invalidDefinition, "unknown member \"web\""),
-        (#"{"version": 1, "routes": [}"#, .invalidJSON, "not valid JSON"),
-        ("", .invalidJSON, "not valid JSON"),
-        ("[]", .invalidDefinition, "expected an object, found an array"),
-    ])
+    @Test(
+        "unusable files are reported with the place and the value",
+        arguments: [
+            (#"{"routes": []}"#, DeepLinkError.Code.unsupportedVersion, "version: missing (this reader understands version 1)"),
+            (#"{"version": 2, "routes": []}"#, .unsupportedVersion, "version: version 2 is not supported"),
+            (#"{"version": "1", "routes": []}"#, .invalidDefinition, "version: expected an integer, found the string \"1\""),
+            (#"{"version": 1}"#, .invalidDefinition, "routes: missing"),
+            (#"{"version": 1, "routes": {}}"#, .invalidDefinition, "routes: expected an array, found an object"),
+            (#"{"version": 1, "routes": [], "fallbak": "/"}"#, .invalidDefinition, "unknown member \"fallbak\""),
+            (#"{"version": 1, "routes": [], "version": 1}"#, .invalidDefinition, "member \"version\" appears twice"),
+            (#"{"version": 1, "routes": [{"pattern": "loop://a"}]}"#, .invalidDefinition, "routes[0].screen: missing"),
+            (
+                #"{"version": 1, "routes": [{"pattern": 3, "screen": "/"}]}"#, .invalidDefinition,
+                "routes[0].pattern: expected a string, found the number 3"
+            ),
+            (
+                #"{"version": 1, "routes": [{"pattern": "loop://a/{x", "screen": "/"}]}"#, .invalidPattern,
+                "routes[0].pattern: \"loop://a/{x\": unterminated"
+            ),
+            (
+                #"{"version": 1, "routes": [{"pattern": "loop://a", "screen": "/{x}"}]}"#, .invalidScreen,
+                "routes[0].screen: \"/{x}\": uses {x}"
+            ),
+            (
+                #"{"version": 1, "routes": [{"name": "a", "pattern": "loop://a", "screen": "/"}, {"name": "a", "pattern": "loop://b", "screen": "/"}]}"#,
+                .duplicateRouteName, "routes[1].name: another route is already named \"a\""
+            ),
+            (
+                #"{"version": 1, "routes": [], "linkLocations": {"apns": ["deep_link"]}}"#, .invalidLocation,
+                "linkLocations.apns[0]: invalid JSON path"
+            ),
+            (#"{"version": 1, "routes": [], "linkLocations": {"web": []}}"#, .invalidDefinition, "unknown member \"web\""),
+            (#"{"version": 1, "routes": [}"#, .invalidJSON, "not valid JSON"),
+            ("", .invalidJSON, "not valid JSON"),
+            ("[]", .invalidDefinition, "expected an object, found an array"),
+        ])
     func unusableFile(text: String, code: DeepLinkError.Code, message: String) {
         #expect {
             _ = try RouteTable(parsing: text)
@@ -264,15 +311,18 @@ struct DeepLinkRouteTableTests {
         #expect {
             _ = try RouteTable(contentsOfFile: missing)
         } throws: { error in
-            (error as? DeepLinkError)?.code == .unreadableFile && (error as? DeepLinkError)?.description == "\(missing): cannot read the route table"
+            (error as? DeepLinkError)?.code == .unreadableFile
+                && (error as? DeepLinkError)?.description == "\(missing): cannot read the route table"
         }
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("pushmock-routes-\(UUID().uuidString).json").path
         defer { try? FileManager.default.removeItem(atPath: path) }
-        try Data(#"{"version": 1, "routes": [{"pattern": "loop://a", "screen": "/", "nmae": "x"}]}"#.utf8).write(to: URL(fileURLWithPath: path))
+        try Data(#"{"version": 1, "routes": [{"pattern": "loop://a", "screen": "/", "nmae": "x"}]}"#.utf8).write(
+            to: URL(fileURLWithPath: path))
         #expect {
             _ = try RouteTable(contentsOfFile: path)
         } throws: { error in
-            (error as? DeepLinkError)?.description == "\(path): routes[0]: unknown member \"nmae\" (expected one of: name, description, pattern, screen)"
+            (error as? DeepLinkError)?.description
+                == "\(path): routes[0]: unknown member \"nmae\" (expected one of: name, description, pattern, screen)"
         }
     }
 
@@ -283,16 +333,19 @@ struct DeepLinkRouteTableTests {
 
     @Test("link locations in the file extend or replace the defaults")
     func linkLocationsSection() throws {
-        let extended = try RouteTable(parsing: #"""
-            {"version": 1, "routes": [],
-             "linkLocations": {"apns": ["$.open", {"path": "$.buttons[*].target", "urlsOnly": true}], "fcm": ["$.message.data.open"]}}
-            """#)
+        let extended = try RouteTable(
+            parsing: #"""
+                {"version": 1, "routes": [],
+                 "linkLocations": {"apns": ["$.open", {"path": "$.buttons[*].target", "urlsOnly": true}], "fcm": ["$.message.data.open"]}}
+                """#)
         let locations = try #require(extended.linkLocations)
         #expect(locations.count == DeepLinkLocation.defaults.count + 3)
-        #expect(locations.suffix(3).map(\.description) == [
-            "apns $.open", "apns $.buttons[*].target (URLs only)", "fcm $.message.data.open",
-        ])
-        let replaced = try RouteTable(parsing: #"{"version": 1, "routes": [], "linkLocations": {"includeDefaults": false, "apns": ["$.open"]}}"#)
+        #expect(
+            locations.suffix(3).map(\.description) == [
+                "apns $.open", "apns $.buttons[*].target (URLs only)", "fcm $.message.data.open",
+            ])
+        let replaced = try RouteTable(
+            parsing: #"{"version": 1, "routes": [], "linkLocations": {"includeDefaults": false, "apns": ["$.open"]}}"#)
         #expect(replaced.linkLocations?.map(\.description) == ["apns $.open"])
     }
 

@@ -220,7 +220,9 @@ struct GoldenFileTests {
         #expect(directory.hasSuffix("/Recordings/golden"))
         let root = String(directory.dropLast("/Recordings/golden".count))
         #expect(FileManager.default.fileExists(atPath: root + "/Package.swift"))
-        #expect(GoldenFile.defaultDirectory(forSourceFile: "/nonexistent-\(UUID().uuidString)/Tests/x.swift").hasSuffix("/Tests/Recordings/golden"))
+        #expect(
+            GoldenFile.defaultDirectory(forSourceFile: "/nonexistent-\(UUID().uuidString)/Tests/x.swift").hasSuffix(
+                "/Tests/Recordings/golden"))
     }
 
     // MARK: Atomic writes
@@ -285,7 +287,9 @@ struct GoldenFileTests {
 
         var other = RecordFactory(seed: 2)
         do {
-            try assertGolden(other.scenario(title: "Time for your {{compound_name}}"), named: "dose-reminder", directory: scratch.path, environment: .empty)
+            try assertGolden(
+                other.scenario(title: "Time for your {{compound_name}}"), named: "dose-reminder", directory: scratch.path,
+                environment: .empty)
             Issue.record("expected a mismatch")
         } catch {
             #expect(error.code == .mismatch)

@@ -7,7 +7,9 @@ import Testing
 @Suite("Golden files: readable differences")
 struct GoldenMismatchTests {
     static func mismatch(golden: [ExchangeRecord], recorded: [ExchangeRecord]) -> GoldenMismatch {
-        GoldenMismatch(path: "Recordings/golden/dose.golden.json", golden: GoldenDocument(records: golden), recorded: GoldenDocument(records: recorded))
+        GoldenMismatch(
+            path: "Recordings/golden/dose.golden.json", golden: GoldenDocument(records: golden), recorded: GoldenDocument(records: recorded)
+        )
     }
 
     /// Four notifications to two devices, built from `seed`.
@@ -24,7 +26,10 @@ struct GoldenMismatchTests {
             golden: Self.notifications(seed: 1, titles: ["One", "Two", "Time for your BPC-157", "Four"]),
             recorded: Self.notifications(seed: 2, titles: ["One", "Two", "Time for your {{compound_name}}", "Four"])
         )
-        #expect(mismatch.differences.map(\.description) == [#"~ [2].payload.aps.alert.title: "Time for your BPC-157" ≠ "Time for your {{compound_name}}""#])
+        #expect(
+            mismatch.differences.map(\.description) == [
+                #"~ [2].payload.aps.alert.title: "Time for your BPC-157" ≠ "Time for your {{compound_name}}""#
+            ])
         let hunk = mismatch.textDiff.hunks.first
         #expect(mismatch.textDiff.hunks.count == 1)
         #expect(hunk?.lines.filter { $0.kind == .removed }.map(\.text) == [#"            "title": "Time for your BPC-157""#])
@@ -38,7 +43,9 @@ struct GoldenMismatchTests {
             recorded: Self.notifications(seed: 2, titles: ["One", "Two", "Three", "Four"])
         )
         #expect(mismatch.differences.count == 1)
-        #expect(mismatch.differences[0].description.hasPrefix(#"+ [3]: {"platform":"apns","environment":"sandbox","method":"POST","path":"/3/device/<token-2>""#))
+        #expect(
+            mismatch.differences[0].description.hasPrefix(
+                #"+ [3]: {"platform":"apns","environment":"sandbox","method":"POST","path":"/3/device/<token-2>""#))
         // A pure insertion: the new entry's lines go in before the old last entry's closing
         // brace, which then closes the new entry (the shortest script, as git shows it too).
         #expect(mismatch.textDiff.changeCounts.removed == 0)

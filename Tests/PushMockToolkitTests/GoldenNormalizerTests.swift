@@ -31,7 +31,8 @@ struct GoldenNormalizerTests {
                     HeaderField("apns-collapse-id", "dose-42"),
                     HeaderField("authorization", "bearer [JWT kid=ABC123DEFG iss=DEF123GHIJ; decoded in auth, signature withheld]"),
                 ],
-                body: .json(Array(#"{"dose_id":"d-42","aps":{"badge":1,"alert":{"title":"Time for your dose","body":"Take 250 mcg"}}}"#.utf8)),
+                body: .json(
+                    Array(#"{"dose_id":"d-42","aps":{"badge":1,"alert":{"title":"Time for your dose","body":"Take 250 mcg"}}}"#.utf8)),
                 bodySize: 91
             ),
             auth: AuthInfo(
@@ -239,7 +240,10 @@ struct GoldenNormalizerTests {
     func certificateAuthentication() {
         var record = Self.fixedRecord()
         record.auth = AuthInfo(scheme: "certificate", subject: "CN=Apple Push Services: com.example.app")
-        #expect(GoldenNormalizer().entry(for: record)["auth"] == ["scheme": "certificate", "subject": "CN=Apple Push Services: com.example.app"])
+        #expect(
+            GoldenNormalizer().entry(for: record)["auth"] == [
+                "scheme": "certificate", "subject": "CN=Apple Push Services: com.example.app",
+            ])
         #expect(GoldenNormalizer(configuration: GoldenConfiguration(includesAuthentication: false)).entry(for: record)["auth"] == nil)
     }
 
@@ -294,8 +298,9 @@ struct GoldenNormalizerTests {
         let ordered = GoldenDocument(records: records, configuration: configuration)
         let shuffled = GoldenDocument(records: records.reversed(), configuration: configuration)
         #expect(ordered.text == shuffled.text)
-        #expect(ordered.entries.map { $0["payload"]?["aps"]?["alert"]?["title"]?.stringValue ?? "" }
-            == ["Message 0", "Message 0", "Message 1", "Message 1", "Message 2", "Message 2"])
+        #expect(
+            ordered.entries.map { $0["payload"]?["aps"]?["alert"]?["title"]?.stringValue ?? "" }
+                == ["Message 0", "Message 0", "Message 1", "Message 1", "Message 2", "Message 2"])
         #expect(ordered.entries.map { $0["path"]?.stringValue ?? "" } == (1...6).map { "/3/device/<token-\($0)>" })
     }
 
@@ -361,8 +366,9 @@ struct GoldenNormalizerTests {
         let entries = GoldenNormalizer(configuration: configuration).entries(for: records)
         #expect(entries[0]["payload"]?["dose_id"] == nil)
         #expect(entries[0]["payload"]?["aps"]?["sound"] == nil)
-        #expect(entries.map { $0["payload"]?["aps"]?["alert"]?["body"]?.stringValue ?? "" }
-            == ["Take 250 mcg at <time>", "Take 500 mcg at <time>", "Take 500 mcg at <time>"])
+        #expect(
+            entries.map { $0["payload"]?["aps"]?["alert"]?["body"]?.stringValue ?? "" }
+                == ["Take 250 mcg at <time>", "Take 500 mcg at <time>", "Take 500 mcg at <time>"])
         #expect(entries.map { $0["payload"]?["userId"]?.stringValue ?? "" } == ["<user-1>", "<user-2>", "<user-1>"])
         #expect(entries[0]["headers"]?["apns-collapse-id"] == "<redacted>")
     }

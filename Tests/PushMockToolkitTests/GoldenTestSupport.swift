@@ -93,7 +93,8 @@ struct RecordFactory {
             timeMilliseconds: received,
             namespace: "ns-\(random.next() % 1000)",
             platform: .apns,
-            connection: ConnectionInfo(id: random.next() % 1000, transport: "h2", tls: true, alpn: "h2", remoteAddress: "127.0.0.1:\(random.next() % 60000)"),
+            connection: ConnectionInfo(
+                id: random.next() % 1000, transport: "h2", tls: true, alpn: "h2", remoteAddress: "127.0.0.1:\(random.next() % 60000)"),
             streamID: Int32(random.next() % 1000) * 2 + 1,
             environment: "sandbox",
             request: RequestInfo(
@@ -156,7 +157,8 @@ struct RecordFactory {
                 path: "/v1/projects/\(project)/messages:send",
                 headers: [
                     HeaderField("content-type", "application/json"),
-                    HeaderField("authorization", "Bearer [access token …\(fingerprint) of sender@\(project).iam.gserviceaccount.com; withheld]"),
+                    HeaderField(
+                        "authorization", "Bearer [access token …\(fingerprint) of sender@\(project).iam.gserviceaccount.com; withheld]"),
                 ],
                 body: .json(body.compactBytes),
                 bodySize: body.compactBytes.count

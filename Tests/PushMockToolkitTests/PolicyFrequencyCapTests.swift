@@ -1,5 +1,5 @@
-import PushMockCore
 import Foundation
+import PushMockCore
 import PushMockJSON
 import PushMockRecording
 import PushMockToolkit
@@ -10,11 +10,13 @@ struct PolicyFrequencyCapTests {
     static let types = #"[{"name":"promo","match":{"path":["$.type","$.message.data.type"],"equals":"promo"}}]"#
 
     static func checker(_ caps: String, timeZones: String = #"{"default":"Europe/Berlin"}"#) throws -> PolicyChecker {
-        PolicyChecker(policy: try PolicyFile(parsing: #"{"version":1,"types":\#(types),"timeZones":\#(timeZones),"frequencyCaps":[\#(caps)]}"#))
+        PolicyChecker(
+            policy: try PolicyFile(parsing: #"{"version":1,"types":\#(types),"timeZones":\#(timeZones),"frequencyCaps":[\#(caps)]}"#))
     }
 
     static func promo(_ sequence: UInt64, _ time: String, token: String = LinkPolicyFixtures.token, status: Int = 200) -> ExchangeRecord {
-        LinkPolicyFixtures.apns(#"{"aps":{"alert":"Sale \#(sequence)"},"type":"promo"}"#, sequence: sequence, at: time, token: token, status: status)
+        LinkPolicyFixtures.apns(
+            #"{"aps":{"alert":"Sale \#(sequence)"},"type":"promo"}"#, sequence: sequence, at: time, token: token, status: status)
     }
 
     static let weekly = #"{"name":"weekly","types":["promo"],"limit":2,"window":"7d"}"#
@@ -52,15 +54,19 @@ struct PolicyFrequencyCapTests {
         let records = (1...4).map { Self.promo(UInt64($0), "2026-01-05T0\($0):00:00Z") }
         let report = checker.check(records)
         #expect(report.violations.map(\.notification.sequence) == [2, 3, 4])
-        #expect(report.violations.map(\.message) == [
-            "2nd promo notification within 1d (limit 1)", "3rd promo notification within 1d (limit 1)", "4th promo notification within 1d (limit 1)",
-        ])
+        #expect(
+            report.violations.map(\.message) == [
+                "2nd promo notification within 1d (limit 1)", "3rd promo notification within 1d (limit 1)",
+                "4th promo notification within 1d (limit 1)",
+            ])
         #expect(report.violations.last?.related.map(\.sequence) == [1, 2, 3])
     }
 
     @Test("a limit of zero forbids the type")
     func zeroLimit() throws {
-        let report = try Self.checker(#"{"name":"never","types":["promo"],"limit":0,"window":"1d"}"#).check([Self.promo(1, "2026-01-05T10:00:00Z")])
+        let report = try Self.checker(#"{"name":"never","types":["promo"],"limit":0,"window":"1d"}"#).check([
+            Self.promo(1, "2026-01-05T10:00:00Z")
+        ])
         #expect(report.violations.map(\.message) == ["1st promo notification within 1d (limit 0)"])
     }
 
@@ -93,14 +99,16 @@ struct PolicyFrequencyCapTests {
 
     @Test("calendar week (ISO, Monday first) and month")
     func calendarWeekAndMonth() throws {
-        let weekly = try Self.checker(#"{"name":"per-week","types":["promo"],"limit":1,"calendar":"week"}"#, timeZones: #"{"default":"UTC"}"#)
+        let weekly = try Self.checker(
+            #"{"name":"per-week","types":["promo"],"limit":1,"calendar":"week"}"#, timeZones: #"{"default":"UTC"}"#)
         // Sunday 11 January 2026 ends ISO week 2; Monday the 12th starts week 3.
         #expect(weekly.check([Self.promo(1, "2026-01-11T23:00:00Z"), Self.promo(2, "2026-01-12T00:00:00Z")]).isClean)
         let sameWeek = weekly.check([Self.promo(1, "2026-01-05T00:00:00Z"), Self.promo(2, "2026-01-11T23:59:59Z")])
         // Foundation names UTC "GMT" on Linux and "UTC" elsewhere; the report uses its name.
         let utc = TimeZone(identifier: "UTC")?.identifier ?? "UTC"
         #expect(sameWeek.violations.map(\.message) == ["2nd promo notification in the calendar week 2026-W02 (\(utc)) (limit 1)"])
-        let monthly = try Self.checker(#"{"name":"per-month","types":["promo"],"limit":1,"calendar":"month"}"#, timeZones: #"{"default":"UTC"}"#)
+        let monthly = try Self.checker(
+            #"{"name":"per-month","types":["promo"],"limit":1,"calendar":"month"}"#, timeZones: #"{"default":"UTC"}"#)
         #expect(monthly.check([Self.promo(1, "2026-01-31T23:00:00Z"), Self.promo(2, "2026-02-01T00:00:00Z")]).isClean)
         #expect(monthly.check([Self.promo(1, "2026-02-01T00:00:00Z"), Self.promo(2, "2026-02-28T00:00:00Z")]).violations.count == 1)
     }
@@ -144,7 +152,9 @@ struct PolicyFrequencyCapTests {
     func rejected() throws {
         let records = [
             Self.promo(1, "2026-01-05T10:00:00Z", status: 410),
-            LinkPolicyFixtures.fcm(#"{"token":"t","notification":{"title":"x"},"data":{"type":"promo"}}"#, sequence: 2, at: "2026-01-05T10:30:00Z", token: LinkPolicyFixtures.token, validateOnly: true),
+            LinkPolicyFixtures.fcm(
+                #"{"token":"t","notification":{"title":"x"},"data":{"type":"promo"}}"#, sequence: 2, at: "2026-01-05T10:30:00Z",
+                token: LinkPolicyFixtures.token, validateOnly: true),
             Self.promo(3, "2026-01-05T11:00:00Z"), Self.promo(4, "2026-01-05T12:00:00Z"),
         ]
         let checker = try Self.checker(Self.weekly)
@@ -154,7 +164,9 @@ struct PolicyFrequencyCapTests {
         var counting = checker
         counting.countRejected = true
         #expect(counting.check(records).violations.map(\.notification.sequence) == [3, 4])
-        let fromFile = PolicyChecker(policy: try PolicyFile(parsing: #"{"version":1,"types":\#(Self.types),"countRejected":true,"frequencyCaps":[\#(Self.weekly)]}"#))
+        let fromFile = PolicyChecker(
+            policy: try PolicyFile(parsing: #"{"version":1,"types":\#(Self.types),"countRejected":true,"frequencyCaps":[\#(Self.weekly)]}"#)
+        )
         #expect(fromFile.countRejected)
         #expect(PolicyChecker(policy: fromFile.policy, countRejected: false).check(records).isClean)
     }
@@ -167,12 +179,15 @@ struct PolicyFrequencyCapTests {
         ]
         let report = checker.check(records)
         #expect(report == checker.check(records.reversed()))
-        #expect(report.violations.map { "\($0.notification.sequence) \($0.kind)" } == [
-            "2 minimum-spacing", "3 frequency-cap", "3 minimum-spacing",
-        ])
+        #expect(
+            report.violations.map { "\($0.notification.sequence) \($0.kind)" } == [
+                "2 minimum-spacing", "3 frequency-cap", "3 minimum-spacing",
+            ])
         // Same millisecond: the sequence number decides.
         let tied = [Self.promo(2, "2026-01-05T10:00:00Z"), Self.promo(1, "2026-01-05T10:00:00Z")]
-        #expect(try Self.checker(#"{"name":"one","types":["promo"],"limit":1,"window":"1h"}"#).check(tied).violations.map(\.notification.sequence) == [2])
+        #expect(
+            try Self.checker(#"{"name":"one","types":["promo"],"limit":1,"window":"1h"}"#).check(tied).violations.map(
+                \.notification.sequence) == [2])
     }
 
     @Test("a long recording stays fast")
@@ -214,13 +229,18 @@ struct PolicyExpoTests {
 
     @Test("frequency caps count every recipient of an Expo request")
     func frequencyCap() throws {
-        let checker = PolicyChecker(policy: try PolicyFile(parsing: #"""
-            {"version":1,"types":[{"name":"promo","match":{"path":["$.data.type","$[*].data.type"],"equals":"promo"}}],
-             "timeZones":{"default":"Europe/Berlin"},
-             "frequencyCaps":[{"name":"daily","types":["promo"],"limit":1,"window":"24h"}]}
-            """#))
-        let first = Self.expo(#"[{"to":"A","title":"Sale","data":{"type":"promo"}},{"to":"B","title":"Sale","data":{"type":"promo"}}]"#, sequence: 1, at: "2026-01-05T10:00:00Z", tokens: ["A", "B"])
-        let second = Self.expo(#"{"to":"B","title":"Sale again","data":{"type":"promo"}}"#, sequence: 2, at: "2026-01-05T12:00:00Z", tokens: ["B"])
+        let checker = PolicyChecker(
+            policy: try PolicyFile(
+                parsing: #"""
+                    {"version":1,"types":[{"name":"promo","match":{"path":["$.data.type","$[*].data.type"],"equals":"promo"}}],
+                     "timeZones":{"default":"Europe/Berlin"},
+                     "frequencyCaps":[{"name":"daily","types":["promo"],"limit":1,"window":"24h"}]}
+                    """#))
+        let first = Self.expo(
+            #"[{"to":"A","title":"Sale","data":{"type":"promo"}},{"to":"B","title":"Sale","data":{"type":"promo"}}]"#, sequence: 1,
+            at: "2026-01-05T10:00:00Z", tokens: ["A", "B"])
+        let second = Self.expo(
+            #"{"to":"B","title":"Sale again","data":{"type":"promo"}}"#, sequence: 2, at: "2026-01-05T12:00:00Z", tokens: ["B"])
         let report = checker.check([first, second])
         #expect(report.violations.count == 1)
         #expect(report.violations.first?.notification.sequence == 2)

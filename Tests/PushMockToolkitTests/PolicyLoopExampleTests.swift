@@ -1,5 +1,5 @@
-import PushMockCore
 import Foundation
+import PushMockCore
 import PushMockJSON
 import PushMockRecording
 import PushMockToolkit
@@ -12,11 +12,13 @@ struct PolicyLoopExampleTests {
 
     static func checker() throws -> PolicyChecker { PolicyChecker(policy: try LinkPolicyFixtures.loopPolicy()) }
 
-    @Test("each workflow has its type", arguments: [
-        (Payload.doseReminder(), "dose-reminder"), (Payload.supplyLow, "supply-low"), (Payload.milestone, "milestone"),
-        (Payload.labResults, "lab-results"), (Payload.protocolUpdated, "protocol-updated"), (Payload.weeklyCheckIn, "check-in"),
-        (Payload.marketing(), "marketing"),
-    ])
+    @Test(
+        "each workflow has its type",
+        arguments: [
+            (Payload.doseReminder(), "dose-reminder"), (Payload.supplyLow, "supply-low"), (Payload.milestone, "milestone"),
+            (Payload.labResults, "lab-results"), (Payload.protocolUpdated, "protocol-updated"), (Payload.weeklyCheckIn, "check-in"),
+            (Payload.marketing(), "marketing"),
+        ])
     func types(payload: String, type: String) throws {
         #expect(try Self.checker().type(of: LinkPolicyFixtures.apns(payload)) == type)
         let fcm = LinkPolicyFixtures.fcm(#"{"token":"t","notification":{"title":"x"},"data":{"type":"\#(Self.wireType(type))"}}"#)
@@ -41,7 +43,9 @@ struct PolicyLoopExampleTests {
             LinkPolicyFixtures.apns(Payload.milestone, sequence: 5, at: "2026-03-28T17:00:00Z"),
             LinkPolicyFixtures.apns(Payload.weeklyCheckIn, sequence: 6, at: "2026-03-28T18:00:00Z"),
             LinkPolicyFixtures.apns(Payload.doseReminder(), sequence: 7, at: "2026-03-28T19:00:00Z"),
-            LinkPolicyFixtures.apns(#"{"aps":{"content-available":1},"type":"sync","tz":"Europe/Berlin"}"#, sequence: 8, at: "2026-03-28T23:30:00Z", pushType: "background", priority: 5),
+            LinkPolicyFixtures.apns(
+                #"{"aps":{"content-available":1},"type":"sync","tz":"Europe/Berlin"}"#, sequence: 8, at: "2026-03-28T23:30:00Z",
+                pushType: "background", priority: 5),
         ]
         let report = try Self.checker().check(records)
         #expect(report.isClean, "\(report)")
@@ -110,17 +114,20 @@ struct PolicyLoopExampleTests {
             LinkPolicyFixtures.apns(Payload.doseReminder(), sequence: 1, at: "2026-03-28T07:00:00Z"),
             LinkPolicyFixtures.apns(Payload.doseReminder(), sequence: 2, at: "2026-03-28T12:00:00Z"),
             LinkPolicyFixtures.apns(Payload.doseReminder(), sequence: 3, at: "2026-03-28T22:00:00Z"),
-            LinkPolicyFixtures.apns(#"{"aps":{"content-available":1},"tz":"Europe/Berlin"}"#, sequence: 4, at: "2026-03-28T22:30:00Z", pushType: "background", priority: 10),
+            LinkPolicyFixtures.apns(
+                #"{"aps":{"content-available":1},"tz":"Europe/Berlin"}"#, sequence: 4, at: "2026-03-28T22:30:00Z", pushType: "background",
+                priority: 10),
         ]
         let report = try Self.checker().check(records)
-        #expect(report.text == """
-            Policy "Loop notification policy": 3 violations in 4 notifications (1 quiet-hours, 1 frequency-cap, 1 priority)
-            #3 2026-03-28T22:00:00.000Z apns 740f4707… "Time for your Semaglutide" [dose-reminder]
-              quiet-hours "night": sent at 23:00 local time (Europe/Berlin), inside quiet hours 22:00–08:00
-              frequency-cap "dose-reminders-per-day": 3rd dose-reminder notification in the calendar day 2026-03-28 (Europe/Berlin) (limit 2); related: #1 2026-03-28T07:00:00.000Z, #2 2026-03-28T12:00:00.000Z
-            #4 2026-03-28T22:30:00.000Z apns 740f4707…
-              priority "silent-pushes-priority-5": apns-priority 10; the rule allows 5
-            """)
+        #expect(
+            report.text == """
+                Policy "Loop notification policy": 3 violations in 4 notifications (1 quiet-hours, 1 frequency-cap, 1 priority)
+                #3 2026-03-28T22:00:00.000Z apns 740f4707… "Time for your Semaglutide" [dose-reminder]
+                  quiet-hours "night": sent at 23:00 local time (Europe/Berlin), inside quiet hours 22:00–08:00
+                  frequency-cap "dose-reminders-per-day": 3rd dose-reminder notification in the calendar day 2026-03-28 (Europe/Berlin) (limit 2); related: #1 2026-03-28T07:00:00.000Z, #2 2026-03-28T12:00:00.000Z
+                #4 2026-03-28T22:30:00.000Z apns 740f4707…
+                  priority "silent-pushes-priority-5": apns-priority 10; the rule allows 5
+                """)
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
         let data = try encoder.encode(report)

@@ -15,15 +15,17 @@ struct PolicyPriorityTests {
 
     static func checker() throws -> PolicyChecker { PolicyChecker(policy: try PolicyFile(parsing: policy)) }
 
-    @Test("APNs", arguments: [
-        (#"{"aps":{"content-available":1}}"#, "background", 5, [String]()),
-        (#"{"aps":{"content-available":1}}"#, "background", 10, ["silent-priority-5"]),
-        (#"{"aps":{"content-available":1}}"#, "alert", 10, ["silent-priority-5"]),
-        (#"{"aps":{"content-available":1,"alert":"x"}}"#, "alert", 10, []),
-        (#"{"aps":{"alert":"x"},"type":"dose_reminder"}"#, "alert", 10, []),
-        (#"{"aps":{"alert":"x"},"type":"dose_reminder"}"#, "alert", 5, ["doses-immediately"]),
-        (#"{"aps":{"alert":"x"},"type":"dose_reminder"}"#, "alert", 1, ["doses-immediately"]),
-    ])
+    @Test(
+        "APNs",
+        arguments: [
+            (#"{"aps":{"content-available":1}}"#, "background", 5, [String]()),
+            (#"{"aps":{"content-available":1}}"#, "background", 10, ["silent-priority-5"]),
+            (#"{"aps":{"content-available":1}}"#, "alert", 10, ["silent-priority-5"]),
+            (#"{"aps":{"content-available":1,"alert":"x"}}"#, "alert", 10, []),
+            (#"{"aps":{"alert":"x"},"type":"dose_reminder"}"#, "alert", 10, []),
+            (#"{"aps":{"alert":"x"},"type":"dose_reminder"}"#, "alert", 5, ["doses-immediately"]),
+            (#"{"aps":{"alert":"x"},"type":"dose_reminder"}"#, "alert", 1, ["doses-immediately"]),
+        ])
     func apns(payload: String, pushType: String, priority: Int, broken: [String]) throws {
         let record = LinkPolicyFixtures.apns(payload, pushType: pushType, priority: priority)
         let report = try Self.checker().check([record])
@@ -40,15 +42,23 @@ struct PolicyPriorityTests {
         #expect(violation.allowedPriorities == ["5"])
     }
 
-    @Test("FCM: apns-priority from apns.headers, Android priority with FCM's defaults", arguments: [
-        (#"{"token":"t","data":{"sync":"1"},"apns":{"headers":{"apns-priority":"10"}}}"#, ["silent-priority-5"]),
-        (#"{"token":"t","data":{"sync":"1"},"apns":{"headers":{"apns-priority":"5"}}}"#, []),
-        (#"{"token":"t","data":{"sync":"1"}}"#, []),
-        (#"{"token":"t","notification":{"title":"x"},"data":{"type":"dose_reminder"}}"#, []),
-        (#"{"token":"t","notification":{"title":"x"},"data":{"type":"dose_reminder"},"android":{"priority":"normal"}}"#, ["doses-immediately"]),
-        (#"{"token":"t","data":{"type":"dose_reminder"}}"#, ["doses-immediately"]),
-        (#"{"token":"t","notification":{"title":"x"},"data":{"type":"dose_reminder"},"apns":{"headers":{"apns-priority":"5"}},"android":{"priority":"HIGH"}}"#, ["doses-immediately"]),
-    ])
+    @Test(
+        "FCM: apns-priority from apns.headers, Android priority with FCM's defaults",
+        arguments: [
+            (#"{"token":"t","data":{"sync":"1"},"apns":{"headers":{"apns-priority":"10"}}}"#, ["silent-priority-5"]),
+            (#"{"token":"t","data":{"sync":"1"},"apns":{"headers":{"apns-priority":"5"}}}"#, []),
+            (#"{"token":"t","data":{"sync":"1"}}"#, []),
+            (#"{"token":"t","notification":{"title":"x"},"data":{"type":"dose_reminder"}}"#, []),
+            (
+                #"{"token":"t","notification":{"title":"x"},"data":{"type":"dose_reminder"},"android":{"priority":"normal"}}"#,
+                ["doses-immediately"]
+            ),
+            (#"{"token":"t","data":{"type":"dose_reminder"}}"#, ["doses-immediately"]),
+            (
+                #"{"token":"t","notification":{"title":"x"},"data":{"type":"dose_reminder"},"apns":{"headers":{"apns-priority":"5"}},"android":{"priority":"HIGH"}}"#,
+                ["doses-immediately"]
+            ),
+        ])
     func fcm(message: String, broken: [String]) throws {
         let report = try Self.checker().check([LinkPolicyFixtures.fcm(message)])
         #expect(report.violations.map(\.rule) == broken, "\(report)")

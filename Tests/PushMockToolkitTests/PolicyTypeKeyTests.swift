@@ -1,5 +1,5 @@
-import PushMockCore
 import Foundation
+import PushMockCore
 import PushMockJSON
 import PushMockRecording
 import PushMockToolkit
@@ -30,7 +30,10 @@ struct PolicyTypeKeyTests {
             (LinkPolicyFixtures.apns(#"{"aps":{"alert":"a"},"kind":"promo"}"#), "promo"),
             (LinkPolicyFixtures.fcm(#"{"token":"t","notification":{"title":"a"},"data":{"kind":"promo"}}"#), "promo"),
             (LinkPolicyFixtures.fcm(#"{"token":"t","notification":{"title":"a"},"android":{"collapse_key":"dose-reminder"}}"#), "dose"),
-            (LinkPolicyFixtures.fcm(#"{"token":"t","notification":{"title":"a"},"apns":{"headers":{"apns-collapse-id":"dose-reminder"}}}"#), "dose"),
+            (
+                LinkPolicyFixtures.fcm(
+                    #"{"token":"t","notification":{"title":"a"},"apns":{"headers":{"apns-collapse-id":"dose-reminder"}}}"#), "dose"
+            ),
             (LinkPolicyFixtures.apns(#"{"aps":{"alert":"a"}}"#), nil),
         ] as [(ExchangeRecord, String?)]
     )
@@ -43,9 +46,11 @@ struct PolicyTypeKeyTests {
     func capByCollapseID() throws {
         let checker = PolicyChecker(policy: try PolicyFile(parsing: Self.policy))
         let records = [
-            Self.withCollapseID(LinkPolicyFixtures.apns(#"{"aps":{"alert":"a"}}"#, sequence: 1, at: "2026-03-28T09:00:00Z"), "dose-reminder"),
+            Self.withCollapseID(
+                LinkPolicyFixtures.apns(#"{"aps":{"alert":"a"}}"#, sequence: 1, at: "2026-03-28T09:00:00Z"), "dose-reminder"),
             LinkPolicyFixtures.apns(#"{"aps":{"alert":"b","category":"LAB_RESULTS"}}"#, sequence: 2, at: "2026-03-28T10:00:00Z"),
-            Self.withCollapseID(LinkPolicyFixtures.apns(#"{"aps":{"alert":"c"}}"#, sequence: 3, at: "2026-03-28T11:00:00Z"), "dose-reminder"),
+            Self.withCollapseID(
+                LinkPolicyFixtures.apns(#"{"aps":{"alert":"c"}}"#, sequence: 3, at: "2026-03-28T11:00:00Z"), "dose-reminder"),
         ]
         let report = checker.check(records)
         #expect(report.violations.map(\.notification.sequence) == [3])

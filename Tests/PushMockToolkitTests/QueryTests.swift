@@ -32,18 +32,20 @@ func apnsRecord(
 
 @Suite("Payload predicates")
 struct PayloadPredicateTests {
-    @Test("text forms", arguments: [
-        ("$.aps.alert.title=Hi", "$.aps.alert.title", "=", JSONValue.string("Hi")),
-        ("$.aps.alert.title==Hi", "$.aps.alert.title", "=", .string("Hi")),
-        ("$.aps.badge=3", "$.aps.badge", "=", .number("3")),
-        (#"$.aps['content-available']=1"#, #"$.aps['content-available']"#, "=", .number("1")),
-        (#"$.x="quoted""#, "$.x", "=", .string("quoted")),
-        ("$.aps.sound!=default", "$.aps.sound", "!=", .string("default")),
-        ("$.aps.alert.title~Time for *", "$.aps.alert.title", "~", .string("Time for *")),
-        ("$.deep_link", "$.deep_link", "exists", nil),
-        ("!$.aps.sound", "$.aps.sound", "absent", nil),
-        ("$.a=x=y", "$.a", "=", .string("x=y")),
-    ] as [(String, String, String, JSONValue?)])
+    @Test(
+        "text forms",
+        arguments: [
+            ("$.aps.alert.title=Hi", "$.aps.alert.title", "=", JSONValue.string("Hi")),
+            ("$.aps.alert.title==Hi", "$.aps.alert.title", "=", .string("Hi")),
+            ("$.aps.badge=3", "$.aps.badge", "=", .number("3")),
+            (#"$.aps['content-available']=1"#, #"$.aps['content-available']"#, "=", .number("1")),
+            (#"$.x="quoted""#, "$.x", "=", .string("quoted")),
+            ("$.aps.sound!=default", "$.aps.sound", "!=", .string("default")),
+            ("$.aps.alert.title~Time for *", "$.aps.alert.title", "~", .string("Time for *")),
+            ("$.deep_link", "$.deep_link", "exists", nil),
+            ("!$.aps.sound", "$.aps.sound", "absent", nil),
+            ("$.a=x=y", "$.a", "=", .string("x=y")),
+        ] as [(String, String, String, JSONValue?)])
     func parses(text: String, path: String, op: String, value: JSONValue?) throws {
         let predicate = try PayloadPredicate(parsing: text)
         #expect(predicate.path == path)
@@ -59,7 +61,8 @@ struct PayloadPredicateTests {
 
     @Test("evaluation")
     func evaluation() throws {
-        let body = try JSONValue(parsing: #"{"aps":{"alert":{"title":"Time for your BPC-157"},"badge":2},"deep_link":"loop://protocols/p1/log"}"#)
+        let body = try JSONValue(
+            parsing: #"{"aps":{"alert":{"title":"Time for your BPC-157"},"badge":2},"deep_link":"loop://protocols/p1/log"}"#)
         #expect(try PayloadPredicate(parsing: "$.aps.alert.title=Time for your BPC-157").evaluate(body).passed)
         #expect(try PayloadPredicate(parsing: "$.aps.alert.title~Time for *").evaluate(body).passed)
         #expect(try PayloadPredicate(parsing: "$.aps.badge=2").evaluate(body).passed)
@@ -101,7 +104,8 @@ struct RecordingQueryTests {
 
     @Test("JSON form round trips")
     func codable() throws {
-        let json = #"{"platform":"apns","token":"00fc*","status":"4xx","since":1795255200000,"payload":[{"path":"$.aps.badge","op":"=","value":3}]}"#
+        let json =
+            #"{"platform":"apns","token":"00fc*","status":"4xx","since":1795255200000,"payload":[{"path":"$.aps.badge","op":"=","value":3}]}"#
         let query = try JSONDecoder().decode(RecordingQuery.self, from: Data(json.utf8))
         #expect(query.status == StatusFilter("4xx"))
         #expect(query.since == Timestamp(millisecondsSince1970: 1_795_255_200_000))
@@ -120,7 +124,8 @@ struct ExpectationTests {
 
     @Test("a miss names what was expected, what came, and the nearest misses")
     func nearestMisses() throws {
-        let query = RecordingQuery(token: Glob("00fc13ad"), status: .exactly(200), payload: [try .equals("$.aps.alert.title", "Time for your BPC-157")])
+        let query = RecordingQuery(
+            token: Glob("00fc13ad"), status: .exactly(200), payload: [try .equals("$.aps.alert.title", "Time for your BPC-157")])
         let result = ExpectationEvaluator.evaluate(Expectation(query: query), records: records)
         #expect(!result.passed)
         #expect(result.matchedCount == 0)
@@ -133,18 +138,25 @@ struct ExpectationTests {
         #expect(result.message.contains(#"$.aps.alert.title: expected Time for your BPC-157, got Time for your {{compound_name}}"#))
     }
 
-    @Test("counts", arguments: [
-        (CountRule.exactly(1), 1, true), (.exactly(1), 2, false), (.atLeast(2), 2, true), (.atMost(1), 2, false), (.none, 0, true), (.none, 1, false),
-    ] as [(CountRule, Int, Bool)])
+    @Test(
+        "counts",
+        arguments: [
+            (CountRule.exactly(1), 1, true), (.exactly(1), 2, false), (.atLeast(2), 2, true), (.atMost(1), 2, false), (.none, 0, true),
+            (.none, 1, false),
+        ] as [(CountRule, Int, Bool)])
     func counts(rule: CountRule, matches: Int, passes: Bool) {
         let records = (0..<matches).map { apnsRecord(UInt64($0)) }
-        #expect(ExpectationEvaluator.evaluate(Expectation(query: RecordingQuery(platform: .apns), count: rule), records: records).passed == passes)
+        #expect(
+            ExpectationEvaluator.evaluate(Expectation(query: RecordingQuery(platform: .apns), count: rule), records: records).passed
+                == passes)
     }
 
     @Test("order: steps must appear in sequence; a wrong order is said so")
     func order() throws {
         let title: (String) throws -> RecordingQuery = { RecordingQuery(payload: [try .equals("$.aps.alert.title", .string($0))]) }
-        let sequence = [apnsRecord(1, payload: #"{"aps":{"alert":{"title":"A"}}}"#), apnsRecord(2, payload: #"{"aps":{"alert":{"title":"B"}}}"#)]
+        let sequence = [
+            apnsRecord(1, payload: #"{"aps":{"alert":{"title":"A"}}}"#), apnsRecord(2, payload: #"{"aps":{"alert":{"title":"B"}}}"#),
+        ]
         #expect(ExpectationEvaluator.evaluate(OrderExpectation(steps: [try title("A"), try title("B")]), records: sequence).passed)
         let reversed = ExpectationEvaluator.evaluate(OrderExpectation(steps: [try title("B"), try title("A")]), records: sequence)
         #expect(!reversed.passed)
@@ -162,8 +174,10 @@ struct ExpectationTests {
 
     @Test("JUnit XML escapes and counts failures")
     func junit() {
-        let failing = ExpectationEvaluator.evaluate(Expectation(name: "<dose & reminder>", query: RecordingQuery(platform: .fcm)), records: records)
-        let passing = ExpectationEvaluator.evaluate(Expectation(query: RecordingQuery(platform: .apns), count: .atLeast(1)), records: records)
+        let failing = ExpectationEvaluator.evaluate(
+            Expectation(name: "<dose & reminder>", query: RecordingQuery(platform: .fcm)), records: records)
+        let passing = ExpectationEvaluator.evaluate(
+            Expectation(query: RecordingQuery(platform: .apns), count: .atLeast(1)), records: records)
         let xml = JUnitReport.render(JUnitReport.testCases([failing, passing]))
         #expect(xml.contains(#"<testsuites tests="2" failures="1">"#))
         #expect(xml.contains("&lt;dose &amp; reminder&gt;"))

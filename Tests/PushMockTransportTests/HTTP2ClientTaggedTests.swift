@@ -38,7 +38,8 @@ struct HTTP2ClientTaggedTests {
                 observed.readCycles.withLockedValue { $0 += 1 }
             }
             for tag in 0..<50 {
-                let sent = handler.value.send(HTTPRequestMessage(method: "POST", path: "/n/\(tag)", body: [1]), tag: UInt64(tag), flush: false)
+                let sent = handler.value.send(
+                    HTTPRequestMessage(method: "POST", path: "/n/\(tag)", body: [1]), tag: UInt64(tag), flush: false)
                 #expect((try? sent.get()) == Int32(2 * tag + 1))
             }
             #expect(handler.value.inFlightCount == 50)

@@ -3,9 +3,10 @@ import NIOCore
 import NIOEmbedded
 import NIOPosix
 import PushMockCore
-@testable import PushMockTransport
 import Synchronization
 import Testing
+
+@testable import PushMockTransport
 
 /// Answers by path the way the gateway can: at once without a body (APNs success), with a body
 /// (an error), with RST_STREAM, after a delay (fault latency), or never (a hang fault).
@@ -166,11 +167,15 @@ struct HTTP2StreamLifecycleTests {
 
         // One client, one connection, 1000 streams in flight, the four kinds of answer in turn (in the
         // proportions a sender sees: mostly successes, some errors and resets, a few delayed).
-        let result = try await runProcess("/usr/bin/h2load", [
-            "-n", String(Self.streamCount), "-c", "1", "-m", "1000", "-N", "60s",
-        ] + ["/ok", "/body", "/ok", "/reset", "/ok", "/body", "/ok", "/slow"].map { base + $0 })
+        let result = try await runProcess(
+            "/usr/bin/h2load",
+            [
+                "-n", String(Self.streamCount), "-c", "1", "-m", "1000", "-N", "60s",
+            ] + ["/ok", "/body", "/ok", "/reset", "/ok", "/body", "/ok", "/slow"].map { base + $0 })
         #expect(result.status == 0, "\(result.output)")
-        #expect(result.output.contains("requests: \(Self.streamCount) total, \(Self.streamCount) started, \(Self.streamCount) done"), "\(result.output)")
+        #expect(
+            result.output.contains("requests: \(Self.streamCount) total, \(Self.streamCount) started, \(Self.streamCount) done"),
+            "\(result.output)")
         #expect(responder.answered.withLock { $0 } == Self.streamCount)
 
         // h2load closes the connection once every stream is answered.
@@ -199,7 +204,9 @@ struct HTTP2StreamLifecycleTests {
         #expect(samples.warm > 0 && samples.late > 0)
         let growth = samples.late - samples.warm
         #expect(growth < 256 << 20, "RSS grew by \(growth / 1024) KiB from \(samples.warm / 1024) KiB")
-        print("1M streams: RSS \(samples.warm / 1024) KiB at \(warmUp) streams, \(samples.late / 1024) KiB near the end; peak \(values.peak); \(values.readCycles) read cycles")
+        print(
+            "1M streams: RSS \(samples.warm / 1024) KiB at \(warmUp) streams, \(samples.late / 1024) KiB near the end; peak \(values.peak); \(values.readCycles) read cycles"
+        )
         try await server.close()
     }
 
@@ -210,7 +217,8 @@ struct HTTP2StreamLifecycleTests {
 
         init(responder: LifecycleResponder) throws {
             channel = EmbeddedChannel()
-            try channel.pipeline.syncOperations.addHandler(HTTP2ServerHandler(configuration: HTTP2ServerConfiguration(), responder: responder))
+            try channel.pipeline.syncOperations.addHandler(
+                HTTP2ServerHandler(configuration: HTTP2ServerConfiguration(), responder: responder))
             try channel.connect(to: SocketAddress(ipAddress: "127.0.0.1", port: 1)).wait()
             client = try NGHTTP2Session(role: .client, maximumStoredBodyBytes: 1 << 16)
             try client.submitSettings([.initialWindowSize(65535)])
@@ -235,7 +243,8 @@ struct HTTP2StreamLifecycleTests {
         }
 
         func send(_ path: String) throws -> Int32 {
-            try client.submitRequest(method: "POST", path: path, scheme: "http", authority: "a", headers: HTTPHeaderList(), body: [1, 2, 3])
+            try client.submitRequest(
+                method: "POST", path: path, scheme: "http", authority: "a", headers: HTTPHeaderList(), body: [1, 2, 3])
         }
     }
 
@@ -249,7 +258,10 @@ struct HTTP2StreamLifecycleTests {
         }
         try setup.pump()
         #expect(responder.answered.withLock { $0 } == 200)
-        #expect(try setup.bookkeeping == HTTP2StreamBookkeeping(inboundStreams: 200, outboundBodies: 0, completedStreams: 0, closedStreams: 0, delayedReplies: 100))
+        #expect(
+            try setup.bookkeeping
+                == HTTP2StreamBookkeeping(
+                    inboundStreams: 200, outboundBodies: 0, completedStreams: 0, closedStreams: 0, delayedReplies: 100))
 
         for streamID in streams {
             try setup.client.submitReset(streamID: streamID, errorCode: .cancel)

@@ -1,11 +1,12 @@
 import Foundation
+import NIOConcurrencyHelpers
 import NIOCore
 import NIOEmbedded
-import NIOConcurrencyHelpers
 import NIOPosix
 import PushMockCore
-@testable import PushMockTransport
 import Testing
+
+@testable import PushMockTransport
 
 /// Valid client bytes for a few APNs-shaped requests, produced by a client-mode session.
 func validClientBytes(requests: Int = 3, bodySize: Int = 64) throws -> [UInt8] {

@@ -2,8 +2,9 @@ import Foundation
 import NIOCore
 import NIOPosix
 import PushMockCore
-@testable import PushMockTransport
 import Testing
+
+@testable import PushMockTransport
 
 /// Echoes the request line and body length; `/reset` resets, `/goaway` sends GOAWAY.
 final class EchoResponder: HTTPConnectionResponder {
@@ -11,22 +12,24 @@ final class EchoResponder: HTTPConnectionResponder {
     init(transport: HTTPTransportProtocol) { self.transport = transport }
 
     func respond(to requests: [HTTPRequestMessage]) -> HTTPReplyBatch {
-        .immediate(requests.map { request in
-            switch request.path {
-            case "/reset": return HTTPReply(.resetStream(.refusedStream))
-            case "/goaway":
-                return HTTPReply(.goAway(.noError, debugData: Array(#"{"reason":"Shutdown"}"#.utf8), lastStreamID: 0, closeConnection: true))
-            case "/slow": return HTTPReply(.respond(HTTPResponseMessage(status: 200)), delay: .milliseconds(50))
-            default:
-                var headers = HTTPHeaderList()
-                headers.append(name: "x-transport", value: transport.name)
-                headers.append(name: "x-method", value: request.method)
-                headers.append(name: "x-path", value: request.path)
-                headers.append(name: "x-header-count", value: String(request.headers.count))
-                let body = Array("\(request.method) \(request.path) \(request.bodyByteCount)".utf8)
-                return .respond(HTTPResponseMessage(status: 200, headers: headers, body: body))
-            }
-        })
+        .immediate(
+            requests.map { request in
+                switch request.path {
+                case "/reset": return HTTPReply(.resetStream(.refusedStream))
+                case "/goaway":
+                    return HTTPReply(
+                        .goAway(.noError, debugData: Array(#"{"reason":"Shutdown"}"#.utf8), lastStreamID: 0, closeConnection: true))
+                case "/slow": return HTTPReply(.respond(HTTPResponseMessage(status: 200)), delay: .milliseconds(50))
+                default:
+                    var headers = HTTPHeaderList()
+                    headers.append(name: "x-transport", value: transport.name)
+                    headers.append(name: "x-method", value: request.method)
+                    headers.append(name: "x-path", value: request.path)
+                    headers.append(name: "x-header-count", value: String(request.headers.count))
+                    let body = Array("\(request.method) \(request.path) \(request.bodyByteCount)".utf8)
+                    return .respond(HTTPResponseMessage(status: 200, headers: headers, body: body))
+                }
+            })
     }
 
     func connectionClosed() {}
@@ -154,7 +157,9 @@ struct TransportRoundTripTests {
         #expect(client.inbound[1]?.bodyByteCount == 0)
         #expect(client.inbound[1]?.isComplete == true)
         #expect(client.inbound[3]?.body == Array("body".utf8))
-        #expect(server.bookkeeping == HTTP2StreamBookkeeping(inboundStreams: 0, outboundBodies: 0, completedStreams: 0, closedStreams: 2, delayedReplies: 0))
+        #expect(
+            server.bookkeeping
+                == HTTP2StreamBookkeeping(inboundStreams: 0, outboundBodies: 0, completedStreams: 0, closedStreams: 2, delayedReplies: 0))
     }
 
     @Test("curl speaks HTTP/1.1 and h2c prior knowledge to the same port")

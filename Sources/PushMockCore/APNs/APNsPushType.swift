@@ -45,18 +45,31 @@ public struct APNsPushType: Hashable, Sendable, CustomStringConvertible {
             }
             return true
         }
-        if matches("alert") { self.init(.alert) }
-        else if matches("background") { self.init(.background) }
-        else if matches("voip") { self.init(.voip) }
-        else if matches("liveactivity") { self.init(.liveactivity) }
-        else if matches("complication") { self.init(.complication) }
-        else if matches("controls") { self.init(.controls) }
-        else if matches("fileprovider") { self.init(.fileprovider) }
-        else if matches("location") { self.init(.location) }
-        else if matches("mdm") { self.init(.mdm) }
-        else if matches("pushtotalk") { self.init(.pushtotalk) }
-        else if matches("widgets") { self.init(.widgets) }
-        else { return nil }
+        if matches("alert") {
+            self.init(.alert)
+        } else if matches("background") {
+            self.init(.background)
+        } else if matches("voip") {
+            self.init(.voip)
+        } else if matches("liveactivity") {
+            self.init(.liveactivity)
+        } else if matches("complication") {
+            self.init(.complication)
+        } else if matches("controls") {
+            self.init(.controls)
+        } else if matches("fileprovider") {
+            self.init(.fileprovider)
+        } else if matches("location") {
+            self.init(.location)
+        } else if matches("mdm") {
+            self.init(.mdm)
+        } else if matches("pushtotalk") {
+            self.init(.pushtotalk)
+        } else if matches("widgets") {
+            self.init(.widgets)
+        } else {
+            return nil
+        }
     }
 
     /// The header value.

@@ -1,4 +1,3 @@
-
 /// The id of a ticket, used later to fetch its receipt. The service sends lower-case UUIDs
 /// (observed: `01975b8d-8352-7beb-a3f0-ca195f91842c`); the docs' placeholders are upper case.
 package struct ExpoReceiptID: Hashable, Sendable, CustomStringConvertible {

@@ -285,9 +285,10 @@ public struct HTTPHeaderList: Sendable, Hashable, RandomAccessCollection, Expres
     }
 
     public static func == (lhs: HTTPHeaderList, rhs: HTTPHeaderList) -> Bool {
-        lhs.count == rhs.count && lhs.spans.indices.allSatisfy {
-            lhs.nameBytes(at: $0) == rhs.nameBytes(at: $0) && lhs.valueBytes(at: $0) == rhs.valueBytes(at: $0)
-        }
+        lhs.count == rhs.count
+            && lhs.spans.indices.allSatisfy {
+                lhs.nameBytes(at: $0) == rhs.nameBytes(at: $0) && lhs.valueBytes(at: $0) == rhs.valueBytes(at: $0)
+            }
     }
 
     public func hash(into hasher: inout Hasher) {

@@ -1,7 +1,7 @@
+import Crypto
 import Foundation
 import PushMockAuth
 public import PushMockCore
-import Crypto
 
 /// A signing key as written in the config file and accepted by `POST /_pushmock/apns/keys`.
 ///

@@ -1,7 +1,7 @@
-import _CryptoExtras
 package import Foundation
 import PushMockAuth
 public import PushMockCore
+import _CryptoExtras
 
 /// A service account the token endpoint should trust, as written in the config file and
 /// accepted by `POST /_pushmock/fcm/service-accounts`. Either `path` to a service-account JSON

@@ -1,4 +1,3 @@
-
 /// Everything `pushmock serve` needs to start. Every property has a documented default; the
 /// defaults are the zero-configuration behaviour.
 public struct GatewayConfiguration: Sendable {

@@ -41,7 +41,9 @@ public struct SampleServiceAccount: Sendable {
     }
 
     /// Makes a fresh sample account in memory.
-    public static func generate(projectID: String = defaultProjectID, tokenURI: String = "https://localhost:2197/token") throws -> SampleServiceAccount {
+    public static func generate(projectID: String = defaultProjectID, tokenURI: String = "https://localhost:2197/token") throws
+        -> SampleServiceAccount
+    {
         let json = try ServiceAccountJSON.makeSample(
             projectID: projectID,
             clientEmail: clientEmail(project: projectID),

@@ -1,7 +1,7 @@
 import Foundation
 import PushMockCore
-import Synchronization
 import PushMockJSON
+import Synchronization
 
 /// `/_pushmock/apns/…`: keys, teams, device tokens and their lifecycle, client-certificate CAs.
 extension ControlAPI {
@@ -43,7 +43,7 @@ extension ControlAPI {
             guard let record = state.devices.lookup(token) else { throw ControlAPIError(404, "no token \(token)") }
             return try Self.encoded(APNsDeviceDefinition(record))
         case "PATCH" where request.matches("PATCH", "apns", "tokens", "*"),
-             "POST" where request.matches("POST", "apns", "tokens", "*"):
+            "POST" where request.matches("POST", "apns", "tokens", "*"):
             let token = try Self.apnsToken(segments[2])
             let patch = body.isEmpty ? APNsTokenPatch() : try JSONDecoder().decode(APNsTokenPatch.self, from: Data(body))
             let now = state.clock.now()

@@ -1,7 +1,7 @@
 import Foundation
 import PushMockCore
-import PushMockSimulation
 import PushMockJSON
+import PushMockSimulation
 
 /// `/_pushmock/devices…`: the simulated devices behind the tokens.
 ///
@@ -18,7 +18,9 @@ extension ControlAPI {
         if request.matches("GET", "devices") {
             let service = try request.query["service"].map(Self.service)
             let connectivity = try request.query["connectivity"].map { text -> Connectivity in
-                guard let value = Connectivity(rawValue: text) else { throw ControlAPIError(400, "connectivity must be online, idle or offline") }
+                guard let value = Connectivity(rawValue: text) else {
+                    throw ControlAPIError(400, "connectivity must be online, idle or offline")
+                }
                 return value
             }
             let devices = state.simulatedDevices.devices(now: now).filter { device in
@@ -34,13 +36,15 @@ extension ControlAPI {
         switch request.method {
         case "GET":
             guard let device = state.simulatedDevices.device(address, now: now) else {
-                throw ControlAPIError(404, "no simulated device \(address): it appears with its first notification, or set its connectivity")
+                throw ControlAPIError(
+                    404, "no simulated device \(address): it appears with its first notification, or set its connectivity")
             }
             return try Self.encoded(DeviceReport(device, detailed: true))
         case "POST", "PATCH":
             guard !request.body.isEmpty else { throw ControlAPIError(400, "give the connectivity: {\"connectivity\": \"offline\"}") }
             let change = try JSONDecoder().decode(DeviceChange.self, from: Data(request.body))
-            let device = state.simulatedDevices.setConnectivity(change.connectivity, for: address, policy: storagePolicy(for: address), now: now)
+            let device = state.simulatedDevices.setConnectivity(
+                change.connectivity, for: address, policy: storagePolicy(for: address), now: now)
             return try Self.encoded(DeviceReport(device, detailed: true))
         case "DELETE":
             guard state.simulatedDevices.remove(address) else { throw ControlAPIError(404, "no simulated device \(address)") }
@@ -77,7 +81,9 @@ extension ControlAPI {
     }
 
     static func service(_ text: String) throws -> PushService {
-        guard let service = PushService(rawValue: text) else { throw ControlAPIError(400, "service must be apns, fcm or expo, not \(text)") }
+        guard let service = PushService(rawValue: text) else {
+            throw ControlAPIError(400, "service must be apns, fcm or expo, not \(text)")
+        }
         return service
     }
 }

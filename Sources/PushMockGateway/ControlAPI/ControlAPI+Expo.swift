@@ -23,7 +23,7 @@ extension ControlAPI {
             guard let record = registry.lookup(segments[2]) else { throw ControlAPIError(404, "no Expo token \(segments[2])") }
             return try Self.encoded(ExpoTokenDefinition(record))
         case "PATCH" where request.matches("PATCH", "expo", "tokens", "*"),
-             "POST" where request.matches("POST", "expo", "tokens", "*"):
+            "POST" where request.matches("POST", "expo", "tokens", "*"):
             let token = segments[2]
             try ExpoTokenDefinition.checkToken(token)
             let patch = body.isEmpty ? ExpoTokenPatch() : try JSONDecoder().decode(ExpoTokenPatch.self, from: Data(body))

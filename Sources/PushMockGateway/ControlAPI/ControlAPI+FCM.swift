@@ -33,7 +33,7 @@ extension ControlAPI {
             guard let record = state.fcmTokens.lookup(segments[2]) else { throw ControlAPIError(404, "no FCM token \(segments[2])") }
             return try Self.encoded(FCMTokenDefinition(record))
         case "PATCH" where request.matches("PATCH", "fcm", "tokens", "*"),
-             "POST" where request.matches("POST", "fcm", "tokens", "*"):
+            "POST" where request.matches("POST", "fcm", "tokens", "*"):
             let token = try Self.fcmToken(segments[2])
             let patch = body.isEmpty ? FCMTokenPatch() : try JSONDecoder().decode(FCMTokenPatch.self, from: Data(body))
             let now = state.clock.now()

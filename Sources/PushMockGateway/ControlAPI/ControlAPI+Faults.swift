@@ -1,7 +1,7 @@
 import Foundation
 import PushMockCore
-import PushMockSimulation
 import PushMockJSON
+import PushMockSimulation
 
 /// `/_pushmock/faults…`: rules and presets.
 extension ControlAPI {
@@ -36,7 +36,8 @@ extension ControlAPI {
             guard let preset = FaultPreset(rawValue: segments[2]) else {
                 throw ControlAPIError(404, "no preset \(segments[2]); try \(FaultPreset.allCases.map(\.rawValue).joined(separator: ", "))")
             }
-            let parameters = body.isEmpty ? FaultPreset.Parameters() : try JSONDecoder().decode(FaultPreset.Parameters.self, from: Data(body))
+            let parameters =
+                body.isEmpty ? FaultPreset.Parameters() : try JSONDecoder().decode(FaultPreset.Parameters.self, from: Data(body))
             let now = state.clock.now()
             var added: [FaultRule] = []
             do {

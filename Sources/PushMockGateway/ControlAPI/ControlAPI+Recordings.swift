@@ -1,8 +1,8 @@
 import Foundation
 import PushMockCore
-import PushMockRecording
-import PushMockQuery
 import PushMockJSON
+import PushMockQuery
+import PushMockRecording
 
 /// `/_pushmock/recordings…` (queries in the language of ``RecordingQuery``).
 extension ControlAPI {
@@ -25,7 +25,9 @@ extension ControlAPI {
         }
         if request.matches("GET", "recordings", "*") {
             let sequence = request.segments[1]
-            guard let number = UInt64(sequence), let entry = state.recordings.entries(after: number &- 1, oldestFirstLimit: 1), entry.sequence == number else {
+            guard let number = UInt64(sequence), let entry = state.recordings.entries(after: number &- 1, oldestFirstLimit: 1),
+                entry.sequence == number
+            else {
                 throw ControlAPIError(404, "no recording with sequence \(sequence)")
             }
             return Self.rawJSON(status: 200, Array(entry.line))
@@ -47,7 +49,8 @@ extension ControlAPI {
     }
 
     private func list(_ listing: RecordingListing) -> HTTPResponseMessage {
-        let entries = state.recordings.entries(matching: listing.query, newestFirst: listing.newestFirst, limit: listing.limit, after: listing.after)
+        let entries = state.recordings.entries(
+            matching: listing.query, newestFirst: listing.newestFirst, limit: listing.limit, after: listing.after)
         // The stored lines are the journal's JSON objects: embed them as they are.
         var bytes: [UInt8] = Array(#"{"records":["#.utf8)
         for (index, entry) in entries.enumerated() {

@@ -1,9 +1,9 @@
 import Foundation
 package import PushMockCore
 package import PushMockJSON
+import PushMockQuery
 import PushMockRecording
 import PushMockSimulation
-import PushMockQuery
 import Synchronization
 
 /// The REST control API under `/_pushmock/` on every listener (HTTP/1.1 and HTTP/2, TLS and

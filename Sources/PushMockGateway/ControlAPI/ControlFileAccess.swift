@@ -61,7 +61,8 @@ package struct ControlFileAccess: Sendable {
         var status = stat()
         guard fstat(descriptor, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG else { return nil }
         guard Int(status.st_size) <= maximumBytes else {
-            throw ControlAPIError(413, "\(member): \(named) is \(status.st_size) bytes; the gateway reads files of at most \(maximumBytes) bytes")
+            throw ControlAPIError(
+                413, "\(member): \(named) is \(status.st_size) bytes; the gateway reads files of at most \(maximumBytes) bytes")
         }
         var bytes = [UInt8](repeating: 0, count: Int(status.st_size) + 1)
         var count = 0

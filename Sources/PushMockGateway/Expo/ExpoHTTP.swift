@@ -41,7 +41,8 @@ struct ExpoHTTP {
         headers.append(name: "content-type", value: ExpoRequestError.contentType)
         var bytes = body
         if options.compressesResponses,
-           request.headers.values(named: "accept-encoding").contains(where: HTTPContentCoding.acceptsGzip) {
+            request.headers.values(named: "accept-encoding").contains(where: HTTPContentCoding.acceptsGzip)
+        {
             bytes = HTTPContentCoding.gzipCompress(body)
             headers.append(name: "content-encoding", value: "gzip")
         }

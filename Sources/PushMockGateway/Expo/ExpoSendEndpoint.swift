@@ -152,17 +152,18 @@ struct ExpoSendEndpoint: GatewayEndpoint {
             }
             let id = ExpoReceiptID(context.connection.makeUUID())
             tickets.append(.ok(id))
-            issued.append((
-                id,
-                ExpoReceiptStore.Entry(
-                    token: token,
-                    project: send.project,
-                    issuedAt: now,
-                    availableAt: now + options.receiptDelay,
-                    expiresAt: now + options.receiptLifetime,
-                    presetError: entry.receiptError
-                )
-            ))
+            issued.append(
+                (
+                    id,
+                    ExpoReceiptStore.Entry(
+                        token: token,
+                        project: send.project,
+                        issuedAt: now,
+                        availableAt: now + options.receiptDelay,
+                        expiresAt: now + options.receiptLifetime,
+                        presetError: entry.receiptError
+                    )
+                ))
             if entry.receiptError == nil {
                 exchange.relayed.append(index)
                 exchange.platforms[index] = record?.platform ?? .ios

@@ -149,7 +149,8 @@ struct FCMSendEndpoint: GatewayEndpoint {
             let random = context.connection.nextRandom()
             let hex = String(UInt32(truncatingIfNeeded: random), radix: 16)
             let padded = String(repeating: "0", count: 8 - hex.count) + hex
-            name = "projects/\(project)/messages/0:\(now.millisecondsSince1970 * 1000 + Int64(context.connection.nextRandom() % 1000))%\(padded)\(padded)"
+            name =
+                "projects/\(project)/messages/0:\(now.millisecondsSince1970 * 1000 + Int64(context.connection.nextRandom() % 1000))%\(padded)\(padded)"
         }
         exchange.messageName = name
         var body = JSONWriterBox()
@@ -243,4 +244,3 @@ struct FCMSendEndpoint: GatewayEndpoint {
         return headers
     }
 }
-

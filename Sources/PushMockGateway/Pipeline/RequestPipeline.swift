@@ -58,12 +58,14 @@ extension GatewayConnection {
         if exchange.reply == nil { endpoint.validate(&exchange, in: context) }
         if exchange.reply == nil { endpoint.applyState(&exchange, in: context) }
 
-        var reply = exchange.reply ?? {
-            // Every endpoint answers by its state step at the latest; this is the one place a
-            // missing answer would surface.
-            logger.error("endpoint left a request unanswered", metadata: ["path": "\(request.path)"])
-            return Self.internalErrorReply()
-        }()
+        var reply =
+            exchange.reply
+            ?? {
+                // Every endpoint answers by its state step at the latest; this is the one place a
+                // missing answer would surface.
+                logger.error("endpoint left a request unanswered", metadata: ["path": "\(request.path)"])
+                return Self.internalErrorReply()
+            }()
         if let fault {
             if case .settings(let streams) = fault.action {
                 reply.settings.append(.maxConcurrentStreams(streams))
@@ -78,7 +80,8 @@ extension GatewayConnection {
         batch.replies.append(reply)
 
         let injectedDelay = reply.delay.map { $0.wholeMicroseconds } ?? 0
-        guard var record = endpoint.record(exchange, in: context, latencyMicroseconds: Self.microseconds(since: started) + injectedDelay) else {
+        guard var record = endpoint.record(exchange, in: context, latencyMicroseconds: Self.microseconds(since: started) + injectedDelay)
+        else {
             return
         }
         let reachesDevice = exchange.isAccepted && playback == nil && (fault?.action.effect ?? .normalAnswer) == .normalAnswer

@@ -45,7 +45,8 @@ extension GatewayConnection {
         var headers = HTTPHeaderList()
         if platform == .fcm {
             headers.append(name: "content-type", value: "application/json; charset=UTF-8")
-            let body = #"{"error":{"code":404,"message":"No recorded exchange matches this request (pushmock playback).","status":"NOT_FOUND"}}"#
+            let body =
+                #"{"error":{"code":404,"message":"No recorded exchange matches this request (pushmock playback).","status":"NOT_FOUND"}}"#
             return HTTPResponseMessage(status: 404, headers: headers, body: Array(body.utf8))
         }
         headers.append(name: "content-type", value: "application/json")
@@ -72,7 +73,8 @@ extension GatewayConnection {
         if record.platform == .apns {
             record.notification?.messageID = answer.headers.first(named: "apns-id")
         } else {
-            record.notification?.messageID = answer.status == 200
+            record.notification?.messageID =
+                answer.status == 200
                 ? RecordedBody(capturing: answer.body).jsonValue?["name"]?.stringValue
                 : nil
         }

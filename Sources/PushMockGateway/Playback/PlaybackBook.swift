@@ -1,6 +1,6 @@
 package import PushMockCore
-package import PushMockRecording
 import PushMockJSON
+package import PushMockRecording
 import Synchronization
 
 /// The recorded answers a playback gateway gives, by request key. Each key keeps its answers

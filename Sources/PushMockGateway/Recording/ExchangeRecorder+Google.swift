@@ -107,7 +107,8 @@ extension ExchangeRecorder {
         var response = outcome.reply ?? HTTPReply(.noResponse)
         if let grant = outcome.grant, case .respond(var message) = response.action {
             // The issued token is a credential too: keep only its fingerprint.
-            let text = String(decoding: message.body, as: UTF8.self).replacingOccurrences(of: grant.token, with: "ya29.c.[withheld; fingerprint \(fingerprint(grant.token))]")
+            let text = String(decoding: message.body, as: UTF8.self).replacingOccurrences(
+                of: grant.token, with: "ya29.c.[withheld; fingerprint \(fingerprint(grant.token))]")
             message.body = Array(text.utf8)
             response = .respond(message)
         }

@@ -122,7 +122,8 @@ struct ExchangeRecorder {
                 responseBody = RecordedBody(capturing: response.body)
             }
         case .goAway(let code, let debugData, let lastStreamID, _):
-            annotations["goAway"] = "\(code.name) lastStreamID=\(lastStreamID.map(String.init) ?? "last") \(String(decoding: debugData, as: UTF8.self))"
+            annotations["goAway"] =
+                "\(code.name) lastStreamID=\(lastStreamID.map(String.init) ?? "last") \(String(decoding: debugData, as: UTF8.self))"
         case .resetStream(let code):
             annotations["resetStream"] = code.name
         case .closeConnection:

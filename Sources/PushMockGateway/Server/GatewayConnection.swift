@@ -71,7 +71,9 @@ final class GatewayConnection: HTTPConnectionResponder {
 
     /// Answers the batch once every waiting control request has its reply; each runs in a task
     /// that is cancelled if the connection closes first.
-    private func waitForLateReplies(_ committed: HTTPReplyBatch, late: [(slot: Int, compute: @Sendable () async -> HTTPReply)]) -> HTTPReplyBatch {
+    private func waitForLateReplies(_ committed: HTTPReplyBatch, late: [(slot: Int, compute: @Sendable () async -> HTTPReply)])
+        -> HTTPReplyBatch
+    {
         let ready: EventLoopFuture<[HTTPReply]>
         switch committed {
         case .immediate(let answers): ready = eventLoop.makeSucceededFuture(answers)
@@ -176,10 +178,13 @@ struct GatewayEndpoints {
     let unrouted: UnroutedEndpoint
 
     init(state: GatewayState, controlAPI: ControlAPI) {
-        let intake = state.simulationOptions.simulateDevices
+        let intake =
+            state.simulationOptions.simulateDevices
             ? DeliveryIntake(options: state.simulationOptions, fcmTokens: state.fcmTokens)
             : nil
-        let linting = state.simulationOptions.lint.map { NotificationLinting(configuration: $0, fcmTokens: state.fcmTokens, expoTokens: state.expoTokens) }
+        let linting = state.simulationOptions.lint.map {
+            NotificationLinting(configuration: $0, fcmTokens: state.fcmTokens, expoTokens: state.expoTokens)
+        }
         apnsDevice = APNsDeviceEndpoint(
             options: state.apnsOptions,
             keys: state.apnsKeys,

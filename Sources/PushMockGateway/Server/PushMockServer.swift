@@ -160,7 +160,8 @@ package final class PushMockServer: Service, Sendable {
             info.journalPath = state.journalPath
             if configuration.trustSampleServiceAccount, var sample = sampleServiceAccount.withLock({ $0 }) {
                 // token_uri must name the port actually bound; the key stays the same.
-                let tokenURI = info.tls.map { "https://localhost:\($0.port)/token" }
+                let tokenURI =
+                    info.tls.map { "https://localhost:\($0.port)/token" }
                     ?? info.cleartext.map { "http://\($0.host):\($0.port)/token" }
                 if let tokenURI {
                     try sample.update(tokenURI: tokenURI)

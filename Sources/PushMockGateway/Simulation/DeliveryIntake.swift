@@ -35,7 +35,7 @@ struct DeliveryIntake {
     /// An accepted FCM `messages:send` (not a dry run): one delivery per resolved token.
     func fcm(_ outcome: FCMSendExchange, now: Timestamp) -> [Delivery] {
         guard outcome.status == 200, let send = outcome.send, !send.validateOnly, let name = outcome.messageName,
-              let project = outcome.project, !outcome.resolvedTokens.isEmpty
+            let project = outcome.project, !outcome.resolvedTokens.isEmpty
         else { return [] }
         let message = send.message
         let payload = send.rawMessage.compactBytes
@@ -64,7 +64,8 @@ struct DeliveryIntake {
             case .web:
                 let headers = message.webpush?.headers
                 let urgency = headers.flatMap { Self.value(named: "Urgency", in: $0) }?.lowercased()
-                let ttl = headers.flatMap { Self.value(named: "TTL", in: $0) }.flatMap { Int64($0) } ?? FCMMessageValidator.maximumTTLSeconds
+                let ttl =
+                    headers.flatMap { Self.value(named: "TTL", in: $0) }.flatMap { Int64($0) } ?? FCMMessageValidator.maximumTTLSeconds
                 notification = SimulatedNotification(
                     id: name,
                     app: project,

@@ -48,9 +48,10 @@ enum FaultReplies {
 
     /// `{"error": "<code>"}` as IID answers.
     static func iidError(_ error: String, status: Int?, retryAfter: Int?) -> HTTPResponseMessage {
-        let status = status ?? [
-            "RESOURCE_EXHAUSTED": 429, "INTERNAL": 500, "UNAVAILABLE": 503, "UNAUTHENTICATED": 401, "PERMISSION_DENIED": 403,
-        ][error] ?? 400
+        let status =
+            status ?? [
+                "RESOURCE_EXHAUSTED": 429, "INTERNAL": 500, "UNAVAILABLE": 503, "UNAUTHENTICATED": 401, "PERMISSION_DENIED": 403,
+            ][error] ?? 400
         var body = JSONWriterBox()
         body.object { writer in
             writer.key("error")

@@ -13,7 +13,8 @@ struct NotificationLinting {
     /// An accepted `POST /3/device/<token>`.
     func apns(_ outcome: APNsExchange, now: Timestamp) -> [LintNote] {
         guard outcome.status == 200, let headers = outcome.headers else { return [] }
-        let findings = APNsLinter.lint(APNsLintInput(headers, topic: outcome.topic), payload: outcome.request.body, now: now, configuration: configuration)
+        let findings = APNsLinter.lint(
+            APNsLintInput(headers, topic: outcome.topic), payload: outcome.request.body, now: now, configuration: configuration)
         return findings.map(Self.note)
     }
 
@@ -42,7 +43,9 @@ struct NotificationLinting {
     /// Android deliveries are not linted.
     func expo(_ outcome: ExpoSendExchange, now: Timestamp) -> [LintNote] {
         guard outcome.status == 200, let send = outcome.send else { return [] }
-        let firstByte = outcome.request.body.first { $0 != UInt8(ascii: " ") && $0 != UInt8(ascii: "\n") && $0 != UInt8(ascii: "\r") && $0 != UInt8(ascii: "\t") }
+        let firstByte = outcome.request.body.first {
+            $0 != UInt8(ascii: " ") && $0 != UInt8(ascii: "\n") && $0 != UInt8(ascii: "\r") && $0 != UInt8(ascii: "\t")
+        }
         let isArray = firstByte == UInt8(ascii: "[")
         var linted = Set<Int>()
         var notes: [LintNote] = []
@@ -123,6 +126,8 @@ struct NotificationLinting {
     }
 
     private static func note(_ finding: LintFinding) -> LintNote {
-        LintNote(code: finding.code.rawValue, severity: finding.severity.rawValue, field: finding.field, message: finding.message, source: finding.source)
+        LintNote(
+            code: finding.code.rawValue, severity: finding.severity.rawValue, field: finding.field, message: finding.message,
+            source: finding.source)
     }
 }

@@ -19,7 +19,9 @@ package struct AccessTokenGrant: Sendable, Hashable {
     /// Whether the token may call FCM: Google accepts `cloud-platform` and `firebase.messaging`
     /// (the Admin SDKs ask for `cloud-platform` among others).
     package var allowsFCM: Bool {
-        scopes.contains { $0 == "https://www.googleapis.com/auth/cloud-platform" || $0 == "https://www.googleapis.com/auth/firebase.messaging" }
+        scopes.contains {
+            $0 == "https://www.googleapis.com/auth/cloud-platform" || $0 == "https://www.googleapis.com/auth/firebase.messaging"
+        }
     }
 
     package func owns(project: String) -> Bool {

@@ -22,7 +22,10 @@ package final class ExpoReceiptStore: Sendable {
         /// The outcome, once decided.
         var receipt: ExpoReceipt?
 
-        package init(token: String, project: String? = nil, issuedAt: Timestamp, availableAt: Timestamp, expiresAt: Timestamp, presetError: ExpoDeliveryError? = nil) {
+        package init(
+            token: String, project: String? = nil, issuedAt: Timestamp, availableAt: Timestamp, expiresAt: Timestamp,
+            presetError: ExpoDeliveryError? = nil
+        ) {
             self.token = token
             self.project = project
             self.issuedAt = issuedAt
@@ -74,7 +77,7 @@ package final class ExpoReceiptStore: Sendable {
     /// Drops the consumed front of `order` and ids no longer stored, once it is mostly waste.
     private static func compact(_ contents: inout Contents) {
         guard contents.order.count > 1024, contents.order.count - contents.head > 0,
-              contents.order.count > 2 * contents.entries.count || contents.head > contents.order.count / 2
+            contents.order.count > 2 * contents.entries.count || contents.head > contents.order.count / 2
         else { return }
         let entries = contents.entries
         contents.order = contents.order[contents.head...].filter { entries[$0] != nil }
@@ -83,7 +86,9 @@ package final class ExpoReceiptStore: Sendable {
 
     /// The receipts of `ids` that are available and not expired at `now`, in request order
     /// (each id once); `decide` gives the outcome of a receipt read for the first time.
-    package func receipts(for ids: [ExpoReceiptID], now: Timestamp, decide: (Entry) -> ExpoReceipt) -> [(id: ExpoReceiptID, receipt: ExpoReceipt)] {
+    package func receipts(for ids: [ExpoReceiptID], now: Timestamp, decide: (Entry) -> ExpoReceipt) -> [(
+        id: ExpoReceiptID, receipt: ExpoReceipt
+    )] {
         contents.withLock { contents in
             var result: [(id: ExpoReceiptID, receipt: ExpoReceipt)] = []
             var seen = Set<String>()

@@ -174,7 +174,9 @@ package final class ExpoRegistry: Sendable {
 
     /// Replaces `token` with `newToken` at `now` (reinstall): the old one is unregistered, the
     /// new one active for the same project and platform.
-    package func rotate(_ token: String, to newToken: String, project: String, at now: Timestamp) -> (old: ExpoTokenRecord, new: ExpoTokenRecord) {
+    package func rotate(_ token: String, to newToken: String, project: String, at now: Timestamp) -> (
+        old: ExpoTokenRecord, new: ExpoTokenRecord
+    ) {
         contents.withLock { contents in
             var old = contents.tokens[token] ?? ExpoTokenRecord(token: token, project: project)
             let new = ExpoTokenRecord(token: newToken, project: old.project, platform: old.platform, relayFailure: old.relayFailure)

@@ -123,10 +123,13 @@ package final class FCMRegistry: Sendable {
     /// answers `UNREGISTERED` from then on; the new one is active for the same project and
     /// platform with the same topic subscriptions. Unknown old tokens are registered first for
     /// `project`.
-    package func rotate(_ token: String, to newToken: String, project: String, at now: Timestamp) -> (old: FCMTokenRecord, new: FCMTokenRecord) {
+    package func rotate(_ token: String, to newToken: String, project: String, at now: Timestamp) -> (
+        old: FCMTokenRecord, new: FCMTokenRecord
+    ) {
         tokens.withLock { tokens in
             var old = tokens[token] ?? FCMTokenRecord(token: token, project: project)
-            let new = FCMTokenRecord(token: newToken, project: old.project, platform: old.platform, topics: old.topics, apnsFailure: old.apnsFailure)
+            let new = FCMTokenRecord(
+                token: newToken, project: old.project, platform: old.platform, topics: old.topics, apnsFailure: old.apnsFailure)
             old.state = .unregistered(at: now)
             old.replacedBy = newToken
             tokens[token] = old

@@ -1,5 +1,5 @@
-package import _CryptoExtras
 import Synchronization
+package import _CryptoExtras
 
 /// A Google service account the mock's token endpoint trusts: assertions signed with its key
 /// are exchanged for access tokens that may call FCM for its project.
@@ -15,7 +15,9 @@ package struct ServiceAccountRecord: Sendable {
     /// Numeric project number (also accepted in `projects/{…}` paths), if known.
     package var projectNumber: String?
 
-    package init(clientEmail: String, privateKeyID: String, publicKey: _RSA.Signing.PublicKey, projectID: String, projectNumber: String? = nil) {
+    package init(
+        clientEmail: String, privateKeyID: String, publicKey: _RSA.Signing.PublicKey, projectID: String, projectNumber: String? = nil
+    ) {
         self.clientEmail = clientEmail
         self.privateKeyID = privateKeyID
         self.publicKey = publicKey

@@ -31,7 +31,8 @@ public struct APNsServer: Sendable, Hashable, CustomStringConvertible {
 
     /// Any base URL, e.g. the mock: `https://127.0.0.1:2197`. `authority` overrides the
     /// `:authority` sent (`api.push.apple.com` makes the mock serve production).
-    public static func custom(url: String, authority: String? = nil, environment: APNsEnvironment? = nil) throws(SenderError) -> APNsServer {
+    public static func custom(url: String, authority: String? = nil, environment: APNsEnvironment? = nil) throws(SenderError) -> APNsServer
+    {
         var endpoint = try SenderEndpoint(url: url)
         endpoint.authority = authority
         return APNsServer(

@@ -249,7 +249,11 @@ final class DeliveryEngine: Sendable {
     /// A delivery that could not be sent because the connection has no credentials yet.
     func deferForCredentials(_ item: Item) {
         guard item.credentialRefreshes < 2 else {
-            complete(item, .failed(DeliveryFailure(reason: "no credentials", error: SenderError(.authorizationFailed, "no access token could be obtained"))))
+            complete(
+                item,
+                .failed(
+                    DeliveryFailure(reason: "no credentials", error: SenderError(.authorizationFailed, "no access token could be obtained"))
+                ))
             return
         }
         var next = item

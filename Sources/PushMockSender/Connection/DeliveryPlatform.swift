@@ -113,7 +113,10 @@ struct Delivery: Sendable {
     /// The last attempt's round trip.
     var lastLatency: Duration = .zero
 
-    init(request: PreparedRequest, index: Int? = nil, cancellation: CancellationFlag? = nil, completion: @escaping @Sendable (SendResult) -> Void) {
+    init(
+        request: PreparedRequest, index: Int? = nil, cancellation: CancellationFlag? = nil,
+        completion: @escaping @Sendable (SendResult) -> Void
+    ) {
         self.content = DeliveryContent(request: request, index: index, cancellation: cancellation, completion: completion)
     }
 

@@ -72,7 +72,8 @@ public struct ExpoSendReport: Sendable {
     public var summary: String {
         let errors = errorCounts.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }
         let milliseconds = duration.components.seconds * 1000 + duration.components.attoseconds / 1_000_000_000_000_000
-        let elapsed = "\(milliseconds / 1000).\(String(repeating: "0", count: 3 - String(milliseconds % 1000).count))\(milliseconds % 1000) s"
+        let elapsed =
+            "\(milliseconds / 1000).\(String(repeating: "0", count: 3 - String(milliseconds % 1000).count))\(milliseconds % 1000) s"
         return (["\(tickets.count) messages, \(requests) requests (\(retries) retries) in \(elapsed)", "\(okCount) ok"] + errors)
             .joined(separator: ", ")
     }
@@ -92,7 +93,8 @@ public struct ExpoReceiptReport: Sendable {
     public var summary: String {
         var errors: [String: Int] = [:]
         for case .error(let code, _) in receipts.values { errors[code, default: 0] += 1 }
-        let parts = ["\(receipts.count) receipts", "\(okCount) ok"] + errors.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }
+        let parts =
+            ["\(receipts.count) receipts", "\(okCount) ok"] + errors.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }
             + (missing.isEmpty ? [] : ["\(missing.count) missing"])
             + ["\(tokensToDelete.count) tokens to delete"]
         return parts.joined(separator: ", ")

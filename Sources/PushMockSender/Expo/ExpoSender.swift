@@ -164,7 +164,9 @@ public final class ExpoSender: Sendable {
             } catch {
                 let failure = Self.failure(error)
                 if error.isRetryable(by: configuration.retry),
-                   let delay = configuration.retry.delay(afterAttempt: attempt, retryAfter: error.retryAfter, unit: configuration.jitter.next()) {
+                    let delay = configuration.retry.delay(
+                        afterAttempt: attempt, retryAfter: error.retryAfter, unit: configuration.jitter.next())
+                {
                     do { try await configuration.sleep(delay) } catch { return (Self.failed(batch.count, failure), attempt) }
                     continue
                 }

@@ -43,7 +43,8 @@ struct FCMPlatform: DeliveryPlatform {
             return .refreshCredentials(fallback: rejection)
         }
         if error.errorCode == FCMErrorCode.unregistered.rawValue || error.apnsStatus == 410 {
-            return .final(.tokenInvalid(TokenInvalidation(status: status, reason: error.apnsStatus == 410 ? (error.apnsReason ?? reason) : reason)))
+            return .final(
+                .tokenInvalid(TokenInvalidation(status: status, reason: error.apnsStatus == 410 ? (error.apnsReason ?? reason) : reason)))
         }
         if retry.retryableStatuses.contains(status) {
             let retryAfter = response.headers.first(.retryAfter).flatMap { RetryAfter.parse($0, now: now) }

@@ -45,7 +45,8 @@ public struct LocalPushMock: Sendable {
                 return (base as NSString).appendingPathComponent(path)
             }
             guard let data = FileManager.default.contents(atPath: readyFile), let info = try? JSONValue(parsing: Array(data)) else {
-                throw SenderError(.invalidConfiguration, "cannot read the ready file \(readyFile) (is `pushmock serve --ready-file` running?)")
+                throw SenderError(
+                    .invalidConfiguration, "cannot read the ready file \(readyFile) (is `pushmock serve --ready-file` running?)")
             }
             if url == nil, let tlsURL = info["tls"]?["url"]?.stringValue { resolvedURL = tlsURL }
             if let path = info["caCertificatePath"]?.stringValue { caPath = resolve(path) }

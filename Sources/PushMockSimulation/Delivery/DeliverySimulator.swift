@@ -27,19 +27,24 @@ public final class DeliverySimulator: Sendable {
     }
 
     /// Hands accepted notifications to their devices.
-    public func receive(_ deliveries: [(address: DeviceAddress, policy: StoragePolicy, notification: SimulatedNotification)], now: Timestamp) {
+    public func receive(
+        _ deliveries: [(address: DeviceAddress, policy: StoragePolicy, notification: SimulatedNotification)], now: Timestamp
+    ) {
         guard !deliveries.isEmpty else { return }
         let limits = self.limits
         state.withLock { state in
             for delivery in deliveries {
                 let connectivity = state.defaultConnectivity
-                state.devices[delivery.address, default: SimulatedDevice(
-                    address: delivery.address,
-                    policy: delivery.policy,
-                    connectivity: connectivity,
-                    limits: limits,
-                    now: now
-                )].receive(delivery.notification, now: now, policy: delivery.policy)
+                state.devices[
+                    delivery.address,
+                    default: SimulatedDevice(
+                        address: delivery.address,
+                        policy: delivery.policy,
+                        connectivity: connectivity,
+                        limits: limits,
+                        now: now
+                    )
+                ].receive(delivery.notification, now: now, policy: delivery.policy)
             }
             Self.evictIfNeeded(&state, limit: limits.devices)
         }
@@ -47,16 +52,20 @@ public final class DeliverySimulator: Sendable {
 
     /// Sets a device's connectivity (creating it if needed) and returns it settled at `now`.
     @discardableResult
-    public func setConnectivity(_ connectivity: Connectivity, for address: DeviceAddress, policy: StoragePolicy? = nil, now: Timestamp) -> SimulatedDevice {
+    public func setConnectivity(_ connectivity: Connectivity, for address: DeviceAddress, policy: StoragePolicy? = nil, now: Timestamp)
+        -> SimulatedDevice
+    {
         let limits = self.limits
         return state.withLock { state in
-            var device = state.devices[address] ?? SimulatedDevice(
-                address: address,
-                policy: policy ?? (address.service == .apns ? .apns : .fcm),
-                connectivity: state.defaultConnectivity,
-                limits: limits,
-                now: now
-            )
+            var device =
+                state.devices[address]
+                ?? SimulatedDevice(
+                    address: address,
+                    policy: policy ?? (address.service == .apns ? .apns : .fcm),
+                    connectivity: state.defaultConnectivity,
+                    limits: limits,
+                    now: now
+                )
             if let policy { device.policy = policy }
             device.setConnectivity(connectivity, now: now)
             state.devices[address] = device

@@ -97,7 +97,8 @@ public struct SimulatedDevice: Sendable {
         if connectivity.reaches(notification.priority) {
             deliver(DeviceNotification(notification: notification, status: .stored, statusAt: now), at: now, reason: nil)
         } else if notification.hasExpired(by: now) {
-            let reason = notification.expiry == .immediately
+            let reason =
+                notification.expiry == .immediately
                 ? "\(expiryName(immediate: true)): the device could not be reached and the service does not store it"
                 : "already expired when sent: the device could not be reached"
             append(DeviceNotification(notification: notification, status: .dropped, statusAt: now, reason: reason), at: now)
@@ -186,7 +187,8 @@ public struct SimulatedDevice: Sendable {
     }
 
     private mutating func store(_ notification: SimulatedNotification, now: Timestamp) {
-        let waitReason = connectivity == .offline
+        let waitReason =
+            connectivity == .offline
             ? "device offline"
             : "device idle: \(notification.priority) priority waits until it wakes"
         switch policy {
@@ -195,7 +197,8 @@ public struct SimulatedDevice: Sendable {
             guard storedCount > 0 else { break }
             for index in notifications.indices
             where notifications[index].status == .stored && notifications[index].notification.app == notification.app {
-                let sameCollapseID = notification.collapseKey != nil && notifications[index].notification.collapseKey == notification.collapseKey
+                let sameCollapseID =
+                    notification.collapseKey != nil && notifications[index].notification.collapseKey == notification.collapseKey
                 replaceStored(
                     at: index,
                     now: now,
@@ -209,7 +212,9 @@ public struct SimulatedDevice: Sendable {
             if let key = notification.collapseKey {
                 for index in notifications.indices
                 where notifications[index].status == .stored && notifications[index].notification.collapseKey == key {
-                    replaceStored(at: index, now: now, status: .collapsed, reason: "replaced in the store by \(notification.id) with the same collapse key")
+                    replaceStored(
+                        at: index, now: now, status: .collapsed,
+                        reason: "replaced in the store by \(notification.id) with the same collapse key")
                 }
                 var keys: [String] = []
                 for entry in notifications where entry.status == .stored {
@@ -222,7 +227,8 @@ public struct SimulatedDevice: Sendable {
                             at: index,
                             now: now,
                             status: .dropped,
-                            reason: "FCM stores at most \(limits.fcmCollapseKeys) collapse keys per device; PushMock discards the oldest (FCM does not say which)"
+                            reason:
+                                "FCM stores at most \(limits.fcmCollapseKeys) collapse keys per device; PushMock discards the oldest (FCM does not say which)"
                         )
                     }
                 }
@@ -234,7 +240,8 @@ public struct SimulatedDevice: Sendable {
                             at: index,
                             now: now,
                             status: .dropped,
-                            reason: "more than \(limits.fcmStoredMessages) messages waiting: FCM discards all stored messages and tells the app (onDeletedMessages)"
+                            reason:
+                                "more than \(limits.fcmStoredMessages) messages waiting: FCM discards all stored messages and tells the app (onDeletedMessages)"
                         )
                     }
                     deletedMessagesPending = true

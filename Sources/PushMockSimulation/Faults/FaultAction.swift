@@ -177,7 +177,8 @@ public enum FaultAction: Sendable, Hashable, CustomStringConvertible {
 
 extension FaultAction: Codable {
     enum CodingKeys: String, CodingKey, CaseIterable {
-        case type, reason, status, timestamp, code, retryAfter, message, error, description, close, lastStream, maxConcurrentStreams, ticketError
+        case type, reason, status, timestamp, code, retryAfter, message, error, description, close, lastStream, maxConcurrentStreams,
+            ticketError
     }
 
     /// The fields each type takes besides `type`.
@@ -265,7 +266,8 @@ extension FaultAction: Codable {
                 throw DecodingError.dataCorruptedError(
                     forKey: .code,
                     in: container,
-                    debugDescription: "expo-error needs either a code (request error, e.g. TOO_MANY_REQUESTS) or a ticketError (e.g. MessageRateExceeded)"
+                    debugDescription:
+                        "expo-error needs either a code (request error, e.g. TOO_MANY_REQUESTS) or a ticketError (e.g. MessageRateExceeded)"
                 )
             }
             self = .expoError(

@@ -106,7 +106,10 @@ public enum FaultPreset: String, Sendable, CaseIterable, Codable {
             let trigger = FaultTrigger(rate: .init(limit: parameters.limit ?? 3, perSeconds: parameters.perSeconds ?? 1, key: "token"))
             var rules: [FaultRule] = []
             if platforms?.contains(.apns) ?? true {
-                rules.append(FaultRule(name: rawValue, match: FaultMatch(platform: .apns), trigger: trigger, action: .apnsError(reason: "TooManyRequests")))
+                rules.append(
+                    FaultRule(
+                        name: rawValue, match: FaultMatch(platform: .apns), trigger: trigger, action: .apnsError(reason: "TooManyRequests"))
+                )
             }
             if platforms?.contains(.fcm) ?? true {
                 rules.append(
@@ -123,7 +126,10 @@ public enum FaultPreset: String, Sendable, CaseIterable, Codable {
             let trigger = FaultTrigger(forSeconds: parameters.forSeconds ?? 120)
             var rules: [FaultRule] = []
             if platforms?.contains(.apns) ?? true {
-                rules.append(FaultRule(name: rawValue, match: FaultMatch(platform: .apns), trigger: trigger, action: .apnsError(reason: "ServiceUnavailable")))
+                rules.append(
+                    FaultRule(
+                        name: rawValue, match: FaultMatch(platform: .apns), trigger: trigger,
+                        action: .apnsError(reason: "ServiceUnavailable")))
             }
             if platforms?.contains(.fcm) ?? true {
                 rules.append(

@@ -1,4 +1,5 @@
 import PushMockCore
+import PushMockJSON
 
 /// A fault: which requests (``match``), when (``trigger``), what happens (``action``, plus
 /// optional ``latency``).
@@ -71,8 +72,6 @@ public struct FaultRule: Sendable, Codable, Hashable {
         }
     }
 }
-
-import PushMockJSON
 
 enum PushMockJSONPathCheck {
     static func validate(_ path: String) throws -> JSONPath { try JSONPath(path) }

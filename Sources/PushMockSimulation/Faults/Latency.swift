@@ -44,7 +44,9 @@ public struct Latency: Sendable, Codable, Hashable {
         if let uniformMs, uniformMs.count != 2 || uniformMs[0] < 0 || uniformMs[1] < uniformMs[0] {
             throw FaultRuleError("latency: uniformMs is [min, max] with 0 ≤ min ≤ max")
         }
-        if let normalMs, normalMs.mean < 0 || normalMs.stddev < 0 { throw FaultRuleError("latency: normalMs needs mean ≥ 0 and stddev ≥ 0") }
+        if let normalMs, normalMs.mean < 0 || normalMs.stddev < 0 {
+            throw FaultRuleError("latency: normalMs needs mean ≥ 0 and stddev ≥ 0")
+        }
         if let exponentialMs, exponentialMs.mean <= 0 { throw FaultRuleError("latency: exponentialMs needs mean > 0") }
     }
 

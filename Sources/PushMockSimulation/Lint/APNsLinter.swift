@@ -119,7 +119,9 @@ public enum APNsLinter {
         }
         guard Self.apsPushTypes.contains(pushType) else { return }
         guard facts.apsIsObject else {
-            let actual = facts.hasAps ? "aps is \(LintText.kind(of: payloadObject["aps"] ?? .null)), not a dictionary" : "The payload has no aps dictionary"
+            let actual =
+                facts.hasAps
+                ? "aps is \(LintText.kind(of: payloadObject["aps"] ?? .null)), not a dictionary" : "The payload has no aps dictionary"
             report.add(
                 .apnsApsMissing,
                 field: "aps",
@@ -132,7 +134,9 @@ public enum APNsLinter {
         switch pushType {
         case .alert:
             if !facts.hasUserFacingKey {
-                let advice = facts.isContentAvailable ? " — a content-available-only payload is a background push (apns-push-type background, priority 5)" : ""
+                let advice =
+                    facts.isContentAvailable
+                    ? " — a content-available-only payload is a background push (apns-push-type background, priority 5)" : ""
                 report.add(
                     .apnsAlertPushWithoutContent,
                     field: "aps",
@@ -148,7 +152,9 @@ public enum APNsLinter {
                 )
             }
         case .background:
-            let userFacing = [("alert", facts.alert), ("sound", facts.sound), ("badge", facts.badge)].compactMap { $0.1 == nil ? nil : $0.0 }
+            let userFacing = [("alert", facts.alert), ("sound", facts.sound), ("badge", facts.badge)].compactMap {
+                $0.1 == nil ? nil : $0.0
+            }
             if !userFacing.isEmpty {
                 report.add(
                     .apnsBackgroundWithUserContent,

@@ -36,7 +36,8 @@ struct APSChecks {
             )
         }
         if let level = facts.interruptionLevel, !APSKeys.interruptionLevels.contains(level.stringValue ?? "") {
-            let hint = level.stringValue == "time-senstive" ? " (Apple's documentation once had this typo; the value is time-sensitive)" : ""
+            let hint =
+                level.stringValue == "time-senstive" ? " (Apple's documentation once had this typo; the value is time-sensitive)" : ""
             report.add(
                 .apnsUnknownInterruptionLevel,
                 field: field("interruption-level"),

@@ -112,7 +112,9 @@ public enum FCMLinter {
             }
         }
 
-        if !(apsFacts?.isMutableContent ?? false), let image = imageForIOS(message, payloadObject: payloadObject, configuration: report.configuration) {
+        if !(apsFacts?.isMutableContent ?? false),
+            let image = imageForIOS(message, payloadObject: payloadObject, configuration: report.configuration)
+        {
             report.add(
                 .fcmIOSImageWithoutMutableContent,
                 field: image.field,

@@ -28,13 +28,16 @@ extension LintRule {
         apnsRule(
             .apnsMissingPushType, .warning,
             trigger: "No apns-push-type header.",
-            effect: "Required on watchOS 6+ and recommended elsewhere; if it is missing APNs may return an error, delay the notification or drop it.",
+            effect:
+                "Required on watchOS 6+ and recommended elsewhere; if it is missing APNs may return an error, delay the notification or drop it.",
             sources: [LintSource.sendingRequests]
         ),
         apnsRule(
             .apnsBackgroundHighPriority, .warning,
-            trigger: "apns-priority 10 (or omitted, which means 10) on a background push or on a payload whose aps holds only content-available.",
-            effect: "Apple: \"Always use priority 5. Using priority 10 is an error.\" APNs accepts it; background pushes are throttled and not guaranteed.",
+            trigger:
+                "apns-priority 10 (or omitted, which means 10) on a background push or on a payload whose aps holds only content-available.",
+            effect:
+                "Apple: \"Always use priority 5. Using priority 10 is an error.\" APNs accepts it; background pushes are throttled and not guaranteed.",
             sources: [LintSource.sendingRequests, LintSource.backgroundUpdates]
         ),
         apnsRule(
@@ -46,19 +49,22 @@ extension LintRule {
         apnsRule(
             .apnsCollapseIDOnBackground, .info,
             trigger: "apns-collapse-id on a background push.",
-            effect: "The collapse identifier coalesces notifications displayed to the user; a background push displays nothing, so it has no visible effect.",
+            effect:
+                "The collapse identifier coalesces notifications displayed to the user; a background push displays nothing, so it has no visible effect.",
             sources: [LintSource.sendingRequests]
         ),
         apnsRule(
             .apnsPriorityOneUserFacing, .info,
             trigger: "apns-priority 1 on an alert, voip, pushtotalk or location push.",
-            effect: "Priority 1 prioritises the device's power over delivery and never wakes the device, so the user may see it much later.",
+            effect:
+                "Priority 1 prioritises the device's power over delivery and never wakes the device, so the user may see it much later.",
             sources: [LintSource.sendingRequests]
         ),
         apnsRule(
             .apnsPayloadNotJSON, .warning,
             trigger: "The body is not a JSON object.",
-            effect: "The payload must be a JSON dictionary; APNs does not document rejecting it (this gateway accepts it), but the device has nothing to read.",
+            effect:
+                "The payload must be a JSON dictionary; APNs does not document rejecting it (this gateway accepts it), but the device has nothing to read.",
             sources: [LintSource.generatingNotification]
         ),
         apnsRule(
@@ -76,7 +82,8 @@ extension LintRule {
         apnsRule(
             .apnsBackgroundWithUserContent, .warning,
             trigger: "apns-push-type background with alert, sound or badge in aps.",
-            effect: "A background notification must not contain keys that trigger user interaction; the push type no longer matches the payload.",
+            effect:
+                "A background notification must not contain keys that trigger user interaction; the push type no longer matches the payload.",
             sources: [LintSource.backgroundUpdates, LintSource.sendingRequests]
         ),
         apnsRule(
@@ -99,7 +106,8 @@ extension LintRule {
         ),
         apnsRule(
             .apnsEmptyAlert, .warning,
-            trigger: "aps.alert is an empty string, an empty dictionary, a dictionary without title, subtitle, body or loc keys, or not a string or dictionary.",
+            trigger:
+                "aps.alert is an empty string, an empty dictionary, a dictionary without title, subtitle, body or loc keys, or not a string or dictionary.",
             effect: "There is no text to display. (What iOS then shows is not documented; usually nothing.)",
             sources: [LintSource.generatingNotification]
         ),
@@ -111,19 +119,24 @@ extension LintRule {
         ),
         apnsRule(
             .apnsImageWithoutMutableContent, .warning,
-            trigger: "An image or attachment URL (keys in LintConfiguration.imageURLKeys, e.g. image, image-url, attachment-url, fcm_options.image) without mutable-content: 1.",
-            effect: "Remote notifications carry no images themselves; only a service extension, run because of mutable-content: 1, can download and attach one.",
+            trigger:
+                "An image or attachment URL (keys in LintConfiguration.imageURLKeys, e.g. image, image-url, attachment-url, fcm_options.image) without mutable-content: 1.",
+            effect:
+                "Remote notifications carry no images themselves; only a service extension, run because of mutable-content: 1, can download and attach one.",
             sources: [LintSource.modifyingContent, LintSource.fcmIOSImage]
         ),
         apnsRule(
             .apnsCriticalWithoutEntitlement, .warning,
-            trigger: "interruption-level critical or a sound dictionary with critical: 1 for an app not listed in LintConfiguration.criticalAlerts (default: none).",
-            effect: "Critical alerts require an approved entitlement; without it the notification is not treated as critical (it does not bypass mute or Focus).",
+            trigger:
+                "interruption-level critical or a sound dictionary with critical: 1 for an app not listed in LintConfiguration.criticalAlerts (default: none).",
+            effect:
+                "Critical alerts require an approved entitlement; without it the notification is not treated as critical (it does not bypass mute or Focus).",
             sources: [LintSource.criticalInterruptionLevel, LintSource.criticalAlertsEntitlement]
         ),
         apnsRule(
             .apnsUnknownInterruptionLevel, .warning,
-            trigger: "interruption-level other than passive, active, time-sensitive or critical (e.g. Apple's own typo time-senstive, or timeSensitive).",
+            trigger:
+                "interruption-level other than passive, active, time-sensitive or critical (e.g. Apple's own typo time-senstive, or timeSensitive).",
             effect: "The value is not recognised, so the notification gets the default level (active) and does not break through Focus.",
             sources: [LintSource.generatingNotification, LintSource.interruptionLevelTypo]
         ),
@@ -153,8 +166,10 @@ extension LintRule {
         ),
         apnsRule(
             .apnsMisspelledKey, .warning,
-            trigger: "A key in aps or aps.alert that is an Apple key spelled with underscores or camel case (content_available, mutableContent, title_loc_key, …).",
-            effect: "Apple's keys are hyphenated and APNs ignores unknown keys in aps, so the intended flag (e.g. content-available) is not set.",
+            trigger:
+                "A key in aps or aps.alert that is an Apple key spelled with underscores or camel case (content_available, mutableContent, title_loc_key, …).",
+            effect:
+                "Apple's keys are hyphenated and APNs ignores unknown keys in aps, so the intended flag (e.g. content-available) is not set.",
             sources: [LintSource.generatingNotification]
         ),
         apnsRule(
@@ -172,7 +187,8 @@ extension LintRule {
         apnsRule(
             .apnsLiveActivityMissingTimestamp, .warning,
             trigger: "A liveactivity push without a numeric aps.timestamp.",
-            effect: "ActivityKit orders updates by timestamp and ignores updates older than the last one; without one the update cannot be ordered (what the device then does is not documented).",
+            effect:
+                "ActivityKit orders updates by timestamp and ignores updates older than the last one; without one the update cannot be ordered (what the device then does is not documented).",
             sources: [LintSource.liveActivityPushes, LintSource.liveActivityUpdateTimestamp]
         ),
         apnsRule(
@@ -198,38 +214,46 @@ extension LintRule {
     static let fcm: [LintRule] = [
         fcmRule(
             .fcmIOSDataOnlyHighPriority, .warning,
-            trigger: "A message for iOS without notification and without alert, badge or sound in apns.payload, sent with apns.headers apns-priority 10.",
-            effect: "Firebase: data messages to Apple devices must use priority 5; FCM is documented to reject 10 with INVALID_ARGUMENT (this gateway accepts it). APNs treats it as a background push, for which 10 is an error.",
+            trigger:
+                "A message for iOS without notification and without alert, badge or sound in apns.payload, sent with apns.headers apns-priority 10.",
+            effect:
+                "Firebase: data messages to Apple devices must use priority 5; FCM is documented to reject 10 with INVALID_ARGUMENT (this gateway accepts it). APNs treats it as a background push, for which 10 is an error.",
             sources: [LintSource.fcmMessagePriority, LintSource.sendingRequests]
         ),
         fcmRule(
             .fcmIOSDataOnlyWithoutContentAvailable, .warning,
-            trigger: "A message for iOS without notification and without alert, badge or sound, whose apns.payload.aps lacks content-available: 1.",
+            trigger:
+                "A message for iOS without notification and without alert, badge or sound, whose apns.payload.aps lacks content-available: 1.",
             effect: "Nothing is displayed and, without content-available: 1, iOS does not wake the app to receive the data.",
             sources: [LintSource.backgroundUpdates, LintSource.fcmMessagePriority]
         ),
         fcmRule(
             .fcmIOSImageWithoutMutableContent, .warning,
-            trigger: "An image for iOS (notification.image, apns.fcm_options.image or an image key in apns.payload) without apns.payload.aps mutable-content: 1.",
+            trigger:
+                "An image for iOS (notification.image, apns.fcm_options.image or an image key in apns.payload) without apns.payload.aps mutable-content: 1.",
             effect: "Firebase: Apple apps show FCM images only through a notification service extension, which needs mutable-content: 1.",
             sources: [LintSource.fcmIOSImage, LintSource.modifyingContent]
         ),
         fcmRule(
             .fcmAndroidHighPriorityWithoutNotification, .warning,
             trigger: "android.priority HIGH on a message without notification or android.notification.",
-            effect: "High priority should result in a user-facing notification; if it does not, FCM deprioritises the app's messages to normal.",
+            effect:
+                "High priority should result in a user-facing notification; if it does not, FCM deprioritises the app's messages to normal.",
             sources: [LintSource.fcmAndroidPriority]
         ),
         fcmRule(
             .fcmAndroidZeroTTLNormalPriority, .warning,
             trigger: "android.ttl of 0 seconds at normal priority (explicit or default).",
-            effect: "TTL 0 discards what cannot be delivered immediately, and normal priority waits while the device is in Doze: the message is likely lost.",
+            effect:
+                "TTL 0 discards what cannot be delivered immediately, and normal priority waits while the device is in Doze: the message is likely lost.",
             sources: [LintSource.fcmLifespan, LintSource.fcmAndroidPriority]
         ),
         fcmRule(
             .fcmEmptyNotification, .warning,
-            trigger: "A notification (message.notification or android.notification) with neither title nor body (nor loc keys) for a platform that gets no text elsewhere.",
-            effect: "There is nothing to display; on iOS it becomes an empty alert. (Device rendering of an empty notification is not documented.)",
+            trigger:
+                "A notification (message.notification or android.notification) with neither title nor body (nor loc keys) for a platform that gets no text elsewhere.",
+            effect:
+                "There is nothing to display; on iOS it becomes an empty alert. (Device rendering of an empty notification is not documented.)",
             sources: [LintSource.fcmMessageReference, LintSource.generatingNotification]
         ),
         fcmRule(

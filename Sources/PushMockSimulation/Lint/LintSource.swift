@@ -4,12 +4,18 @@ enum LintSource {
     static let sendingRequests = "https://developer.apple.com/documentation/usernotifications/sending-notification-requests-to-apns"
     static let generatingNotification = "https://developer.apple.com/documentation/usernotifications/generating-a-remote-notification"
     static let backgroundUpdates = "https://developer.apple.com/documentation/usernotifications/pushing-background-updates-to-your-app"
-    static let modifyingContent = "https://developer.apple.com/documentation/usernotifications/modifying-content-in-newly-delivered-notifications"
-    static let criticalInterruptionLevel = "https://developer.apple.com/documentation/usernotifications/unnotificationinterruptionlevel/critical"
-    static let criticalAlertsEntitlement = "https://developer.apple.com/documentation/bundleresources/entitlements/com.apple.developer.usernotifications.critical-alerts"
-    static let criticalSoundVolume = "https://developer.apple.com/documentation/usernotifications/unnotificationsound/criticalsoundnamed(_:withaudiovolume:)"
-    static let liveActivityPushes = "https://developer.apple.com/documentation/activitykit/starting-and-updating-live-activities-with-activitykit-push-notifications"
-    static let liveActivityUpdateTimestamp = "https://developer.apple.com/documentation/activitykit/activity/update(_:alertconfiguration:timestamp:)"
+    static let modifyingContent =
+        "https://developer.apple.com/documentation/usernotifications/modifying-content-in-newly-delivered-notifications"
+    static let criticalInterruptionLevel =
+        "https://developer.apple.com/documentation/usernotifications/unnotificationinterruptionlevel/critical"
+    static let criticalAlertsEntitlement =
+        "https://developer.apple.com/documentation/bundleresources/entitlements/com.apple.developer.usernotifications.critical-alerts"
+    static let criticalSoundVolume =
+        "https://developer.apple.com/documentation/usernotifications/unnotificationsound/criticalsoundnamed(_:withaudiovolume:)"
+    static let liveActivityPushes =
+        "https://developer.apple.com/documentation/activitykit/starting-and-updating-live-activities-with-activitykit-push-notifications"
+    static let liveActivityUpdateTimestamp =
+        "https://developer.apple.com/documentation/activitykit/activity/update(_:alertconfiguration:timestamp:)"
     /// Apple DTS answer: update timestamps more than 8 hours ahead are dropped.
     static let liveActivityTimestampForum = "https://developer.apple.com/forums/thread/776165"
     /// Apple forum answer: `apns-expiration: 300` means 00:05 on 1 January 1970.

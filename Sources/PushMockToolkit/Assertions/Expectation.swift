@@ -1,6 +1,6 @@
-public import PushMockQuery
 import Foundation
 import PushMockCore
+public import PushMockQuery
 public import PushMockRecording
 
 /// "Exactly one alert to token X whose title is …", as data: a query, how many matches, and

@@ -1,5 +1,5 @@
-import PushMockQuery
 public import Foundation
+import PushMockQuery
 
 /// The expectations of one check — the body of `POST /_pushmock/expectations` and the file of
 /// `pushmock expect --file`: one expectation, an array of them, or

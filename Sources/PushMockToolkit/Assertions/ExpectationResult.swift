@@ -1,7 +1,7 @@
 import Foundation
 public import PushMockCore
-public import PushMockRecording
 import PushMockJSON
+public import PushMockRecording
 
 /// One recorded exchange, briefly: enough to recognise it in a failure message.
 public struct RecordSummary: Sendable, Hashable, Codable, CustomStringConvertible {
@@ -97,7 +97,8 @@ public enum ExpectationEvaluator {
         if !passed, matched.count < expectation.count.minimum {
             // Closest first: fewest failed conditions, then the newest. A record that shares
             // nothing with the query is no "near" miss.
-            nearest = misses
+            nearest =
+                misses
                 .filter { $0.passed > 0 || conditions.count == 1 }
                 .sorted { ($0.mismatches.count, $1.record.sequence) < ($1.mismatches.count, $0.record.sequence) }
                 .prefix(3)
@@ -198,7 +199,10 @@ struct AlertFields {
         guard let body = record.request.body.jsonValue else { return }
         if record.platform == .fcm {
             let message = body["message"]
-            for candidate in [message?["notification"], message?["android"]?["notification"], message?["webpush"]?["notification"], message?["apns"]?["payload"]?["aps"]?["alert"]] {
+            for candidate in [
+                message?["notification"], message?["android"]?["notification"], message?["webpush"]?["notification"],
+                message?["apns"]?["payload"]?["aps"]?["alert"],
+            ] {
                 guard let candidate else { continue }
                 if let text = candidate.stringValue {
                     self.body = text

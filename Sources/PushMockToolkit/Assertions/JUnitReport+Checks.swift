@@ -21,14 +21,16 @@ extension JUnitReport {
         rules += policy.frequencyCaps.map { PolicyRuleCase(kind: .frequencyCap, kinds: [.frequencyCap, .minimumSpacing], name: $0.name) }
         rules += policy.priorityRules.map { PolicyRuleCase(kind: .priority, kinds: [.priority], name: $0.name) }
         // Anything not attributable to a listed rule still gets a case, so it cannot go unseen.
-        for violation in report.violations where !rules.contains(where: { $0.kinds.contains(violation.kind) && $0.name == violation.rule }) {
+        for violation in report.violations where !rules.contains(where: { $0.kinds.contains(violation.kind) && $0.name == violation.rule })
+        {
             if !rules.contains(where: { $0.kind == violation.kind && $0.name == violation.rule }) {
                 rules.append(PolicyRuleCase(kind: violation.kind, kinds: [violation.kind], name: violation.rule))
             }
         }
         return rules.map { rule in
             let violations = report.violations.filter { rule.kinds.contains($0.kind) && $0.rule == rule.name }
-            let failure = violations.isEmpty
+            let failure =
+                violations.isEmpty
                 ? nil
                 : "\(DeepLinkReport.count(violations.count, "violation")) of \(rule.kind) rule \(rule.name)\n"
                     + violations.map { "  \($0.notification): \($0)" }.joined(separator: "\n")

@@ -25,7 +25,9 @@ public struct DeepLinkChecker: Sendable {
         /// `validate_only`); by default only notifications that reached a device count.
         public var includeRejected: Bool
 
-        public init(requireLink: Bool = true, requireLinkOnSilent: Bool = false, fallbackIsProblem: Bool = true, includeRejected: Bool = false) {
+        public init(
+            requireLink: Bool = true, requireLinkOnSilent: Bool = false, fallbackIsProblem: Bool = true, includeRejected: Bool = false
+        ) {
             self.requireLink = requireLink
             self.requireLinkOnSilent = requireLinkOnSilent
             self.fallbackIsProblem = fallbackIsProblem
@@ -59,7 +61,8 @@ public struct DeepLinkChecker: Sendable {
         }
         let facts = NotificationPayloadFacts(record: record, platform: platform)
         let result = check(links: extractor.links(in: record), isSilent: facts.isSilent)
-        return DeepLinkNotificationReport(notification: NotificationReference(record: record), links: result.links, problems: result.problems)
+        return DeepLinkNotificationReport(
+            notification: NotificationReference(record: record), links: result.links, problems: result.problems)
     }
 
     /// Checks a payload that was not recorded (an APNs payload or FCM `SendMessageRequest` body).

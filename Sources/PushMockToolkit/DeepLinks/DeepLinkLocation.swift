@@ -106,7 +106,11 @@ public struct DeepLinkLocation: Sendable, Hashable, CustomStringConvertible {
         for component in components {
             switch component {
             case .key(let name):
-                let plain = !name.isEmpty && name.unicodeScalars.allSatisfy { $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "_" || $0 == "-") }
+                let plain =
+                    !name.isEmpty
+                    && name.unicodeScalars.allSatisfy {
+                        $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "_" || $0 == "-")
+                    }
                 if plain {
                     text += ".\(name)"
                 } else {

@@ -86,7 +86,8 @@ public struct CheckedDeepLink: Sendable, Hashable, Codable, CustomStringConverti
         switch match {
         case .routed(let resolution):
             let parameters = resolution.parameters.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
-            outcome = "\(resolution.screen) (route \(resolution.route)\(parameters.isEmpty ? "" : "; " + parameters.joined(separator: ", ")))"
+            outcome =
+                "\(resolution.screen) (route \(resolution.route)\(parameters.isEmpty ? "" : "; " + parameters.joined(separator: ", ")))"
         case .fallback(let screen):
             outcome = "fallback \(screen)"
         case .noRoute:

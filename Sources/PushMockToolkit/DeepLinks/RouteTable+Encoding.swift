@@ -12,7 +12,8 @@ extension RouteTable: Encodable {
         if let scheme { members.append(("scheme", JSONValue(scheme))) }
         if !universalLinkHosts.isEmpty { members.append(("universalLinkHosts", .array(universalLinkHosts.map { JSONValue.string($0) }))) }
         let routeValues: [JSONValue] = routes.map { route in
-            JSONValue.object(JSONObject([("name", JSONValue(route.name)), ("pattern", JSONValue(route.pattern)), ("screen", JSONValue(route.screen))]))
+            JSONValue.object(
+                JSONObject([("name", JSONValue(route.name)), ("pattern", JSONValue(route.pattern)), ("screen", JSONValue(route.screen))]))
         }
         members.append(("routes", .array(routeValues)))
         if let fallback { members.append(("fallback", JSONValue(fallback))) }

@@ -77,7 +77,8 @@ public struct RouteTable: Sendable, Hashable, DefinitionDocument {
         var names = Set<String>()
         for (index, route) in routes.enumerated() {
             guard names.insert(route.name).inserted else {
-                throw DeepLinkError(.duplicateRouteName, "another route is already named \"\(route.name)\"", location: "routes[\(index)].name")
+                throw DeepLinkError(
+                    .duplicateRouteName, "another route is already named \"\(route.name)\"", location: "routes[\(index)].name")
             }
             if route.parsedPattern.usesAppPath && scheme == nil && universalLinkHosts.isEmpty {
                 throw DeepLinkError(
@@ -141,7 +142,9 @@ public struct RouteTable: Sendable, Hashable, DefinitionDocument {
     /// `"linkLocations": {"apns": [...], "fcm": [...], "expo": [...], "includeDefaults": true}`; entries are JSON
     /// paths or `{"path": "…", "urlsOnly": true}`.
     private static func readLinkLocations(_ root: DefinitionObject) throws -> [DeepLinkLocation]? {
-        guard let section = try root.object("linkLocations", allowed: ["description", "apns", "fcm", "expo", "includeDefaults"]) else { return nil }
+        guard let section = try root.object("linkLocations", allowed: ["description", "apns", "fcm", "expo", "includeDefaults"]) else {
+            return nil
+        }
         var locations = try section.bool("includeDefaults") ?? true ? DeepLinkLocation.defaults : []
         for platform in DeepLinkLocation.platforms {
             for entry in try section.array(platform.rawValue) ?? [] {

@@ -100,7 +100,8 @@ public enum JSONDiff {
                 if index < expected.count, index < actual.count {
                     compare(expected[index], actual[index], at: steps + [.index(expected: index, actual: index)])
                 } else if index < expected.count {
-                    differences.append(JSONDifference(steps: steps + [.index(expected: index, actual: nil)], kind: .removed(expected[index])))
+                    differences.append(
+                        JSONDifference(steps: steps + [.index(expected: index, actual: nil)], kind: .removed(expected[index])))
                 } else {
                     differences.append(JSONDifference(steps: steps + [.index(expected: nil, actual: index)], kind: .added(actual[index])))
                 }

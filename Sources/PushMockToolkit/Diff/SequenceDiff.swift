@@ -61,8 +61,10 @@ private struct MyersSearch {
     }
 
     mutating func compare(old: Range<Int>, new: Range<Int>) {
-        var oldLow = old.lowerBound, oldHigh = old.upperBound
-        var newLow = new.lowerBound, newHigh = new.upperBound
+        var oldLow = old.lowerBound
+        var oldHigh = old.upperBound
+        var newLow = new.lowerBound
+        var newHigh = new.upperBound
         // Common prefix and suffix cost nothing and make most real diffs trivial.
         while oldLow < oldHigh, newLow < newHigh, areEqual(oldLow, newLow) {
             edits.append(.equal(old: oldLow, new: newLow))

@@ -22,7 +22,9 @@ enum AtomicFile {
             }
         }
         let name = PathText.lastComponent(of: path)
-        let temporaryPath = (directory.isEmpty ? "" : directory.hasSuffix("/") ? directory : directory + "/") + ".\(name).\(getpid()).\(UInt32.random(in: .min ... .max)).tmp"
+        let temporaryPath =
+            (directory.isEmpty ? "" : directory.hasSuffix("/") ? directory : directory + "/")
+            + ".\(name).\(getpid()).\(UInt32.random(in: .min ... .max)).tmp"
 
         let descriptor = open(temporaryPath, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else {

@@ -1,4 +1,5 @@
 public import PushMockCore
+
 /// What a golden file contains and how volatile values are normalised. The defaults suit a
 /// team reviewing the notifications its app sends; every choice is documented in
 /// `docs/golden-files.md`.

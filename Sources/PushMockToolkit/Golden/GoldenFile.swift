@@ -135,9 +135,10 @@ public struct GoldenFile: Sendable, Hashable {
         let stored: GoldenDocument?
         do throws(GoldenError) {
             stored = try read()
-        } catch where error.code == .invalidFile && mode == .all {
+        } catch  where error.code == .invalidFile && mode == .all {
             try write(recorded)
-            return .recorded(GoldenRecording(path: path, change: .replacedUnreadable(reason: error.message), entryCount: recorded.entries.count))
+            return .recorded(
+                GoldenRecording(path: path, change: .replacedUnreadable(reason: error.message), entryCount: recorded.entries.count))
         }
         guard let stored else {
             guard mode != .never else { return .missing }
@@ -157,9 +158,11 @@ public struct GoldenFile: Sendable, Hashable {
     public func missingFileMessage(environment: GoldenEnvironment) -> String {
         var message = "No golden file at \(path)."
         if let indicator = environment.continuousIntegrationIndicator {
-            message += " Golden files are not created in CI (\(indicator)): run the tests locally with \(GoldenEnvironment.recordVariable)=missing, review the new file and commit it."
+            message +=
+                " Golden files are not created in CI (\(indicator)): run the tests locally with \(GoldenEnvironment.recordVariable)=missing, review the new file and commit it."
         } else {
-            message += " To create it from this recording, run the tests with \(GoldenEnvironment.recordVariable)=missing (or =1 to also re-record files that differ), then review the file and commit it."
+            message +=
+                " To create it from this recording, run the tests with \(GoldenEnvironment.recordVariable)=missing (or =1 to also re-record files that differ), then review the file and commit it."
         }
         return message
     }

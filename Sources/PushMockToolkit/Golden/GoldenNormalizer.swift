@@ -257,14 +257,16 @@ private struct NormalizationRun {
         if record.platform == .fcm {
             // FCM carries APNs headers inside the message; they are as volatile there.
             let headers: [JSONPath.Component] = [.key("message"), .key("apns"), .key("headers")]
-            payload = JSONEditing.transform(payload, at: headers + [.key("apns-expiration")]) { value in
-                guard let text = value.stringValue else { return value }
-                return .string(renderedExpiration(text, receivedAt: record.timeMilliseconds))
-            } ?? payload
-            payload = JSONEditing.transform(payload, at: headers + [.key("apns-id")]) { value in
-                guard let text = value.stringValue else { return value }
-                return .string(identifier(text, kind: "apns-id"))
-            } ?? payload
+            payload =
+                JSONEditing.transform(payload, at: headers + [.key("apns-expiration")]) { value in
+                    guard let text = value.stringValue else { return value }
+                    return .string(renderedExpiration(text, receivedAt: record.timeMilliseconds))
+                } ?? payload
+            payload =
+                JSONEditing.transform(payload, at: headers + [.key("apns-id")]) { value in
+                    guard let text = value.stringValue else { return value }
+                    return .string(identifier(text, kind: "apns-id"))
+                } ?? payload
         }
         if configuration.redactsJWTsInPayload {
             payload = Self.redactingJWTs(payload)

@@ -43,7 +43,8 @@ public struct GoldenRecording: Sendable, Hashable, CustomStringConvertible {
             return "Recorded golden file \(path) (new, \(notifications)). Review it and commit it."
         case .updated(let mismatch):
             let count = mismatch.differences.count
-            return "Re-recorded golden file \(path) (\(count) \(count == 1 ? "difference" : "differences"), \(notifications)). Review the change before committing."
+            return
+                "Re-recorded golden file \(path) (\(count) \(count == 1 ? "difference" : "differences"), \(notifications)). Review the change before committing."
         case .replacedUnreadable:
             return "Re-recorded unreadable golden file \(path) (\(notifications)). Review it before committing."
         }

@@ -66,7 +66,8 @@ public struct GoldenRule: Sendable, Hashable {
             }
         case .alias(let prefix):
             guard !prefix.isEmpty, !prefix.contains(">"), !prefix.contains("<") else {
-                throw GoldenError(.invalidRule, "Invalid alias prefix \"\(prefix)\" in a golden rule for \(path): use letters, digits and '-'.")
+                throw GoldenError(
+                    .invalidRule, "Invalid alias prefix \"\(prefix)\" in a golden rule for \(path): use letters, digits and '-'.")
             }
         case .remove, .replace:
             break
@@ -82,7 +83,9 @@ public struct GoldenRule: Sendable, Hashable {
     }
 
     /// Replaces the selected values with `replacement`.
-    public static func redact(_ path: String, in scope: Scope = .payload, with replacement: String = "<redacted>") throws(GoldenError) -> GoldenRule {
+    public static func redact(_ path: String, in scope: Scope = .payload, with replacement: String = "<redacted>") throws(GoldenError)
+        -> GoldenRule
+    {
         try GoldenRule(path: path, scope: scope, action: .replace(with: replacement))
     }
 

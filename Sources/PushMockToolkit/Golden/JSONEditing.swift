@@ -32,9 +32,10 @@ enum JSONEditing {
             return .array(elements)
         case (.wildcard, .object(let object)):
             return .object(
-                JSONObject(object.members.compactMap { member in
-                    self.transform(member.value, at: rest, transform).map { (key: member.key, value: $0) }
-                }))
+                JSONObject(
+                    object.members.compactMap { member in
+                        self.transform(member.value, at: rest, transform).map { (key: member.key, value: $0) }
+                    }))
         case (.wildcard, .array(let elements)):
             return .array(elements.compactMap { self.transform($0, at: rest, transform) })
         default:

@@ -1,7 +1,7 @@
 import Foundation
-public import PushMockRecording
 import PushMockCore
 import PushMockJSON
+public import PushMockRecording
 
 /// A notification as the policy sees it: its facts and, once classified, its type.
 struct PolicySubject {
@@ -63,7 +63,9 @@ public struct PolicyChecker: Sendable {
             evaluation.evaluate(notification)
         }
         let ordered = evaluation.violations.enumerated().sorted { left, right in
-            (left.element.position, left.element.violation.kind, left.offset) < (right.element.position, right.element.violation.kind, right.offset)
+            (left.element.position, left.element.violation.kind, left.offset) < (
+                right.element.position, right.element.violation.kind, right.offset
+            )
         }
         return PolicyReport(policy: policy.name, notificationCount: notifications.count, violations: ordered.map(\.element.violation))
     }

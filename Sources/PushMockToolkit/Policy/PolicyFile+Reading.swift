@@ -1,6 +1,6 @@
 import Foundation
-public import PushMockJSON
 internal import PushMockCore
+public import PushMockJSON
 
 extension PolicyFile {
     public static let documentName = "policy file"
@@ -174,7 +174,9 @@ extension PolicyFile {
     }
 
     private static func readTimeZones(_ root: DefinitionObject) throws -> TimeZones {
-        guard let section = try root.object("timeZones", allowed: ["description", "default", "byRecipient", "paths"]) else { return TimeZones() }
+        guard let section = try root.object("timeZones", allowed: ["description", "default", "byRecipient", "paths"]) else {
+            return TimeZones()
+        }
         func zone(_ text: String, at location: String) throws(PolicyError) -> TimeZone {
             guard let zone = PolicyTimeZone.zone(named: text) else {
                 throw PolicyError(

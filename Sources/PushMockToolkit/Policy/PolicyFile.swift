@@ -1,6 +1,6 @@
 public import Foundation
-public import PushMockJSON
 internal import PushMockCore
+public import PushMockJSON
 
 /// A notification policy: how notifications are classified into types, the recipients' time
 /// zones, and the rules a recording must keep — quiet hours, frequency caps, minimum spacing and
@@ -48,7 +48,8 @@ public struct PolicyFile: Sendable, Hashable, DefinitionDocument {
         public init(defaultZone: TimeZone = .gmt, byRecipient: [String: TimeZone] = [:], paths: [JSONPath] = []) {
             self.defaultZone = defaultZone
             self.byRecipient = byRecipient
-            self.byCanonicalToken = Dictionary(byRecipient.map { (APNsDeviceTokenFormat.canonical($0.key), $0.value) }) { first, _ in first }
+            self.byCanonicalToken = Dictionary(byRecipient.map { (APNsDeviceTokenFormat.canonical($0.key), $0.value) }) { first, _ in first
+            }
             self.paths = paths
         }
     }
@@ -178,7 +179,9 @@ public struct PolicyFile: Sendable, Hashable, DefinitionDocument {
         public let window: CapWindow?
         public let minimumSpacing: Duration?
 
-        public init(name: String, types: [String]? = nil, limit: Int? = nil, window: CapWindow? = nil, minimumSpacing: Duration? = nil) throws(PolicyError) {
+        public init(name: String, types: [String]? = nil, limit: Int? = nil, window: CapWindow? = nil, minimumSpacing: Duration? = nil)
+            throws(PolicyError)
+        {
             guard (limit == nil) == (window == nil) else {
                 throw PolicyError(.invalidDefinition, "\"limit\" and a window (\"window\" or \"calendar\") go together")
             }
@@ -211,7 +214,9 @@ public struct PolicyFile: Sendable, Hashable, DefinitionDocument {
         /// Allowed FCM Android priorities (`normal`, `high`).
         public let androidPriorities: [String]?
 
-        public init(name: String, types: [String]? = nil, match: PolicyMatch? = nil, priorities: [Int]? = nil, androidPriorities: [String]? = nil) throws(PolicyError) {
+        public init(
+            name: String, types: [String]? = nil, match: PolicyMatch? = nil, priorities: [Int]? = nil, androidPriorities: [String]? = nil
+        ) throws(PolicyError) {
             guard priorities != nil || androidPriorities != nil else {
                 throw PolicyError(.invalidDefinition, "a priority rule needs \"priority\", \"androidPriority\" or both")
             }

@@ -186,7 +186,8 @@ public struct PolicyMatch: Sendable, Hashable, CustomStringConvertible {
             }
             var parsed: [JSONPath] = []
             for (index, text) in paths.enumerated() {
-                parsed.append(try DefinitionObject.path(text, at: paths.count == 1 ? object.place("path") : "\(object.place("path"))[\(index)]"))
+                parsed.append(
+                    try DefinitionObject.path(text, at: paths.count == 1 ? object.place("path") : "\(object.place("path"))[\(index)]"))
             }
             let test: PathTest
             switch tests[0] {

@@ -67,10 +67,12 @@ struct NotificationPayloadFacts: Sendable {
             aps = apnsConfig?["payload"]?["aps"]
             let headers = apnsConfig?["headers"]
             self.pushType = pushType ?? headers?["apns-push-type"]?.stringValue
-            self.collapseID = collapseID ?? headers?["apns-collapse-id"]?.stringValue
+            self.collapseID =
+                collapseID ?? headers?["apns-collapse-id"]?.stringValue
                 ?? message?["android"]?["collapse_key"]?.stringValue ?? message?["android"]?["collapseKey"]?.stringValue
             self.apnsPriority = headers?["apns-priority"].flatMap(Self.integer)
-            let hasNotification = message?["notification"] != nil
+            let hasNotification =
+                message?["notification"] != nil
                 || message?["android"]?["notification"] != nil
                 || message?["webpush"]?["notification"] != nil
                 || Self.apsShowsSomething(aps)
@@ -90,7 +92,8 @@ struct NotificationPayloadFacts: Sendable {
                 .contains { $0 != nil && $0?.isNull == false }
             self.isSilent = !visible
             self.androidPriority = priority == "high" ? "high" : "normal"
-            self.interruptionLevel = message?["interruptionLevel"]?.stringValue
+            self.interruptionLevel =
+                message?["interruptionLevel"]?.stringValue
                 ?? (message?["sound"]?["critical"]?.boolValue == true ? "critical" : "active")
             return
         default:

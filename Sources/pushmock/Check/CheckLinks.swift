@@ -41,7 +41,8 @@ struct CheckLinks: AsyncParsableCommand {
             } catch {
                 throw CheckError(error.description)
             }
-            let options = DeepLinkChecker.Options(requireLink: !allowMissing, fallbackIsProblem: !allowFallback, includeRejected: includeRejected)
+            let options = DeepLinkChecker.Options(
+                requireLink: !allowMissing, fallbackIsProblem: !allowFallback, includeRejected: includeRejected)
             let outcome: CheckOutcome<DeepLinkReport>
             if let journal = source.journal {
                 let records = try source.journalRecords(journal)
@@ -51,7 +52,8 @@ struct CheckLinks: AsyncParsableCommand {
                 outcome = try await source.askGateway("links", body: body.compactBytes, as: DeepLinkReport.self)
             }
             let report = outcome.report
-            try source.finish(outcome, text: verbose ? report.detailedText : report.text, junit: JUnitReport.testCases(report), suite: "pushmock.links")
+            try source.finish(
+                outcome, text: verbose ? report.detailedText : report.text, junit: JUnitReport.testCases(report), suite: "pushmock.links")
         }
     }
 }

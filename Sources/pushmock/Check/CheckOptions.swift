@@ -32,7 +32,9 @@ struct CheckSourceOptions: ParsableArguments {
 
     /// Asks the gateway to run a check (`POST /_pushmock/checks/<check>`) and decodes its
     /// ``CheckOutcome``; 200 and 417 are answers, anything else is an error.
-    func askGateway<Report: Sendable & Hashable & Codable>(_ check: String, body: [UInt8], as type: Report.Type) async throws -> CheckOutcome<Report> {
+    func askGateway<Report: Sendable & Hashable & Codable>(_ check: String, body: [UInt8], as type: Report.Type) async throws
+        -> CheckOutcome<Report>
+    {
         _ = try recordingQuery()
         let client = try control.makeClient()
         let response: ControlResponse
@@ -55,7 +57,9 @@ struct CheckSourceOptions: ParsableArguments {
 
     /// Prints the outcome (text, or JSON with --json), writes --junit, and exits 1 when the
     /// check failed.
-    func finish<Report: Sendable & Hashable & Codable>(_ outcome: CheckOutcome<Report>, text: String, junit cases: [JUnitReport.TestCase], suite: String) throws {
+    func finish<Report: Sendable & Hashable & Codable>(
+        _ outcome: CheckOutcome<Report>, text: String, junit cases: [JUnitReport.TestCase], suite: String
+    ) throws {
         if control.json {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]

@@ -40,7 +40,9 @@ struct CheckPolicy: AsyncParsableCommand {
                 let body: JSONValue = ["policy": definition]
                 outcome = try await source.askGateway("policy", body: body.compactBytes, as: PolicyReport.self)
             }
-            try source.finish(outcome, text: outcome.report.text, junit: JUnitReport.testCases(outcome.report, policy: policyFile), suite: "pushmock.policy")
+            try source.finish(
+                outcome, text: outcome.report.text, junit: JUnitReport.testCases(outcome.report, policy: policyFile),
+                suite: "pushmock.policy")
         }
     }
 }

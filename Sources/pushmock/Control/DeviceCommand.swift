@@ -129,7 +129,8 @@ struct DeviceSelector: ParsableArguments {
     var resolvedService: String {
         if let service { return service.lowercased() }
         if token.hasPrefix("ExponentPushToken[") || token.hasPrefix("ExpoPushToken[") { return "expo" }
-        return token.utf8.allSatisfy { ($0 >= 48 && $0 <= 57) || ($0 | 0x20 >= 97 && $0 | 0x20 <= 102) } && token.count % 2 == 0 ? "apns" : "fcm"
+        return token.utf8.allSatisfy { ($0 >= 48 && $0 <= 57) || ($0 | 0x20 >= 97 && $0 | 0x20 <= 102) } && token.count % 2 == 0
+            ? "apns" : "fcm"
     }
 
     var path: String { "devices/\(resolvedService)/\(encodedToken)" }

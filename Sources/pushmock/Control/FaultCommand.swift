@@ -69,7 +69,8 @@ struct FaultCommand: AsyncParsableCommand {
         @Option(help: "Request path pattern.") var path: String?
         @Option(help: "APNs environment: sandbox or production.") var environment: String?
         @Option(help: "A header that must be present: NAME or NAME=PATTERN.") var header: String?
-        @Option(name: .customLong("token-fraction"), help: "A stable share of tokens (0…1), the same ones every time.") var tokenFraction: Double?
+        @Option(name: .customLong("token-fraction"), help: "A stable share of tokens (0…1), the same ones every time.") var tokenFraction:
+            Double?
         @Option(help: "A payload JSON path: $.aps.alert.title or $.aps.alert.title=VALUE (JSON value or text).") var payload: String?
 
         // Trigger.
@@ -82,11 +83,13 @@ struct FaultCommand: AsyncParsableCommand {
         @Option(help: "Window end (exclusive).") var until: String?
         @Option(name: .customLong("for"), help: "A window of this length from now (or from --starts-in): 2m, 90s.") var window: String?
         @Option(name: .customLong("starts-in"), help: "Start this long after the rule is added: 2m.") var startsIn: String?
-        @Option(help: "Only requests beyond a rate: LIMIT/DURATION[:KEY], e.g. 5/1s:token (key: token, topic, project, connection, all).") var rate: String?
+        @Option(help: "Only requests beyond a rate: LIMIT/DURATION[:KEY], e.g. 5/1s:token (key: token, topic, project, connection, all).")
+        var rate: String?
 
         // Action.
         @Option(name: .customLong("apns-error"), help: "Answer with this APNs reason (status from Apple's table).") var apnsError: String?
-        @Option(name: .customLong("fcm-error"), help: "Answer with this FCM error code (QUOTA_EXCEEDED, UNAVAILABLE, UNREGISTERED…).") var fcmError: String?
+        @Option(name: .customLong("fcm-error"), help: "Answer with this FCM error code (QUOTA_EXCEEDED, UNAVAILABLE, UNREGISTERED…).")
+        var fcmError: String?
         @Option(name: .customLong("oauth-error"), help: "Token endpoint error (invalid_grant…).") var oauthError: String?
         @Option(name: .customLong("iid-error"), help: "IID error (RESOURCE_EXHAUSTED…).") var iidError: String?
         @Option(help: "HTTP status override for the error.") var status: Int?
@@ -96,7 +99,8 @@ struct FaultCommand: AsyncParsableCommand {
         @Option(help: "Send GOAWAY with {\"reason\": REASON} and close.") var goaway: String?
         @Flag(help: "Close the connection without a word.") var close = false
         @Flag(help: "Never answer (the client's timeout has to fire).") var hang = false
-        @Option(name: .customLong("max-streams"), help: "Announce SETTINGS MAX_CONCURRENT_STREAMS before answering.") var maxStreams: UInt32?
+        @Option(name: .customLong("max-streams"), help: "Announce SETTINGS MAX_CONCURRENT_STREAMS before answering.") var maxStreams:
+            UInt32?
         @Option(help: "Delay: 300ms (fixed), 100ms..400ms (uniform), 200ms~50ms (normal: mean~stddev).") var latency: String?
 
         func run() async throws {
@@ -147,7 +151,9 @@ struct FaultCommand: AsyncParsableCommand {
             var actions: [FaultAction] = []
             if let apnsError {
                 var resolvedTimestamp: Int64?
-                if let timestamp { resolvedTimestamp = try await TimeArgument(text: timestamp).resolve(using: client).millisecondsSince1970 }
+                if let timestamp {
+                    resolvedTimestamp = try await TimeArgument(text: timestamp).resolve(using: client).millisecondsSince1970
+                }
                 actions.append(.apnsError(reason: apnsError, status: status, timestamp: resolvedTimestamp, retryAfter: retryAfter))
             }
             if let fcmError {
@@ -164,7 +170,9 @@ struct FaultCommand: AsyncParsableCommand {
             if hang { actions.append(.hang) }
             if let maxStreams { actions.append(.settings(maxConcurrentStreams: maxStreams)) }
             guard actions.count <= 1 else {
-                throw ValidationError("give one action (--apns-error, --fcm-error, --oauth-error, --iid-error, --reset, --goaway, --close, --hang, --max-streams)")
+                throw ValidationError(
+                    "give one action (--apns-error, --fcm-error, --oauth-error, --iid-error, --reset, --goaway, --close, --hang, --max-streams)"
+                )
             }
             let latency = try self.latency.map(parseLatency)
             guard let action = actions.first ?? (latency != nil ? .pass : nil) else {
@@ -219,7 +227,8 @@ struct FaultCommand: AsyncParsableCommand {
 
     struct Preset: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Add a preset's rules: provider-token-expiry, device-token-expiry, throttling, outage, shutdown, flaky-network, slow-network."
+            abstract:
+                "Add a preset's rules: provider-token-expiry, device-token-expiry, throttling, outage, shutdown, flaky-network, slow-network."
         )
         @OptionGroup var control: ControlOptions
         @Argument(help: "The preset.") var preset: String
@@ -278,7 +287,9 @@ private func seconds(_ text: String, flag: String) throws -> Double {
 private func parseRate(_ text: String) throws -> FaultTrigger.Rate {
     let keyParts = text.split(separator: ":", maxSplits: 1).map(String.init)
     let parts = keyParts[0].split(separator: "/").map(String.init)
-    guard parts.count == 2, let limit = Int(parts[0]) else { throw ValidationError("--rate \(text): use LIMIT/DURATION[:KEY], e.g. 5/1s:token") }
+    guard parts.count == 2, let limit = Int(parts[0]) else {
+        throw ValidationError("--rate \(text): use LIMIT/DURATION[:KEY], e.g. 5/1s:token")
+    }
     return FaultTrigger.Rate(limit: limit, perSeconds: try seconds(parts[1], flag: "--rate"), key: keyParts.count > 1 ? keyParts[1] : nil)
 }
 

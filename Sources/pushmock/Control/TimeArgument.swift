@@ -27,7 +27,9 @@ struct TimeArgument: Sendable, CustomStringConvertible {
         }
         let parts = trimmed.split(separator: ":").map { Int($0) }
         if (2...3).contains(parts.count), parts.allSatisfy({ $0 != nil }) {
-            let hour = parts[0]!, minute = parts[1]!, second = parts.count == 3 ? parts[2]! : 0
+            let hour = parts[0]!
+            let minute = parts[1]!
+            let second = parts.count == 3 ? parts[2]! : 0
             guard (0..<24).contains(hour), (0..<60).contains(minute), (0..<60).contains(second) else {
                 throw TimeArgumentError("\(text) is not a time of day")
             }

@@ -71,7 +71,10 @@ struct TokenCommand: AsyncParsableCommand {
         var app: String?
         @Option(help: "APNs: sandbox or production (omit: either; the other answers BadDeviceToken).")
         var environment: String?
-        @Option(help: "FCM: the project (default: the sample project). Expo: the experience id @owner/slug or project id (default: @pushmock/sample).")
+        @Option(
+            help:
+                "FCM: the project (default: the sample project). Expo: the experience id @owner/slug or project id (default: @pushmock/sample)."
+        )
         var project: String?
         @Option(help: "FCM: android, ios or web. Expo: ios (default) or android.")
         var platform: String?
@@ -190,7 +193,8 @@ struct TokenCommand: AsyncParsableCommand {
     }
 
     struct Remove: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Forget a token (unknown tokens are accepted unless the gateway rejects them).")
+        static let configuration = CommandConfiguration(
+            abstract: "Forget a token (unknown tokens are accepted unless the gateway rejects them).")
         @OptionGroup var control: ControlOptions
         @OptionGroup var token: TokenSelector
 

@@ -45,13 +45,18 @@ struct ExpectCommand: AsyncParsableCommand {
     @Option(help: "Wait up to this long (e.g. 5s) for the count to be reached; with --none/--at-most, watch this long.")
     var within: String?
 
-    @Option(help: ArgumentHelp("A route table (JSON, docs/deep-links.md) for --opens, --link-parameter and --link-route.", valueName: "file"))
+    @Option(
+        help: ArgumentHelp("A route table (JSON, docs/deep-links.md) for --opens, --link-parameter and --link-route.", valueName: "file"))
     var routes: String?
 
-    @Option(help: ArgumentHelp("The notification's deep link must open this screen (/protocols/p1/log, or /protocols/{id}/log).", valueName: "screen"))
+    @Option(
+        help: ArgumentHelp(
+            "The notification's deep link must open this screen (/protocols/p1/log, or /protocols/{id}/log).", valueName: "screen"))
     var opens: String?
 
-    @Option(name: .customLong("link-parameter"), help: ArgumentHelp("A parameter the resolved link must carry, repeatable.", valueName: "name=value"))
+    @Option(
+        name: .customLong("link-parameter"),
+        help: ArgumentHelp("A parameter the resolved link must carry, repeatable.", valueName: "name=value"))
     var linkParameters: [String] = []
 
     @Option(name: .customLong("link-route"), help: ArgumentHelp("The route the link must match, by name.", valueName: "name"))
@@ -60,7 +65,9 @@ struct ExpectCommand: AsyncParsableCommand {
     @Option(help: "A name for the expectation in reports.")
     var name: String?
 
-    @Option(help: ArgumentHelp("Expectations as JSON (one, an array, or {\"expectations\": […], \"order\": […]}) instead of flags.", valueName: "file"))
+    @Option(
+        help: ArgumentHelp(
+            "Expectations as JSON (one, an array, or {\"expectations\": […], \"order\": […]}) instead of flags.", valueName: "file"))
     var file: String?
 
     @Option(help: ArgumentHelp("Also write a JUnit XML report to this file (- for standard output).", valueName: "file"))
@@ -119,7 +126,8 @@ struct ExpectCommand: AsyncParsableCommand {
 
     private func makeBatch() throws -> ExpectationBatch {
         guard let file else {
-            var expectation = Expectation(name: name, query: try query.makeQuery(), count: countRule, within: within.flatMap(DurationText.parse))
+            var expectation = Expectation(
+                name: name, query: try query.makeQuery(), count: countRule, within: within.flatMap(DurationText.parse))
             expectation.deepLink = try deepLinkRequirement()
             return ExpectationBatch(expectations: [expectation])
         }

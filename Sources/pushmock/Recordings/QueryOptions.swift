@@ -1,5 +1,5 @@
-import PushMockCore
 import ArgumentParser
+import PushMockCore
 import PushMockToolkit
 
 /// The query language of `GET /_pushmock/recordings` as flags, shared by every command that
@@ -51,7 +51,8 @@ struct QueryOptions: ParsableArguments {
         name: [.customLong("json-path"), .customLong("where")],
         help: ArgumentHelp(
             "A payload predicate, repeatable: '$.aps.alert.title=Time for your BPC-157'.",
-            discussion: "PATH=VALUE (VALUE is JSON when it parses, else a string), PATH!=VALUE, PATH~GLOB, PATH (present), !PATH (absent); see docs/queries.md."
+            discussion:
+                "PATH=VALUE (VALUE is JSON when it parses, else a string), PATH!=VALUE, PATH~GLOB, PATH (present), !PATH (absent); see docs/queries.md."
         )
     )
     var predicates: [String] = []

@@ -110,7 +110,8 @@ struct RecordingsCommand: AsyncParsableCommand {
         func run() async throws {
             try await runCheck {
                 if let path = source.journal {
-                    guard let record = try source.journalRecords(path, matching: RecordingQuery()).first(where: { $0.sequence == sequence }) else {
+                    guard let record = try source.journalRecords(path, matching: RecordingQuery()).first(where: { $0.sequence == sequence })
+                    else {
                         throw CheckError("no recording with sequence \(sequence) in \(path)")
                     }
                     printPrettyJSON(record.jsonLine)
@@ -126,7 +127,8 @@ struct RecordingsCommand: AsyncParsableCommand {
     }
 
     struct Clear: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Forget recorded exchanges in memory (all, or one namespace). The journal file is kept.")
+        static let configuration = CommandConfiguration(
+            abstract: "Forget recorded exchanges in memory (all, or one namespace). The journal file is kept.")
 
         @Option(help: "Only this namespace (the x-pushmock-namespace header, else the app).")
         var namespace: String?

@@ -18,10 +18,14 @@ enum Banner {
             lines.append("  CA certificate (trust this): \(ca)")
         }
         if let key = info.apnsSampleKey {
-            lines.append("  Sample APNs key:             \(key.path ?? "(in memory)")  key id \(key.keyId)  team id \(key.teamId)  topic \(key.topic)")
+            lines.append(
+                "  Sample APNs key:             \(key.path ?? "(in memory)")  key id \(key.keyId)  team id \(key.teamId)  topic \(key.topic)"
+            )
         }
         if let account = info.fcmSampleServiceAccount {
-            lines.append("  Sample FCM service account:  \(account.path ?? "(in memory)")  project \(account.projectId)  token_uri \(account.tokenUri)")
+            lines.append(
+                "  Sample FCM service account:  \(account.path ?? "(in memory)")  project \(account.projectId)  token_uri \(account.tokenUri)"
+            )
         }
         lines.append("  Journal:                     \(info.journalPath ?? "off (memory only)")")
         if let control = info.controlAPI {

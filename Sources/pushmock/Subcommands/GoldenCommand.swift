@@ -1,7 +1,7 @@
-import PushMockCore
 import ArgumentParser
 import Foundation
 import PushMockControl
+import PushMockCore
 import PushMockJSON
 import PushMockRecording
 import PushMockToolkit
@@ -250,7 +250,9 @@ struct GoldenOptions: ParsableArguments {
         case .missing:
             print(file.missingFileMessage(environment: .process) + " Create it with `pushmock golden record \(file.path) …`.")
         case .mismatched(let mismatch):
-            print(mismatch.report(style: isatty(STDOUT_FILENO) == 1 ? TextStyle.automatic(environment: ProcessInfo.processInfo.environment) : .plain))
+            print(
+                mismatch.report(
+                    style: isatty(STDOUT_FILENO) == 1 ? TextStyle.automatic(environment: ProcessInfo.processInfo.environment) : .plain))
         case .recorded(let recording):
             print(recording.description)
         }

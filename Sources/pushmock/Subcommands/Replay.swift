@@ -27,7 +27,8 @@ struct Replay: AsyncParsableCommand {
     @Argument(help: "The journal to replay (JSON Lines).")
     var journal: String
 
-    @Option(name: .customLong("to"), help: "Base URL of the target gateway, e.g. https://127.0.0.1:2197 or https://api.sandbox.push.apple.com.")
+    @Option(
+        name: .customLong("to"), help: "Base URL of the target gateway, e.g. https://127.0.0.1:2197 or https://api.sandbox.push.apple.com.")
     var target: String
 
     @Option(help: ":authority to send (api.push.apple.com makes the mock serve production). Default: the URL's host.")
@@ -59,10 +60,14 @@ struct Replay: AsyncParsableCommand {
     var pkcs12Password: String?
 
     // FCM credentials.
-    @Option(name: .customLong("service-account"), help: "FCM service-account JSON (a path, or the JSON). Env: GOOGLE_APPLICATION_CREDENTIALS, FCM_SERVICE_ACCOUNT.")
+    @Option(
+        name: .customLong("service-account"),
+        help: "FCM service-account JSON (a path, or the JSON). Env: GOOGLE_APPLICATION_CREDENTIALS, FCM_SERVICE_ACCOUNT.")
     var serviceAccount: String?
 
-    @Option(name: .customLong("to-project"), help: "Send FCM requests to this project instead of the recorded one (--project selects recorded ones).")
+    @Option(
+        name: .customLong("to-project"),
+        help: "Send FCM requests to this project instead of the recorded one (--project selects recorded ones).")
     var project: String?
 
     @Option(name: .customLong("token-uri"), help: "Where to get FCM access tokens (overrides the service account's token_uri).")
@@ -72,7 +77,9 @@ struct Replay: AsyncParsableCommand {
     @OptionGroup var filter: QueryOptions
 
     // Sending and output.
-    @Option(name: .customLong("max-attempts"), help: "Attempts per request, the first included. Default 1: no retries, so outcomes compare 1:1.")
+    @Option(
+        name: .customLong("max-attempts"), help: "Attempts per request, the first included. Default 1: no retries, so outcomes compare 1:1."
+    )
     var maxAttempts = 1
 
     @Option(help: "Seconds to wait for each response.")
@@ -155,7 +162,9 @@ struct Replay: AsyncParsableCommand {
 
     private func apnsConfiguration() throws -> APNsSenderConfiguration {
         guard let authentication = try apnsAuthentication() else {
-            throw ReplayUsageError("the selection has APNs requests: give --key/--key-id/--team-id, --cert or --p12 (or APNS_KEY, APNS_KEY_ID, APNS_TEAM_ID), or --platform fcm.")
+            throw ReplayUsageError(
+                "the selection has APNs requests: give --key/--key-id/--team-id, --cert or --p12 (or APNS_KEY, APNS_KEY_ID, APNS_TEAM_ID), or --platform fcm."
+            )
         }
         return APNsSenderConfiguration(
             server: try APNsServer.custom(url: target, authority: authority),
@@ -189,8 +198,10 @@ struct Replay: AsyncParsableCommand {
     }
 
     private func fcmConfiguration() throws -> FCMSenderConfiguration {
-        guard let source = serviceAccount ?? Environment.value("GOOGLE_APPLICATION_CREDENTIALS") ?? Environment.value("FCM_SERVICE_ACCOUNT") else {
-            throw ReplayUsageError("the selection has FCM requests: give --service-account (or GOOGLE_APPLICATION_CREDENTIALS), or --platform apns.")
+        guard let source = serviceAccount ?? Environment.value("GOOGLE_APPLICATION_CREDENTIALS") ?? Environment.value("FCM_SERVICE_ACCOUNT")
+        else {
+            throw ReplayUsageError(
+                "the selection has FCM requests: give --service-account (or GOOGLE_APPLICATION_CREDENTIALS), or --platform apns.")
         }
         let text = try Environment.contents(ofInlineOrPath: source, inlinePrefix: "{")
         let account: ServiceAccountJSON

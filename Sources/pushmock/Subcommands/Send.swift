@@ -40,7 +40,9 @@ enum ProgressMode: String, ExpressibleByArgument, CaseIterable {
 
 /// Options shared by `send apns` and `send fcm`.
 struct SendOptions: ParsableArguments {
-    @Option(name: .customLong("recipients"), help: "CSV (token column + data columns) or JSON Lines file of recipients with per-row template data.")
+    @Option(
+        name: .customLong("recipients"),
+        help: "CSV (token column + data columns) or JSON Lines file of recipients with per-row template data.")
     var recipientsFile: String?
 
     @Option(name: .customLong("vars"), help: "Template data for every recipient, as a JSON object (row data wins).")
@@ -58,7 +60,9 @@ struct SendOptions: ParsableArguments {
     @Option(name: .customLong("max-attempts"), help: "Attempts per notification, the first included (1 = no retries).")
     var maxAttempts = 5
 
-    @Option(name: .customLong("url"), help: "Gateway base URL (default: the mock at https://127.0.0.1:2197, or the real host of --environment).")
+    @Option(
+        name: .customLong("url"), help: "Gateway base URL (default: the mock at https://127.0.0.1:2197, or the real host of --environment)."
+    )
     var url: String?
 
     @Option(name: .customLong("ca"), help: "PEM file of the CA to trust (default: the mock's certs/ca.pem, or the system roots).")
@@ -67,7 +71,9 @@ struct SendOptions: ParsableArguments {
     @Option(name: .customLong("certs-dir"), help: "Where the local `pushmock serve` keeps its certificates and sample credentials.")
     var certificatesDirectory = "certs"
 
-    @Option(name: .customLong("ready-file"), help: "The ready file of a local `pushmock serve --ready-file` (ports and credentials). Env: PUSHMOCK_READY_FILE.")
+    @Option(
+        name: .customLong("ready-file"),
+        help: "The ready file of a local `pushmock serve --ready-file` (ports and credentials). Env: PUSHMOCK_READY_FILE.")
     var readyFile: String?
 
     @Flag(help: "Print the summary as JSON on stdout.")
@@ -82,7 +88,9 @@ struct SendOptions: ParsableArguments {
     @Flag(name: .shortAndLong, help: "No summary; only the exit status (and --json / --results if given).")
     var quiet = false
 
-    @Option(name: .customLong("fail-on"), help: "Exit 2 when: any (a notification was not accepted), failed (only failures after retries), never.")
+    @Option(
+        name: .customLong("fail-on"),
+        help: "Exit 2 when: any (a notification was not accepted), failed (only failures after retries), never.")
     var failOn: FailOn = .any
 
     @Option(help: "Send the recipient list this many times (load testing).")

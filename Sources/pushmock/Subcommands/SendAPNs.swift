@@ -108,14 +108,16 @@ struct SendAPNs: AsyncParsableCommand {
     var interruptionLevel: String?
     @Option(name: .customLong("relevance-score"), help: "aps.relevance-score.")
     var relevanceScore: Double?
-    @Option(name: .customLong("custom"), help: "A top-level custom key, KEY=VALUE (VALUE as JSON if it parses, else a string), e.g. link=myapp://x. Repeatable.")
+    @Option(
+        name: .customLong("custom"),
+        help: "A top-level custom key, KEY=VALUE (VALUE as JSON if it parses, else a string), e.g. link=myapp://x. Repeatable.")
     var custom: [String] = []
 
     func validate() throws {
         if payload != nil && payloadJSON != nil {
             throw ValidationError("--payload and --payload-json exclude each other.")
         }
-        if (payload != nil || payloadJSON != nil), hasPayloadFlags {
+        if payload != nil || payloadJSON != nil, hasPayloadFlags {
             throw ValidationError("give the payload as a file/JSON or with flags such as --alert, not both.")
         }
         if !hasPayloadFlags, payload == nil, payloadJSON == nil {
@@ -128,7 +130,8 @@ struct SendAPNs: AsyncParsableCommand {
             throw ValidationError("--interruption-level must be passive, active, time-sensitive or critical.")
         }
         if let pushType, APNsPushType(rawValue: pushType) == nil {
-            throw ValidationError("--push-type \(pushType) is not an APNs push type (\(APNsPushType.all.map(\.rawValue).joined(separator: ", "))).")
+            throw ValidationError(
+                "--push-type \(pushType) is not an APNs push type (\(APNsPushType.all.map(\.rawValue).joined(separator: ", "))).")
         }
         if tokens.isEmpty, options.recipientsFile == nil {
             throw ValidationError("no recipients: give --token HEX or --recipients FILE.")
@@ -215,7 +218,8 @@ struct SendAPNs: AsyncParsableCommand {
         try checkTemplateVariables(template, for: recipients, variables: variables)
         let constant = template.hasPlaceholders ? nil : try template.renderBytes([:])
         let pushType = pushType.flatMap(APNsPushType.init(rawValue:))
-        let suggested: APNsPushType? = contentAvailable && alert == nil && title == nil && body == nil && badge == nil && sound == nil ? .background : nil
+        let suggested: APNsPushType? =
+            contentAvailable && alert == nil && title == nil && body == nil && badge == nil && sound == nil ? .background : nil
         return try recipients.map { recipient in
             let bytes = try constant ?? template.renderBytes(Self.merge(variables, recipient.data))
             return APNsNotification(
@@ -244,7 +248,8 @@ struct SendAPNs: AsyncParsableCommand {
         case .mock:
             let mock: LocalPushMock
             do {
-                mock = try LocalPushMock(certificatesDirectory: options.certificatesDirectory, readyFile: options.effectiveReadyFile, url: options.url)
+                mock = try LocalPushMock(
+                    certificatesDirectory: options.certificatesDirectory, readyFile: options.effectiveReadyFile, url: options.url)
             } catch {
                 throw ValidationError(error.message)
             }
@@ -259,10 +264,13 @@ struct SendAPNs: AsyncParsableCommand {
             return configuration
         case .sandbox, .production:
             guard let authentication else {
-                throw ValidationError("--environment \(target.rawValue) needs credentials: --key/--key-id/--team-id, --cert or --p12 (or APNS_KEY, APNS_KEY_ID, APNS_TEAM_ID).")
+                throw ValidationError(
+                    "--environment \(target.rawValue) needs credentials: --key/--key-id/--team-id, --cert or --p12 (or APNS_KEY, APNS_KEY_ID, APNS_TEAM_ID)."
+                )
             }
             let environment: APNsEnvironment = target == .sandbox ? .sandbox : .production
-            let server = try options.url.map { try APNsServer.custom(url: $0, environment: environment) }
+            let server =
+                try options.url.map { try APNsServer.custom(url: $0, environment: environment) }
                 ?? (target == .sandbox ? .sandbox : .production)
             return APNsSenderConfiguration(
                 server: server,
@@ -292,7 +300,8 @@ struct SendAPNs: AsyncParsableCommand {
         do {
             return .token(try APNsSigningKey(pem: pem, keyID: keyID, teamID: teamID))
         } catch {
-            throw SenderError(.invalidCredentials, "\(key.hasPrefix("-----BEGIN") ? "APNS_KEY" : key) is not a P-256 private key (.p8): \(error)")
+            throw SenderError(
+                .invalidCredentials, "\(key.hasPrefix("-----BEGIN") ? "APNS_KEY" : key) is not a P-256 private key (.p8): \(error)")
         }
     }
 }

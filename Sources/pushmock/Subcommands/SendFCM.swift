@@ -1,7 +1,7 @@
-import PushMockCore
 import ArgumentParser
 import Foundation
 import PushMockAuth
+import PushMockCore
 import PushMockJSON
 import PushMockSender
 
@@ -43,7 +43,9 @@ struct SendFCM: AsyncParsableCommand {
     @Option(name: .customLong("condition"), help: "A topic condition, e.g. \"'a' in topics && 'b' in topics\". Repeatable.")
     var conditions: [String] = []
 
-    @Option(name: .customLong("service-account"), help: "Service-account JSON file. Env: GOOGLE_APPLICATION_CREDENTIALS or FCM_SERVICE_ACCOUNT.")
+    @Option(
+        name: .customLong("service-account"), help: "Service-account JSON file. Env: GOOGLE_APPLICATION_CREDENTIALS or FCM_SERVICE_ACCOUNT."
+    )
     var serviceAccount: String?
     @Option(help: "Project ID (default: the service account's).")
     var project: String?
@@ -75,9 +77,10 @@ struct SendFCM: AsyncParsableCommand {
         if message != nil && messageJSON != nil {
             throw ValidationError("--message and --message-json exclude each other.")
         }
-        let flags = title != nil || body != nil || image != nil || !data.isEmpty || androidPriority != nil || ttl != nil
+        let flags =
+            title != nil || body != nil || image != nil || !data.isEmpty || androidPriority != nil || ttl != nil
             || collapseKey != nil || analyticsLabel != nil
-        if (message != nil || messageJSON != nil), flags {
+        if message != nil || messageJSON != nil, flags {
             throw ValidationError("give the message as a file/JSON or with flags such as --title, not both.")
         }
         if let androidPriority, !["normal", "high"].contains(androidPriority) {
@@ -99,10 +102,12 @@ struct SendFCM: AsyncParsableCommand {
         configuration.validateOnly = validateOnly
         let template = try messageTemplate()
         let variables = try options.globalVariables()
-        var recipients = tokens.map { Recipient(token: $0) } + topics.map { Recipient(topic: $0) } + conditions.map { Recipient(condition: $0) }
+        var recipients =
+            tokens.map { Recipient(token: $0) } + topics.map { Recipient(topic: $0) } + conditions.map { Recipient(condition: $0) }
         recipients += try options.fileRecipients()
         let messages = try render(template, for: recipients, variables: variables)
-        let target = "\(configuration.server) project \(configuration.effectiveProjectID)\(self.target == .mock ? " (local mock)" : "")\(validateOnly ? " (validate_only)" : "")"
+        let target =
+            "\(configuration.server) project \(configuration.effectiveProjectID)\(self.target == .mock ? " (local mock)" : "")\(validateOnly ? " (validate_only)" : "")"
         try await SendRun(options: options, platform: .fcm, target: target).run(
             items: messages,
             sender: try FCMSender(configuration: configuration),
@@ -181,7 +186,8 @@ struct SendFCM: AsyncParsableCommand {
         case .mock:
             let mock: LocalPushMock
             do {
-                mock = try LocalPushMock(certificatesDirectory: options.certificatesDirectory, readyFile: options.effectiveReadyFile, url: options.url)
+                mock = try LocalPushMock(
+                    certificatesDirectory: options.certificatesDirectory, readyFile: options.effectiveReadyFile, url: options.url)
             } catch {
                 throw ValidationError(error.message)
             }
@@ -203,14 +209,17 @@ struct SendFCM: AsyncParsableCommand {
     }
 
     private func explicitServiceAccount() throws -> ServiceAccountJSON? {
-        guard let source = serviceAccount ?? Environment.value("GOOGLE_APPLICATION_CREDENTIALS") ?? Environment.value("FCM_SERVICE_ACCOUNT") else {
+        guard let source = serviceAccount ?? Environment.value("GOOGLE_APPLICATION_CREDENTIALS") ?? Environment.value("FCM_SERVICE_ACCOUNT")
+        else {
             return nil
         }
         let text = try Environment.contents(ofInlineOrPath: source, inlinePrefix: "{")
         do {
             return try ServiceAccountJSON.decode(from: Data(text.utf8))
         } catch {
-            throw SenderError(.invalidCredentials, "\(source.hasPrefix("{") ? "the service account JSON" : source) is not a service-account JSON: \(error)")
+            throw SenderError(
+                .invalidCredentials,
+                "\(source.hasPrefix("{") ? "the service account JSON" : source) is not a service-account JSON: \(error)")
         }
     }
 }

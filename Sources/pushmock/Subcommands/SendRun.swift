@@ -92,7 +92,8 @@ struct SendRun {
             return String(format: "%.1f ms", value)
         }
         func reasons(_ counts: [String: Int]) -> String {
-            counts.sorted { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
+            counts.sorted { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(
+                separator: ", ")
         }
         let (seconds, attoseconds) = summary.elapsed.components
         let elapsed = Double(seconds) + Double(attoseconds) / 1e18
@@ -114,7 +115,9 @@ struct SendRun {
             lines.append("  … \(summary.invalidTokens.count - shown) more invalid tokens (see --json or --results)")
         }
         for problem in summary.problems.prefix(shown) {
-            lines.append("  \(problem.outcome.kind.rawValue) \(problem.recipient): \(problem.outcome.description) (\(problem.attempts) attempt\(problem.attempts == 1 ? "" : "s"))")
+            lines.append(
+                "  \(problem.outcome.kind.rawValue) \(problem.recipient): \(problem.outcome.description) (\(problem.attempts) attempt\(problem.attempts == 1 ? "" : "s"))"
+            )
         }
         if summary.problems.count > shown {
             lines.append("  … \(summary.problems.count - shown) more not accepted (see --json or --results)")
@@ -266,7 +269,9 @@ func checkTemplateVariables(_ template: NotificationTemplate, for rows: [Recipie
         let missing = template.missingVariables(in: SendAPNs.merge(variables, recipient.data))
         if !missing.isEmpty {
             let place = recipient.line > 0 ? "line \(recipient.line)" : "recipient \(index + 1)"
-            problems.append("\(place): template variable\(missing.count == 1 ? "" : "s") \(missing.map { "\"\($0)\"" }.joined(separator: ", ")) missing")
+            problems.append(
+                "\(place): template variable\(missing.count == 1 ? "" : "s") \(missing.map { "\"\($0)\"" }.joined(separator: ", ")) missing"
+            )
         }
     }
     if !problems.isEmpty {

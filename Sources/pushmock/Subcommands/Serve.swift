@@ -50,19 +50,26 @@ struct Serve: AsyncParsableCommand {
     @Option(name: .customLong("ca"), help: "The CA of --cert, to print for clients.")
     var caPath: String?
 
-    @Option(name: .customLong("client-ca"), help: "Trust client certificates issued by this CA (PEM) for APNs certificate auth. Repeatable.")
+    @Option(
+        name: .customLong("client-ca"), help: "Trust client certificates issued by this CA (PEM) for APNs certificate auth. Repeatable.")
     var clientCAs: [String] = []
 
     @Option(name: .customLong("config"), help: "JSON configuration file (keys, teams, tokens, options).")
     var configPath: String?
 
-    @Option(name: .customLong("playback"), help: "Answer requests that match ones recorded in this journal with the recorded responses (docs/replay.md).")
+    @Option(
+        name: .customLong("playback"),
+        help: "Answer requests that match ones recorded in this journal with the recorded responses (docs/replay.md).")
     var playbackJournal: String?
 
-    @Option(name: .customLong("playback-match"), help: "How playback matches requests: path, body (default: headers that matter + JSON body, member order ignored) or strict.")
+    @Option(
+        name: .customLong("playback-match"),
+        help: "How playback matches requests: path, body (default: headers that matter + JSON body, member order ignored) or strict.")
     var playbackMatch: PlaybackOptions.Match = .body
 
-    @Option(name: .customLong("playback-unmatched"), help: "Requests no recording matches: simulate (answer normally, the default) or reject (404).")
+    @Option(
+        name: .customLong("playback-unmatched"),
+        help: "Requests no recording matches: simulate (answer normally, the default) or reject (404).")
     var playbackUnmatched: PlaybackOptions.Unmatched = .simulate
 
     @Option(
@@ -86,16 +93,22 @@ struct Serve: AsyncParsableCommand {
     @Flag(name: .customLong("reject-unknown-tokens"), help: "Answer BadDeviceToken for tokens not in the registry.")
     var rejectUnknownTokens = false
 
-    @Option(name: .customLong("environment-key-spelling"), help: "observed (BadEnvironmentKeyInToken) or documented (BadEnvironmentKeyIdInToken).")
+    @Option(
+        name: .customLong("environment-key-spelling"),
+        help: "observed (BadEnvironmentKeyInToken) or documented (BadEnvironmentKeyIdInToken).")
     var environmentKeySpelling: APNsReason.EnvironmentKeySpelling = .observed
 
     @Option(name: .customLong("max-concurrent-streams"), help: "HTTP/2 MAX_CONCURRENT_STREAMS to advertise.")
     var maxConcurrentStreams: UInt32 = 1000
 
-    @Flag(name: .customLong("one-stream-until-authenticated"), help: "Allow one stream per connection until a request authenticates (Apple's documented behaviour).")
+    @Flag(
+        name: .customLong("one-stream-until-authenticated"),
+        help: "Allow one stream per connection until a request authenticates (Apple's documented behaviour).")
     var oneStreamUntilAuthenticated = false
 
-    @Flag(name: .customLong("throttle-after-rejection"), help: "Drop MAX_CONCURRENT_STREAMS to 1 after a rejected push until the next accepted one.")
+    @Flag(
+        name: .customLong("throttle-after-rejection"),
+        help: "Drop MAX_CONCURRENT_STREAMS to 1 after a rejected push until the next accepted one.")
     var throttleAfterRejection = false
 
     @Option(help: "JSON Lines journal.")
@@ -110,7 +123,9 @@ struct Serve: AsyncParsableCommand {
     @Option(name: .customLong("memory-capacity"), help: "Recordings kept in memory.")
     var memoryCapacity = 100_000
 
-    @Option(name: .customLong("memory-bytes"), help: "Memory the recordings kept in memory may use (bytes; suffix K, M or G for KiB, MiB, GiB).")
+    @Option(
+        name: .customLong("memory-bytes"), help: "Memory the recordings kept in memory may use (bytes; suffix K, M or G for KiB, MiB, GiB)."
+    )
     var memoryBytes = ByteSizeArgument(bytes: 256 * 1024 * 1024)
 
     @Option(name: .customLong("ready-file"), help: "Write the listeners and credentials as JSON to this file once ready.")

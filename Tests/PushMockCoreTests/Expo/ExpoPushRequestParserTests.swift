@@ -84,9 +84,11 @@ struct ExpoPushRequestParserTests {
 
     @Test("null means absent for every field (SDKs that send every key get tickets)")
     func nulls() throws {
-        let fields = ["data", "title", "subtitle", "body", "sound", "ttl", "expiration", "priority", "badge",
-                      "channelId", "categoryId", "icon", "richContent", "collapseId", "tag", "mutableContent",
-                      "_contentAvailable", "interruptionLevel"]
+        let fields = [
+            "data", "title", "subtitle", "body", "sound", "ttl", "expiration", "priority", "badge",
+            "channelId", "categoryId", "icon", "richContent", "collapseId", "tag", "mutableContent",
+            "_contentAvailable", "interruptionLevel",
+        ]
         let json = "{\"to\":\"\(sampleToken)\"," + fields.map { "\"\($0)\":null" }.joined(separator: ",") + "}"
         let message = try #require(try parseExpo(json).get().entries.first?.message)
         #expect(message.title == nil && message.sound == nil && message.priority == nil && message.badge == nil)
@@ -135,19 +137,25 @@ struct ExpoPushRequestParserTests {
              {"to":"ExponentPushToken[d]"}]
             """#
         let entries = try parseExpo(json).get().entries
-        #expect(entries.map(\.message.to) == ["ExponentPushToken[a]", "ExponentPushToken[b]", "ExpoPushToken[c]",
-                                               "ExponentPushToken[b]", "ExponentPushToken[d]"])
+        #expect(
+            entries.map(\.message.to) == [
+                "ExponentPushToken[a]", "ExponentPushToken[b]", "ExpoPushToken[c]",
+                "ExponentPushToken[b]", "ExponentPushToken[d]",
+            ])
         #expect(entries.map(\.message.messageIndex) == [0, 1, 1, 1, 2])
         #expect(entries.map(\.message.body) == ["1", "2", "2", "2", nil])
         #expect(entries[2].message.object["to"] == .string("ExpoPushToken[c]"))
         #expect(entries.allSatisfy { $0.ticketError == nil })
     }
 
-    @Test("100 notifications pass, 101 are refused — counted after expanding to lists", arguments: [
-        (100, 1, true), (101, 1, false), (1, 100, true), (1, 101, false), (50, 2, true), (51, 2, false),
-    ])
+    @Test(
+        "100 notifications pass, 101 are refused — counted after expanding to lists",
+        arguments: [
+            (100, 1, true), (101, 1, false), (1, 100, true), (1, 101, false), (50, 2, true), (51, 2, false),
+        ])
     func notificationLimit(messages: Int, tokensEach: Int, accepted: Bool) throws {
-        let to = tokensEach == 1
+        let to =
+            tokensEach == 1
             ? "\"\(sampleToken)\""
             : "[" + Array(repeating: "\"\(sampleToken)\"", count: tokensEach).joined(separator: ",") + "]"
         let json = "[" + Array(repeating: "{\"to\":\(to)}", count: messages).joined(separator: ",") + "]"
@@ -159,7 +167,9 @@ struct ExpoPushRequestParserTests {
             #expect(!accepted)
             #expect(error.code == .pushTooManyNotifications)
             #expect(error.httpStatus == 400)
-            #expect(error.message == "You can send a maximum of 100 notifications per request (received \(messages * tokensEach)); divide your requests.")
+            #expect(
+                error.message
+                    == "You can send a maximum of 100 notifications per request (received \(messages * tokensEach)); divide your requests.")
         }
     }
 
@@ -181,8 +191,9 @@ struct ExpoPushRequestParserTests {
     func invalidTokenRequest() {
         var options = ExpoValidationOptions()
         options.invalidTokenAnswer = .requestError
-        #expect(expoRequestError(#"[{"to":"\#(sampleToken)"},{"to":["\#(sampleToken)","abc"]}]"#, options: options)?.message
-            == "[1].to[1] must be a valid Expo push token.")
+        #expect(
+            expoRequestError(#"[{"to":"\#(sampleToken)"},{"to":["\#(sampleToken)","abc"]}]"#, options: options)?.message
+                == "[1].to[1] must be a valid Expo push token.")
         #expect(expoRequestError(#"{"to":"abc"}"#, options: options)?.message == "to must be a valid Expo push token.")
         options.tokenSyntax = .sdk
         #expect(expoRequestError(#"{"to":"ExpoPushToken[a.b]"}"#, options: options) == nil)
@@ -196,7 +207,10 @@ struct ExpoPushRequestParserTests {
         #expect(entries.map(\.payloadSize) == [length + 11, length + 11])
         #expect(entries.allSatisfy { ($0.ticketError?.code == .messageTooBig) == tooBig })
         if tooBig {
-            #expect(entries[0].ticketError?.message == "Message too big: the notification payload is 4097 bytes; the total payload sent to Apple and Google must be at most 4096 bytes.")
+            #expect(
+                entries[0].ticketError?.message
+                    == "Message too big: the notification payload is 4097 bytes; the total payload sent to Apple and Google must be at most 4096 bytes."
+            )
             #expect(entries[1].ticketError?.expoPushToken == "ExpoPushToken[b]")
         }
     }
@@ -218,13 +232,17 @@ struct ExpoPushRequestParserTests {
     func projects() throws {
         let projects = ["ExponentPushToken[a]": "@acme/app", "ExponentPushToken[b]": "@acme/old", "ExponentPushToken[c]": "@acme/app"]
         let lookup: (ExpoPushToken) -> String? = { projects[$0.rawValue] }
-        let mixed = #"[{"to":["ExponentPushToken[a]","ExponentPushToken[b]"]},{"to":["ExponentPushToken[unknown]","ExponentPushToken[c]"]}]"#
+        let mixed =
+            #"[{"to":["ExponentPushToken[a]","ExponentPushToken[b]"]},{"to":["ExponentPushToken[unknown]","ExponentPushToken[c]"]}]"#
         guard case .failure(let error) = parseExpo(mixed, projectOf: lookup) else {
             Issue.record("mixed projects were accepted")
             return
         }
         #expect(error.code == .pushTooManyExperienceIDs)
-        #expect(text(error.body()) == #"{"errors":[{"code":"PUSH_TOO_MANY_EXPERIENCE_IDS","message":"All push notification messages in the same request must be for the same project.","isTransient":false,"details":{"@acme/app":["ExponentPushToken[a]","ExponentPushToken[c]"],"@acme/old":["ExponentPushToken[b]"]}}]}"#)
+        #expect(
+            text(error.body())
+                == #"{"errors":[{"code":"PUSH_TOO_MANY_EXPERIENCE_IDS","message":"All push notification messages in the same request must be for the same project.","isTransient":false,"details":{"@acme/app":["ExponentPushToken[a]","ExponentPushToken[c]"],"@acme/old":["ExponentPushToken[b]"]}}]}"#
+        )
         let same = #"{"to":["ExponentPushToken[a]","ExponentPushToken[unknown]","ExponentPushToken[c]"]}"#
         #expect(try parseExpo(same, projectOf: lookup).get().project == "@acme/app")
     }

@@ -43,13 +43,21 @@ struct ExpoWireRenderingTests {
 
     @Test("every request error factory renders the documented body")
     func requestErrorBodies() {
-        #expect(text(ExpoRequestError.tooManyNotifications(received: 115).body(requestID: "r-1")) == #"{"errors":[{"code":"PUSH_TOO_MANY_NOTIFICATIONS","message":"You can send a maximum of 100 notifications per request (received 115); divide your requests.","isTransient":false,"requestId":"r-1"}]}"#)
-        #expect(text(ExpoRequestError.tooManyReceipts(received: 1001).body()) == #"{"errors":[{"code":"PUSH_TOO_MANY_RECEIPTS","message":"You can request a maximum of 1000 push receipts per request (received 1001); divide your requests.","isTransient":false}]}"#)
+        #expect(
+            text(ExpoRequestError.tooManyNotifications(received: 115).body(requestID: "r-1"))
+                == #"{"errors":[{"code":"PUSH_TOO_MANY_NOTIFICATIONS","message":"You can send a maximum of 100 notifications per request (received 115); divide your requests.","isTransient":false,"requestId":"r-1"}]}"#
+        )
+        #expect(
+            text(ExpoRequestError.tooManyReceipts(received: 1001).body())
+                == #"{"errors":[{"code":"PUSH_TOO_MANY_RECEIPTS","message":"You can request a maximum of 1000 push receipts per request (received 1001); divide your requests.","isTransient":false}]}"#
+        )
         #expect(ExpoRequestError.tooManyRequests().httpStatus == 429)
         #expect(ExpoRequestError.tooManyRequests().code == .tooManyRequests)
         #expect(ExpoRequestError.unauthorized.httpStatus == 401)
         #expect(ExpoRequestError.internalServerError.httpStatus == 500)
-        #expect(text(ExpoRequestError.validation("[0].data", "must be of type object").body()) == #"{"errors":[{"code":"VALIDATION_ERROR","message":"[0].data must be of type object.","isTransient":false}]}"#)
+        #expect(
+            text(ExpoRequestError.validation("[0].data", "must be of type object").body())
+                == #"{"errors":[{"code":"VALIDATION_ERROR","message":"[0].data must be of type object.","isTransient":false}]}"#)
         #expect(ExpoRequestError.contentType == "application/json; charset=utf-8")
         for error in [ExpoRequestError.tooManyRequests(), .unauthorized, .internalServerError, .malformedJSON] {
             #expect((try? JSONValue(parsing: error.body(requestID: "x"))) != nil)
@@ -58,10 +66,11 @@ struct ExpoWireRenderingTests {
 
     @Test("ticket and receipt error codes: the table is complete and unknown codes survive")
     func deliveryCodeTable() {
-        #expect(ExpoErrorCode.allKnown.map(\.rawValue) == [
-            "DeviceNotRegistered", "MessageTooBig", "MessageRateExceeded", "MismatchSenderId", "InvalidCredentials",
-            "DeveloperError", "ExpoError", "ProviderError",
-        ])
+        #expect(
+            ExpoErrorCode.allKnown.map(\.rawValue) == [
+                "DeviceNotRegistered", "MessageTooBig", "MessageRateExceeded", "MismatchSenderId", "InvalidCredentials",
+                "DeveloperError", "ExpoError", "ProviderError",
+            ])
         #expect(ExpoErrorCode.allKnown.allSatisfy { $0.isKnown })
         #expect(!ExpoErrorCode(rawValue: "Brand-new").isKnown)
         #expect(ExpoErrorCode(rawValue: "Brand-new").rawValue == "Brand-new")
@@ -89,7 +98,10 @@ struct ExpoWireRenderingTests {
             .ok(ExpoReceiptID("XXXXXXXX-XXXX-XXXX-XXXX-XXXXXXXXXXXX")),
             .error(.deviceNotRegistered("ExponentPushToken[xxxxxxxxxxxxxxxxxxxxxx]")),
         ])
-        #expect(text(ok.body) == #"{"data":[{"status":"ok","id":"XXXXXXXX-XXXX-XXXX-XXXX-XXXXXXXXXXXX"},{"status":"error","message":"\"ExponentPushToken[xxxxxxxxxxxxxxxxxxxxxx]\" is not a registered push notification recipient","details":{"error":"DeviceNotRegistered","expoPushToken":"ExponentPushToken[xxxxxxxxxxxxxxxxxxxxxx]"}}]}"#)
+        #expect(
+            text(ok.body)
+                == #"{"data":[{"status":"ok","id":"XXXXXXXX-XXXX-XXXX-XXXX-XXXXXXXXXXXX"},{"status":"error","message":"\"ExponentPushToken[xxxxxxxxxxxxxxxxxxxxxx]\" is not a registered push notification recipient","details":{"error":"DeviceNotRegistered","expoPushToken":"ExponentPushToken[xxxxxxxxxxxxxxxxxxxxxx]"}}]}"#
+        )
         let single = ExpoTicketResponse(tickets: [.ok(ExpoReceiptID("a"))], shape: .single)
         #expect(text(single.body) == #"{"data":{"status":"ok","id":"a"}}"#)
         #expect(text(ExpoTicketResponse(tickets: []).body) == #"{"data":[]}"#)
@@ -101,7 +113,10 @@ struct ExpoWireRenderingTests {
             (ExpoReceiptID("XXXXXXXX-XXXX-XXXX-XXXX-XXXXXXXXXXXX"), .ok),
             (ExpoReceiptID("ZZZZZZZZ-ZZZZ-ZZZZ-ZZZZ-ZZZZZZZZZZZZ"), .error(.apnsDroppedConnection(sentAt: 1_749_587_690))),
         ])
-        #expect(text(response.body) == #"{"data":{"XXXXXXXX-XXXX-XXXX-XXXX-XXXXXXXXXXXX":{"status":"ok"},"ZZZZZZZZ-ZZZZ-ZZZZ-ZZZZ-ZZZZZZZZZZZZ":{"status":"error","message":"The Apple Push Notification service unexpectedly dropped the connection. Retry sending the notification later. If this error recurs very frequently, there is likely an issue with your Apple push notification credentials.","details":{"error":"ProviderError","sentAt":1749587690}}}}"#)
+        #expect(
+            text(response.body)
+                == #"{"data":{"XXXXXXXX-XXXX-XXXX-XXXX-XXXXXXXXXXXX":{"status":"ok"},"ZZZZZZZZ-ZZZZ-ZZZZ-ZZZZ-ZZZZZZZZZZZZ":{"status":"error","message":"The Apple Push Notification service unexpectedly dropped the connection. Retry sending the notification later. If this error recurs very frequently, there is likely an issue with your Apple push notification credentials.","details":{"error":"ProviderError","sentAt":1749587690}}}}"#
+        )
         #expect(text(ExpoReceiptsResponse(receipts: []).body) == #"{"data":{}}"#)
     }
 

@@ -22,7 +22,8 @@ struct FCMMessageRulesTests {
     func reservedKeys(key: String, reserved: Bool) throws {
         for (place, path) in [("data", "message.data"), ("android", "message.android.data")] {
             let data: JSONValue = .object(JSONObject([(key: "ok", value: "1"), (key: key, value: "v")]))
-            let message = place == "data"
+            let message =
+                place == "data"
                 ? FCMTest.message([("data", data)])
                 : FCMTest.message([("android", ["data": data])])
             let result = FCMTest.validate(message: message)
@@ -133,7 +134,9 @@ struct FCMMessageRulesTests {
 
     @Test("message.fid: lenient and realistic")
     func fid() {
-        #expect(FCMTest.success(FCMTest.validate(message: ["fid": "cAbCdEfGhIjKlMnOpQrStU"], options: .init(identifierRule: .realistic))) != nil)
+        #expect(
+            FCMTest.success(FCMTest.validate(message: ["fid": "cAbCdEfGhIjKlMnOpQrStU"], options: .init(identifierRule: .realistic))) != nil
+        )
         for fid in ["aAbCdEfGhIjKlMnOpQrStU", "cAbCdEfGhIjKlMnOpQrSt", "fake-fid-000001"] {
             FCMTest.expectError(
                 FCMTest.validate(message: ["fid": .string(fid)], options: .init(identifierRule: .realistic)),
@@ -186,7 +189,10 @@ struct FCMMessageRulesTests {
 
     @Test(
         "android.notification.color",
-        arguments: [("#a1B2c3", true), ("#000000", true), ("#abc", false), ("red", false), ("#1234567", false), ("#12345g", false), ("112233", false)]
+        arguments: [
+            ("#a1B2c3", true), ("#000000", true), ("#abc", false), ("red", false), ("#1234567", false), ("#12345g", false),
+            ("112233", false),
+        ]
     )
     func color(color: String, valid: Bool) {
         let result = FCMTest.validate(message: FCMTest.message([("android", ["notification": ["color": .string(color)]])]))
@@ -207,7 +213,8 @@ struct FCMMessageRulesTests {
     func locArgs(prefix: String) {
         let args = "\(prefix)_loc_args"
         FCMTest.expectError(
-            FCMTest.validate(message: FCMTest.message([("android", ["notification": .object(JSONObject([(key: args, value: .array(["x"]))]))])])),
+            FCMTest.validate(
+                message: FCMTest.message([("android", ["notification": .object(JSONObject([(key: args, value: .array(["x"]))]))])])),
             FCMTest.ruleError(
                 field: "message.android.notification.\(prefix)_loc_key",
                 description: "\(prefix)_loc_key is required when \(prefix)_loc_args is set."
@@ -424,7 +431,10 @@ struct FCMMessageRulesTests {
             )
         )
         let apns = try #require(request.message.apns)
-        #expect(apns.headers.pairs.map(\.name) == ["apns-priority", "apns-push-type", "apns-expiration", "apns-collapse-id", "apns-id", "apns-topic"])
+        #expect(
+            apns.headers.pairs.map(\.name) == [
+                "apns-priority", "apns-push-type", "apns-expiration", "apns-collapse-id", "apns-id", "apns-topic",
+            ])
         #expect(apns.headerValues.priority == .immediate)
         #expect(apns.headerValues.pushType == .voip)
         #expect(apns.headerValues.expiration == 0)

@@ -188,7 +188,10 @@ struct FCMPayloadParsingTests {
             (#"{"sticky":"true"}"#, false),
             (#"{"sticky":1}"#, false),
             (#"{"light_settings":{"color":{"red":"0.25","green":"1","blue":0},"light_on_duration":"1s","light_off_duration":"1s"}}"#, true),
-            (#"{"light_settings":{"color":{"red":"0x1p-2","green":1,"blue":0},"light_on_duration":"1s","light_off_duration":"1s"}}"#, false),
+            (
+                #"{"light_settings":{"color":{"red":"0x1p-2","green":1,"blue":0},"light_on_duration":"1s","light_off_duration":"1s"}}"#,
+                false
+            ),
             (#"{"light_settings":{"color":{"red":1e39,"green":1,"blue":0},"light_on_duration":"1s","light_off_duration":"1s"}}"#, false),
         ]
     )
@@ -522,7 +525,8 @@ struct FCMPayloadParsingTests {
             )
         )
 
-        let deep = #"{"message": {"token": "fake-token-0001", "apns": {"payload": "#
+        let deep =
+            #"{"message": {"token": "fake-token-0001", "apns": {"payload": "#
             + String(repeating: "[", count: 120) + String(repeating: "]", count: 120) + "}}}"
         let deepText =
             "Invalid JSON payload received. Message too deep. Max recursion depth reached.\n"
@@ -542,7 +546,9 @@ struct FCMPayloadParsingTests {
     func rawMessage() throws {
         let text = #"{"message":{"token":"fake-token-0001","fcmOptions":{"analytics_label":"a"},"data":{"k":"1","k":"2"}}}"#
         let request = try #require(FCMTest.success(FCMTest.validate(text)))
-        #expect(request.rawMessage.compactString == #"{"token":"fake-token-0001","fcmOptions":{"analytics_label":"a"},"data":{"k":"1","k":"2"}}"#)
+        #expect(
+            request.rawMessage.compactString
+                == #"{"token":"fake-token-0001","fcmOptions":{"analytics_label":"a"},"data":{"k":"1","k":"2"}}"#)
         #expect(request.message.data == ["k": "2"])
         #expect(request.message.fcmOptions?.analyticsLabel == "a")
     }

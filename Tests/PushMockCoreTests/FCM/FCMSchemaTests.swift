@@ -129,7 +129,9 @@ struct EnumSpellingCase: CustomTestStringConvertible, Sendable {
                 let path = entry.path.split(separator: ".").map(String.init)
                 for value in schema.values {
                     let mixed = String(value.name.enumerated().map { $0.offset % 2 == 0 ? Character($0.element.lowercased()) : $0.element })
-                    for spelling in [JSONValue.string(value.name), .string(value.name.lowercased()), .string(mixed), JSONValue(value.number)] {
+                    for spelling in [
+                        JSONValue.string(value.name), .string(value.name.lowercased()), .string(mixed), JSONValue(value.number),
+                    ] {
                         cases.append(EnumSpellingCase(path: path, field: field.name, spelling: spelling, expected: value.name))
                     }
                 }
@@ -306,9 +308,10 @@ struct FCMSchemaTests {
     func typedEnums() {
         #expect(FCMAndroidMessagePriority.all.map(\.name) == FCMAndroidMessagePriority.schema.values.map(\.name))
         #expect(FCMAndroidMessagePriority.all.map(\.number) == [0, 1])
-        #expect(FCMNotificationPriority.all.map(\.name) == [
-            "PRIORITY_UNSPECIFIED", "PRIORITY_MIN", "PRIORITY_LOW", "PRIORITY_DEFAULT", "PRIORITY_HIGH", "PRIORITY_MAX",
-        ])
+        #expect(
+            FCMNotificationPriority.all.map(\.name) == [
+                "PRIORITY_UNSPECIFIED", "PRIORITY_MIN", "PRIORITY_LOW", "PRIORITY_DEFAULT", "PRIORITY_HIGH", "PRIORITY_MAX",
+            ])
         #expect(FCMNotificationVisibility.all.map(\.name) == ["VISIBILITY_UNSPECIFIED", "PRIVATE", "PUBLIC", "SECRET"])
         #expect(FCMNotificationProxy.all.map(\.name) == ["PROXY_UNSPECIFIED", "ALLOW", "DENY", "IF_PRIORITY_LOWERED"])
         #expect(FCMAndroidMessagePriority(name: "high") == .high)

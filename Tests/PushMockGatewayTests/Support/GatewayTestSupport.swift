@@ -43,11 +43,15 @@ func expectAccepted(_ response: HTTPResponseMessage, sourceLocation: SourceLocat
 
 /// Runs a command and returns its exit status, standard output and standard error.
 @discardableResult
-func run(_ executable: String, _ arguments: [String], environment: [String: String]? = nil) async throws -> (status: Int32, output: String, error: String) {
+func run(_ executable: String, _ arguments: [String], environment: [String: String]? = nil) async throws -> (
+    status: Int32, output: String, error: String
+) {
     try await offloaded { try runBlocking(executable, arguments, environment: environment) }
 }
 
-private func runBlocking(_ executable: String, _ arguments: [String], environment: [String: String]?) throws -> (status: Int32, output: String, error: String) {
+private func runBlocking(_ executable: String, _ arguments: [String], environment: [String: String]?) throws -> (
+    status: Int32, output: String, error: String
+) {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: executable)
     process.arguments = arguments
