@@ -3,4 +3,6 @@
 @_exported public import PushMockCore
 @_exported public import PushMockJSON
 @_exported public import PushMockSender
+// Fault rules, presets and device reports are what the harness takes and returns.
+@_exported public import PushMockSimulation
 @_exported public import PushMockToolkit

@@ -1,16 +1,16 @@
-public import NIOCore
+package import NIOCore
 
 /// Decides between HTTP/2 and HTTP/1.1 by looking at the first bytes a client sends.
 ///
 /// Used on the cleartext listener (h2c with prior knowledge and HTTP/1.1 share one port) and
 /// after a TLS handshake that negotiated no ALPN protocol: some real APNs clients send the
 /// HTTP/2 connection preface straight after the handshake without offering `h2`.
-public final class HTTPProtocolSniffer: ChannelInboundHandler, RemovableChannelHandler {
-    public typealias InboundIn = ByteBuffer
-    public typealias InboundOut = ByteBuffer
+package final class HTTPProtocolSniffer: ChannelInboundHandler, RemovableChannelHandler {
+    package typealias InboundIn = ByteBuffer
+    package typealias InboundOut = ByteBuffer
 
     /// What the client speaks.
-    public enum Detected: Sendable {
+    package enum Detected: Sendable {
         case http2
         case http1
     }
@@ -24,11 +24,11 @@ public final class HTTPProtocolSniffer: ChannelInboundHandler, RemovableChannelH
 
     /// - Parameter configure: adds the handlers for the detected protocol behind this one; it
     ///   runs on the event loop, and the bytes seen so far are replayed to them afterwards.
-    public init(configure: @escaping (Detected, any Channel) throws -> Void) {
+    package init(configure: @escaping (Detected, any Channel) throws -> Void) {
         self.configure = configure
     }
 
-    public func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+    package func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         var incoming = unwrapInboundIn(data)
         if decided {
             context.fireChannelRead(data)

@@ -1,4 +1,4 @@
-public import NIOCore
+package import NIOCore
 import NIOHTTP1
 import NIOTLS
 
@@ -6,20 +6,20 @@ import NIOTLS
 ///
 /// - TLS: ALPN `h2` → HTTP/2; `http/1.1` → HTTP/1.1; no ALPN → sniff the first bytes.
 /// - Cleartext: sniff (h2c prior knowledge, else HTTP/1.1).
-public struct HTTPServerPipeline: Sendable {
+package struct HTTPServerPipeline: Sendable {
     /// HTTP/2 settings.
-    public var http2: HTTP2ServerConfiguration
+    package var http2: HTTP2ServerConfiguration
 
-    public init(http2: HTTP2ServerConfiguration = HTTP2ServerConfiguration()) {
+    package init(http2: HTTP2ServerConfiguration = HTTP2ServerConfiguration()) {
         self.http2 = http2
     }
 
     /// The ALPN protocols the TLS listener offers, in preference order.
-    public static let alpnProtocols = ["h2", "http/1.1"]
+    package static let alpnProtocols = ["h2", "http/1.1"]
 
     /// Adds the ALPN handler for a TLS connection. `makeResponder` is called once the protocol
     /// is known (after the handshake, so it can inspect the client certificate).
-    public func addTLSNegotiation(
+    package func addTLSNegotiation(
         to channel: any Channel,
         makeResponder: @escaping (HTTPTransportProtocol, _ alpn: String?) -> any HTTPConnectionResponder
     ) throws {
@@ -51,7 +51,7 @@ public struct HTTPServerPipeline: Sendable {
     }
 
     /// Adds the sniffer for a cleartext connection.
-    public func addCleartextDetection(
+    package func addCleartextDetection(
         to channel: any Channel,
         makeResponder: @escaping (HTTPTransportProtocol) -> any HTTPConnectionResponder
     ) throws {

@@ -1,5 +1,5 @@
-public import NIOCore
-public import NIOHTTP1
+package import NIOCore
+package import NIOHTTP1
 import PushMockCore
 
 /// Serves HTTP/1.1 (FCM, OAuth2 and IID clients often use it; the control API too) through
@@ -9,9 +9,9 @@ import PushMockCore
 /// The handler keeps reading meanwhile (NIOHTTP1's pipelining assistance would stop reading
 /// until the answer is written), so a client that hangs up during a long poll is noticed and
 /// the poll is cancelled.
-public final class HTTP1ServerHandler: ChannelInboundHandler, RemovableChannelHandler {
-    public typealias InboundIn = HTTPServerRequestPart
-    public typealias OutboundOut = HTTPServerResponsePart
+package final class HTTP1ServerHandler: ChannelInboundHandler, RemovableChannelHandler {
+    package typealias InboundIn = HTTPServerRequestPart
+    package typealias OutboundOut = HTTPServerResponsePart
 
     private let responder: any HTTPConnectionResponder
     private let scheme: String
@@ -27,21 +27,21 @@ public final class HTTP1ServerHandler: ChannelInboundHandler, RemovableChannelHa
     private var context: ChannelHandlerContext?
     private var closed = false
 
-    public init(responder: any HTTPConnectionResponder, scheme: String, maximumStoredBodyBytes: Int = 1 << 20) {
+    package init(responder: any HTTPConnectionResponder, scheme: String, maximumStoredBodyBytes: Int = 1 << 20) {
         self.responder = responder
         self.scheme = scheme
         self.maximumStoredBodyBytes = maximumStoredBodyBytes
     }
 
-    public func handlerAdded(context: ChannelHandlerContext) {
+    package func handlerAdded(context: ChannelHandlerContext) {
         self.context = context
     }
 
-    public func handlerRemoved(context: ChannelHandlerContext) {
+    package func handlerRemoved(context: ChannelHandlerContext) {
         self.context = nil
     }
 
-    public func channelInactive(context: ChannelHandlerContext) {
+    package func channelInactive(context: ChannelHandlerContext) {
         if !closed {
             closed = true
             responder.connectionClosed()
@@ -49,7 +49,7 @@ public final class HTTP1ServerHandler: ChannelInboundHandler, RemovableChannelHa
         context.fireChannelInactive()
     }
 
-    public func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+    package func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         switch unwrapInboundIn(data) {
         case .head(let head):
             var headers = HTTPHeaderList()

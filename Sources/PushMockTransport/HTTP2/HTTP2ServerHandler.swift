@@ -1,19 +1,19 @@
-public import NIOCore
-public import PushMockCore
+package import NIOCore
+package import PushMockCore
 
 /// Settings of the HTTP/2 server side of a connection.
-public struct HTTP2ServerConfiguration: Sendable, Hashable {
+package struct HTTP2ServerConfiguration: Sendable, Hashable {
     /// SETTINGS sent when the connection opens. Defaults to what APNs was observed sending:
     /// HEADER_TABLE_SIZE 4096, MAX_CONCURRENT_STREAMS 1000, INITIAL_WINDOW_SIZE 65535,
     /// MAX_FRAME_SIZE 16384, MAX_HEADER_LIST_SIZE 8000.
-    public var initialSettings: [HTTP2Setting]
+    package var initialSettings: [HTTP2Setting]
     /// Body bytes stored per request; more are counted but dropped (the gateway answers 413).
-    public var maximumStoredBodyBytes: Int
+    package var maximumStoredBodyBytes: Int
     /// Debug data of the GOAWAY sent when the server shuts down gracefully (APNs sends
     /// `{"reason":"Shutdown"}`). Default: none.
-    public var shutdownDebugData: [UInt8]
+    package var shutdownDebugData: [UInt8]
 
-    public init(
+    package init(
         initialSettings: [HTTP2Setting] = HTTP2ServerConfiguration.apnsSettings(maxConcurrentStreams: 1000),
         maximumStoredBodyBytes: Int = 1 << 20,
         shutdownDebugData: [UInt8] = []
@@ -24,7 +24,7 @@ public struct HTTP2ServerConfiguration: Sendable, Hashable {
     }
 
     /// The SETTINGS frame APNs sends, with a chosen MAX_CONCURRENT_STREAMS.
-    public static func apnsSettings(maxConcurrentStreams: UInt32) -> [HTTP2Setting] {
+    package static func apnsSettings(maxConcurrentStreams: UInt32) -> [HTTP2Setting] {
         [
             .headerTableSize(4096),
             .maxConcurrentStreams(maxConcurrentStreams),
@@ -40,9 +40,9 @@ public struct HTTP2ServerConfiguration: Sendable, Hashable {
 /// Reads are fed to the session as they arrive; requests completed during a read cycle are
 /// handed to the responder together at `channelReadComplete`, and everything libnghttp2 wants
 /// to send is written with one flush per cycle. There is no child channel or task per stream.
-public final class HTTP2ServerHandler: ChannelInboundHandler, RemovableChannelHandler {
-    public typealias InboundIn = ByteBuffer
-    public typealias OutboundOut = ByteBuffer
+package final class HTTP2ServerHandler: ChannelInboundHandler, RemovableChannelHandler {
+    package typealias InboundIn = ByteBuffer
+    package typealias OutboundOut = ByteBuffer
 
     private let configuration: HTTP2ServerConfiguration
     private let responder: any HTTPConnectionResponder
@@ -55,12 +55,12 @@ public final class HTTP2ServerHandler: ChannelInboundHandler, RemovableChannelHa
     /// closes first, so a reset stream holds nothing for the rest of the delay.
     private var delayedReplies: [Int32: Scheduled<Void>] = [:]
 
-    public init(configuration: HTTP2ServerConfiguration, responder: any HTTPConnectionResponder) {
+    package init(configuration: HTTP2ServerConfiguration, responder: any HTTPConnectionResponder) {
         self.configuration = configuration
         self.responder = responder
     }
 
-    public func handlerAdded(context: ChannelHandlerContext) {
+    package func handlerAdded(context: ChannelHandlerContext) {
         self.context = context
         do {
             session = try NGHTTP2Session(
@@ -77,19 +77,19 @@ public final class HTTP2ServerHandler: ChannelInboundHandler, RemovableChannelHa
         }
     }
 
-    public func handlerRemoved(context: ChannelHandlerContext) {
+    package func handlerRemoved(context: ChannelHandlerContext) {
         cancelDelayedReplies()
         session?.close()
         session = nil
         self.context = nil
     }
 
-    public func channelActive(context: ChannelHandlerContext) {
+    package func channelActive(context: ChannelHandlerContext) {
         start(context: context)
         context.fireChannelActive()
     }
 
-    public func channelInactive(context: ChannelHandlerContext) {
+    package func channelInactive(context: ChannelHandlerContext) {
         closing = true
         responder.connectionClosed()
         cancelDelayedReplies()
@@ -136,7 +136,7 @@ public final class HTTP2ServerHandler: ChannelInboundHandler, RemovableChannelHa
         flush(context: context)
     }
 
-    public func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+    package func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         guard let session, !closing else { return }
         let buffer = unwrapInboundIn(data)
         do {
@@ -153,13 +153,13 @@ public final class HTTP2ServerHandler: ChannelInboundHandler, RemovableChannelHa
         releaseClosedStreams()
     }
 
-    public func channelReadComplete(context: ChannelHandlerContext) {
+    package func channelReadComplete(context: ChannelHandlerContext) {
         processCompletedRequests(context: context)
         flush(context: context)
         context.fireChannelReadComplete()
     }
 
-    public func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+    package func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
         if event is ChannelShouldQuiesceEvent {
             beginGracefulShutdown(context: context)
             return

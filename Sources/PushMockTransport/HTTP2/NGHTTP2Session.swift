@@ -3,18 +3,18 @@ import NIOCore
 public import PushMockCore
 
 /// An error reported by libnghttp2, with the library's own message.
-public struct NGHTTP2Error: Error, Hashable, Sendable, CustomStringConvertible {
+package struct NGHTTP2Error: Error, Hashable, Sendable, CustomStringConvertible {
     /// The library error code (`NGHTTP2_ERR_*`, negative).
-    public let code: Int32
+    package let code: Int32
     /// What we were doing.
-    public let operation: String
+    package let operation: String
 
     init(_ code: Int, _ operation: String) {
         self.code = Int32(truncatingIfNeeded: code)
         self.operation = operation
     }
 
-    public var description: String {
+    package var description: String {
         "\(operation) failed: \(String(cString: nghttp2_strerror(code))) (\(code))"
     }
 }
@@ -51,7 +51,7 @@ final class OutboundBody {
     init(_ bytes: [UInt8]) { self.bytes = bytes }
 }
 
-/// A GOAWAY frame received from the peer.
+/// A GOAWAY frame received from the peer (what a client sees of a server's GOAWAY).
 public struct ReceivedGoAway: Sendable, Hashable {
     public var lastStreamID: Int32
     public var errorCode: HTTP2ErrorCode
