@@ -7,6 +7,8 @@ import PushMockSimulation
 /// topic in effect and, once answered, everything the recording needs.
 struct APNsExchange: EndpointExchange {
     let request: HTTPRequestMessage
+    /// The payload, parsed once when fault rules or lint first ask.
+    let payload: PayloadView
     var reply: HTTPReply?
     /// `:status` (0 while unanswered, or when the answer was a GOAWAY).
     var status = 0
@@ -33,7 +35,7 @@ struct APNsExchange: EndpointExchange {
     var isAccepted: Bool { status == 200 }
 
     var faultFacts: FaultFacts {
-        FaultFacts(token: deviceToken, topic: headers?.topic, environment: environment.name)
+        FaultFacts(token: deviceToken, topic: headers?.topic, environment: environment.name, payload: payload)
     }
 }
 
@@ -56,6 +58,7 @@ struct APNsDeviceEndpoint: GatewayEndpoint {
         let connection = context.connection
         var exchange = APNsExchange(
             request: request,
+            payload: PayloadView(bytes: request.body),
             environment: connection.apnsEnvironment(authority: request.authority, options: options)
         )
         switch APNsRequestRules.parse(
@@ -283,6 +286,7 @@ struct UnroutedEndpoint: GatewayEndpoint {
     func parse(_ request: HTTPRequestMessage, in context: PipelineContext) -> APNsExchange {
         var exchange = APNsExchange(
             request: request,
+            payload: PayloadView(bytes: request.body),
             environment: context.connection.apnsEnvironment(authority: request.authority, options: apns.options)
         )
         apns.answerUnroutedPath(&exchange, connection: context.connection)

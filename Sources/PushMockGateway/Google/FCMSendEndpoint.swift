@@ -29,7 +29,7 @@ struct FCMSendExchange: EndpointExchange {
     var isAccepted: Bool { status == 200 }
 
     var faultFacts: FaultFacts {
-        var facts = FaultFacts(project: project, payload: json)
+        var facts = FaultFacts(project: project, payload: json.map { PayloadView(bytes: request.body, json: $0) })
         switch send?.message.target {
         case .token(let token), .fid(let token): facts.token = token
         case .topic(let topic): facts.topic = topic

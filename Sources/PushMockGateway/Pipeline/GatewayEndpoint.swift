@@ -90,11 +90,11 @@ struct FaultFacts {
     var topic: String?
     var project: String?
     var environment: String?
-    /// The body as JSON when the endpoint has parsed it already; otherwise the fault subject
-    /// parses it on first use (only rules with a payload predicate ask).
-    var payload: JSONValue?
+    /// The exchange's body, parsed at most once whoever asks first (only rules with a payload
+    /// predicate ask); `nil` when the endpoint's body is not the one rules look into.
+    var payload: PayloadView?
 
-    init(token: String? = nil, topic: String? = nil, project: String? = nil, environment: String? = nil, payload: JSONValue? = nil) {
+    init(token: String? = nil, topic: String? = nil, project: String? = nil, environment: String? = nil, payload: PayloadView? = nil) {
         self.token = token
         self.topic = topic
         self.project = project

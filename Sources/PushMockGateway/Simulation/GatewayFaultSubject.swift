@@ -27,5 +27,5 @@ final class GatewayFaultSubject: FaultSubject {
         request.headers.values(named: name)
     }
 
-    private(set) lazy var payload: JSONValue? = facts.payload ?? (request.body.isEmpty ? nil : try? JSONValue(parsing: request.body))
+    private(set) lazy var payload: JSONValue? = (facts.payload ?? PayloadView(bytes: request.body)).json
 }

@@ -13,8 +13,16 @@ struct NotificationLinting {
     /// An accepted `POST /3/device/<token>`.
     func apns(_ outcome: APNsExchange, now: Timestamp) -> [LintNote] {
         guard outcome.status == 200, let headers = outcome.headers else { return [] }
-        let findings = APNsLinter.lint(
-            APNsLintInput(headers, topic: outcome.topic), payload: outcome.request.body, now: now, configuration: configuration)
+        let input = APNsLintInput(headers, topic: outcome.topic)
+        let findings: [LintFinding]
+        switch outcome.payload.result {
+        case .success(let json)?:
+            // The body the fault rules may already have parsed: not parsed again.
+            findings = APNsLinter.lint(input, payload: json, now: now, configuration: configuration)
+        case .failure?, nil:
+            // Empty or not JSON: the byte form reports why (rare, so parsing again is fine).
+            findings = APNsLinter.lint(input, payload: outcome.request.body, now: now, configuration: configuration)
+        }
         return findings.map(Self.note)
     }
 
