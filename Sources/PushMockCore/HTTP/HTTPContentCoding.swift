@@ -82,33 +82,37 @@ extension HTTPContentCoding {
 /// zlib's streaming API over whole buffers; every return code checked.
 private enum ZlibStream {
     static func inflate(_ input: [UInt8], windowBits: Int32, limit: Int) throws(HTTPContentCodingError) -> [UInt8] {
-        var stream = z_stream()
-        guard pushmock_inflate_init2(&stream, windowBits) == Z_OK else { throw .corrupt }
-        defer { inflateEnd(&stream) }
+        // zlib keeps a pointer back to its z_stream: the stream lives at one heap address for
+        // its whole life, never in a Swift variable the compiler may move or copy.
+        let stream = UnsafeMutablePointer<z_stream>.allocate(capacity: 1)
+        stream.initialize(to: z_stream())
+        defer { stream.deallocate() }
+        guard pushmock_inflate_init2(stream, windowBits) == Z_OK else { throw .corrupt }
+        defer { inflateEnd(stream) }
         var output: [UInt8] = []
         output.reserveCapacity(min(limit, max(1024, input.count * 4)))
         var chunk = [UInt8](repeating: 0, count: 16 * 1024)
         var status: Int32 = Z_OK
         var tooLarge = false
         input.withUnsafeBufferPointer { source in
-            stream.next_in = UnsafeMutablePointer(mutating: source.baseAddress)
-            stream.avail_in = UInt32(source.count)
+            stream.pointee.next_in = UnsafeMutablePointer(mutating: source.baseAddress)
+            stream.pointee.avail_in = UInt32(source.count)
             repeat {
                 chunk.withUnsafeMutableBufferPointer { buffer in
-                    stream.next_out = buffer.baseAddress
-                    stream.avail_out = UInt32(buffer.count)
-                    status = CZlib.inflate(&stream, Z_NO_FLUSH)
-                    let produced = buffer.count - Int(stream.avail_out)
+                    stream.pointee.next_out = buffer.baseAddress
+                    stream.pointee.avail_out = UInt32(buffer.count)
+                    status = CZlib.inflate(stream, Z_NO_FLUSH)
+                    let produced = buffer.count - Int(stream.pointee.avail_out)
                     if output.count + produced > limit {
                         tooLarge = true
                     } else {
                         output.append(contentsOf: buffer[0..<produced])
                     }
+                    // The pointer lent by withUnsafeMutableBufferPointer must not outlive it.
+                    stream.pointee.next_out = nil
                 }
-            } while status == Z_OK && !tooLarge && (stream.avail_in > 0 || stream.avail_out == 0)
-            // The pointers lent by withUnsafeBufferPointer must not outlive it.
-            stream.next_in = nil
-            stream.next_out = nil
+            } while status == Z_OK && !tooLarge && (stream.pointee.avail_in > 0 || stream.pointee.avail_out == 0)
+            stream.pointee.next_in = nil
         }
         if tooLarge { throw .tooLarge(limit: limit) }
         // A complete stream ends with Z_STREAM_END; anything else is truncated or corrupt.
@@ -117,28 +121,30 @@ private enum ZlibStream {
     }
 
     static func deflate(_ input: [UInt8], windowBits: Int32) -> [UInt8] {
-        var stream = z_stream()
-        guard pushmock_deflate_init2(&stream, Z_DEFAULT_COMPRESSION, windowBits) == Z_OK else {
+        let stream = UnsafeMutablePointer<z_stream>.allocate(capacity: 1)
+        stream.initialize(to: z_stream())
+        defer { stream.deallocate() }
+        guard pushmock_deflate_init2(stream, Z_DEFAULT_COMPRESSION, windowBits) == Z_OK else {
             preconditionFailure("zlib deflateInit2 failed (out of memory)")
         }
-        defer { deflateEnd(&stream) }
-        let bound = Int(deflateBound(&stream, UInt(input.count)))
+        defer { deflateEnd(stream) }
+        let bound = Int(deflateBound(stream, UInt(input.count)))
         var output = [UInt8](repeating: 0, count: bound)
         var status: Int32 = Z_OK
         input.withUnsafeBufferPointer { source in
             output.withUnsafeMutableBufferPointer { target in
-                stream.next_in = UnsafeMutablePointer(mutating: source.baseAddress)
-                stream.avail_in = UInt32(source.count)
-                stream.next_out = target.baseAddress
-                stream.avail_out = UInt32(target.count)
+                stream.pointee.next_in = UnsafeMutablePointer(mutating: source.baseAddress)
+                stream.pointee.avail_in = UInt32(source.count)
+                stream.pointee.next_out = target.baseAddress
+                stream.pointee.avail_out = UInt32(target.count)
                 // deflateBound guarantees one Z_FINISH call completes.
-                status = CZlib.deflate(&stream, Z_FINISH)
-                stream.next_in = nil
-                stream.next_out = nil
+                status = CZlib.deflate(stream, Z_FINISH)
+                stream.pointee.next_in = nil
+                stream.pointee.next_out = nil
             }
         }
         precondition(status == Z_STREAM_END, "zlib deflate did not finish within deflateBound")
-        output.removeLast(bound - Int(stream.total_out))
+        output.removeLast(bound - Int(stream.pointee.total_out))
         return output
     }
 }
