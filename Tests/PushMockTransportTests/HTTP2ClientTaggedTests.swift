@@ -5,6 +5,10 @@ import PushMockCore
 import PushMockTransport
 import Testing
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// The event-loop API the sender drives the client handler with: tagged requests reported
 /// through a callback, batches sent without flushing, the end-of-read-cycle hook, cancelling
 /// by stream, and the future-based connect.
@@ -123,9 +127,25 @@ struct HTTP2ClientTaggedTests {
 
     @Test("makeConnection fails as a future when nothing listens")
     func connectFailure() async throws {
-        let server = try await startCleartextServer()
-        let port = try #require(server.localAddress?.port)
-        try await server.close()
+        // A port bound but never listened on: refused for as long as the socket is held, so no
+        // other test's server can take the port in between (closing a server could let one).
+        let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        try #require(socket >= 0)
+        defer { Glibc.close(socket) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = 0
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.bind(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        try #require(bound == 0)
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let named = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(socket, $0, &length) }
+        }
+        try #require(named == 0)
+        let port = Int(UInt16(bigEndian: address.sin_port))
         await #expect(throws: (any Error).self) {
             _ = try await HTTP2ClientConnection.makeConnection(to: .init(host: "127.0.0.1", port: port)).get()
         }
