@@ -25,6 +25,35 @@ struct ExpoHTTP {
         }
     }
 
+    /// The parse step of both endpoints: the method, then the body decoded from its
+    /// `Content-Encoding` (the request keeps the decoded bytes, which the recording shows, and
+    /// `coding` the coding it came in), then `parseBody` on it.
+    func parse<Parsed>(
+        _ request: inout HTTPRequestMessage,
+        coding: inout HTTPContentCoding,
+        _ parseBody: ([UInt8]) throws(ExpoRequestError) -> Parsed
+    ) -> Result<Parsed, ExpoRequestError> {
+        guard request.method == "POST" else { return .failure(Self.notFound) }
+        switch decodedBody(of: request) {
+        case .failure(let error):
+            return .failure(error)
+        case .success(let (body, bodyCoding)):
+            coding = bodyCoding
+            request.body = body
+            request.bodyByteCount = body.count
+            do throws(ExpoRequestError) {
+                return .success(try parseBody(body))
+            } catch {
+                return .failure(error)
+            }
+        }
+    }
+
+    /// The request error an injected `expo-error` with a request code answers with.
+    func injectedRequestError(code: String, message: String?, status: Int?) -> ExpoRequestError {
+        ExpoRequestError.injected(code: code, message: message, status: status, limitPerSecond: options.notificationsPerSecondPerProject)
+    }
+
     /// A request that a check refused before the body was read (method, path).
     static let notFound = ExpoRequestError(code: ExpoRequestErrorCode(rawValue: "NOT_FOUND"), message: "Not found.", httpStatus: 404)
 

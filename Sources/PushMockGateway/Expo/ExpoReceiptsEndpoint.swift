@@ -34,23 +34,11 @@ struct ExpoReceiptsEndpoint: GatewayEndpoint {
 
     func parse(_ request: HTTPRequestMessage, in context: PipelineContext) -> ExpoReceiptsExchange {
         var exchange = ExpoReceiptsExchange(request: request)
-        guard request.method == "POST" else {
-            exchange.parsed = .failure(ExpoHTTP.notFound)
-            return exchange
+        let maximumIDs = options.maximumReceiptIDs
+        let parsed = http.parse(&exchange.request, coding: &exchange.receivedCoding) { body throws(ExpoRequestError) in
+            try ExpoReceiptsRequestParser.parse(body: body, maximumIDs: maximumIDs)
         }
-        switch http.decodedBody(of: request) {
-        case .failure(let error):
-            exchange.parsed = .failure(error)
-        case .success(let (body, coding)):
-            exchange.receivedCoding = coding
-            exchange.request.body = body
-            exchange.request.bodyByteCount = body.count
-            do throws(ExpoRequestError) {
-                exchange.parsed = .success(try ExpoReceiptsRequestParser.parse(body: body, maximumIDs: options.maximumReceiptIDs))
-            } catch {
-                exchange.parsed = .failure(error)
-            }
-        }
+        exchange.parsed = parsed
         return exchange
     }
 
@@ -60,12 +48,7 @@ struct ExpoReceiptsEndpoint: GatewayEndpoint {
         guard case .expoError(let kind, let message, let status, let retryAfter) = action else { return }
         switch kind {
         case .request(let code):
-            let error = ExpoRequestError.injected(
-                code: code,
-                message: message,
-                status: status,
-                limitPerSecond: options.notificationsPerSecondPerProject
-            )
+            let error = http.injectedRequestError(code: code, message: message, status: status)
             fail(&exchange, error, retryAfter: retryAfter)
         case .ticket(let code):
             guard case .success(let ids) = exchange.parsed else {

@@ -53,27 +53,14 @@ struct ExpoSendEndpoint: GatewayEndpoint {
 
     func parse(_ request: HTTPRequestMessage, in context: PipelineContext) -> ExpoSendExchange {
         var exchange = ExpoSendExchange(request: request)
-        guard request.method == "POST" else {
-            exchange.parsed = .failure(ExpoHTTP.notFound)
-            return exchange
-        }
-        switch http.decodedBody(of: request) {
-        case .failure(let error):
-            exchange.parsed = .failure(error)
-        case .success(let (body, coding)):
-            exchange.receivedCoding = coding
-            exchange.request.body = body
-            exchange.request.bodyByteCount = body.count
-            let registry = self.registry
-            do throws(ExpoRequestError) {
-                let send = try ExpoPushRequestParser.parse(body: body, options: options.validation) { token in
-                    registry.project(ofToken: token.rawValue)
-                }
-                exchange.parsed = .success(send)
-            } catch {
-                exchange.parsed = .failure(error)
+        let registry = self.registry
+        let validation = options.validation
+        let parsed = http.parse(&exchange.request, coding: &exchange.receivedCoding) { body throws(ExpoRequestError) in
+            try ExpoPushRequestParser.parse(body: body, options: validation) { token in
+                registry.project(ofToken: token.rawValue)
             }
         }
+        exchange.parsed = parsed
         return exchange
     }
 
@@ -81,12 +68,7 @@ struct ExpoSendEndpoint: GatewayEndpoint {
         guard case .expoError(let kind, let message, let status, let retryAfter) = action else { return }
         switch kind {
         case .request(let code):
-            let error = ExpoRequestError.injected(
-                code: code,
-                message: message,
-                status: status,
-                limitPerSecond: options.notificationsPerSecondPerProject
-            )
+            let error = http.injectedRequestError(code: code, message: message, status: status)
             fail(&exchange, error, retryAfter: retryAfter)
         case .ticket(let code):
             guard let send = exchange.send else {
