@@ -538,6 +538,85 @@ struct ExpoEndpointTests {
         }
     }
 
+    @Test("lint: what Expo would relay to FCM for an Android token, reported against the Expo fields")
+    func lintAndroid() async throws {
+        try await withPushMock { mock in
+            mock.state.expoTokens.register(ExpoTokenRecord(token: tokenB, project: project, platform: .android))
+            let body = #"""
+                [{"to":"\#(tokenB)","priority":"high","data":{"sync":true}},
+                 {"to":"\#(tokenB)","ttl":0,"title":"Now or never"},
+                 {"to":"\#(tokenB)","priority":"high","title":"Dose due","ttl":0},
+                 {"to":"\#(tokenB)","expiration":1,"body":"expired"},
+                 {"to":"\#(tokenA)","priority":"high","data":{"sync":true}}]
+                """#
+            let answer = try await ExpoCurl.post(mock, json: body)
+            #expect(answer.status == 200)
+            let record = try #require(mock.recordings.records { $0.platform == .expo }.first)
+            let notes = record.notification?.lint ?? []
+            // [0] high priority with nothing to show; [1] TTL 0 at Android's default (normal)
+            // priority; [2] is high priority and visible: fine; [3] already expired → TTL 0;
+            // [4] goes to an iOS token (background at high priority there, an APNs rule).
+            let android = notes.filter { $0.code.hasPrefix("fcm.") }
+            #expect(
+                android.map { "\($0.field) \($0.code)" } == [
+                    "[0].priority fcm.android-high-priority-without-notification",
+                    "[1].ttl fcm.android-zero-ttl-normal-priority",
+                    "[3].expiration fcm.android-zero-ttl-normal-priority",
+                ], "\(notes)")
+            #expect(android.allSatisfy { $0.message.hasPrefix("As relayed to FCM: ") })
+            #expect(notes.filter { $0.code.hasPrefix("apns.") }.map(\.field) == ["[4].priority"])
+        }
+    }
+
+    @Test("golden files: tokens and receipt ids become placeholders, so two runs normalise alike")
+    func golden() async throws {
+        /// One run: a batch with an uninstalled token, then its receipts once they are ready.
+        func run() async throws -> [JSONValue] {
+            try await withPushMock { mock in
+                let clock = try #require(mock.state.virtualClock)
+                clock.freeze()
+                mock.state.expoTokens.register(
+                    ExpoTokenRecord(token: tokenC, project: project, state: .unregistered(at: Timestamp(millisecondsSince1970: 0))))
+                let sent = try await ExpoCurl.post(
+                    mock,
+                    json:
+                        #"[{"to":["\#(tokenA)","\#(tokenB)"],"title":"Dose due","data":{"for":"\#(tokenB)"}},{"to":"\#(tokenC)","body":"x"}]"#
+                )
+                #expect(sent.status == 200)
+                let ids = try #require(sent.json?["data"]?.arrayValue?.compactMap { $0["id"]?.stringValue })
+                clock.advance(by: .seconds(3))
+                let receipts = try await ExpoCurl.post(
+                    mock, "/--/api/v2/push/getReceipts", json: #"{"ids":["\#(ids[1])","\#(ids[0])"]}"#)
+                #expect(receipts.status == 200)
+                var configuration = GoldenConfiguration()
+                configuration.includesResponseBody = true
+                return GoldenNormalizer(configuration: configuration).entries(
+                    for: mock.recordings.records { _ in true }.sorted { $0.sequence < $1.sequence })
+            }
+        }
+        let first = try await run()
+        let second = try await run()
+        #expect(first == second)
+        try #require(first.count == 2)
+        let send = first[0]
+        #expect(send["platform"]?.stringValue == "expo")
+        #expect(send["payload"]?[0]?["to"] == .array([.string("<token-1>"), .string("<token-2>")]))
+        #expect(send["payload"]?[0]?["data"]?["for"]?.stringValue == "<token-2>")
+        #expect(send["payload"]?[1]?["to"]?.stringValue == "<token-3>")
+        #expect(
+            send["response"]?["tickets"]
+                == .array([.string("ok <receipt-1>"), .string("ok <receipt-2>"), .string("DeviceNotRegistered")]),
+            "\(send.compactString)")
+        #expect(send["response"]?["body"]?["data"]?[2]?["details"]?["expoPushToken"]?.stringValue == "<token-3>")
+        let receipts = first[1]
+        #expect(receipts["payload"]?["ids"] == .array([.string("<receipt-2>"), .string("<receipt-1>")]))
+        #expect(
+            receipts["response"]?["receipts"] == .object(["<receipt-1>": .string("ok"), "<receipt-2>": .string("ok")]),
+            "\(receipts.compactString)")
+        #expect(receipts["response"]?["body"]?["data"]?.objectValue?.members.map(\.key) == ["<receipt-1>", "<receipt-2>"])
+        #expect(!receipts.compactString.contains("ExponentPushToken"))
+    }
+
     @Test("over HTTP/2 (h2c and TLS)", arguments: [false, true])
     func http2(tls: Bool) async throws {
         try await withPushMock { mock in

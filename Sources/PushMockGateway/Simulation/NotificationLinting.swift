@@ -43,26 +43,48 @@ struct NotificationLinting {
         .apnsMutableContentWithoutAlert, .apnsCriticalWithoutEntitlement,
     ]
 
-    /// An accepted Expo send: each distinct message relayed to an iOS token (or a token of
-    /// unknown platform) is linted once as the APNs request Expo would make of it — push type,
-    /// `apns-priority` (`normal` → 5, else 10), expiration, collapse id and an `aps` built from
-    /// its fields. The mapping is ours (Expo does not document its APNs payload), so only the
-    /// rules in ``expoRelevantAPNsRules`` apply, reported against the Expo field names.
-    /// Android deliveries are not linted.
+    /// The FCM rules that still mean something for what Expo relays to Android: Expo sends a
+    /// data message that the app's expo-notifications code displays, so "shows a notification"
+    /// means the message has a title or body, and priority and TTL are Expo's own fields.
+    static let expoRelevantFCMRules: Set<LintCode> = [
+        .fcmAndroidHighPriorityWithoutNotification, .fcmAndroidZeroTTLNormalPriority,
+    ]
+
+    /// An accepted Expo send: each distinct message is linted once per platform it is relayed
+    /// to. For an iOS token (or a token of unknown platform) it is linted as the APNs request
+    /// Expo would make of it — push type, `apns-priority` (`normal` → 5, else 10), expiration,
+    /// collapse id and an `aps` built from its fields; for an Android token as the FCM message
+    /// (`android.priority`: `high` → HIGH, else NORMAL; `android.ttl` from `ttl`/`expiration`;
+    /// a notification when the message has a title or body). The mappings are ours (Expo
+    /// documents neither payload), so only the rules in ``expoRelevantAPNsRules`` and
+    /// ``expoRelevantFCMRules`` apply, reported against the Expo field names.
     func expo(_ outcome: ExpoSendExchange, now: Timestamp) -> [LintNote] {
         guard outcome.status == 200, let send = outcome.send else { return [] }
         let firstByte = outcome.request.body.first {
             $0 != UInt8(ascii: " ") && $0 != UInt8(ascii: "\n") && $0 != UInt8(ascii: "\r") && $0 != UInt8(ascii: "\t")
         }
         let isArray = firstByte == UInt8(ascii: "[")
-        var linted = Set<Int>()
+        var lintedForIOS = Set<Int>()
+        var lintedForAndroid = Set<Int>()
         var notes: [LintNote] = []
         for index in outcome.relayed {
             let message = send.entries[index].message
-            guard outcome.platforms[index] != .android, linted.insert(message.messageIndex).inserted else { continue }
+            let prefix = isArray ? "[\(message.messageIndex)]." : ""
+            if outcome.platforms[index] == .android {
+                guard lintedForAndroid.insert(message.messageIndex).inserted else { continue }
+                guard let relayed = Self.fcmMessage(for: message, now: now) else { continue }
+                for finding in FCMLinter.lint(relayed, platform: .android, now: now, configuration: configuration)
+                where Self.expoRelevantFCMRules.contains(finding.code) {
+                    var note = Self.note(finding)
+                    note.field = prefix + Self.expoField(forFCMField: finding.field, of: message)
+                    note.message = "As relayed to FCM: " + finding.message
+                    notes.append(note)
+                }
+                continue
+            }
+            guard lintedForIOS.insert(message.messageIndex).inserted else { continue }
             let bundleID = expoTokens.project(named: send.project ?? "")?.bundleIdentifier
             let (input, payload) = Self.apnsRequest(for: message, topic: bundleID, now: now)
-            let prefix = isArray ? "[\(message.messageIndex)]." : ""
             for finding in APNsLinter.lint(input, payload: payload, now: now, configuration: configuration)
             where Self.expoRelevantAPNsRules.contains(finding.code) {
                 var note = Self.note(finding)
@@ -72,6 +94,44 @@ struct NotificationLinting {
             }
         }
         return notes
+    }
+
+    /// The FCM message Expo would relay of `message` to an Android token (our mapping, see
+    /// ``expo(_:now:)``); `nil` fields stay out, as a sender would leave them out.
+    static func fcmMessage(for message: ExpoMessage, now: Timestamp) -> FCMMessage? {
+        var android = JSONObject()
+        // Expo: "default" is normal priority on Android.
+        android.append(key: "priority", value: .string(message.priority == .high ? "HIGH" : "NORMAL"))
+        var ttlSeconds: Int64?
+        if let ttl = message.ttl {
+            ttlSeconds = ttl <= 0 ? 0 : Int64(min(ttl, Double(FCMMessageValidator.maximumTTLSeconds)))
+        } else if let expiration = message.expiration {
+            let remaining = expiration - Double(now.secondsSince1970)
+            ttlSeconds = remaining <= 0 ? 0 : Int64(min(remaining, Double(FCMMessageValidator.maximumTTLSeconds)))
+        }
+        if let ttlSeconds { android.append(key: "ttl", value: .string("\(ttlSeconds)s")) }
+        var notification = JSONObject()
+        if let title = message.title { notification.append(key: "title", value: .string(title)) }
+        if let body = message.body { notification.append(key: "body", value: .string(body)) }
+        if !notification.isEmpty {
+            if let channel = message.channelID { notification.append(key: "channel_id", value: .string(channel)) }
+            android.append(key: "notification", value: .object(notification))
+        }
+        let root = JSONValue.object(["message": .object(["token": .string("expo-relay"), "android": .object(android)])])
+        // Built from already-validated Expo fields, so it validates; `nil` would only mean a
+        // mapping bug, and then nothing is linted rather than something wrong.
+        guard case .success(let request) = FCMMessageValidator.validate(json: root) else { return nil }
+        return request.message
+    }
+
+    /// The Expo field a finding about our FCM stand-in is really about.
+    static func expoField(forFCMField field: String, of message: ExpoMessage) -> String {
+        switch field {
+        case "message.android.priority": return "priority"
+        case "message.android.ttl": return message.ttl == nil && message.expiration != nil ? "expiration" : "ttl"
+        case "message.android.notification", "message.notification": return "title"
+        default: return field
+        }
     }
 
     /// The APNs request Expo would make of `message` (our mapping, see ``expo(_:now:)``).

@@ -43,8 +43,8 @@ public struct GoldenConfiguration: Sendable, Hashable {
     }
 
     /// Platforms whose exchanges become entries (`"apns"`, `"fcm"`, `"oauth"`, `"iid"`, …);
-    /// `nil` for every record given. Default: `["apns", "fcm"]` — token requests and topic
-    /// management are not notifications.
+    /// `nil` for every record given. Default: `["apns", "fcm", "expo"]` — token requests and
+    /// topic management are not notifications.
     public var platforms: Set<Platform>?
     /// Default: ``DeviceTokens/alias``.
     public var deviceTokens: DeviceTokens
@@ -85,7 +85,7 @@ public struct GoldenConfiguration: Sendable, Hashable {
 
     /// Creates a configuration; every parameter defaults to the documented default.
     public init(
-        platforms: Set<Platform>? = [.apns, .fcm],
+        platforms: Set<Platform>? = [.apns, .fcm, .expo],
         deviceTokens: DeviceTokens = .alias,
         requestHeaders: GoldenHeaderSelection = .defaultRequest,
         responseHeaders: GoldenHeaderSelection = .defaultResponse,

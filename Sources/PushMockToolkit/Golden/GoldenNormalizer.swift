@@ -87,6 +87,9 @@ private struct NormalizationRun {
         if record.platform == .fcm, let messageToken = record.request.body.jsonValue?["message"]?["token"]?.stringValue {
             aliasToken(messageToken)
         }
+        if record.platform == .expo {
+            aliasExpoValues(record)
+        }
 
         var entry = JSONObject()
         entry["platform"] = .string(record.platform.rawValue)
@@ -153,6 +156,67 @@ private struct NormalizationRun {
             }
         }
         return path
+    }
+
+    /// Expo requests name their recipients in the body (`to`: a token or a list, in one
+    /// message or an array of them) and their receipts by random ids: tickets' `id`s, the `ids`
+    /// a getReceipts request asks for and the keys of its answer. Tokens get the token alias,
+    /// receipt ids `<receipt-n>` numbered in order of first appearance (the send that issued
+    /// them, normally).
+    private mutating func aliasExpoValues(_ record: ExchangeRecord) {
+        for token in record.notification?.resolvedTokens ?? [] { aliasToken(token) }
+        let request = record.request.body.jsonValue
+        for message in request?.arrayValue ?? (request.map { [$0] } ?? []) {
+            if let token = message["to"]?.stringValue { aliasToken(token) }
+            for token in message["to"]?.arrayValue ?? [] {
+                if let token = token.stringValue { aliasToken(token) }
+            }
+        }
+        for id in request?["ids"]?.arrayValue ?? [] {
+            if let id = id.stringValue { _ = identifier(id, kind: "receipt") }
+        }
+        guard let data = record.response.body.jsonValue?["data"] else { return }
+        if let tickets = data.arrayValue {
+            for ticket in tickets {
+                if let id = ticket["id"]?.stringValue { _ = identifier(id, kind: "receipt") }
+            }
+        } else if data["status"] != nil {
+            if let id = data["id"]?.stringValue { _ = identifier(id, kind: "receipt") }
+        } else if let receipts = data.objectValue {
+            for member in receipts.members { _ = identifier(member.key, kind: "receipt") }
+        }
+    }
+
+    /// The outcome of each message of an Expo send (`ok <receipt-n>` or the error code), in
+    /// order, or of each receipt of a getReceipts answer (by receipt placeholder) — what a
+    /// reviewer checks, without the response body's noise.
+    private mutating func expoOutcomes(_ record: ExchangeRecord, into response: inout JSONObject) {
+        guard record.response.status == 200, let data = record.response.body.jsonValue?["data"] else { return }
+        func outcome(_ item: JSONValue) -> String {
+            if item["status"]?.stringValue == "ok" {
+                return item["id"]?.stringValue.map { "ok " + identifier($0, kind: "receipt") } ?? "ok"
+            }
+            return item["details"]?["error"]?.stringValue ?? item["message"]?.stringValue ?? "error"
+        }
+        if let tickets = data.arrayValue {
+            response["tickets"] = .array(tickets.map { .string(outcome($0)) })
+        } else if data["status"] != nil {
+            response["tickets"] = .array([.string(outcome(data))])
+        } else if let receipts = data.objectValue {
+            let members = receipts.members.map { (key: identifier($0.key, kind: "receipt"), value: JSONValue.string(outcome($0.value))) }
+            response["receipts"] = .object(JSONObject(JSONObject(members).sortedMembers))
+        }
+    }
+
+    /// A getReceipts answer's keys are receipt ids; they become placeholders before members
+    /// are sorted, so the order does not depend on the random ids.
+    private mutating func expoResponseBody(_ body: JSONValue) -> JSONValue {
+        guard let data = body["data"], data["status"] == nil, let receipts = data.objectValue, case .object(var root) = body else {
+            return body
+        }
+        let renamed = receipts.members.map { (key: identifier($0.key, kind: "receipt"), value: $0.value) }
+        root["data"] = .object(JSONObject(renamed))
+        return .object(root)
     }
 
     private mutating func identifier(_ value: String, kind: String) -> String {
@@ -288,6 +352,9 @@ private struct NormalizationRun {
         {
             response["name"] = .string(messageName(name))
         }
+        if record.platform == .expo {
+            expoOutcomes(record, into: &response)
+        }
         let headers = normalizedHeaders(record.response.headers, selection: configuration.responseHeaders, record: record)
         if !headers.isEmpty {
             response["headers"] = .object(headers)
@@ -303,6 +370,7 @@ private struct NormalizationRun {
                         body = .object(members)
                     }
                     if configuration.redactsJWTsInPayload { body = Self.redactingJWTs(body) }
+                    if record.platform == .expo { body = expoResponseBody(body) }
                     response["body"] = Self.sortedMembers(body)
                 }
             case .text(let text):
@@ -343,7 +411,18 @@ private struct NormalizationRun {
     func substituted(_ value: JSONValue) -> JSONValue {
         let substitutions = placeholders.substitutions
         guard !substitutions.isEmpty else { return value }
-        return JSONEditing.mapStrings(value) { substitutions[$0] ?? $0 }
+        return JSONEditing.mapStrings(value) { text in
+            if let whole = substitutions[text] { return whole }
+            // Expo's error texts quote the token (`"ExponentPushToken[…]" is not a registered
+            // push notification recipient`); an Expo token is unmistakable, so it is replaced
+            // inside text too.
+            guard text.contains("PushToken[") else { return text }
+            var replaced = text
+            for (token, alias) in substitutions where token.contains("PushToken[") && replaced.contains(token) {
+                replaced = replaced.replacing(token, with: alias)
+            }
+            return replaced
+        }
     }
 
     static func redactingJWTs(_ value: JSONValue) -> JSONValue {
