@@ -133,6 +133,85 @@ struct PlaybackTests {
         }
     }
 
+    @Test("Expo: recorded tickets and receipts come back (gzip as asked); unmatched receipts come from the played-back tickets")
+    func expo() async throws {
+        let tokenA = "ExponentPushToken[aaaaaaaaaaaaaaaaaaaaaa]"
+        let tokenB = "ExponentPushToken[bbbbbbbbbbbbbbbbbbbbbb]"
+        let tokenC = "ExponentPushToken[cccccccccccccccccccccc]"
+        let project = "@acme/reminders"
+        let batch = #"[{"to":"\#(tokenA)","title":"Dose due"},{"to":"\#(tokenB)","title":"Dose due"},{"to":"\#(tokenC)","body":"x"}]"#
+        let journal = NSTemporaryDirectory() + "pushmock-playback-expo-\(UUID().uuidString).jsonl"
+        defer { try? FileManager.default.removeItem(atPath: journal) }
+
+        // The recording: C is uninstalled (ticket error), B's relay fails later (receipt error).
+        var recordedIDs: [String] = []
+        var recordedSend: [UInt8] = []
+        var recordedReceipts: [UInt8] = []
+        try await withPushMock(configure: { $0.recording.journalPath = journal }) { mock in
+            let clock = try #require(mock.state.virtualClock)
+            clock.freeze()
+            mock.state.expoTokens.register(
+                ExpoTokenRecord(token: tokenC, project: project, state: .unregistered(at: Timestamp(millisecondsSince1970: 0))))
+            mock.state.expoTokens.register(
+                ExpoTokenRecord(token: tokenB, project: project, relayFailure: .init(error: "InvalidCredentials")))
+            let sent = try await ExpoCurl.post(mock, json: batch)
+            recordedSend = Array(sent.text.utf8)
+            recordedIDs = try #require(sent.json?["data"]?.arrayValue?.compactMap { $0["id"]?.stringValue })
+            #expect(recordedIDs.count == 2)
+            clock.advance(by: .seconds(3))
+            let receipts = try await ExpoCurl.post(
+                mock, "/--/api/v2/push/getReceipts", json: #"{"ids":["\#(recordedIDs[0])","\#(recordedIDs[1])"]}"#)
+            recordedReceipts = Array(receipts.text.utf8)
+            #expect(receipts.json?["data"]?[recordedIDs[1]]?["details"]?["error"]?.stringValue == "InvalidCredentials")
+        }
+
+        // Played back on a gateway that knows none of these tokens.
+        try await withPushMock(configure: { $0.playback = PlaybackOptions(journalPath: journal) }) { mock in
+            let clock = try #require(mock.state.virtualClock)
+            clock.freeze()
+            #expect(mock.state.playback?.answerCount == 2)
+            let sent = try await ExpoCurl.post(mock, json: batch, headers: ["content-type: application/json", "accept-encoding: gzip"])
+            #expect(sent.status == 200)
+            #expect(sent.headers["content-encoding"] == "gzip")
+            let replayed = try await ExpoCurl.post(mock, body: Array(batch.utf8), compressed: true)
+            #expect(Array(replayed.text.utf8) == recordedSend, "\(replayed.text)")
+
+            // The same getReceipts: the recorded answer, byte for byte.
+            let same = try await ExpoCurl.post(
+                mock, "/--/api/v2/push/getReceipts", json: #"{"ids":["\#(recordedIDs[0])","\#(recordedIDs[1])"]}"#)
+            #expect(Array(same.text.utf8) == recordedReceipts)
+            // Another order: no recording matches, the store answers with the recorded outcomes
+            // once the receipt delay has passed on this gateway's clock.
+            let reordered = #"{"ids":["\#(recordedIDs[1])","\#(recordedIDs[0])"]}"#
+            let early = try await ExpoCurl.post(mock, "/--/api/v2/push/getReceipts", json: reordered)
+            #expect(early.json?["data"]?.objectValue?.isEmpty == true, "\(early.text)")
+            clock.advance(by: .seconds(3))
+            let composed = try await ExpoCurl.post(mock, "/--/api/v2/push/getReceipts", json: reordered)
+            #expect(composed.json?["data"]?[recordedIDs[0]]?["status"]?.stringValue == "ok", "\(composed.text)")
+            #expect(composed.json?["data"]?[recordedIDs[1]]?["details"]?["error"]?.stringValue == "InvalidCredentials")
+
+            let records = mock.recordings.records(limit: 10).sorted { $0.sequence < $1.sequence }
+            #expect(
+                records.map { $0.annotations["playback"] ?? "-" }.map { $0.hasPrefix("seq ") ? "seq" : $0 } == [
+                    "seq", "seq", "seq", "unmatched", "unmatched",
+                ])
+            #expect(records[0].annotations["tickets"] == "ok 2, DeviceNotRegistered 1")
+            #expect(records[0].notification?.resolvedTokens == [tokenA, tokenB])
+            // Played-back messages reach no device.
+            #expect(mock.state.simulatedDevices.devices(now: clock.now()).isEmpty)
+        }
+
+        // Refused when asked to: Expo's error envelope with our code.
+        try await withPushMock(configure: { $0.playback = PlaybackOptions(journalPath: journal, unmatched: .reject) }) { mock in
+            let other = try await ExpoCurl.post(mock, json: #"[{"to":"\#(tokenA)","title":"Not recorded"}]"#)
+            #expect(other.status == 404)
+            #expect(other.json?["errors"]?[0]?["code"]?.stringValue == "PLAYBACK_UNMATCHED", "\(other.text)")
+            let record = try #require(mock.recordings.records(limit: 1).first)
+            #expect(record.annotations["playback"] == "unmatched, rejected")
+            #expect(record.response.reason == "PLAYBACK_UNMATCHED")
+        }
+    }
+
     @Test("the configuration file's playback section")
     func configurationFile() throws {
         let directory = NSTemporaryDirectory() + "pushmock-playback-config-\(UUID().uuidString)"

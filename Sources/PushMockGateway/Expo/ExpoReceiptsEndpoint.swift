@@ -141,3 +141,27 @@ struct ExpoReceiptsEndpoint: GatewayEndpoint {
         exchange.reply = http.reply(status: error.httpStatus, body: body, to: exchange.request, retryAfter: retryAfter)
     }
 }
+
+// MARK: Playback
+
+extension ExpoReceiptsEndpoint {
+    static var supportsPlayback: Bool { true }
+
+    /// The recorded receipts, encoded as this request asks (gzip or not). A getReceipts that no
+    /// recording matches (other ids, another order) is answered by the receipt store, where
+    /// played-back tickets left their recorded outcomes.
+    func playBack(_ answer: PlaybackBook.Answer, _ exchange: inout ExpoReceiptsExchange, in context: PipelineContext) -> HTTPReply {
+        let retryAfter = answer.headers.first(named: "retry-after").flatMap { Int($0) }
+        exchange.status = answer.status
+        exchange.responseJSON = answer.body
+        if answer.status == 200, let json = try? JSONValue(parsing: answer.body), let recorded = ExpoReceiptsResponse(json: json) {
+            exchange.receipts = recorded.receipts
+        }
+        return http.reply(status: answer.status, body: answer.body, to: exchange.request, retryAfter: retryAfter)
+    }
+
+    func refuseUnmatchedPlayback(_ exchange: inout ExpoReceiptsExchange) -> HTTPReply {
+        fail(&exchange, ExpoPlayback.unmatched)
+        return exchange.reply ?? .respond(GatewayConnection.unmatchedResponse(platform: .expo))
+    }
+}

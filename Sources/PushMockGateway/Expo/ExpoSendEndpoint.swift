@@ -224,3 +224,62 @@ struct ExpoSendEndpoint: GatewayEndpoint {
         exchange.reply = http.reply(status: error.httpStatus, body: body, to: exchange.request, retryAfter: retryAfter)
     }
 }
+
+// MARK: Playback
+
+/// What `serve --playback` means for the Expo push API (docs/replay.md).
+enum ExpoPlayback {
+    /// The request-error code of a request no recording matches (`--playback-unmatched reject`).
+    static let unmatchedCode = "PLAYBACK_UNMATCHED"
+    /// 404 with our own code (Expo has no such error; the status says "nothing here").
+    static let unmatched = ExpoRequestError(
+        code: ExpoRequestErrorCode(rawValue: unmatchedCode),
+        message: "No recorded exchange matches this request (pushmock playback).",
+        httpStatus: 404
+    )
+}
+
+extension ExpoSendEndpoint {
+    static var supportsPlayback: Bool { true }
+
+    /// The recorded tickets, encoded as this request asks (gzip or not). Their receipt ids are
+    /// issued in the receipt store as a real send would, carrying the outcome the journal
+    /// recorded for each (when it has one), so a getReceipts that no recording matches still
+    /// gets the recorded receipts once the delay has passed.
+    func playBack(_ answer: PlaybackBook.Answer, _ exchange: inout ExpoSendExchange, in context: PipelineContext) -> HTTPReply {
+        let retryAfter = answer.headers.first(named: "retry-after").flatMap { Int($0) }
+        exchange.status = answer.status
+        exchange.responseJSON = answer.body
+        if answer.status == 200, let send = exchange.send, let json = try? JSONValue(parsing: answer.body),
+            let recorded = ExpoTicketResponse(json: json)
+        {
+            exchange.tickets = recorded.tickets
+            let now = context.now
+            let book = context.state.playback
+            var issued: [(id: ExpoReceiptID, entry: ExpoReceiptStore.Entry)] = []
+            for (index, ticket) in recorded.tickets.enumerated() where index < send.entries.count {
+                guard case .ok(let id) = ticket else { continue }
+                exchange.relayed.append(index)
+                issued.append(
+                    (
+                        id,
+                        ExpoReceiptStore.Entry(
+                            token: send.entries[index].message.to,
+                            project: send.project,
+                            issuedAt: now,
+                            availableAt: now + options.receiptDelay,
+                            expiresAt: now + options.receiptLifetime,
+                            presetError: book?.expoReceipts[id.rawValue]?.error
+                        )
+                    ))
+            }
+            receipts.issue(issued, now: now)
+        }
+        return http.reply(status: answer.status, body: answer.body, to: exchange.request, retryAfter: retryAfter)
+    }
+
+    func refuseUnmatchedPlayback(_ exchange: inout ExpoSendExchange) -> HTTPReply {
+        fail(&exchange, ExpoPlayback.unmatched)
+        return exchange.reply ?? .respond(GatewayConnection.unmatchedResponse(platform: .expo))
+    }
+}

@@ -32,6 +32,15 @@ protocol GatewayEndpoint {
     /// Establishes who is calling (provider token, certificate, access token, assertion).
     func authenticate(_ exchange: inout Exchange, in context: PipelineContext)
 
+    /// The reply a recorded answer gives this request under `serve --playback` (the default:
+    /// the recorded response as it was). An endpoint whose answers depend on the request's
+    /// encoding, or that promise something for later (Expo's receipts), adapts it here.
+    func playBack(_ answer: PlaybackBook.Answer, _ exchange: inout Exchange, in context: PipelineContext) -> HTTPReply
+
+    /// The refusal of a request no recording matches (`--playback-unmatched reject`), in the
+    /// service's error dialect.
+    func refuseUnmatchedPlayback(_ exchange: inout Exchange) -> HTTPReply
+
     /// Checks the request against the service's rules and the registries, reading only.
     func validate(_ exchange: inout Exchange, in context: PipelineContext)
 
@@ -53,6 +62,12 @@ extension GatewayEndpoint {
     static var supportsPlayback: Bool { false }
 
     func authenticate(_ exchange: inout Exchange, in context: PipelineContext) {}
+    func playBack(_ answer: PlaybackBook.Answer, _ exchange: inout Exchange, in context: PipelineContext) -> HTTPReply {
+        GatewayConnection.recordedReply(answer)
+    }
+    func refuseUnmatchedPlayback(_ exchange: inout Exchange) -> HTTPReply {
+        .respond(GatewayConnection.unmatchedResponse(platform: Self.faultPlatform))
+    }
     func validate(_ exchange: inout Exchange, in context: PipelineContext) {}
     func deliveries(of exchange: Exchange, in context: PipelineContext) -> [DeliveryIntake.Delivery] { [] }
     func lint(_ exchange: Exchange, in context: PipelineContext) -> [LintNote] { [] }

@@ -52,7 +52,7 @@ extension GatewayConnection {
         if exchange.reply == nil { endpoint.authenticate(&exchange, in: context) }
         var playback: PlaybackDecision?
         if exchange.reply == nil, Endpoint.supportsPlayback, let book = state.playback {
-            playback = play(exchange.request, from: book, platform: Endpoint.faultPlatform)
+            playback = play(endpoint, &exchange, from: book, in: context)
             exchange.reply = playback?.reply
         }
         if exchange.reply == nil { endpoint.validate(&exchange, in: context) }

@@ -23,21 +23,32 @@ enum PlaybackDecision {
 }
 
 extension GatewayConnection {
-    /// Looks the request up in the playback book.
-    func play(_ request: HTTPRequestMessage, from playback: PlaybackBook, platform: Platform?) -> PlaybackDecision {
-        if let answer = playback.answer(for: request) {
-            var headers = HTTPHeaderList()
-            for field in answer.headers where field.name.lowercased() != "content-length" {
-                headers.append(name: field.name, value: field.value)
-            }
-            return .answered(.respond(HTTPResponseMessage(status: answer.status, headers: headers, body: answer.body)), answer)
+    /// Looks the request up in the playback book; the endpoint turns a recorded answer (or the
+    /// refusal of an unmatched request) into its reply.
+    func play<Endpoint: GatewayEndpoint>(
+        _ endpoint: Endpoint,
+        _ exchange: inout Endpoint.Exchange,
+        from playback: PlaybackBook,
+        in context: PipelineContext
+    ) -> PlaybackDecision {
+        if let answer = playback.answer(for: exchange.request) {
+            return .answered(endpoint.playBack(answer, &exchange, in: context), answer)
         }
         switch playback.options.unmatched {
         case .simulate:
             return .simulate
         case .reject:
-            return .rejected(.respond(Self.unmatchedResponse(platform: platform)))
+            return .rejected(endpoint.refuseUnmatchedPlayback(&exchange))
         }
+    }
+
+    /// The recorded response as it was, without its `content-length` (the transport sets it).
+    static func recordedReply(_ answer: PlaybackBook.Answer) -> HTTPReply {
+        var headers = HTTPHeaderList()
+        for field in answer.headers where field.name.lowercased() != "content-length" {
+            headers.append(name: field.name, value: field.value)
+        }
+        return .respond(HTTPResponseMessage(status: answer.status, headers: headers, body: answer.body))
     }
 
     /// 404 in the platform's error envelope.
@@ -51,6 +62,15 @@ extension GatewayConnection {
         }
         headers.append(name: "content-type", value: "application/json")
         return HTTPResponseMessage(status: 404, headers: headers, body: Array(#"{"reason":"PlaybackUnmatched"}"#.utf8))
+    }
+
+    /// The reason a refused unmatched request is recorded with, per platform.
+    static func unmatchedReason(platform: Platform) -> String {
+        switch platform {
+        case .fcm: return "NOT_FOUND"
+        case .expo: return ExpoPlayback.unmatchedCode
+        default: return "PlaybackUnmatched"
+        }
     }
 
     /// Makes a record show what playback did.
@@ -70,13 +90,17 @@ extension GatewayConnection {
         record.response.headers = answer.headers
         record.response.body = RecordedBody(capturing: answer.body)
         record.response.timestampMilliseconds = answer.timestampMilliseconds
-        if record.platform == .apns {
+        switch record.platform {
+        case .apns:
             record.notification?.messageID = answer.headers.first(named: "apns-id")
-        } else {
+        case .fcm:
             record.notification?.messageID =
                 answer.status == 200
                 ? RecordedBody(capturing: answer.body).jsonValue?["name"]?.stringValue
                 : nil
+        default:
+            // Expo: the endpoint has read the recorded tickets into the exchange already.
+            break
         }
         record.notification?.lint = []
         record.annotations["playback"] = "seq \(answer.sequence)"
@@ -86,7 +110,7 @@ extension GatewayConnection {
     private static func annotate(_ record: inout ExchangeRecord, withUnmatchedPlayback reply: HTTPReply) {
         if case .respond(let response) = reply.action {
             record.response.status = response.status
-            record.response.reason = record.platform == .fcm ? "NOT_FOUND" : "PlaybackUnmatched"
+            record.response.reason = unmatchedReason(platform: record.platform)
             record.response.headers = response.headers
             record.response.body = RecordedBody(capturing: response.body)
             record.response.timestampMilliseconds = nil

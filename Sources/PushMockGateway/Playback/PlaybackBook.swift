@@ -36,14 +36,27 @@ package final class PlaybackBook: Sendable {
     private let queues: Mutex<[Key: Queue]>
     /// Recorded exchanges that can be played back.
     package let answerCount: Int
+    /// The last recorded receipt of each Expo receipt id (from the journal's getReceipts
+    /// answers): what a played-back ticket's receipt turns out to be.
+    package let expoReceipts: [String: ExpoReceipt]
 
-    /// Indexes the APNs and FCM exchanges of `records` (others, and exchanges that got no HTTP
-    /// answer, are ignored).
+    /// The platforms whose exchanges are played back.
+    static let platforms: Set<Platform> = [.apns, .fcm, .expo]
+
+    /// Indexes the APNs, FCM and Expo exchanges of `records` (others, and exchanges that got no
+    /// HTTP answer, are ignored).
     package init(records: [ExchangeRecord], options: PlaybackOptions) {
         var queues: [Key: Queue] = [:]
         var count = 0
+        var expoReceipts: [String: ExpoReceipt] = [:]
         for record in records.sorted(by: { $0.sequence < $1.sequence }) {
-            guard record.platform == .apns || record.platform == .fcm, record.response.status != 0 else { continue }
+            guard Self.platforms.contains(record.platform), record.response.status != 0 else { continue }
+            if record.platform == .expo, record.response.status == 200,
+                let json = record.response.body.jsonValue, json["data"]?.arrayValue == nil,
+                let answer = ExpoReceiptsResponse(json: json)
+            {
+                for (id, receipt) in answer.receipts { expoReceipts[id.rawValue] = receipt }
+            }
             let key = Self.key(
                 method: record.request.method,
                 path: record.request.path,
@@ -65,6 +78,7 @@ package final class PlaybackBook: Sendable {
         self.options = options
         self.queues = Mutex(queues)
         self.answerCount = count
+        self.expoReceipts = expoReceipts
     }
 
     /// Loads a journal; damaged lines are skipped (``JournalReader`` reports them, playback
