@@ -23,14 +23,23 @@ public struct JournalReplayer: Sendable {
     public var apns: APNsSender?
     /// Sends FCM requests; `nil` skips them.
     public var fcm: FCMSender?
+    /// Sends Expo push requests; `nil` skips them.
+    public var expo: ExpoSender?
     /// Which recorded exchanges to replay (an empty query: all replayable ones).
     public var query: RecordingQuery
     /// Replaces the project in FCM paths (the new service account's project, usually).
     public var fcmProject: String?
 
-    public init(apns: APNsSender? = nil, fcm: FCMSender? = nil, query: RecordingQuery = RecordingQuery(), fcmProject: String? = nil) {
+    public init(
+        apns: APNsSender? = nil,
+        fcm: FCMSender? = nil,
+        expo: ExpoSender? = nil,
+        query: RecordingQuery = RecordingQuery(),
+        fcmProject: String? = nil
+    ) {
         self.apns = apns
         self.fcm = fcm
+        self.expo = expo
         self.query = query
         self.fcmProject = fcmProject
     }
@@ -52,11 +61,32 @@ public struct JournalReplayer: Sendable {
         for record in selection(from: records) {
             let request = ReplayableRequest.wireRequest(for: record, fcmProject: fcmProject)
             let recorded = ReplayOutcome(recorded: record)
-            let result: SendResult?
+            var replayed: ReplayOutcome?
+            var attempts = 0
+            var replayedID: String?
             switch record.platform {
-            case .apns: result = await apns?.send(wireRequest: request)
-            case .fcm: result = await fcm?.send(wireRequest: request)
-            default: result = nil
+            case .apns, .fcm:
+                let result: SendResult? =
+                    record.platform == .apns ? await apns?.send(wireRequest: request) : await fcm?.send(wireRequest: request)
+                if let result {
+                    replayed = ReplayOutcome(result.outcome)
+                    attempts = result.attempts
+                    if case .accepted(let acceptance) = result.outcome, !acceptance.id.isEmpty { replayedID = acceptance.id }
+                }
+            case .expo:
+                if let result = await expo?.send(wireRequest: request) {
+                    replayed = ReplayOutcome(result)
+                    attempts = result.attempts
+                    if case .tickets(let tickets) = result.outcome {
+                        let ids = tickets.compactMap { ticket -> String? in
+                            if case .ok(let id) = ticket { return id }
+                            return nil
+                        }
+                        replayedID = ids.isEmpty ? nil : ids.joined(separator: " ")
+                    }
+                }
+            default:
+                break
             }
             let comparison = ReplayComparison(
                 sequence: record.sequence,
@@ -64,12 +94,9 @@ public struct JournalReplayer: Sendable {
                 recipient: request.recipient,
                 path: request.path,
                 recorded: recorded,
-                replayed: result.map { ReplayOutcome($0.outcome) },
-                attempts: result?.attempts ?? 0,
-                replayedID: result.flatMap { result -> String? in
-                    if case .accepted(let acceptance) = result.outcome, !acceptance.id.isEmpty { return acceptance.id }
-                    return nil
-                }
+                replayed: replayed,
+                attempts: attempts,
+                replayedID: replayedID
             )
             onComparison(comparison)
             comparisons.append(comparison)
@@ -82,7 +109,7 @@ public struct JournalReplayer: Sendable {
 public struct ReplayComparison: Sendable, Hashable {
     /// The recorded exchange's sequence number.
     public var sequence: UInt64
-    /// `apns` or `fcm`.
+    /// `apns`, `fcm` or `expo`.
     public var platform: Platform
     /// Device token, `topic:…`, `condition:…`.
     public var recipient: String
@@ -94,7 +121,8 @@ public struct ReplayComparison: Sendable, Hashable {
     public var replayed: ReplayOutcome?
     /// Requests the sender made (retries included).
     public var attempts: Int
-    /// The new `apns-id` or FCM message name, when accepted.
+    /// The new `apns-id` or FCM message name when accepted; for Expo the new receipt ids of
+    /// the ok tickets, space-separated.
     public var replayedID: String?
 
     public init(

@@ -30,6 +30,40 @@ public struct ReplayOutcome: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
+    /// What one Expo request came to when sent again.
+    public init(_ result: ExpoRequestResult) {
+        switch result.outcome {
+        case .tickets(let tickets):
+            self.init(
+                expoTickets: tickets.map { ticket in
+                    switch ticket {
+                    case .ok: return nil
+                    case .error(let code, _), .requestFailed(let code, _): return code
+                    }
+                })
+        case .requestError(let status, let code, _):
+            self.init(kind: Self.defaultRetryableStatuses.contains(status) ? .failed : .rejected, status: status, reason: code)
+        case .failed(let code, _):
+            self.init(kind: .failed, status: nil, reason: code)
+        }
+    }
+
+    /// An Expo send answered 200: accepted when every ticket is ok; otherwise the reason lists
+    /// every ticket in order (`ok, DeviceNotRegistered, ok`), so two sends compare ticket by
+    /// ticket, and the class is `invalid-token` when every error is `DeviceNotRegistered`.
+    /// `nil` stands for an ok ticket.
+    init(expoTickets errors: [String?]) {
+        let failures = errors.compactMap { $0 }
+        guard !failures.isEmpty else {
+            self.init(kind: .accepted, status: 200, reason: nil)
+            return
+        }
+        let kind: SendOutcome.Kind = failures.allSatisfy { $0 == "DeviceNotRegistered" } ? .tokenInvalid : .rejected
+        self.init(kind: kind, status: 200, reason: errors.map { $0 ?? "ok" }.joined(separator: ", "))
+    }
+
+    static let defaultRetryableStatuses: Set<Int> = [429, 500, 503]
+
     /// The outcome a recorded exchange had, classified by the sender's rules
     /// (`docs/sender.md`, "Outcome classes") with the given retryable statuses.
     public init(recorded record: ExchangeRecord, retryableStatuses: Set<Int> = [429, 500, 503]) {
@@ -38,6 +72,20 @@ public struct ReplayOutcome: Sendable, Hashable, CustomStringConvertible {
         guard status != 0 else {
             // No HTTP answer reached the client (an injected reset, GOAWAY or close).
             self.init(kind: .failed, status: nil, reason: record.response.reason)
+            return
+        }
+        if record.platform == .expo {
+            if status == 200 {
+                let data = body?["data"]
+                let tickets = data?.arrayValue ?? (data.map { [$0] } ?? [])
+                self.init(
+                    expoTickets: tickets.map { ticket in
+                        ticket["status"]?.stringValue == "ok" ? nil : (ticket["details"]?["error"]?.stringValue ?? "UnknownError")
+                    })
+            } else {
+                let reason = record.response.reason ?? body?["errors"]?[0]?["code"]?.stringValue ?? "HTTP \(status)"
+                self.init(kind: retryableStatuses.contains(status) ? .failed : .rejected, status: status, reason: reason)
+            }
             return
         }
         if status == 200 {

@@ -3,9 +3,10 @@ import PushMockCore
 public import PushMockRecording
 public import PushMockSender
 
-/// Which recorded exchanges can be sent again, and how: APNs `POST /3/device/<token>` and
-/// FCM `POST …/projects/<project>/messages:send`. Token requests, IID calls and control
-/// requests are not replayed (the senders obtain their own access tokens).
+/// Which recorded exchanges can be sent again, and how: APNs `POST /3/device/<token>`,
+/// FCM `POST …/projects/<project>/messages:send` and Expo `POST /--/api/v2/push/send`. Token
+/// requests, IID calls, Expo receipt requests (their ids exist only where they were issued)
+/// and control requests are not replayed (the senders obtain their own access tokens).
 public enum ReplayableRequest {
     /// Request headers never copied to the new request: credentials (the sender signs with
     /// its own), and fields the HTTP/2 layer owns.
@@ -21,6 +22,7 @@ public enum ReplayableRequest {
         switch record.platform {
         case .apns: return path.hasPrefix("/3/device/")
         case .fcm: return projectRange(in: path) != nil
+        case .expo: return path == expoSendPath
         default: return false
         }
     }
@@ -39,13 +41,18 @@ public enum ReplayableRequest {
             guard !name.hasPrefix(":"), !droppedHeaders.contains(name) else { continue }
             headers.append(name: field.name, value: field.value)
         }
+        let resolved = record.notification?.resolvedTokens ?? []
         let recipient =
             record.notification?.token
+            ?? (resolved.count > 1 ? "\(resolved[0]) +\(resolved.count - 1)" : resolved.first)
             ?? record.notification?.topic.map { "topic:\($0)" }
             ?? record.notification?.condition.map { "condition:\($0)" }
             ?? path
         return WireRequest(path: path, headers: headers, body: record.request.body.bytes, recipient: recipient)
     }
+
+    /// The Expo push service's send path.
+    static let expoSendPath = "/--/api/v2/push/send"
 
     /// The project segment of `…/projects/<project>/messages:send`.
     static func projectRange(in path: String) -> Range<String.Index>? {

@@ -42,7 +42,9 @@ struct ReplayCommandTests {
         ]
     }
 
-    /// A journal with two accepted APNs sends, a 410, and an accepted FCM send.
+    static let expoToken = "ExponentPushToken[cliaaaaaaaaaaaaaaaaaaa]"
+
+    /// A journal with two accepted APNs sends, a 410, an accepted FCM send and an Expo send.
     func recordJournal(in source: ServeProcess) async throws {
         try await unregister(Self.goneToken, on: source)
         let ready = source.directory + "/ready.json"
@@ -54,6 +56,7 @@ struct ReplayCommandTests {
             ["send", "apns", "--ready-file", ready, "--token", Self.goneToken, "--alert", "Hi", "--quiet", "--fail-on", "never"],
             ["send", "apns", "--ready-file", ready, "--token", Self.token, "--alert", "Again", "--quiet"],
             ["send", "fcm", "--ready-file", ready, "--topic", "news", "--title", "Hi", "--quiet"],
+            ["send", "expo", "--server", "http://127.0.0.1:\(source.cleartextPort)", "--token", Self.expoToken, "--title", "Hi"],
         ] {
             let result = try await pushmock(arguments, in: source.directory)
             #expect(result.status == 0, "\(arguments): \(result.error)")
@@ -74,13 +77,13 @@ struct ReplayCommandTests {
         #expect(same.status == 0, "\(same.output) \(same.error)")
         let report = try json(same.output)
         let summary = try #require(report["summary"] as? [String: Any])
-        #expect(summary["total"] as? Int == 4)
-        #expect(summary["same"] as? Int == 4)
+        #expect(summary["total"] as? Int == 5)
+        #expect(summary["same"] as? Int == 5)
         #expect(summary["allMatch"] as? Bool == true)
         let exchanges = try #require(report["exchanges"] as? [[String: Any]])
-        #expect(exchanges.map { $0["platform"] as? String } == ["apns", "apns", "apns", "fcm"])
+        #expect(exchanges.map { $0["platform"] as? String } == ["apns", "apns", "apns", "fcm", "expo"])
         #expect((exchanges[1]["recorded"] as? [String: Any])?["reason"] as? String == "Unregistered")
-        #expect(try String(contentsOfFile: junit, encoding: .utf8).contains(#"tests="4" failures="0""#))
+        #expect(try String(contentsOfFile: junit, encoding: .utf8).contains(#"tests="5" failures="0""#))
 
         // The replayed requests carry the recorded headers, signed with the target's key.
         let replayed = try String(contentsOfFile: target.journalPath, encoding: .utf8)
@@ -98,6 +101,18 @@ struct ReplayCommandTests {
         #expect(different.output.contains("DIFFERENT"))
         #expect(different.output.contains("recorded accepted 200, replayed invalid-token 410 Unregistered"))
         #expect(different.output.hasSuffix("3 replayed: 1 same, 2 different\n"))
+
+        // Expo: the token uninstalled on the target, replayed to its cleartext listener.
+        try await control(target, "expo/tokens", #"[{"token":"\#(Self.expoToken)","project":"@acme/app","state":"unregistered"}]"#)
+        let expo = try await pushmock(
+            [
+                "replay", source.journalPath, "--to", "https://127.0.0.1:\(target.tlsPort)", "--expo-to",
+                "http://127.0.0.1:\(target.cleartextPort)",
+                "--platform", "expo",
+            ],
+            in: target.directory)
+        #expect(expo.status == 1, "\(expo.output) \(expo.error)")
+        #expect(expo.output.contains("recorded accepted 200, replayed invalid-token 200 DeviceNotRegistered"), "\(expo.output)")
 
         // Usage and I/O problems: exit 2.
         let noKey = try await pushmock(
@@ -121,12 +136,12 @@ struct ReplayCommandTests {
         // Nothing registered on the player, yet the 410 comes back: it was recorded.
         let result = try await pushmock(replayArguments(source.journalPath, to: player) + ["--json"], in: player.directory)
         #expect(result.status == 0, "\(result.output) \(result.error)")
-        #expect(try (json(result.output)["summary"] as? [String: Any])?["same"] as? Int == 4)
+        #expect(try (json(result.output)["summary"] as? [String: Any])?["same"] as? Int == 5)
 
         let lines = try String(contentsOfFile: player.journalPath, encoding: .utf8)
             .split(separator: "\n").map { try json(String($0)) }
-            .filter { ["apns", "fcm"].contains($0["platform"] as? String) }
-        #expect(lines.count == 4)
+            .filter { ["apns", "fcm", "expo"].contains($0["platform"] as? String) }
+        #expect(lines.count == 5)
         #expect(lines.allSatisfy { (($0["annotations"] as? [String: Any])?["playback"] as? String)?.hasPrefix("seq ") == true })
 
         // curl over HTTP/2 with the player's own sample key.

@@ -168,6 +168,69 @@ struct JournalReplayerTests {
         }
     }
 
+    @Test("Expo: sends replayed ticket by ticket with the sender's own access token; an uninstalled token differs")
+    func expo() async throws {
+        let journal = temporaryJournalPath()
+        defer { try? FileManager.default.removeItem(atPath: journal) }
+        let tokens = (1...3).map { "ExponentPushToken[replay\($0)aaaaaaaaaaaaaaaaa]" }
+        let project = "@acme/reminders"
+        func uninstall(_ token: String, on mock: PushMockHarness) {
+            mock.state.expoTokens.register(
+                ExpoTokenRecord(token: token, project: project, state: .unregistered(at: Timestamp(millisecondsSince1970: 0))))
+        }
+        func sender(for mock: PushMockHarness, accessToken: String? = nil) throws -> ExpoSender {
+            try ExpoSender(
+                configuration: ExpoSenderConfiguration(
+                    server: try SenderEndpoint(url: "http://127.0.0.1:\(mock.cleartextPort)"), accessToken: accessToken,
+                    retry: RetryPolicy(maximumAttempts: 1)))
+        }
+        try await withPushMock(configure: { $0.recording.journalPath = journal }) { mock in
+            uninstall(tokens[2], on: mock)
+            let expo = try sender(for: mock)
+            let report = await expo.send(tokens.map { ExpoPushMessage(to: $0, title: "Dose due") })
+            #expect(report.okCount == 2)
+            // A raw request the SDKs would never build: a request error, replayed as one.
+            let invalid = await expo.send(
+                wireRequest: WireRequest(
+                    path: "/--/api/v2/push/send", headers: HTTPHeaderList(),
+                    body: Array(#"[{"to":"\#(tokens[0])","priority":"urgent"}]"#.utf8),
+                    recipient: tokens[0]))
+            guard case .requestError(400, "VALIDATION_ERROR", _) = invalid.outcome else {
+                Issue.record("expected a 400 VALIDATION_ERROR: \(invalid)")
+                return
+            }
+            await expo.shutdown()
+        }
+        let (records, _) = try JournalReader.readAll(path: journal)
+        let selection = JournalReplayer().selection(from: records)
+        #expect(selection.map(\.platform) == [.expo, .expo])
+
+        try await withPushMock { target in
+            uninstall(tokens[2], on: target)
+            // The target demands an access token for the project; the replay brings its own.
+            target.state.expoTokens.register(
+                project: ExpoProjectRecord(name: project, accessTokens: ["replay-secret"], requiresAccessToken: true))
+            let expo = try sender(for: target, accessToken: "replay-secret")
+            let report = await JournalReplayer(expo: expo).replay(records)
+            #expect(report.allMatch, "\(report.renderText())")
+            #expect(
+                report.comparisons.map(\.recorded.description) == [
+                    "invalid-token 200 ok, ok, DeviceNotRegistered", "rejected 400 VALIDATION_ERROR",
+                ])
+            #expect(report.comparisons.first?.replayedID?.split(separator: " ").count == 2)
+            let replayed = target.recordings.records(limit: 10).filter { $0.platform == .expo }
+            #expect(replayed.count == 2)
+            #expect(replayed.allSatisfy { $0.request.headers.first(named: "authorization") != nil })
+
+            // The first token gone on the target too: the first send differs.
+            uninstall(tokens[0], on: target)
+            let again = await JournalReplayer(expo: expo).replay(records)
+            #expect(again.differentCount == 1, "\(again.renderText())")
+            #expect(again.differences.first?.replayed?.reason == "DeviceNotRegistered, ok, DeviceNotRegistered")
+            await expo.shutdown()
+        }
+    }
+
     @Test("outcomes from records: APNs and FCM error bodies, no answer at all")
     func recordedOutcomes() throws {
         var apns = ExchangeRecord(platform: .apns)

@@ -100,3 +100,25 @@ public struct ExpoReceiptReport: Sendable {
         return parts.joined(separator: ", ")
     }
 }
+
+/// What one request to the Expo push service came to (``ExpoSender/send(wireRequest:)``).
+public struct ExpoRequestResult: Sendable, Hashable {
+    public enum Outcome: Sendable, Hashable {
+        /// HTTP 200: one ticket per (message, recipient), in order.
+        case tickets([ExpoTicketOutcome])
+        /// A request error (`{"errors":[{"code","message"}]}` or another non-200 answer) after
+        /// the retries, with its HTTP status.
+        case requestError(status: Int, code: String, message: String)
+        /// No HTTP answer after the retries (connection failed, reset, timeout).
+        case failed(code: String, message: String)
+    }
+
+    public var outcome: Outcome
+    /// Requests made, the first included.
+    public var attempts: Int
+
+    public init(outcome: Outcome, attempts: Int) {
+        self.outcome = outcome
+        self.attempts = attempts
+    }
+}

@@ -155,22 +155,62 @@ public final class ExpoSender: Sendable {
     /// One batch with retries: its tickets and the number of attempts made.
     private func sendBatch(_ batch: [ExpoPushMessage]) async -> ([ExpoTicketOutcome], Int) {
         let body = JSONValue.array(batch.map(\.json)).compactBytes
+        let (result, attempts) = await exchangeWithRetries(path: sendPath, body: body, extraHeaders: HTTPHeaderList())
+        switch result {
+        case .success(let json): return (Self.tickets(from: json, count: batch.count), attempts)
+        case .failure(let error): return (Self.failed(batch.count, Self.failure(error)), attempts)
+        }
+    }
+
+    /// Sends one request exactly as given — a journal's recorded send, replayed: the body as it
+    /// is (gzip-compressed over the threshold), with the sender's own access token and retry
+    /// policy. `wireRequest.path` is appended to the server's path prefix; of its headers only
+    /// those the sender does not set itself are added (a recorded `content-encoding` or
+    /// `authorization` never is).
+    public func send(wireRequest: WireRequest) async -> ExpoRequestResult {
+        var extra = HTTPHeaderList()
+        for field in wireRequest.headers where !Self.ownHeaders.contains(field.name.lowercased()) {
+            extra.append(name: field.name, value: field.value)
+        }
+        let (result, attempts) = await exchangeWithRetries(
+            path: configuration.server.pathPrefix + wireRequest.path, body: wireRequest.body, extraHeaders: extra)
+        switch result {
+        case .success(let json):
+            return ExpoRequestResult(outcome: .tickets(Self.tickets(from: json)), attempts: attempts)
+        case .failure(.requestError(let status, let code, let message, _)):
+            return ExpoRequestResult(outcome: .requestError(status: status, code: code, message: message), attempts: attempts)
+        case .failure(.transport(let error)):
+            return ExpoRequestResult(outcome: .failed(code: error.code.description, message: error.message), attempts: attempts)
+        }
+    }
+
+    /// Headers the sender writes itself; the same names in a replayed request are left out.
+    static let ownHeaders: Set<String> = [
+        "content-type", "accept", "accept-encoding", "content-encoding", "content-length", "user-agent", "authorization", "host",
+        "connection", "transfer-encoding", "te", "keep-alive", "upgrade",
+    ]
+
+    /// One request with the retry policy: the answer's JSON or the last error, and the attempts.
+    private func exchangeWithRetries(
+        path: String,
+        body: [UInt8],
+        extraHeaders: HTTPHeaderList
+    ) async -> (Result<JSONValue, ExpoExchangeError>, Int) {
         var attempt = 0
         while true {
             attempt += 1
             do {
-                let (json, _) = try await exchange(path: sendPath, body: body)
-                return (Self.tickets(from: json, count: batch.count), attempt)
-            } catch {
-                let failure = Self.failure(error)
-                if error.isRetryable(by: configuration.retry),
+                let (json, _) = try await exchange(path: path, body: body, extraHeaders: extraHeaders)
+                return (.success(json), attempt)
+            } catch let failure {
+                if failure.isRetryable(by: configuration.retry),
                     let delay = configuration.retry.delay(
-                        afterAttempt: attempt, retryAfter: error.retryAfter, unit: configuration.jitter.next())
+                        afterAttempt: attempt, retryAfter: failure.retryAfter, unit: configuration.jitter.next())
                 {
-                    do { try await configuration.sleep(delay) } catch { return (Self.failed(batch.count, failure), attempt) }
+                    do { try await configuration.sleep(delay) } catch { return (.failure(failure), attempt) }
                     continue
                 }
-                return (Self.failed(batch.count, failure), attempt)
+                return (.failure(failure), attempt)
             }
         }
     }
@@ -186,8 +226,18 @@ public final class ExpoSender: Sendable {
         }
     }
 
-    /// `{"data":[tickets]}` (or one ticket object) read in order.
+    /// `{"data":[tickets]}` (or one ticket object) read in order, when there are `count`.
     private static func tickets(from json: JSONValue, count: Int) -> [ExpoTicketOutcome] {
+        let tickets = tickets(from: json)
+        guard tickets.count == count else {
+            return failed(
+                count, ("UNEXPECTED_RESPONSE", "expected \(count) tickets, got \(tickets.count): \(json.compactString.prefix(200))"))
+        }
+        return tickets
+    }
+
+    /// `{"data":[tickets]}` (or one ticket object) read in order.
+    private static func tickets(from json: JSONValue) -> [ExpoTicketOutcome] {
         let list: [JSONValue]
         if let array = json["data"]?.arrayValue {
             list = array
@@ -195,9 +245,6 @@ public final class ExpoSender: Sendable {
             list = [single]
         } else {
             list = []
-        }
-        guard list.count == count else {
-            return failed(count, ("UNEXPECTED_RESPONSE", "expected \(count) tickets, got \(list.count): \(json.compactString.prefix(200))"))
         }
         return list.map { ticket in
             if ticket["status"]?.stringValue == "ok", let id = ticket["id"]?.stringValue {
@@ -211,8 +258,13 @@ public final class ExpoSender: Sendable {
     }
 
     /// POSTs `body` (gzip over the threshold) and returns the decoded JSON of a 200 answer.
-    private func exchange(path: String, body: [UInt8]) async throws(ExpoExchangeError) -> (JSONValue, HTTPResponseMessage) {
+    private func exchange(
+        path: String,
+        body: [UInt8],
+        extraHeaders: HTTPHeaderList = HTTPHeaderList()
+    ) async throws(ExpoExchangeError) -> (JSONValue, HTTPResponseMessage) {
         var headers = HTTPHeaderList()
+        for field in extraHeaders { headers.append(name: field.name, value: field.value) }
         headers.append(name: "content-type", value: "application/json")
         headers.append(name: "accept", value: "application/json")
         headers.append(name: "accept-encoding", value: "gzip, deflate")

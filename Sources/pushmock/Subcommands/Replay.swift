@@ -13,10 +13,10 @@ struct Replay: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Send recorded requests again with fresh credentials and compare the outcomes.",
         discussion: """
-            Reads a journal (Recordings/journal.jsonl), selects the APNs and FCM send requests (all, \
-            or those matching the filters), sends them one by one in journal order to --to with the \
+            Reads a journal (Recordings/journal.jsonl), selects the APNs, FCM and Expo send requests \
+            (all, or those matching the filters), sends them one by one in journal order to --to with the \
             given credentials (the recorded authorization is never reused), and prints for each \
-            whether the outcome (status and APNs reason / FCM error) is the same as recorded.
+            whether the outcome (status and APNs reason / FCM error / Expo tickets) is the same as recorded.
 
             Exit status: 0 when every outcome matches, 1 when any differs, 2 on a usage or I/O \
             error (unreadable journal or credentials, missing credentials for a platform). \
@@ -72,6 +72,13 @@ struct Replay: AsyncParsableCommand {
 
     @Option(name: .customLong("token-uri"), help: "Where to get FCM access tokens (overrides the service account's token_uri).")
     var tokenURI: String?
+
+    // Expo.
+    @Option(name: .customLong("expo-to"), help: "Base URL for Expo requests (default: --to; production: https://exp.host).")
+    var expoTarget: String?
+
+    @Option(name: .customLong("expo-access-token"), help: "Expo access token (enhanced push security). Env: EXPO_ACCESS_TOKEN.")
+    var expoAccessToken: String?
 
     /// Which exchanges: the flags of `pushmock recordings` (docs/queries.md).
     @OptionGroup var filter: QueryOptions
@@ -132,22 +139,24 @@ struct Replay: AsyncParsableCommand {
         }
         let selection = JournalReplayer(query: query).selection(from: records)
         guard !selection.isEmpty else {
-            throw ReplayUsageError("\(journal) has no APNs or FCM send requests\(query.isEmpty ? "" : " matching the filters").")
+            throw ReplayUsageError("\(journal) has no APNs, FCM or Expo send requests\(query.isEmpty ? "" : " matching the filters").")
         }
         let needsAPNs = selection.contains { $0.platform == .apns }
         let needsFCM = selection.contains { $0.platform == .fcm }
         let apns = needsAPNs ? try APNsSender(configuration: try apnsConfiguration()) : nil
         let fcm = needsFCM ? try FCMSender(configuration: try fcmConfiguration()) : nil
-        let replayer = JournalReplayer(apns: apns, fcm: fcm, query: query, fcmProject: project)
+        let expo = selection.contains { $0.platform == .expo } ? try ExpoSender(configuration: try expoConfiguration()) : nil
+        let replayer = JournalReplayer(apns: apns, fcm: fcm, expo: expo, query: query, fcmProject: project)
         let report = await replayer.replay(selection)
         await apns?.shutdown()
         await fcm?.shutdown()
+        await expo?.shutdown()
         return report
     }
 
     private func makeQuery() throws -> RecordingQuery {
-        if let platform = filter.platform, platform != .apns, platform != .fcm {
-            throw ReplayUsageError("--platform must be apns or fcm (was \(platform)).")
+        if let platform = filter.platform, !platform.isPushService {
+            throw ReplayUsageError("--platform must be apns, fcm or expo (was \(platform)).")
         }
         do {
             return try RecordingQuery(queryItems: filter.queryItems)
@@ -220,6 +229,21 @@ struct Replay: AsyncParsableCommand {
             connection: connection,
             retry: RetryPolicy(maximumAttempts: maxAttempts)
         )
+    }
+}
+
+extension Replay {
+    private func expoConfiguration() throws -> ExpoSenderConfiguration {
+        var server = try SenderEndpoint(url: expoTarget ?? target)
+        if expoTarget == nil { server.authority = authority }
+        var configuration = ExpoSenderConfiguration(
+            server: server,
+            accessToken: expoAccessToken ?? Environment.value("EXPO_ACCESS_TOKEN"),
+            trustRoots: caPath.map(TrustRoots.file) ?? .system
+        )
+        configuration.requestTimeout = .milliseconds(Int64(timeout * 1000))
+        configuration.retry = RetryPolicy(maximumAttempts: maxAttempts)
+        return configuration
     }
 }
 
