@@ -471,10 +471,13 @@ struct ExpoEndpointTests {
         }
     }
 
-    @Test("connection faults on Expo over HTTP/1.1: reset closes the connection, then normal answers")
-    func connectionFault() async throws {
+    @Test(
+        "connection faults on Expo over HTTP/1.1: the connection ends without an answer, then normal answers",
+        arguments: ["reset", "close", "goaway"])
+    func connectionFault(kind: String) async throws {
         try await withPushMock { mock in
-            _ = try mock.addFault(try FaultRule.decode(#"{"match":{"platform":"expo"},"trigger":{"count":1},"action":{"type":"reset"}}"#))
+            _ = try mock.addFault(
+                try FaultRule.decode(#"{"match":{"platform":"expo"},"trigger":{"count":1},"action":{"type":"\#(kind)"}}"#))
             let broken = try await ExpoCurl.post(mock, json: #"{"to":"\#(tokenA)","body":"x"}"#)
             #expect(broken.status == 0, "\(broken.text)")
             let next = try await ExpoCurl.post(mock, json: #"{"to":"\#(tokenA)","body":"x"}"#)
@@ -484,6 +487,34 @@ struct ExpoEndpointTests {
             #expect(records.last?.annotations["fault"] != nil)
             #expect(records.last?.response.status == 0)
             // Nothing reached the device for the reset request.
+            let device = mock.state.simulatedDevices.device(DeviceAddress(service: .expo, token: tokenA), now: mock.state.clock.now())
+            #expect(device?.displayed.count == 1)
+        }
+    }
+
+    @Test(
+        "connection faults on Expo over HTTP/2 (TLS): the request fails, nothing is delivered, the next request is answered",
+        arguments: ["reset", "close", "goaway"])
+    func http2ConnectionFault(kind: String) async throws {
+        try await withPushMock { mock in
+            _ = try mock.addFault(
+                try FaultRule.decode(#"{"match":{"platform":"expo"},"trigger":{"count":1},"action":{"type":"\#(kind)"}}"#))
+            var headers = HTTPHeaderList()
+            headers.append(name: "content-type", value: "application/json")
+            let request = HTTPRequestMessage(
+                method: "POST", path: "/--/api/v2/push/send", authority: "exp.host", headers: headers,
+                body: Array(#"{"to":"\#(tokenA)","body":"x"}"#.utf8))
+            let faulty = try await mock.connect(tls: true)
+            await #expect(throws: (any Error).self) { _ = try await faulty.send(request) }
+            await faulty.close()
+            let healthy = try await mock.connect(tls: true)
+            let answer = try await healthy.send(request)
+            await healthy.close()
+            #expect(answer.status == 200)
+            let records = mock.recordings.records { $0.platform == .expo }.sorted { $0.sequence < $1.sequence }
+            #expect(records.count == 2)
+            #expect(records.first?.annotations["fault"] != nil)
+            #expect(records.first?.response.status == 0)
             let device = mock.state.simulatedDevices.device(DeviceAddress(service: .expo, token: tokenA), now: mock.state.clock.now())
             #expect(device?.displayed.count == 1)
         }

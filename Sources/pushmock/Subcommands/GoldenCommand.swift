@@ -134,7 +134,7 @@ struct GoldenOptions: ParsableArguments {
     var redact: [String] = []
     @Flag(name: .customLong("sort-by-content"), help: "Order entries by content instead of arrival (concurrent senders).")
     var sortsByContent = false
-    @Flag(name: .customLong("all-platforms"), help: "Include token requests and topic management, not only APNs and FCM.")
+    @Flag(name: .customLong("all-platforms"), help: "Include token requests and topic management, not only APNs, FCM and Expo.")
     var allPlatforms = false
 
     var query: RecordingQuery {
