@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import PushMockControl
+import PushMockCore
 import PushMockSimulation
 
 /// `pushmock device`: the simulated devices behind the tokens.
@@ -27,12 +28,12 @@ struct DeviceCommand: AsyncParsableCommand {
     struct List: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "List the simulated devices.")
         @OptionGroup var control: ControlOptions
-        @Option(help: "Only apns or fcm devices.")
-        var service: String?
+        @Option(help: "Only apns, fcm or expo devices.")
+        var service: PushServiceArgument?
 
         func run() async throws {
             try await runControl(control) { client in
-                let response = try await client.call("GET", "devices", query: service.map { [("service", $0)] } ?? [])
+                let response = try await client.call("GET", "devices", query: service.map { [("service", $0.platform.rawValue)] } ?? [])
                 if control.json { return control.printJSON(response) }
                 let devices = try response.decode(DeviceList.self).devices
                 if devices.isEmpty {
@@ -91,8 +92,8 @@ struct DeviceCommand: AsyncParsableCommand {
         @OptionGroup var control: ControlOptions
         @Argument(help: "The device token.")
         var token: String?
-        @Option(help: "apns or fcm (default: from the token's shape).")
-        var service: String?
+        @Option(help: "apns, fcm or expo (default: from the token's shape).")
+        var service: PushServiceArgument?
         @Flag(help: "Forget every device.")
         var all = false
 
@@ -102,7 +103,7 @@ struct DeviceCommand: AsyncParsableCommand {
 
         func run() async throws {
             try await runControl(control) { client in
-                let path = token.map { DeviceSelector(token: $0, service: service).path } ?? "devices"
+                let path = token.map { DeviceSelector(token: $0, service: service?.platform).path } ?? "devices"
                 let response = try await client.call("DELETE", path)
                 if control.json { return control.printJSON(response) }
                 print(all ? "forgot every device" : "forgot \(token ?? "")")
@@ -117,20 +118,20 @@ struct DeviceSelector: ParsableArguments {
     var token: String
 
     @Option(help: "apns, fcm or expo (default: hex tokens are APNs, ExponentPushToken[…] Expo, others FCM).")
-    var service: String?
+    var service: PushServiceArgument?
 
     init() {}
 
-    init(token: String, service: String?) {
+    init(token: String, service: Platform?) {
         self.token = token
-        self.service = service
+        self.service = service.flatMap { PushServiceArgument(argument: $0.rawValue) }
     }
 
-    var resolvedService: String {
-        if let service { return service.lowercased() }
-        if token.hasPrefix("ExponentPushToken[") || token.hasPrefix("ExpoPushToken[") { return "expo" }
+    var resolvedService: Platform {
+        if let service { return service.platform }
+        if token.hasPrefix("ExponentPushToken[") || token.hasPrefix("ExpoPushToken[") { return .expo }
         return token.utf8.allSatisfy { ($0 >= 48 && $0 <= 57) || ($0 | 0x20 >= 97 && $0 | 0x20 <= 102) } && token.count % 2 == 0
-            ? "apns" : "fcm"
+            ? .apns : .fcm
     }
 
     var path: String { "devices/\(resolvedService)/\(encodedToken)" }

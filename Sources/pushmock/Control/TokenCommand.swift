@@ -32,11 +32,11 @@ struct TokenCommand: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "List registered tokens.")
         @OptionGroup var control: ControlOptions
         @Option(help: "Only apns, fcm or expo tokens.")
-        var service: String?
+        var service: PushServiceArgument?
 
         func run() async throws {
             try await runControl(control) { client in
-                for service in ["apns", "fcm", "expo"] where self.service == nil || self.service == service {
+                for service in Platform.all where service.isPushService && (self.service == nil || self.service?.platform == service) {
                     let response = try await client.call("GET", "\(service)/tokens")
                     if control.json {
                         control.printJSON(response)
@@ -84,13 +84,13 @@ struct TokenCommand: AsyncParsableCommand {
         func run() async throws {
             try await runControl(control) { client in
                 var definition: [String: Any] = ["token": token.token]
-                if token.resolvedService == "apns" {
+                if token.resolvedService == .apns {
                     definition["bundleId"] = app
                     definition["environment"] = environment
                 } else {
                     definition["project"] = project
                     definition["platform"] = platform
-                    if token.resolvedService == "fcm", !topics.isEmpty { definition["topics"] = topics }
+                    if token.resolvedService == .fcm, !topics.isEmpty { definition["topics"] = topics }
                 }
                 let response = try await client.call("POST", "\(token.resolvedService)/tokens", json: jsonBody(definition))
                 if control.json { return control.printJSON(response) }
@@ -142,7 +142,7 @@ struct TokenCommand: AsyncParsableCommand {
         func run() async throws {
             try await runControl(control) { client in
                 var patch: [String: Any] = [:]
-                let apns = token.resolvedService == "apns"
+                let apns = token.resolvedService == .apns
                 if let afterSends {
                     patch["expireAfterSends"] = afterSends
                     if apns, let endOfLife { patch["expireAs"] = endOfLife }
@@ -214,11 +214,11 @@ struct TokenSelector: ParsableArguments {
     var token: String
 
     @Option(help: "apns, fcm or expo (default: hex tokens are APNs, ExponentPushToken[…] Expo, others FCM).")
-    var service: String?
+    var service: PushServiceArgument?
 
-    var resolvedService: String { DeviceSelector(token: token, service: service).resolvedService }
+    var resolvedService: Platform { DeviceSelector(token: token, service: service?.platform).resolvedService }
 
-    var path: String { "\(resolvedService)/tokens/\(DeviceSelector(token: token, service: service).encodedToken)" }
+    var path: String { "\(resolvedService)/tokens/\(DeviceSelector(token: token, service: service?.platform).encodedToken)" }
 }
 
 private func tokenObjects(_ response: ControlResponse) throws -> [[String: Any]] {
