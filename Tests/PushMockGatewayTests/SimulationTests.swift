@@ -487,6 +487,37 @@ struct LintRecordingTests {
         }
     }
 
+    @Test("one template to many tokens: every record keeps its findings; expiration is judged at each request's second")
+    func apnsRepeatedTemplate() async throws {
+        try await withPushMock { mock in
+            let clock = try #require(mock.state.virtualClock)
+            clock.freeze()
+            let connection = try await mock.connect()
+            let expiresAt = clock.now().secondsSince1970 + 2
+            for index in 0..<5 {
+                expectAccepted(
+                    try await connection.send(
+                        try mock.apnsRequest(
+                            token: String(repeating: "0", count: 63) + String(index), pushType: "background",
+                            payload: #"{"aps":{"content-available":1}}"#, headers: [("apns-expiration", String(expiresAt))])))
+            }
+            // Same request bytes, three seconds later: now the expiration is in the past.
+            clock.advance(by: .seconds(3))
+            expectAccepted(
+                try await connection.send(
+                    try mock.apnsRequest(
+                        pushType: "background", payload: #"{"aps":{"content-available":1}}"#,
+                        headers: [("apns-expiration", String(expiresAt))])))
+            await connection.close()
+            let records = mock.recordings.records(newestFirst: false)
+            #expect(records.count == 6)
+            for record in records.prefix(5) {
+                #expect(record.notification?.lint.map(\.code) == ["apns.background-high-priority"])
+            }
+            #expect(records[5].notification?.lint.map(\.code).sorted() == ["apns.background-high-priority", "apns.expiration-in-past"])
+        }
+    }
+
     @Test("a data-only FCM message to an iOS token at apns-priority 10 is recorded with a finding")
     func fcmFinding() async throws {
         try await withPushMock { mock in

@@ -3,17 +3,37 @@ import PushMockJSON
 import PushMockRecording
 import PushMockSimulation
 
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// Lints accepted notifications for the recording (`docs/lint-rules.md`). Findings never
 /// change the answer.
 struct NotificationLinting {
     let configuration: LintConfiguration
     let fcmTokens: FCMRegistry
     let expoTokens: ExpoRegistry
+    /// The connection's recent APNs findings (one instance per connection: the endpoints that
+    /// share this value run on the connection's event loop only).
+    let memo = APNsLintMemo()
 
-    /// An accepted `POST /3/device/<token>`.
+    /// An accepted `POST /3/device/<token>`. Lint is a pure function of the lint-relevant
+    /// headers, the payload bytes and the second of the gateway clock (expiration and Live
+    /// Activity times are judged against it), so a sender pushing one template to many tokens
+    /// lints it once per second per connection; each record still carries its findings.
     func apns(_ outcome: APNsExchange, now: Timestamp) -> [LintNote] {
         guard outcome.status == 200, let headers = outcome.headers else { return [] }
         let input = APNsLintInput(headers, topic: outcome.topic)
+        let key = APNsLintMemo.Key(input: input, payload: outcome.request.body, second: now.secondsSince1970)
+        if let notes = memo.entries[key] { return notes }
+        let notes = lintAPNs(outcome, input: input, now: now)
+        memo.remember(notes, for: key)
+        return notes
+    }
+
+    private func lintAPNs(_ outcome: APNsExchange, input: APNsLintInput, now: Timestamp) -> [LintNote] {
         let findings: [LintFinding]
         switch outcome.payload.result {
         case .success(let json)?:
@@ -197,5 +217,48 @@ struct NotificationLinting {
         LintNote(
             code: finding.code.rawValue, severity: finding.severity.rawValue, field: finding.field, message: finding.message,
             source: finding.source)
+    }
+}
+
+/// The findings of the last distinct APNs requests of one connection, by everything lint reads.
+/// Confined to the connection's event loop (never shared between connections, so no lock).
+final class APNsLintMemo {
+    struct Key: Hashable {
+        var input: APNsLintInput
+        var payload: [UInt8]
+        var second: Int64
+
+        // Array's own hashing and equality go element by element; the payload is hashed and
+        // compared as one block of bytes instead (the memo is looked up on every APNs push).
+        func hash(into hasher: inout Hasher) {
+            hasher.combine(input)
+            hasher.combine(second)
+            payload.withUnsafeBytes { hasher.combine(bytes: $0) }
+        }
+
+        static func == (left: Key, right: Key) -> Bool {
+            guard left.second == right.second, left.payload.count == right.payload.count, left.input == right.input else {
+                return false
+            }
+            return left.payload.withUnsafeBytes { leftBytes in
+                right.payload.withUnsafeBytes { rightBytes in
+                    leftBytes.count == 0 || memcmp(leftBytes.baseAddress!, rightBytes.baseAddress!, leftBytes.count) == 0
+                }
+            }
+        }
+    }
+
+    /// Distinct requests remembered; when full the memo starts over (a cheap bound: a sender
+    /// that never repeats itself pays one dictionary insert per request, nothing more).
+    static let capacity = 64
+    /// Payloads larger than this are linted every time (hashing them would cost more than it saves).
+    static let maximumPayloadBytes = 4096
+
+    private(set) var entries: [Key: [LintNote]] = [:]
+
+    func remember(_ notes: [LintNote], for key: Key) {
+        guard key.payload.count <= Self.maximumPayloadBytes else { return }
+        if entries.count >= Self.capacity { entries.removeAll(keepingCapacity: true) }
+        entries[key] = notes
     }
 }

@@ -52,6 +52,19 @@ public struct DeviceAddress: Hashable, Sendable, Comparable, CustomStringConvert
         (lhs.service, lhs.token) < (rhs.service, rhs.token)
     }
 
+    // Every delivery looks its device up: the token's UTF-8 bytes are hashed as one block
+    // rather than through String's per-character hashing (equal tokens are equal bytes: APNs
+    // tokens are canonical, the others are compared as issued).
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(service)
+        var token = token
+        token.withUTF8 { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
+    }
+
+    public static func == (lhs: Self, rhs: Self) -> Bool {
+        lhs.service == rhs.service && lhs.token.utf8.elementsEqual(rhs.token.utf8)
+    }
+
     public var description: String { "\(service)/\(token)" }
 }
 

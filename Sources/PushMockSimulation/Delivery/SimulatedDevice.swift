@@ -95,7 +95,12 @@ public struct SimulatedDevice: Sendable {
         settle(upTo: now)
         lastActivity = now
         if connectivity.reaches(notification.priority) {
-            deliver(DeviceNotification(notification: notification, status: .stored, statusAt: now), at: now, reason: nil)
+            // The common case, built once in place (the entry is large: no copies through
+            // `deliver`).
+            var entry = DeviceNotification(notification: notification, status: .delivered, statusAt: now)
+            entry.deliveredAt = now
+            collapseOnScreen(by: entry, at: now)
+            append(entry, at: now)
         } else if notification.hasExpired(by: now) {
             let reason =
                 notification.expiry == .immediately
@@ -164,18 +169,7 @@ public struct SimulatedDevice: Sendable {
         entry.statusAt = now
         entry.deliveredAt = now
         entry.reason = reason
-        if let displayKey = entry.notification.displayKey {
-            for other in notifications.indices
-            where notifications[other].status == .delivered
-                && notifications[other].notification.app == entry.notification.app
-                && notifications[other].notification.displayKey == displayKey
-            {
-                notifications[other].status = .collapsed
-                notifications[other].statusAt = now
-                notifications[other].reason = "replaced on screen by \(entry.notification.id) with the same \(displayKeyName)"
-                record(event(for: notifications[other], kind: .collapsed))
-            }
-        }
+        collapseOnScreen(by: entry, at: now)
         if let index {
             // Only stored notifications are delivered in place.
             storedCount -= 1
@@ -183,6 +177,22 @@ public struct SimulatedDevice: Sendable {
             record(event(for: entry, kind: .delivered))
         } else {
             append(entry, at: now)
+        }
+    }
+
+    /// A delivered notification replaces the one on screen with the same display key (APNs
+    /// `apns-collapse-id` of an alert, FCM `tag`) of the same app.
+    private mutating func collapseOnScreen(by entry: DeviceNotification, at now: Timestamp) {
+        guard let displayKey = entry.notification.displayKey else { return }
+        for other in notifications.indices
+        where notifications[other].status == .delivered
+            && notifications[other].notification.app == entry.notification.app
+            && notifications[other].notification.displayKey == displayKey
+        {
+            notifications[other].status = .collapsed
+            notifications[other].statusAt = now
+            notifications[other].reason = "replaced on screen by \(entry.notification.id) with the same \(displayKeyName)"
+            record(event(for: notifications[other], kind: .collapsed))
         }
     }
 
