@@ -129,6 +129,33 @@ struct StoriesBugTests {
         }
     }
 
+    // MARK: Forced provider-token updates
+
+    @Test("ExpiredProviderToken injected into a connection's first request: replacing the token adopted after it is not too many")
+    func injectedExpiryBeforeAdoption() async throws {
+        try await withPushMock { mock in
+            try mock.addFault(FaultRule(trigger: FaultTrigger(count: 1), action: .apnsError(reason: "ExpiredProviderToken")))
+            let connection = try await mock.connect()
+            let first = try mock.providerToken()
+            expectAPNsError(
+                try await connection.send(try mock.apnsRequest(providerToken: .some(first))), status: 403, reason: "ExpiredProviderToken")
+            // A request sent with the same token before the client heard of the expiry.
+            expectAccepted(try await connection.send(try mock.apnsRequest(providerToken: .some(first))))
+            // The client re-signed after the answer: a forced update.
+            let replacement = try mock.providerToken()
+            expectAccepted(try await connection.send(try mock.apnsRequest(providerToken: .some(replacement))))
+            // The old token again (still in flight somewhere): expired, not "too many".
+            expectAPNsError(
+                try await connection.send(try mock.apnsRequest(providerToken: .some(first))), status: 403, reason: "ExpiredProviderToken")
+            // That answer forces one more update for a client that re-signs on it, and only one.
+            expectAccepted(try await connection.send(try mock.apnsRequest(providerToken: .some(try mock.providerToken()))))
+            expectAPNsError(
+                try await connection.send(try mock.apnsRequest(providerToken: .some(try mock.providerToken()))),
+                status: 429, reason: "TooManyProviderTokenUpdates")
+            await connection.close()
+        }
+    }
+
     // MARK: --auth none
 
     @Test("auth none: FCM sends and IID calls need no credential, any assertion gets a token, Expo skips access tokens")
@@ -208,13 +235,31 @@ struct StoriesBugTests {
 
     // MARK: Recorded latency
 
-    @Test("the recorded latency includes an injected delay", arguments: ["apns", "fcm"])
+    @Test("the recorded latency includes an injected delay", arguments: ["apns", "apns-error", "apns-http1", "fcm"])
     func latencyIncludesInjectedDelay(service: String) async throws {
         try await withPushMock { mock in
-            try mock.addFault(FaultRule(action: .pass, latency: .fixed(400)))
+            let action: FaultAction = service == "apns-error" ? .apnsError(reason: "TooManyRequests") : .pass
+            try mock.addFault(FaultRule(action: action, latency: .fixed(400)))
+            if service == "apns-http1" {
+                // curl over HTTP/1.1 on the cleartext listener: the delay is real there too.
+                let result = try await run(
+                    "/usr/bin/curl",
+                    [
+                        "-s", "-o", "/dev/null", "-w", "%{http_code}", "--http1.1", "-X", "POST",
+                        "-H", "authorization: bearer \(try mock.cachedProviderToken())", "-H", "apns-topic: \(mock.topic)",
+                        "-H", "apns-push-type: alert", "--data-binary", #"{"aps":{"alert":"Hi"}}"#,
+                        "http://127.0.0.1:\(mock.cleartextPort)/3/device/\(PushMockHarness.sampleDeviceToken)",
+                    ])
+                #expect(result.output == "200")
+                let record = try #require(mock.recordings.records(limit: 1).first)
+                #expect(record.latencyMicroseconds >= 400_000, "recorded \(record.latencyMicroseconds) µs")
+                return
+            }
             let connection = try await mock.connect()
             if service == "apns" {
                 expectAccepted(try await connection.send(try mock.apnsRequest()))
+            } else if service == "apns-error" {
+                expectAPNsError(try await connection.send(try mock.apnsRequest()), status: 429, reason: "TooManyRequests")
             } else {
                 let accessToken = try await mock.fetchAccessToken(over: connection)
                 let message = #"{"message":{"token":"\#(PushMockHarness.sampleRegistrationToken)","notification":{"title":"Hi"}}}"#

@@ -11,14 +11,21 @@ import Testing
 /// many requests were in flight with the old token.
 @Suite("Sender: provider-token expiry on a busy connection")
 struct ProviderTokenExpiryTests {
-    @Test("after injected ExpiredProviderToken answers, the sender re-signs and every push is accepted", arguments: [1, 4])
-    func injectedExpiry(faults: Int) async throws {
+    @Test(
+        "after injected ExpiredProviderToken answers, the sender re-signs and every push is accepted",
+        arguments: [1, 4], [true, false]
+    )
+    func injectedExpiry(faults: Int, warmedUp: Bool) async throws {
         try await withPushMock { mock in
             let configuration = try mock.apnsConfiguration { $0.connection.maximumConnections = 1 }
             try await withAPNsSender(configuration: configuration) { sender in
-                // Warm the connection up with the first token.
-                let first = await sender.send(APNsNotification(deviceToken: deviceToken(0), payload: alertPayload))
-                #expect(first.outcome.isAccepted)
+                if warmedUp {
+                    // The connection uses its first token before the fault.
+                    let first = await sender.send(APNsNotification(deviceToken: deviceToken(0), payload: alertPayload))
+                    #expect(first.outcome.isAccepted)
+                }
+                // Without the warm-up the fault answers the connection's very first request while
+                // the rest of the burst, already on the wire with the same token, is accepted.
                 try mock.addFault(
                     FaultRule(trigger: FaultTrigger(count: faults), action: .apnsError(reason: "ExpiredProviderToken")))
                 let summary = await sender.send(

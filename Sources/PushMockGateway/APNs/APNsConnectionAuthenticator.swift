@@ -76,10 +76,11 @@ final class APNsConnectionAuthenticator {
     /// Set when this connection was answered `ExpiredProviderToken` (the token aged out, or a
     /// fault said so): the next new token is a forced update and never "too many".
     private var expiryReported = false
-    /// The last few tokens this connection was told had expired: presented again after the
-    /// connection moved on (requests in flight when the answer came), each is answered
-    /// `ExpiredProviderToken` again — never `TooManyProviderTokenUpdates`, as going back to it
-    /// would otherwise count as one more update.
+    /// The last few tokens this connection was told had expired (by age or by a fault). Replacing
+    /// one of them is a forced update, even when the connection adopted it only after the answer
+    /// (requests sent before the client heard of the expiry); and one presented again after the
+    /// connection moved on is answered `ExpiredProviderToken` again, never
+    /// `TooManyProviderTokenUpdates`.
     private var tokensReportedExpired: [String] = []
     /// Whether any request on this connection has authenticated.
     private(set) var hasAuthenticated = false
@@ -143,7 +144,13 @@ final class APNsConnectionAuthenticator {
     /// forced update. Called by the gateway for every such answer.
     func providerTokenExpiryReported(authorization: String?) {
         expiryReported = true
-        guard let token = Self.bearerToken(authorization), !tokensReportedExpired.contains(token) else { return }
+        if let token = Self.bearerToken(authorization) {
+            noteReportedExpired(token)
+        }
+    }
+
+    private func noteReportedExpired(_ token: String) {
+        guard !tokensReportedExpired.contains(token) else { return }
         if tokensReportedExpired.count >= 4 { tokensReportedExpired.removeFirst() }
         tokensReportedExpired.append(token)
     }
@@ -222,7 +229,9 @@ final class APNsConnectionAuthenticator {
     /// `iat`). Replacing a token that has expired, or that the connection was told has expired,
     /// is never too soon.
     private func isTooSoonToReplace(_ current: VerifiedProviderToken, adoptedAt: Timestamp, now: Timestamp) -> Bool {
-        guard options.providerTokenUpdateInterval > .zero, !expiryReported, !isExpired(current, now: now) else { return false }
+        guard options.providerTokenUpdateInterval > .zero, !expiryReported, !tokensReportedExpired.contains(current.token),
+            !isExpired(current, now: now)
+        else { return false }
         return now - adoptedAt < options.providerTokenUpdateInterval
     }
 
@@ -232,6 +241,7 @@ final class APNsConnectionAuthenticator {
             return .success(APNsAuthentication(method: .providerToken(verified), isNewToken: false))
         case .failure(let failure):
             expiryReported = true
+            noteReportedExpired(current.token)
             return .failure(failure)
         }
     }
