@@ -10,6 +10,7 @@ public import PushMockJSON
 ///   JSON — `10`, `true`, `"quoted"`, `{"a":1}` — and a plain string otherwise); `==` works too;
 /// - `$.aps.sound!=default` — not equal (or absent);
 /// - `$.aps.alert.title~Time for *` — the string matches a glob (`*`, `?`);
+/// - `$.aps.alert.title!~Time for *` — no string there matches the glob (or absent);
 /// - `$.deep_link` — present; `!$.aps.sound` — absent.
 public struct PayloadPredicate: Sendable, Hashable, Codable, CustomStringConvertible {
     /// How the value at the path is compared.
@@ -18,6 +19,7 @@ public struct PayloadPredicate: Sendable, Hashable, Codable, CustomStringConvert
             case equals = "="
             case notEquals = "!="
             case matches = "~"
+            case notMatches = "!~"
             case exists
             case absent
         }
@@ -27,6 +29,7 @@ public struct PayloadPredicate: Sendable, Hashable, Codable, CustomStringConvert
         public static let equals = Operator(value: .equals)
         public static let notEquals = Operator(value: .notEquals)
         public static let matches = Operator(value: .matches)
+        public static let notMatches = Operator(value: .notMatches)
         public static let exists = Operator(value: .exists)
         public static let absent = Operator(value: .absent)
 
@@ -36,7 +39,7 @@ public struct PayloadPredicate: Sendable, Hashable, Codable, CustomStringConvert
             let text = try decoder.singleValueContainer().decode(String.self)
             guard let value = Value(rawValue: text == "==" ? "=" : text) else {
                 throw DecodingError.dataCorrupted(
-                    .init(codingPath: decoder.codingPath, debugDescription: "operator must be =, !=, ~, exists or absent"))
+                    .init(codingPath: decoder.codingPath, debugDescription: "operator must be =, !=, ~, !~, exists or absent"))
             }
             self.value = value
         }
@@ -67,8 +70,8 @@ public struct PayloadPredicate: Sendable, Hashable, Codable, CustomStringConvert
         } catch {
             throw QueryError("bad JSON path \(path): \(error)")
         }
-        if op == .matches, value?.stringValue == nil {
-            throw QueryError("\(path)~…: a glob pattern (a string) is needed")
+        if op == .matches || op == .notMatches, value?.stringValue == nil {
+            throw QueryError("\(path)\(op)…: a glob pattern (a string) is needed")
         }
         self.path = path
         self.op = op
@@ -81,6 +84,10 @@ public struct PayloadPredicate: Sendable, Hashable, Codable, CustomStringConvert
 
     public static func matches(_ path: String, _ pattern: String) throws(QueryError) -> PayloadPredicate {
         try PayloadPredicate(path: path, op: .matches, value: .string(pattern))
+    }
+
+    public static func notMatches(_ path: String, _ pattern: String) throws(QueryError) -> PayloadPredicate {
+        try PayloadPredicate(path: path, op: .notMatches, value: .string(pattern))
     }
 
     public static func exists(_ path: String) throws(QueryError) -> PayloadPredicate {
@@ -104,9 +111,12 @@ public struct PayloadPredicate: Sendable, Hashable, Codable, CustomStringConvert
             return
         }
         let path = String(text[..<range.lowerBound]).trimmingCharacters(in: .whitespaces)
+        if Self.hasBareExclamationMark(path) {
+            throw QueryError("\(text): unknown operator; use =, !=, ~ or !~ (or PATH for present, !PATH for absent)")
+        }
         let rawValue = String(text[range.upperBound...])
         let value: JSONValue
-        if op == .matches {
+        if op == .matches || op == .notMatches {
             value = .string(rawValue)
         } else {
             value = (try? JSONValue(parsing: rawValue)) ?? .string(rawValue)
@@ -114,7 +124,9 @@ public struct PayloadPredicate: Sendable, Hashable, Codable, CustomStringConvert
         try self.init(path: path, op: op, value: value)
     }
 
-    /// The first `!=`, `==`, `=` or `~` outside brackets and quotes.
+    /// The first `!=`, `!~`, `==`, `=` or `~` outside brackets and quotes. (A `!` before the
+    /// operator that is neither is rejected by the caller: reading `!~` as `~` on a path ending
+    /// in `!` once inverted conditions silently.)
     private static func findOperator(in text: Substring) -> (Range<Substring.Index>, Operator)? {
         var depth = 0
         var quote: Character?
@@ -134,6 +146,9 @@ public struct PayloadPredicate: Sendable, Hashable, Codable, CustomStringConvert
                 if character == "!", next < text.endIndex, text[next] == "=" {
                     return (index..<text.index(after: next), .notEquals)
                 }
+                if character == "!", next < text.endIndex, text[next] == "~" {
+                    return (index..<text.index(after: next), .notMatches)
+                }
                 if character == "=" {
                     let end = next < text.endIndex && text[next] == "=" ? text.index(after: next) : next
                     return (index..<end, .equals)
@@ -147,11 +162,32 @@ public struct PayloadPredicate: Sendable, Hashable, Codable, CustomStringConvert
         return nil
     }
 
+    /// Whether `path` has a `!` outside brackets and quotes (an operator nobody means).
+    private static func hasBareExclamationMark(_ path: String) -> Bool {
+        var depth = 0
+        var quote: Character?
+        for character in path {
+            if let open = quote {
+                if character == open { quote = nil }
+            } else if character == "'" || character == "\"" {
+                quote = character
+            } else if character == "[" {
+                depth += 1
+            } else if character == "]" {
+                depth -= 1
+            } else if depth == 0, character == "!" {
+                return true
+            }
+        }
+        return false
+    }
+
     public var description: String {
         switch op {
         case .exists: return path
         case .absent: return "!" + path
         case .matches: return "\(path)~\(value?.stringValue ?? "")"
+        case .notMatches: return "\(path)!~\(value?.stringValue ?? "")"
         default: return "\(path)\(op)\(value.map(Self.render) ?? "")"
         }
     }
@@ -170,6 +206,9 @@ public struct PayloadPredicate: Sendable, Hashable, Codable, CustomStringConvert
         case .absent: return (found.isEmpty, found)
         case .equals: return (value.map(found.contains) ?? false, found)
         case .notEquals: return (value.map { !found.contains($0) } ?? true, found)
+        case .notMatches:
+            let glob = Glob(value?.stringValue ?? "")
+            return (!found.contains { $0.stringValue.map(glob.matches) ?? false }, found)
         default:
             let glob = Glob(value?.stringValue ?? "")
             return (found.contains { $0.stringValue.map(glob.matches) ?? false }, found)

@@ -229,6 +229,7 @@ extension PayloadPredicate {
         case .exists: return "present"
         case .absent: return "absent"
         case .matches: return "~ \(value?.stringValue ?? "")"
+        case .notMatches: return "!~ \(value?.stringValue ?? "")"
         case .notEquals: return "≠ \(value.map(PayloadPredicate.render) ?? "")"
         default: return value.map(PayloadPredicate.render) ?? ""
         }

@@ -32,7 +32,7 @@ final class ServeProcess {
         return packageRoot.appendingPathComponent(".build/debug/pushmock").path
     }
 
-    init(arguments extra: [String] = [], directory: String? = nil) async throws {
+    init(arguments extra: [String] = [], directory: String? = nil, certsDirectory: String? = nil) async throws {
         let directory = directory ?? (NSTemporaryDirectory() + "pushmock-cli-\(UUID().uuidString)")
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         self.directory = directory
@@ -44,7 +44,7 @@ final class ServeProcess {
         process.arguments =
             [
                 "serve", "--tls-port", "0", "--port", "0",
-                "--certs-dir", directory + "/certs",
+                "--certs-dir", certsDirectory ?? directory + "/certs",
                 "--journal", directory + "/journal.jsonl",
                 "--ready-file", readyFile,
                 "--log-level", "warning",

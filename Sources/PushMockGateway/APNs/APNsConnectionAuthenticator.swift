@@ -32,6 +32,10 @@ final class VerifiedProviderToken {
     let recordedAuthorization: String
     /// The last bundle ID this key was checked against, and the answer.
     var lastAuthorizedBundleID: (bundleID: String, allowed: Bool)?
+    /// How far the gateway clock was ahead of the clock the token was signed with, as the
+    /// gateway's ``CredentialClock`` decided when it first saw the token (zero unless the token
+    /// was signed across a clock move).
+    var clockOffset: Duration = .zero
 
     init(token: String, authorizationValue: [UInt8], parsed: APNsProviderToken, key: APNsKeyRecord) {
         self.token = token
@@ -53,6 +57,8 @@ final class VerifiedProviderToken {
 final class APNsConnectionAuthenticator {
     private let keys: APNsKeyRegistry
     private let options: APNsOptions
+    /// Gateway-wide first sightings of tokens: their age follows the gateway clock from then on.
+    private let credentialClock: CredentialClock
     /// The client certificate presented during the TLS handshake, if any.
     let certificate: APNsClientCertificate?
     /// A certificate that failed to parse as an APNs certificate.
@@ -70,14 +76,27 @@ final class APNsConnectionAuthenticator {
     /// Set when this connection was answered `ExpiredProviderToken` (the token aged out, or a
     /// fault said so): the next new token is a forced update and never "too many".
     private var expiryReported = false
+    /// The last few tokens this connection was told had expired (by age or by a fault). Replacing
+    /// one of them is a forced update, even when the connection adopted it only after the answer
+    /// (requests sent before the client heard of the expiry); and one presented again after the
+    /// connection moved on is answered `ExpiredProviderToken` again, never
+    /// `TooManyProviderTokenUpdates`.
+    private var tokensReportedExpired: [String] = []
     /// Whether any request on this connection has authenticated.
     private(set) var hasAuthenticated = false
     /// The key registry's generation when a cached authorization answer was computed.
     private var generation: UInt64 = 0
 
-    init(keys: APNsKeyRegistry, options: APNsOptions, certificate: APNsClientCertificate?, certificateProblem: String?) {
+    init(
+        keys: APNsKeyRegistry,
+        options: APNsOptions,
+        credentialClock: CredentialClock,
+        certificate: APNsClientCertificate?,
+        certificateProblem: String?
+    ) {
         self.keys = keys
         self.options = options
+        self.credentialClock = credentialClock
         self.certificate = certificate
         self.certificateProblem = certificateProblem
     }
@@ -123,8 +142,17 @@ final class APNsConnectionAuthenticator {
     /// Notes that a request on this connection was answered `ExpiredProviderToken` — by the
     /// age check or by an injected fault — so that the token that replaces it counts as a
     /// forced update. Called by the gateway for every such answer.
-    func providerTokenExpiryReported() {
+    func providerTokenExpiryReported(authorization: String?) {
         expiryReported = true
+        if let token = Self.bearerToken(authorization) {
+            noteReportedExpired(token)
+        }
+    }
+
+    private func noteReportedExpired(_ token: String) {
+        guard !tokensReportedExpired.contains(token) else { return }
+        if tokensReportedExpired.count >= 4 { tokensReportedExpired.removeFirst() }
+        tokensReportedExpired.append(token)
     }
 
     /// Checks that the authenticated identity may push to `bundleID` (the topic's app).
@@ -172,8 +200,16 @@ final class APNsConnectionAuthenticator {
             return .failure(.error(options.environmentKeySpelling.reason))
         }
         let verified = VerifiedProviderToken(token: token, authorizationValue: authorizationValue, parsed: parsed, key: key)
+        let lifetime = options.providerTokenLifetime
+        let judgedAt = credentialClock.judgingTime(for: token, now: now) { time in
+            Self.isFresh(issuedAt: parsed.issuedAt, at: time, lifetime: lifetime)
+        }
+        verified.clockOffset = now - judgedAt
         if case .failure(let failure) = checkAge(verified, now: now) {
             return .failure(failure)
+        }
+        if current != nil, tokensReportedExpired.contains(token) {
+            return .failure(.error(.expiredProviderToken))
         }
         if let current, let currentAdoptedAt, isTooSoonToReplace(current, adoptedAt: currentAdoptedAt, now: now) {
             return .failure(.error(.tooManyProviderTokenUpdates))
@@ -193,7 +229,9 @@ final class APNsConnectionAuthenticator {
     /// `iat`). Replacing a token that has expired, or that the connection was told has expired,
     /// is never too soon.
     private func isTooSoonToReplace(_ current: VerifiedProviderToken, adoptedAt: Timestamp, now: Timestamp) -> Bool {
-        guard options.providerTokenUpdateInterval > .zero, !expiryReported, !isExpired(current, now: now) else { return false }
+        guard options.providerTokenUpdateInterval > .zero, !expiryReported, !tokensReportedExpired.contains(current.token),
+            !isExpired(current, now: now)
+        else { return false }
         return now - adoptedAt < options.providerTokenUpdateInterval
     }
 
@@ -203,12 +241,21 @@ final class APNsConnectionAuthenticator {
             return .success(APNsAuthentication(method: .providerToken(verified), isNewToken: false))
         case .failure(let failure):
             expiryReported = true
+            noteReportedExpired(current.token)
             return .failure(failure)
         }
     }
 
     private func isExpired(_ verified: VerifiedProviderToken, now: Timestamp) -> Bool {
-        Duration.seconds(now.secondsSince1970 - verified.parsed.issuedAt) > options.providerTokenLifetime
+        Duration.seconds((now - verified.clockOffset).secondsSince1970 - verified.parsed.issuedAt) > options.providerTokenLifetime
+    }
+
+    /// Whether a token issued at `issuedAt` is neither expired nor issued in the future at
+    /// `time` — only to pick the clock a token was signed with (APNs itself accepts a token
+    /// from the future).
+    private static func isFresh(issuedAt: Int64, at time: Timestamp, lifetime: Duration) -> Bool {
+        let age = Duration.seconds(time.secondsSince1970 - issuedAt)
+        return age <= lifetime && age >= .zero - CredentialClock.futureTolerance
     }
 
     private func checkAge(_ verified: VerifiedProviderToken, now: Timestamp) -> Result<VerifiedProviderToken, APNsFailure> {

@@ -242,7 +242,8 @@ struct APNsDeviceEndpoint: GatewayEndpoint {
         if error.reason == .expiredProviderToken {
             // Real or injected alike: the client will replace its token, which is then never
             // "too many updates".
-            connection.apnsAuthenticator.providerTokenExpiryReported()
+            connection.apnsAuthenticator.providerTokenExpiryReported(
+                authorization: exchange.headers?.authorizationIndex.flatMap { exchange.request.headers.value(at: $0) })
         }
         var headers = HTTPHeaderList(fields: 3, bytes: 128)
         exchange.apnsID = appendIdentifiers(apnsID: apnsID, to: &headers, &exchange, connection: connection)

@@ -205,9 +205,12 @@ public struct ExpoOptionsPatch: Codable, Sendable, Hashable {
     public var receiptLifetimeSeconds: Int?
     public var notificationsPerSecondPerProject: Int?
     public var compressesResponses: Bool?
+    /// `required` or `none` (as `--auth`).
+    public var authentication: APNsOptions.Authentication?
 
     enum CodingKeys: String, CodingKey, CaseIterable {
-        case rejectUnknownTokens, receiptDelayMilliseconds, receiptLifetimeSeconds, notificationsPerSecondPerProject, compressesResponses
+        case rejectUnknownTokens, receiptDelayMilliseconds, receiptLifetimeSeconds, notificationsPerSecondPerProject, compressesResponses,
+            authentication
     }
 
     public func apply(to options: inout ExpoOptions) {
@@ -216,5 +219,6 @@ public struct ExpoOptionsPatch: Codable, Sendable, Hashable {
         if let receiptLifetimeSeconds { options.receiptLifetime = .seconds(receiptLifetimeSeconds) }
         if let notificationsPerSecondPerProject { options.notificationsPerSecondPerProject = notificationsPerSecondPerProject }
         if let compressesResponses { options.compressesResponses = compressesResponses }
+        if let authentication { options.authentication = authentication }
     }
 }

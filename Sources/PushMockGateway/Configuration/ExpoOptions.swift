@@ -20,6 +20,9 @@ public struct ExpoOptions: Sendable, Hashable {
     public var compressesResponses: Bool
     /// The largest request body accepted after decompression. Default: 1 MiB.
     public var maximumDecodedBodyBytes: Int
+    /// `required` (default): a project with enhanced push security refuses requests without one
+    /// of its access tokens. `none` (`--auth none`): access tokens are not checked.
+    public var authentication: APNsOptions.Authentication
     /// The rules messages are validated with (docs/expo.md §9 lists the UNVERIFIED choices).
     package var validation: ExpoValidationOptions
 
@@ -30,8 +33,10 @@ public struct ExpoOptions: Sendable, Hashable {
         notificationsPerSecondPerProject: Int = 600,
         maximumReceiptIDs: Int = 1000,
         compressesResponses: Bool = true,
-        maximumDecodedBodyBytes: Int = 1 << 20
+        maximumDecodedBodyBytes: Int = 1 << 20,
+        authentication: APNsOptions.Authentication = .required
     ) {
+        self.authentication = authentication
         self.rejectUnknownTokens = rejectUnknownTokens
         self.receiptDelay = receiptDelay
         self.receiptLifetime = receiptLifetime

@@ -200,9 +200,11 @@ public struct FCMOptionsPatch: Codable, Sendable, Hashable {
     public var assertionClockSkewSeconds: Int?
     public var rejectUnknownTokens: Bool?
     public var prettyPrintErrors: Bool?
+    /// `required` or `none` (as `--auth`).
+    public var authentication: APNsOptions.Authentication?
 
     enum CodingKeys: String, CodingKey, CaseIterable {
-        case accessTokenLifetimeSeconds, assertionClockSkewSeconds, rejectUnknownTokens, prettyPrintErrors
+        case accessTokenLifetimeSeconds, assertionClockSkewSeconds, rejectUnknownTokens, prettyPrintErrors, authentication
     }
 
     public func apply(to options: inout FCMOptions) {
@@ -210,6 +212,7 @@ public struct FCMOptionsPatch: Codable, Sendable, Hashable {
         if let assertionClockSkewSeconds { options.assertionClockSkew = .seconds(assertionClockSkewSeconds) }
         if let rejectUnknownTokens { options.rejectUnknownTokens = rejectUnknownTokens }
         if let prettyPrintErrors { options.prettyPrintErrors = prettyPrintErrors }
+        if let authentication { options.authentication = authentication }
     }
 }
 

@@ -12,14 +12,21 @@ public struct FCMOptions: Sendable, Hashable {
     public var prettyPrintErrors: Bool
     /// The sample project the generated service account belongs to.
     public var sampleProjectID: String
+    /// `required` (default): FCM sends and IID calls need a bearer access token the token
+    /// endpoint issued, and the token endpoint checks assertions. `none` (`--auth none`): no
+    /// credential is checked anywhere — sends and IID calls without one are accepted, and any
+    /// well-formed assertion gets an access token.
+    public var authentication: APNsOptions.Authentication
 
     public init(
         accessTokenLifetime: Duration = .seconds(3600),
         assertionClockSkew: Duration = .seconds(300),
         rejectUnknownTokens: Bool = false,
         prettyPrintErrors: Bool = true,
-        sampleProjectID: String = "pushmock-sample"
+        sampleProjectID: String = "pushmock-sample",
+        authentication: APNsOptions.Authentication = .required
     ) {
+        self.authentication = authentication
         self.accessTokenLifetime = accessTokenLifetime
         self.assertionClockSkew = assertionClockSkew
         self.rejectUnknownTokens = rejectUnknownTokens

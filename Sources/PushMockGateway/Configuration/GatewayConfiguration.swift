@@ -39,6 +39,12 @@ public struct GatewayConfiguration: Sendable {
     public var expo: ExpoOptions
     /// Whether to write and trust the sample FCM service account. Default: true.
     public var trustSampleServiceAccount: Bool
+    /// With ``TLSIdentity/files(certificatePath:keyPath:caPath:)``, where the sample APNs key
+    /// and service account are loaded from or created (`pushmock serve --cert … --certs-dir`
+    /// passes its `--certs-dir`). Default: `nil` — your own certificate comes with no sample
+    /// credentials, and the ready banner says so. (A managed identity keeps them in its own
+    /// directory.)
+    public var sampleCredentialsDirectory: String? = nil
     /// Recording behaviour.
     public var recording: RecordingOptions
     /// Device simulation.

@@ -40,8 +40,13 @@ public struct SampleServiceAccount: Sendable {
         "firebase-adminsdk-mock@\(project).iam.gserviceaccount.com"
     }
 
+    /// The `token_uri` of the shared `fcm-sample-service-account.json`: the token endpoint of a
+    /// gateway on the default TLS port. It never changes, so gateways sharing one `certs/`
+    /// cannot overwrite each other's.
+    public static let defaultTokenURI = "https://localhost:2197/token"
+
     /// Makes a fresh sample account in memory.
-    public static func generate(projectID: String = defaultProjectID, tokenURI: String = "https://localhost:2197/token") throws
+    public static func generate(projectID: String = defaultProjectID, tokenURI: String = defaultTokenURI) throws
         -> SampleServiceAccount
     {
         let json = try ServiceAccountJSON.makeSample(
@@ -61,12 +66,22 @@ public struct SampleServiceAccount: Sendable {
         try cachedEphemeral.get()
     }
 
-    /// Rewrites the file (if any) with `tokenURI`, the address the gateway actually listens on.
+    /// Points the account at `tokenURI`, the token endpoint the gateway actually listens on.
+    /// The shared file (`fcm-sample-service-account.json`) keeps ``defaultTokenURI``; a gateway
+    /// on any other port gets a file of its own next to it, named by the port
+    /// (`fcm-sample-service-account-53211.json`), with the same key — so parallel gateways
+    /// sharing one `certs/` never rewrite each other's file. `path` names the file for this
+    /// gateway afterwards.
     public mutating func update(tokenURI: String) throws {
         json.tokenURI = tokenURI
-        if let path {
-            try Self.write(json, to: path)
-        }
+        // The shared file already says the default (``GatewayCredentials/prepare``).
+        guard let sharedPath = path, tokenURI != Self.defaultTokenURI else { return }
+        let port = URLComponents(string: tokenURI)?.port.map(String.init) ?? "gateway"
+        let directory = (sharedPath as NSString).deletingLastPathComponent
+        let name = ((sharedPath as NSString).lastPathComponent as NSString).deletingPathExtension
+        let ownPath = (directory as NSString).appendingPathComponent("\(name)-\(port).json")
+        try Self.write(json, to: ownPath)
+        path = ownPath
     }
 
     static func write(_ json: ServiceAccountJSON, to path: String) throws {
@@ -230,14 +245,20 @@ public struct GatewayCredentials: Sendable {
         )
     }
 
-    /// Loads or writes `fcm-sample-service-account.json` (its `token_uri` is rewritten once the
-    /// gateway knows its port).
-    private static func prepareSampleServiceAccount(directory: String) throws -> SampleServiceAccount {
+    /// Loads or writes `fcm-sample-service-account.json`, whose `token_uri` is always
+    /// ``SampleServiceAccount/defaultTokenURI`` (a gateway on another port writes its own copy
+    /// once it knows its port: ``SampleServiceAccount/update(tokenURI:)``). A file from an older
+    /// version that named another port is put back to the default.
+    static func prepareSampleServiceAccount(directory: String) throws -> SampleServiceAccount {
         let path = (directory as NSString).appendingPathComponent("fcm-sample-service-account.json")
         if let data = FileManager.default.contents(atPath: path),
-            let json = try? ServiceAccountJSON.decode(from: data),
+            var json = try? ServiceAccountJSON.decode(from: data),
             let key = try? json.signingKey()
         {
+            if json.tokenURI != SampleServiceAccount.defaultTokenURI {
+                json.tokenURI = SampleServiceAccount.defaultTokenURI
+                try SampleServiceAccount.write(json, to: path)
+            }
             return SampleServiceAccount(path: path, json: json, key: key)
         }
         var account = try SampleServiceAccount.generate()
@@ -251,6 +272,16 @@ public struct GatewayCredentials: Sendable {
         var teamId: String
         var topic: String
         var note: String?
+    }
+
+    /// `credentials` with the sample APNs key and service account kept in `directory` (loaded,
+    /// or created there on first use), for a gateway serving your own certificate.
+    public static func addingSamples(to credentials: GatewayCredentials, directory: String) throws -> GatewayCredentials {
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        var credentials = credentials
+        credentials.sampleAPNsKey = try prepareSampleKey(directory: directory)
+        credentials.sampleServiceAccount = try prepareSampleServiceAccount(directory: directory)
+        return credentials
     }
 
     /// Loads or writes `apns-sample-key.p8` and its metadata.

@@ -100,6 +100,8 @@ extension ControlAPI {
 struct TokenRotation: Decodable {
     var newToken: String?
     var at: FlexibleTimestamp?
+    /// FCM and Expo: the project an unknown old token belongs to (default: the sample project).
+    var project: String?
 }
 
 extension String {

@@ -41,7 +41,7 @@ extension ControlAPI {
             let (old, new) = registry.rotate(
                 token,
                 to: newToken,
-                project: ExpoTokenDefinition.defaultProject,
+                project: rotation.project ?? ExpoTokenDefinition.defaultProject,
                 at: rotation.at?.timestamp ?? state.clock.now()
             )
             return try Self.encoded(["old": ExpoTokenDefinition(old), "new": ExpoTokenDefinition(new)], status: 201)

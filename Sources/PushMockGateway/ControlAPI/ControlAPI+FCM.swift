@@ -48,7 +48,7 @@ extension ControlAPI {
             let (old, new) = state.fcmTokens.rotate(
                 token,
                 to: newToken,
-                project: state.fcmOptions.sampleProjectID,
+                project: rotation.project ?? state.fcmOptions.sampleProjectID,
                 at: rotation.at?.timestamp ?? state.clock.now()
             )
             return try Self.encoded(["old": FCMTokenDefinition(old), "new": FCMTokenDefinition(new)], status: 201)

@@ -99,7 +99,9 @@ struct ExpoSendEndpoint: GatewayEndpoint {
     /// Enhanced push security: a project that requires an access token refuses requests
     /// without one of its tokens.
     func authenticate(_ exchange: inout ExpoSendExchange, in context: PipelineContext) {
-        guard let name = exchange.send?.project, let project = registry.project(named: name), project.requiresAccessToken else {
+        guard options.authentication == .required, let name = exchange.send?.project, let project = registry.project(named: name),
+            project.requiresAccessToken
+        else {
             return
         }
         guard let token = ExpoHTTP.bearerToken(in: exchange.request), project.accessTokens.contains(token) else {

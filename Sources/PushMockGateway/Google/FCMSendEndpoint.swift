@@ -88,7 +88,7 @@ struct FCMSendEndpoint: GatewayEndpoint {
     }
 
     func authenticate(_ exchange: inout FCMSendExchange, in context: PipelineContext) {
-        guard let project = exchange.project else { return }
+        guard let project = exchange.project, options.authentication == .required else { return }
         guard GoogleBearer.hasCredential(exchange.request) else {
             return fail(&exchange, .missingCredential())
         }
@@ -193,9 +193,12 @@ struct FCMSendEndpoint: GatewayEndpoint {
         if case .invalid = record.state {
             return .invalidRegistrationToken(field: "message.token")
         }
-        guard record.project == project else { return .senderIDMismatch() }
+        // A dead token is UNREGISTERED whoever asks: FCM forgets the registration, so no
+        // sender owns it any more (and a token unregistered through the control API without a
+        // project must not answer SENDER_ID_MISMATCH to every project but the sample one).
         // A dry run still looks the token up (observed: validate_only to a dead token is 404).
         guard record.isActive(at: now) else { return .unregistered() }
+        guard record.project == project else { return .senderIDMismatch() }
         // A dry run never reaches APNs, so APNs failures only show on real sends.
         if !validateOnly, record.platform == .ios, let failure = record.apnsFailure {
             switch failure.status {
@@ -220,7 +223,7 @@ struct FCMSendEndpoint: GatewayEndpoint {
             HTTPResponseMessage(
                 status: error.httpStatus,
                 headers: Self.responseHeaders(for: error),
-                body: error.body(prettyPrinted: options.prettyPrintErrors)
+                body: error.body(prettyPrinted: GooglePrettyPrint.isRequested(by: exchange.request, configured: options.prettyPrintErrors))
             )
         )
     }

@@ -199,7 +199,12 @@ struct GatewayEndpoints {
             intake: intake,
             linting: linting
         )
-        oauthToken = OAuthTokenEndpoint(options: state.fcmOptions, accounts: state.serviceAccounts, tokens: state.accessTokens)
+        oauthToken = OAuthTokenEndpoint(
+            options: state.fcmOptions,
+            accounts: state.serviceAccounts,
+            tokens: state.accessTokens,
+            credentialClock: state.credentialClock
+        )
         iidTopics = IIDTopicEndpoint(options: state.fcmOptions, tokens: state.accessTokens, registry: state.fcmTokens)
         expoSend = ExpoSendEndpoint(
             options: state.expoOptions,

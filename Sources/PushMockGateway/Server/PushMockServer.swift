@@ -65,7 +65,9 @@ package final class PushMockServer: Service, Sendable {
                     ? [configuration.host] : []
             )
         case .files(let certificatePath, let keyPath, let caPath):
-            self.credentials = try GatewayCredentials.files(certificatePath: certificatePath, keyPath: keyPath, caPath: caPath)
+            let own = try GatewayCredentials.files(certificatePath: certificatePath, keyPath: keyPath, caPath: caPath)
+            self.credentials =
+                try configuration.sampleCredentialsDirectory.map { try GatewayCredentials.addingSamples(to: own, directory: $0) } ?? own
         case .provided(let credentials):
             self.credentials = credentials
         }
@@ -342,6 +344,7 @@ package final class PushMockServer: Service, Sendable {
         let authenticator = APNsConnectionAuthenticator(
             keys: state.apnsKeys,
             options: configuration.apns,
+            credentialClock: state.credentialClock,
             certificate: certificate,
             certificateProblem: certificateProblem
         )

@@ -131,12 +131,19 @@ package final class DeviceRegistry: Sendable {
     /// Replaces `token` with `newToken` at `now` (the app reinstalled or iOS issued a new
     /// token): the old one answers 410 `Unregistered` from then on, the new one is active for
     /// the same app and environment. Unknown old tokens are registered first, for any app.
+    /// A token already replaced rotates the newest token of its chain (``RotationChain``);
+    /// `old` is the record that was replaced.
     package func rotate(_ token: String, to newToken: String, at now: Timestamp) -> (old: APNsDeviceRecord, new: APNsDeviceRecord) {
-        let key = APNsDeviceTokenFormat.canonical(token)
+        let first = APNsDeviceTokenFormat.canonical(token)
+        let newKey = APNsDeviceTokenFormat.canonical(newToken)
         return devices.withLock { devices in
+            let key = RotationChain.newest(from: first) { devices[$0]?.replacedBy }
             var old = devices[key] ?? APNsDeviceRecord(token: key, bundleID: nil, environment: nil)
+            if key == newKey, let previous = devices.values.first(where: { $0.replacedBy == key }) {
+                return (previous, old)
+            }
             let new = APNsDeviceRecord(token: newToken, bundleID: old.bundleID, environment: old.environment)
-            old.state = .unregistered(at: now)
+            if case .active = old.state { old.state = .unregistered(at: now) }
             old.replacedBy = new.token
             devices[key] = old
             devices[new.token] = new

@@ -173,14 +173,19 @@ package final class ExpoRegistry: Sendable {
     }
 
     /// Replaces `token` with `newToken` at `now` (reinstall): the old one is unregistered, the
-    /// new one active for the same project and platform.
+    /// new one active for the same project and platform. A token already replaced rotates the
+    /// newest token of its chain (``RotationChain``); `old` is the record that was replaced.
     package func rotate(_ token: String, to newToken: String, project: String, at now: Timestamp) -> (
         old: ExpoTokenRecord, new: ExpoTokenRecord
     ) {
         contents.withLock { contents in
+            let token = RotationChain.newest(from: token) { contents.tokens[$0]?.replacedBy }
             var old = contents.tokens[token] ?? ExpoTokenRecord(token: token, project: project)
+            if token == newToken, let previous = contents.tokens.values.first(where: { $0.replacedBy == token }) {
+                return (previous, old)
+            }
             let new = ExpoTokenRecord(token: newToken, project: old.project, platform: old.platform, relayFailure: old.relayFailure)
-            old.state = .unregistered(at: now)
+            if case .active = old.state { old.state = .unregistered(at: now) }
             old.replacedBy = newToken
             contents.tokens[token] = old
             contents.tokens[newToken] = new

@@ -122,15 +122,20 @@ package final class FCMRegistry: Sendable {
     /// Replaces `token` with `newToken` at `now` (token refresh or reinstall): the old one
     /// answers `UNREGISTERED` from then on; the new one is active for the same project and
     /// platform with the same topic subscriptions. Unknown old tokens are registered first for
-    /// `project`.
+    /// `project`. A token already replaced rotates the newest token of its chain
+    /// (``RotationChain``); `old` is the record that was replaced.
     package func rotate(_ token: String, to newToken: String, project: String, at now: Timestamp) -> (
         old: FCMTokenRecord, new: FCMTokenRecord
     ) {
         tokens.withLock { tokens in
+            let token = RotationChain.newest(from: token) { tokens[$0]?.replacedBy }
             var old = tokens[token] ?? FCMTokenRecord(token: token, project: project)
+            if token == newToken, let previous = tokens.values.first(where: { $0.replacedBy == token }) {
+                return (previous, old)
+            }
             let new = FCMTokenRecord(
                 token: newToken, project: old.project, platform: old.platform, topics: old.topics, apnsFailure: old.apnsFailure)
-            old.state = .unregistered(at: now)
+            if case .active = old.state { old.state = .unregistered(at: now) }
             old.replacedBy = newToken
             tokens[token] = old
             tokens[newToken] = new

@@ -23,6 +23,9 @@ package final class GatewayState: Sendable {
     package let serviceAccounts: ServiceAccountRegistry
     /// Access tokens the token endpoint issued.
     package let accessTokens: AccessTokenStore
+    /// When the gateway first saw each sender-signed credential, so its age follows the
+    /// gateway clock from then on (a clock move does not lock senders out).
+    package let credentialClock: CredentialClock
     /// FCM registration tokens and topic subscriptions.
     package let fcmTokens: FCMRegistry
     /// The Expo push service behaviour in force.
@@ -66,6 +69,7 @@ package final class GatewayState: Sendable {
         self.fcmOptions = fcmOptions
         self.serviceAccounts = ServiceAccountRegistry()
         self.accessTokens = AccessTokenStore()
+        self.credentialClock = CredentialClock()
         self.fcmTokens = FCMRegistry()
         self.expoOptions = expoOptions
         self.expoTokens = ExpoRegistry()

@@ -112,8 +112,13 @@ struct APNsPlatform: DeliveryPlatform {
         }
         let rejection = SendOutcome.rejected(Rejection(status: status, reason: reason))
         if status == 403, reason == APNsReason.expiredProviderToken.rawValue, let tokens {
-            // Our token aged out (clock skew, or a long-idle connection): sign a fresh one.
-            tokens.invalidate(&auth.providerToken)
+            // Our token aged out (clock skew, or a long-idle connection): sign a fresh one —
+            // unless this request carried an older token than the connection sends now (it was
+            // in flight when the connection moved on): then it is only resent with the current
+            // one, which replacing again would be a second update within 20 minutes.
+            if authorization == nil || authorization == auth.providerToken?.header {
+                tokens.invalidate(&auth.providerToken)
+            }
             return .refreshCredentials(fallback: rejection)
         }
         if retry.retryableStatuses.contains(status) {

@@ -109,10 +109,20 @@ struct TokenCommand: AsyncParsableCommand {
         @OptionGroup var token: TokenSelector
         @Option(help: "From when (default: now): 2026-11-21T10:02:00Z, 10:02, +5m.")
         var at: String?
+        @Option(
+            help:
+                "FCM and Expo: the project of a token the gateway does not know yet (default: the sample project; FCM answers 404 UNREGISTERED for an unregistered token whatever the project)."
+        )
+        var project: String?
+
+        func validate() throws {
+            try token.checkProject(project)
+        }
 
         func run() async throws {
             try await runControl(control) { client in
                 var patch: [String: Any] = ["state": "unregistered"]
+                if let project { patch["project"] = project }
                 if let at { patch["at"] = try await TimeArgument(text: at).resolve(using: client).millisecondsSince1970 }
                 try printToken(try await client.call("PATCH", token.path, json: jsonBody(patch)), control)
             }
@@ -132,8 +142,14 @@ struct TokenCommand: AsyncParsableCommand {
         var afterSends: Int?
         @Option(name: .customLong("as"), help: "APNs: expired (ExpiredToken, default) or unregistered (Unregistered).")
         var endOfLife: String?
+        @Option(
+            help:
+                "FCM and Expo: the project of a token the gateway does not know yet (default: the sample project; FCM answers 404 UNREGISTERED for an unregistered token whatever the project)."
+        )
+        var project: String?
 
         func validate() throws {
+            try token.checkProject(project)
             if at != nil, afterSends != nil { throw ValidationError("give --at or --after-sends, not both") }
             if let afterSends, afterSends < 1 { throw ValidationError("--after-sends must be at least 1") }
             if let endOfLife, !["expired", "unregistered"].contains(endOfLife) { throw ValidationError("--as is expired or unregistered") }
@@ -143,6 +159,7 @@ struct TokenCommand: AsyncParsableCommand {
             try await runControl(control) { client in
                 var patch: [String: Any] = [:]
                 let apns = token.resolvedService == .apns
+                if let project { patch["project"] = project }
                 if let afterSends {
                     patch["expireAfterSends"] = afterSends
                     if apns, let endOfLife { patch["expireAs"] = endOfLife }
@@ -177,10 +194,20 @@ struct TokenCommand: AsyncParsableCommand {
         var newToken: String?
         @Option(help: "When the old token dies (default: now).")
         var at: String?
+        @Option(
+            help:
+                "FCM and Expo: the project of a token the gateway does not know yet (default: the sample project; FCM answers 404 UNREGISTERED for an unregistered token whatever the project)."
+        )
+        var project: String?
+
+        func validate() throws {
+            try token.checkProject(project)
+        }
 
         func run() async throws {
             try await runControl(control) { client in
                 var body: [String: Any] = [:]
+                if let project { body["project"] = project }
                 if let newToken { body["newToken"] = newToken }
                 if let at { body["at"] = try await TimeArgument(text: at).resolve(using: client).millisecondsSince1970 }
                 let response = try await client.call("POST", token.path + "/rotate", json: body.isEmpty ? [] : jsonBody(body))
@@ -219,6 +246,13 @@ struct TokenSelector: ParsableArguments {
     var resolvedService: Platform { DeviceSelector(token: token, service: service?.platform).resolvedService }
 
     var path: String { "\(resolvedService)/tokens/\(DeviceSelector(token: token, service: service?.platform).encodedToken)" }
+
+    /// `--project` names an FCM or Expo project; APNs tokens belong to apps (`--app`).
+    func checkProject(_ project: String?) throws {
+        if project != nil, resolvedService == .apns {
+            throw ValidationError("--project is for FCM and Expo tokens; an APNs token belongs to an app (token add --app)")
+        }
+    }
 }
 
 private func tokenObjects(_ response: ControlResponse) throws -> [[String: Any]] {

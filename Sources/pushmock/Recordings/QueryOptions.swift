@@ -52,7 +52,7 @@ struct QueryOptions: ParsableArguments {
         help: ArgumentHelp(
             "A payload predicate, repeatable: '$.aps.alert.title=Time for your BPC-157'.",
             discussion:
-                "PATH=VALUE (VALUE is JSON when it parses, else a string), PATH!=VALUE, PATH~GLOB, PATH (present), !PATH (absent); see docs/queries.md."
+                "PATH=VALUE (VALUE is JSON when it parses, else a string), PATH!=VALUE, PATH~GLOB, PATH!~GLOB (no match or absent), PATH (present), !PATH (absent); see docs/queries.md."
         )
     )
     var predicates: [String] = []

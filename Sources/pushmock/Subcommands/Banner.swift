@@ -21,11 +21,16 @@ enum Banner {
             lines.append(
                 "  Sample APNs key:             \(key.path ?? "(in memory)")  key id \(key.keyId)  team id \(key.teamId)  topic \(key.topic)"
             )
+        } else {
+            lines.append("  Sample APNs key:             none (register your keys with --config or POST /_pushmock/apns/keys)")
         }
         if let account = info.fcmSampleServiceAccount {
             lines.append(
                 "  Sample FCM service account:  \(account.path ?? "(in memory)")  project \(account.projectId)  token_uri \(account.tokenUri)"
             )
+        } else {
+            lines.append(
+                "  Sample FCM service account:  none (register yours with --config or POST /_pushmock/fcm/service-accounts)")
         }
         lines.append("  Journal:                     \(info.journalPath ?? "off (memory only)")")
         if let control = info.controlAPI {

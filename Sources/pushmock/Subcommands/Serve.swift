@@ -38,7 +38,11 @@ struct Serve: AsyncParsableCommand {
     @Flag(name: .customLong("no-cleartext"), help: "Do not open the cleartext listener.")
     var noCleartext = false
 
-    @Option(name: .customLong("certs-dir"), help: "Where the local CA, server certificate and sample key live.")
+    @Option(
+        name: .customLong("certs-dir"),
+        help:
+            "Where the local CA, server certificate and sample credentials live (with --cert/--key: the sample APNs key and service account)."
+    )
     var certificatesDirectory = "certs"
 
     @Option(name: .customLong("cert"), help: "Your own server certificate chain (PEM); needs --key.")
@@ -81,7 +85,10 @@ struct Serve: AsyncParsableCommand {
     )
     var checksDirectories: [String] = []
 
-    @Option(help: "Authentication: required (provider tokens or client certificates) or none.")
+    @Option(
+        help:
+            "Authentication: required (APNs provider tokens or client certificates, FCM/IID access tokens, Expo project access tokens) or none (nothing is checked on any service)."
+    )
     var auth: APNsOptions.Authentication = .required
 
     @Option(help: "APNs environment when the :authority names no Apple host: sandbox or production.")
@@ -183,6 +190,10 @@ struct Serve: AsyncParsableCommand {
         apns.maxConcurrentStreams = maxConcurrentStreams
         apns.oneStreamUntilAuthenticated = oneStreamUntilAuthenticated
         apns.throttleStreamsAfterRejection = throttleAfterRejection
+        var fcm = FCMOptions()
+        fcm.authentication = auth
+        var expo = ExpoOptions()
+        expo.authentication = auth
         var configuration = GatewayConfiguration(
             host: host,
             tlsPort: noTLS ? nil : tlsPort,
@@ -192,6 +203,8 @@ struct Serve: AsyncParsableCommand {
                 ?? .managed(directory: certificatesDirectory),
             clientCertificateAuthorityPaths: clientCAs,
             apns: apns,
+            fcm: fcm,
+            expo: expo,
             recording: RecordingOptions(
                 memoryCapacity: memoryCapacity,
                 memoryBytes: memoryBytes.bytes,
@@ -200,6 +213,11 @@ struct Serve: AsyncParsableCommand {
             ),
             eventLoopThreads: threads
         )
+        if certificatePath != nil {
+            // Your own server certificate, and still the sample APNs key and service account
+            // (in --certs-dir) so the quick-start credentials work against it.
+            configuration.sampleCredentialsDirectory = certificatesDirectory
+        }
         if !checksDirectories.isEmpty { configuration.checksDirectories = checksDirectories }
         configuration.controlAPIExtensions.append(CheckControlAPI())
         configuration.simulation.simulateDevices = !noDeviceSimulation
