@@ -28,6 +28,9 @@ enum Banner {
             )
         }
         lines.append("  Journal:                     \(info.journalPath ?? "off (memory only)")")
+        if let inbox = info.inbox {
+            lines.append("  Inbox (open in a browser):   \(inbox)")
+        }
         if let control = info.controlAPI {
             lines.append("  Control API:                 \(control)/recordings")
         }
