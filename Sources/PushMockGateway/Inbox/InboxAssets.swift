@@ -76,8 +76,15 @@ h3 { font-size: 14px; margin: 14px 0 6px; }
 #filters input, #filters select { color: var(--text); }
 .toolbar { display: flex; gap: 8px; align-items: center; margin: 6px 0 10px; flex-wrap: wrap; }
 .keys { margin-left: auto; color: var(--muted); font-size: 12px; }
-.split { display: grid; grid-template-columns: minmax(0, 1.15fr) minmax(0, 1fr); gap: 14px; align-items: start; }
-@media (max-width: 1000px) { .split { grid-template-columns: 1fr; } .keys { display: none; } }
+.split { display: grid; grid-template-columns: minmax(0, 1.3fr) minmax(0, 1fr); gap: 14px; align-items: start; }
+@media (max-width: 1000px) { .split { grid-template-columns: minmax(0, 1fr); } .keys { display: none; } }
+/* Narrow windows: keep time, token, title and status; the rest is in the detail. */
+@media (max-width: 700px) {
+  #list th:nth-child(2), #list td:nth-child(2), #list th:nth-child(3), #list td:nth-child(3),
+  #list th:nth-child(7), #list td:nth-child(7), #list th:nth-child(8), #list td:nth-child(8) { display: none; }
+  main { padding: 8px; }
+  .phone { max-width: 100%; }
+}
 .list-pane, #detail, #page-devices table, #page-faults table { background: var(--panel); border: 1px solid var(--line); border-radius: 8px; }
 .list-pane { overflow-x: auto; }
 table { width: 100%; border-collapse: collapse; }
@@ -88,13 +95,16 @@ th { font-size: 12px; color: var(--muted); font-weight: 600; }
 #rows tr[aria-selected="true"] { background: var(--row-selected); }
 #rows tr.fresh { animation: fresh 1.2s ease-out; }
 @keyframes fresh { from { background: var(--row-selected); } }
-td.title { max-width: 260px; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
+#list { font-size: 13px; }
+#list td { white-space: nowrap; }
+td.title { max-width: 220px; overflow: hidden; text-overflow: ellipsis; }
+td.app { max-width: 150px; overflow: hidden; text-overflow: ellipsis; }
 td.token { font-family: ui-monospace, Menlo, monospace; font-size: 12px; }
 .badge { display: inline-block; padding: 0 6px; border-radius: 9px; font-size: 11.5px; border: 1px solid currentColor; margin-right: 3px; white-space: nowrap; }
 .ok { color: var(--ok); } .warn { color: var(--warn); } .bad { color: var(--bad); }
 .empty { padding: 10px; }
 #older { margin: 8px; }
-#detail { padding: 12px 14px; min-height: 200px; }
+#detail { padding: 12px 14px; min-height: 200px; min-width: 0; overflow-wrap: anywhere; }
 #detail h3:first-child { margin-top: 0; }
 .previews { display: flex; gap: 14px; flex-wrap: wrap; }
 .phone { flex: 1 1 260px; max-width: 360px; border-radius: 22px; padding: 18px 12px 14px; min-height: 190px; }
@@ -398,9 +408,9 @@ function row(record, fresh) {
   },
     h("td", {}, h("time", { datetime: record.time, title: record.time }, clockTime(record))),
     h("td", {}, record.platform),
-    h("td", { class: "title" }, model.app),
+    h("td", { class: "app", title: model.app }, model.app),
     h("td", { class: "token", title: model.token || "" }, shortToken(model.token)),
-    h("td", { class: "title" }, title),
+    h("td", { class: "title", title }, title),
     h("td", {}, h("span", { class: `badge ${statusClass(status)}` }, String(status)), " ", reasonOf(record)),
     h("td", {}, model.priority !== undefined ? String(model.priority) : ""),
     h("td", {}, checks),

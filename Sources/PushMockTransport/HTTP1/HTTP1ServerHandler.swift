@@ -29,6 +29,8 @@ package final class HTTP1ServerHandler: ChannelInboundHandler, RemovableChannelH
     /// The consumer of the streamed body being written, if any: cancelled (which ends its
     /// producer) when the connection closes.
     private var streamTask: Task<Void, Never>?
+    /// Set when the server shuts down during a streamed body: end it and close.
+    private var closeAfterStream = false
 
     package init(responder: any HTTPConnectionResponder, scheme: String, maximumStoredBodyBytes: Int = 1 << 20) {
         self.responder = responder
@@ -54,6 +56,16 @@ package final class HTTP1ServerHandler: ChannelInboundHandler, RemovableChannelH
         streamTask?.cancel()
         streamTask = nil
         context.fireChannelInactive()
+    }
+
+    package func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+        if event is ChannelShouldQuiesceEvent, let streamTask {
+            // A streamed body never ends on its own: end it (the task then writes the last
+            // chunk) and close, so shutdown does not wait for the grace period.
+            closeAfterStream = true
+            streamTask.cancel()
+        }
+        context.fireUserInboundEventTriggered(event)
     }
 
     package func channelRead(context: ChannelHandlerContext, data: NIOAny) {
@@ -234,7 +246,7 @@ package final class HTTP1ServerHandler: ChannelInboundHandler, RemovableChannelH
             context.write(wrapOutboundOut(.body(.byteBuffer(buffer))), promise: nil)
         }
         context.writeAndFlush(wrapOutboundOut(.end(nil))).assumeIsolated().whenComplete { [self] _ in
-            if keepAlive {
+            if keepAlive, !self.closeAfterStream {
                 self.answered(context: context)
             } else {
                 context.close(promise: nil)

@@ -179,6 +179,11 @@ package final class HTTP2ServerHandler: ChannelInboundHandler, RemovableChannelH
     package func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
         if event is ChannelShouldQuiesceEvent {
             beginGracefulShutdown(context: context)
+            // Streamed bodies never end on their own: end them (their tasks then send
+            // END_STREAM), so the connection can close once the other streams are answered.
+            for producer in streamProducers.values {
+                producer.cancel()
+            }
             return
         }
         context.fireUserInboundEventTriggered(event)
