@@ -70,7 +70,7 @@ function attempt(action) {
 
 function shortToken(token) {
   if (!token) return "";
-  return token.length > 14 ? `${token.slice(0, 6)}…${token.slice(-6)}` : token;
+  return token.length > 12 ? `${token.slice(0, 5)}…${token.slice(-4)}` : token;
 }
 
 function clockTime(record) {

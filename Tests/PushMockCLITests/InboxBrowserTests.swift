@@ -16,6 +16,7 @@ struct InboxBrowserTests {
         import json, os, subprocess, sys, time, urllib.request
         from selenium import webdriver
         from selenium.webdriver.chrome.service import Service
+        from selenium.common.exceptions import StaleElementReferenceException
         from selenium.webdriver.common.action_chains import ActionChains
         from selenium.webdriver.common.by import By
         from selenium.webdriver.common.keys import Keys
@@ -40,7 +41,9 @@ struct InboxBrowserTests {
             return time.monotonic()
 
         def wait(driver, condition, seconds=30):
-            return WebDriverWait(driver, seconds, poll_frequency=0.05).until(lambda d: condition(d))
+            # The page re-renders lists as data arrives: an element found a moment ago may be gone.
+            return WebDriverWait(driver, seconds, poll_frequency=0.05,
+                                 ignored_exceptions=[StaleElementReferenceException]).until(lambda d: condition(d))
 
         def rows(driver):
             return driver.find_elements(By.CSS_SELECTOR, "#rows tr")
@@ -126,7 +129,7 @@ struct InboxBrowserTests {
             select_element = wait(driver, lambda d: d.find_element(By.CSS_SELECTOR, "select[data-token='%s']" % T1))
             results["connectivityBefore"] = Select(select_element).first_selected_option.text
             Select(select_element).select_by_value("offline")
-            wait(driver, lambda d: Select(d.find_element(By.CSS_SELECTOR, "select[data-token='%s']" % T1)).first_selected_option.text == "offline")
+            wait(driver, lambda d: d.execute_script("return document.querySelector(\"select[data-token='%s']\").value" % T1) == "offline")
             results["connectivityAfter"] = rest("GET", "/devices/apns/" + T1)["connectivity"]
             driver.save_screenshot(os.path.join(shots, "inbox-devices.png"))
             send(T1, "While offline", "stored for later")
@@ -140,6 +143,7 @@ struct InboxBrowserTests {
             wait(driver, lambda d: "While offline" in row_titles(d))
             rows(driver)[-1].click()
             wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, ".ios .preview-title"))
+            driver.set_window_size(1280, 1350)
             driver.save_screenshot(os.path.join(shots, "inbox.png"))
             driver.find_element(By.ID, "theme").click()
             driver.save_screenshot(os.path.join(shots, "inbox-dark.png"))
@@ -180,6 +184,7 @@ struct InboxBrowserTests {
         try #require(result.status == 0, "the browser script failed: \(result.output) \(result.error)")
         let line = try #require(result.output.split(separator: "\n").last.map(String.init))
         let results = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+        print("inbox browser results: \(line)")
 
         // Live: the push appears without a reload (measured from the sender's exit).
         #expect(results["noReload"] as? Bool == true)

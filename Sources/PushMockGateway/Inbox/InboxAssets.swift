@@ -76,7 +76,7 @@ h3 { font-size: 14px; margin: 14px 0 6px; }
 #filters input, #filters select { color: var(--text); }
 .toolbar { display: flex; gap: 8px; align-items: center; margin: 6px 0 10px; flex-wrap: wrap; }
 .keys { margin-left: auto; color: var(--muted); font-size: 12px; }
-.split { display: grid; grid-template-columns: minmax(0, 1.3fr) minmax(0, 1fr); gap: 14px; align-items: start; }
+.split { display: grid; grid-template-columns: minmax(0, 1.45fr) minmax(0, 1fr); gap: 14px; align-items: start; }
 @media (max-width: 1000px) { .split { grid-template-columns: minmax(0, 1fr); } .keys { display: none; } }
 /* Narrow windows: keep time, token, title and status; the rest is in the detail. */
 @media (max-width: 700px) {
@@ -97,8 +97,9 @@ th { font-size: 12px; color: var(--muted); font-weight: 600; }
 @keyframes fresh { from { background: var(--row-selected); } }
 #list { font-size: 13px; }
 #list td { white-space: nowrap; }
-td.title { max-width: 220px; overflow: hidden; text-overflow: ellipsis; }
-td.app { max-width: 150px; overflow: hidden; text-overflow: ellipsis; }
+#list th, #list td { padding: 5px 6px; }
+td.title { max-width: 180px; overflow: hidden; text-overflow: ellipsis; }
+td.app { max-width: 120px; overflow: hidden; text-overflow: ellipsis; }
 td.token { font-family: ui-monospace, Menlo, monospace; font-size: 12px; }
 .badge { display: inline-block; padding: 0 6px; border-radius: 9px; font-size: 11.5px; border: 1px solid currentColor; margin-right: 3px; white-space: nowrap; }
 .ok { color: var(--ok); } .warn { color: var(--warn); } .bad { color: var(--bad); }
@@ -221,7 +222,7 @@ function attempt(action) {
 
 function shortToken(token) {
   if (!token) return "";
-  return token.length > 14 ? `${token.slice(0, 6)}…${token.slice(-6)}` : token;
+  return token.length > 12 ? `${token.slice(0, 5)}…${token.slice(-4)}` : token;
 }
 
 function clockTime(record) {
