@@ -138,6 +138,44 @@ struct InboxBrowserTests {
             results["onlineStatus"] = by_title.get("Dose reminder")
             results["offlineStatus"] = by_title.get("While offline")
 
+            # 5. Token lifecycle on the devices page: Unregister, and the next push gets 410.
+            T3 = "cd" * 32
+            rest("POST", "/apns/tokens", {"token": T3, "bundleId": "dev.pushmock.sample"})
+            driver.find_element(By.CSS_SELECTOR, "nav a[href='#/clock']").click()
+            driver.find_element(By.CSS_SELECTOR, "nav a[href='#/devices']").click()
+            unregister = wait(driver, lambda d: d.find_element(By.CSS_SELECTOR, "button[data-token-action='unregister'][data-token='%s']" % T3))
+            unregister.click()
+            wait(driver, lambda d: rest("GET", "/apns/tokens/" + T3)["state"] == "unregistered")
+            done = subprocess.run([binary, "send", "apns", "--ready-file", ready_file, "--token", T3, "--body", "x", "--json"],
+                                  capture_output=True, text=True, timeout=60)
+            results["unregisteredSend"] = (done.stdout + done.stderr).strip()
+
+            # 6. Faults: add a preset, see its counters, delete it.
+            driver.find_element(By.CSS_SELECTOR, "nav a[href='#/faults']").click()
+            wait(driver, lambda d: d.execute_script("return document.querySelectorAll('#preset-select option').length") > 0)
+            Select(driver.find_element(By.ID, "preset-select")).select_by_value("outage")
+            driver.find_element(By.CSS_SELECTOR, "#preset-form button[type=submit]").click()
+            wait(driver, lambda d: d.execute_script("return document.querySelectorAll('#fault-rows button').length") == 2)
+            results["faultRules"] = len(rest("GET", "/faults"))
+            driver.find_element(By.ID, "faults-clear").click()
+            wait(driver, lambda d: len(rest("GET", "/faults")) == 0)
+
+            # 7. Clock: freeze and advance through the page.
+            driver.find_element(By.CSS_SELECTOR, "nav a[href='#/clock']").click()
+            wait(driver, lambda d: d.find_element(By.ID, "clock-frozen").text in ("running", "frozen"))
+            driver.find_element(By.CSS_SELECTOR, "button[data-clock='freeze']").click()
+            wait(driver, lambda d: d.find_element(By.ID, "clock-frozen").text == "frozen")
+            before = rest("GET", "/clock")["nowMilliseconds"]
+            driver.find_element(By.CSS_SELECTOR, "#clock-advance button").click()
+            wait(driver, lambda d: rest("GET", "/clock")["nowMilliseconds"] - before == 600000)
+            results["clockAdvanced"] = True
+            driver.find_element(By.CSS_SELECTOR, "button[data-clock='reset']").click()
+            wait(driver, lambda d: d.find_element(By.ID, "clock-frozen").text == "running")
+
+            # 8. Categories page lists the declared category.
+            driver.find_element(By.CSS_SELECTOR, "nav a[href='#/categories']").click()
+            wait(driver, lambda d: "DOSE_REMINDER" in d.find_element(By.ID, "category-list").text)
+
             # 5. Screenshots: the list at 1280 px, dark theme, and a narrow window.
             driver.find_element(By.CSS_SELECTOR, "nav a[href='#/']").click()
             wait(driver, lambda d: "While offline" in row_titles(d))
@@ -211,6 +249,10 @@ struct InboxBrowserTests {
         #expect(results["connectivityAfter"] as? String == "offline")
         #expect(results["onlineStatus"] as? String == "delivered")
         #expect(results["offlineStatus"] as? String == "stored")
+        // Token lifecycle, faults, clock through their pages.
+        #expect((results["unregisteredSend"] as? String)?.contains("Unregistered") == true, "\(results["unregisteredSend"] ?? "")")
+        #expect(results["faultRules"] as? Int == 2)
+        #expect(results["clockAdvanced"] as? Bool == true)
         // Narrow window without horizontal scrolling; no console errors.
         #expect(results["narrowOverflow"] as? Bool == true)
         #expect(results["consoleErrors"] as? [String] == [])

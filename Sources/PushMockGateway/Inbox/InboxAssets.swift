@@ -718,17 +718,20 @@ async function renderTokens() {
     for (const t of Array.isArray(list) ? list : []) {
       const token = t.token;
       const path = `/${service}/tokens/${encodeURIComponent(token)}`;
-      const retired = service === "expo" ? "unregistered" : "unregistered";
       rows.push(h("tr", {},
         h("td", {}, service),
         h("td", { class: "token", title: token }, shortToken(token)),
         h("td", {}, t.bundleId || t.project || ""),
         h("td", {}, t.state || ""),
         h("td", {},
-          h("button", { type: "button", onclick: attempt(async () => { await api(path, { method: "PATCH", body: { state: retired } }); await renderTokens(); }) }, "Unregister"), " ",
-          h("button", { type: "button", onclick: attempt(async () => { await api(path, { method: "PATCH", body: { state: "active" } }); await renderTokens(); }) }, "Reactivate"), " ",
-          h("button", { type: "button", onclick: attempt(async () => { await api(`${path}/rotate`, { method: "POST", body: {} }); await renderTokens(); }) }, "Rotate"), " ",
-          h("button", { type: "button", onclick: attempt(async () => { await api(path, { method: "DELETE" }); await renderTokens(); }) }, "Forget"))));
+          h("button", { type: "button", "data-token-action": "unregister", "data-token": token, "aria-label": `Unregister ${service} token ${shortToken(token)}`,
+            onclick: attempt(async () => { await api(path, { method: "PATCH", body: { state: "unregistered" } }); await renderTokens(); }) }, "Unregister"), " ",
+          h("button", { type: "button", "aria-label": `Reactivate ${service} token ${shortToken(token)}`,
+            onclick: attempt(async () => { await api(path, { method: "PATCH", body: { state: "active" } }); await renderTokens(); }) }, "Reactivate"), " ",
+          h("button", { type: "button", "aria-label": `Rotate ${service} token ${shortToken(token)}`,
+            onclick: attempt(async () => { await api(`${path}/rotate`, { method: "POST", body: {} }); await renderTokens(); }) }, "Rotate"), " ",
+          h("button", { type: "button", "aria-label": `Forget ${service} token ${shortToken(token)}`,
+            onclick: attempt(async () => { await api(path, { method: "DELETE" }); await renderTokens(); }) }, "Forget"))));
     }
   }
   $("#token-rows").replaceChildren(...(rows.length ? rows : [h("tr", {}, h("td", { colspan: "5", class: "empty" }, "No registered token (unknown tokens are accepted as valid)."))]));
