@@ -316,7 +316,17 @@ function connect() {
   const source = new EventSource(`${API}/recordings/stream?${query}`);
   state.source = source;
   source.addEventListener("open", () => setLive(state.paused ? `Paused (${state.held.length} waiting)` : "Live"));
-  source.addEventListener("error", () => setLive("Reconnecting…"));
+  source.addEventListener("error", () => {
+    // The gateway went away (restarted, perhaps with a new store): start over once it is back,
+    // from a fresh first page, rather than resume after a sequence number that may be gone.
+    setLive("Reconnecting…");
+    source.close();
+    if (state.source !== source) return;
+    state.source = null;
+    setTimeout(async () => {
+      try { await loadFirstPage(); connect(); } catch (_) { connect(); }
+    }, 1000);
+  });
   source.addEventListener("record", (event) => {
     let record;
     try { record = JSON.parse(event.data); } catch (_) { return; }

@@ -468,7 +468,17 @@ function connect() {
   const source = new EventSource(`${API}/recordings/stream?${query}`);
   state.source = source;
   source.addEventListener("open", () => setLive(state.paused ? `Paused (${state.held.length} waiting)` : "Live"));
-  source.addEventListener("error", () => setLive("Reconnecting…"));
+  source.addEventListener("error", () => {
+    // The gateway went away (restarted, perhaps with a new store): start over once it is back,
+    // from a fresh first page, rather than resume after a sequence number that may be gone.
+    setLive("Reconnecting…");
+    source.close();
+    if (state.source !== source) return;
+    state.source = null;
+    setTimeout(async () => {
+      try { await loadFirstPage(); connect(); } catch (_) { connect(); }
+    }, 1000);
+  });
   source.addEventListener("record", (event) => {
     let record;
     try { record = JSON.parse(event.data); } catch (_) { return; }
@@ -946,7 +956,7 @@ document.addEventListener("DOMContentLoaded", start);
     </div>
     <div class="split">
       <div class="list-pane">
-        <table id="list" aria-label="Recordings, newest first">
+        <table id="list" role="grid" aria-label="Recordings, newest first">
           <thead>
             <tr><th scope="col">Time</th><th scope="col">Platform</th><th scope="col">App</th><th scope="col">Token</th>
               <th scope="col">Title</th><th scope="col">Status</th><th scope="col">Prio</th><th scope="col">Checks</th></tr>
