@@ -114,6 +114,22 @@ struct InboxTests {
         }
     }
 
+    @Test("a graceful shutdown ends open event streams cleanly (no partial response)", arguments: transports.filter { !$0.tls })
+    func shutdownEndsStreams(_ transport: StreamTransport) async throws {
+        var client: StreamingCurl?
+        try await withPushMock { mock in
+            let curl = try StreamingCurl(transport.curlArguments + ["http://127.0.0.1:\(mock.cleartextPort)/_pushmock/recordings/stream"])
+            client = curl
+            try await waitUntil("the stream opened") { curl.output.contains(": pushmock recordings") }
+        }
+        let curl = try #require(client)
+        defer { curl.terminate() }
+        let status = await curl.exitStatus()
+        // curl exits 0 when the response ended properly (last chunk / END_STREAM); 18 or 56 when
+        // the connection was cut in the middle of it, as a forced close after the grace period does.
+        #expect(status == 0, "curl exit status \(String(describing: status))")
+    }
+
     @Test("the event stream rejects what GET /recordings rejects")
     func eventStreamErrors() async throws {
         try await withPushMock { mock in
@@ -199,6 +215,15 @@ final class StreamingCurl {
     }
 
     var output: String { collected.text.withLock { $0 } }
+
+    /// Waits (up to 30 s) for curl to exit by itself; its exit status, or `nil` if it did not.
+    func exitStatus() async -> Int32? {
+        let deadline = ContinuousClock.now + .seconds(30)
+        while process.isRunning, ContinuousClock.now < deadline {
+            try? await Task.sleep(for: .milliseconds(20))
+        }
+        return process.isRunning ? nil : process.terminationStatus
+    }
 
     /// Kills curl (the kernel then closes its connection); does not wait. SIGKILL rather than
     /// SIGTERM: a child may inherit a signal mask that blocks SIGTERM from the test runner.
