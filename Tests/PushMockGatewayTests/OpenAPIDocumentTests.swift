@@ -37,7 +37,8 @@ struct OpenAPIDocumentTests {
         #expect(operations.count >= 50, "the parser found \(operations.count) operations")
         try await withPushMock { mock in
             let control = try mock.controlClient()
-            for (method, template) in operations {
+            // An event stream never ends on its own; InboxTests drives it.
+            for (method, template) in operations where !template.hasSuffix("/stream") {
                 let path =
                     template
                     .replacingOccurrences(of: "/_pushmock/", with: "")

@@ -34,14 +34,19 @@ ensure_packages() {
 BUILD_PACKAGES=(libnghttp2-dev pkg-config zlib1g-dev)
 # What the tests and benchmarks drive as independent HTTP/2 clients and references.
 TEST_PACKAGES=(curl nghttp2-client nghttp2-server openssl python3-google-auth python3-requests python3-venv)
+# The web inbox's browser tests (docs/inbox.md) drive a real headless Chromium through its
+# WebDriver; Debian packages both, so no browser build is downloaded at test time.
+BROWSER_TEST_PACKAGES=(chromium chromium-driver)
 
 # Python clients that Debian does not package, installed from PyPI into a virtual environment
 # the tests find at .build/python-venv (override: PUSHMOCK_EXPO_PYTHON for the interpreter).
-PYTHON_VENV_PACKAGES=("exponent_server_sdk==2.2.0")
+# selenium drives the inbox's browser tests (with Debian's chromedriver, never Selenium Manager);
+# 4.51.0 because 4.52.0 needs a certifi newer than PyPI serves here.
+PYTHON_VENV_PACKAGES=("exponent_server_sdk==2.2.0" "selenium==4.51.0")
 
 ensure_python_venv() {
     local venv="${PUSHMOCK_PYTHON_VENV:-.build/python-venv}"
-    if [ -x "$venv/bin/python3" ] && "$venv/bin/python3" -c "import exponent_server_sdk" 2>/dev/null; then
+    if [ -x "$venv/bin/python3" ] && "$venv/bin/python3" -c "import exponent_server_sdk, selenium" 2>/dev/null; then
         return 0
     fi
     echo "pushmock: installing ${PYTHON_VENV_PACKAGES[*]} into $venv" >&2

@@ -17,6 +17,10 @@ public struct HTTPReply: Sendable {
         case closeConnection
         /// Never answer; the client's timeout has to fire.
         case noResponse
+        /// Send the head now and the body as it is produced (Server-Sent Events): chunked over
+        /// HTTP/1.1, DATA frames over HTTP/2. The transport stops reading the body — which
+        /// cancels its producer — when the stream or the connection closes.
+        case stream(HTTPStreamingResponse)
     }
 
     /// What to do.

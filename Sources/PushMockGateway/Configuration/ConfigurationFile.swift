@@ -90,6 +90,9 @@ public struct ConfigurationFile: Codable, Sendable {
         public var unmatched: PlaybackOptions.Unmatched?
     }
 
+    /// Notification categories with action buttons, for the inbox's previews (`docs/inbox.md`).
+    public var categories: [NotificationCategoryDefinition]?
+
     /// The directory relative paths are resolved against (the file's own directory).
     public var baseDirectory: String?
 
@@ -102,6 +105,7 @@ public struct ConfigurationFile: Codable, Sendable {
         case faults
         case presets
         case playback
+        case categories
     }
 
     public init(apns: APNsSection? = nil, fcm: FCMSection? = nil) {
@@ -163,6 +167,9 @@ public struct ConfigurationFile: Codable, Sendable {
             if clock.frozen == true { virtualClock.freeze() }
         }
         let now = state.clock.now()
+        for category in categories ?? [] {
+            state.notificationCategories.declare(category)
+        }
         for device in simulation?.devices ?? [] {
             let address = DeviceAddress(service: device.service, token: device.token)
             state.simulatedDevices.setConnectivity(device.connectivity, for: address, now: now)
@@ -209,7 +216,7 @@ public struct ConfigurationFile: Codable, Sendable {
     }
 
     private static let knownKeys: [String: Set<String>] = [
-        "": ["apns", "fcm", "expo", "clock", "simulation", "faults", "presets", "playback"],
+        "": ["apns", "fcm", "expo", "clock", "simulation", "faults", "presets", "playback", "categories"],
         "playback": ["journal", "match", "unmatched"],
         "clock": ["start", "frozen"],
         "simulation": ["simulateDevices", "defaultConnectivity", "apnsDefaultStorage", "devices", "lint", "criticalAlertBundleIds"],

@@ -64,6 +64,8 @@ public struct GatewayConfiguration: Sendable {
     /// `..` are resolved before comparing, and any other path is refused with 403. Default
     /// `["Recordings"]`: the working directory's `Recordings/`.
     public var checksDirectories: [String] = ["Recordings"]
+    /// The web inbox at `/` of the cleartext listener (`docs/inbox.md`). Default: on, no extra port.
+    public var inbox = InboxOptions()
     /// Areas added to the control API by other targets (the check endpoints of
     /// `PushMockCheckAPI`, which `pushmock serve` and `withPushMock` install). Default: none.
     package var controlAPIExtensions: [any ControlAPIExtension] = []

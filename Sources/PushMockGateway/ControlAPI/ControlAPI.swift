@@ -16,6 +16,8 @@ import Synchronization
 /// | GET | /_pushmock/info | listeners, CA path, sample key, journal (like `--ready-file`) |
 /// | GET | /_pushmock/recordings | newest first; `limit`, `after`, `platform`, `token`, `topic`, `status`, `reason` |
 /// | GET | /_pushmock/recordings/{seq} | one record |
+/// | GET | /_pushmock/recordings/stream | Server-Sent Events of new records (the query items) |
+/// | GET, POST, DELETE | /_pushmock/categories | notification categories with actions (the inbox's previews) |
 /// | DELETE | /_pushmock/recordings | clear the in-memory store |
 /// | GET, POST | /_pushmock/apns/keys | list / register a key (``APNsKeyDefinition``) |
 /// | DELETE | /_pushmock/apns/keys/{keyId} | forget a key |
@@ -100,6 +102,9 @@ package struct ControlAPI: Sendable {
                     }
                 }
             }
+            if let streaming = try streamingRoute(control) {
+                return .now(HTTPReply(.stream(streaming)))
+            }
             if let waiting = try waitingRoute(control) {
                 return .later {
                     do {
@@ -145,6 +150,7 @@ package struct ControlAPI: Sendable {
         case "faults": response = try faultRoutes(request)
         case "clock": response = try clockRoutes(request)
         case "devices": response = try deviceRoutes(request)
+        case "categories": response = try categoryRoutes(request)
         default: response = nil
         }
         if let response { return response }
@@ -155,7 +161,9 @@ package struct ControlAPI: Sendable {
     }
 
     /// The first path segments the gateway serves itself.
-    static let builtInAreas: Set<String> = ["health", "info", "recordings", "apns", "fcm", "expo", "faults", "clock", "devices"]
+    static let builtInAreas: Set<String> = [
+        "health", "info", "recordings", "apns", "fcm", "expo", "faults", "clock", "devices", "categories",
+    ]
 
     // MARK: JSON helpers
 

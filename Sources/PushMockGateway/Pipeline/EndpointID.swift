@@ -17,12 +17,16 @@ enum EndpointID: Hashable {
     case expoReceipts
     /// `/_pushmock/…`: the control API (not recorded).
     case control
+    /// `GET /` and the inbox's files, on a listener that serves the web inbox (not recorded).
+    case inbox
     /// Anything else: APNs answers 404 BadPath (Google hosts get Google's 404).
     case unrouted
 
     static let controlPrefix = "/_pushmock/"
 
-    init(routing request: HTTPRequestMessage) {
+    /// `servesInbox`: whether the connection's listener serves the web inbox (the cleartext
+    /// listener and `--inbox-port`; never the TLS listeners, where `/` is APNs's `BadPath`).
+    init(routing request: HTTPRequestMessage, servesInbox: Bool = false) {
         let path = request.pathWithoutQuery
         if path.hasPrefix("/3/device") {
             self = .apnsDevice
@@ -38,6 +42,8 @@ enum EndpointID: Hashable {
             self = .iidTopics
         } else if path.hasPrefix(Self.controlPrefix) || path == "/_pushmock" {
             self = .control
+        } else if servesInbox, InboxEndpoint.serves(request) {
+            self = .inbox
         } else if let authority = request.authority, Self.isGoogleHost(authority) {
             self = .fcmSend
         } else {

@@ -130,6 +130,10 @@ struct ExchangeRecorder {
             annotations["closeConnection"] = "true"
         case .noResponse:
             annotations["noResponse"] = "true"
+        case .stream(let streaming):
+            // No recorded endpoint streams; the head is what there would be to record.
+            status = streaming.status
+            responseHeaders = streaming.headers
         }
 
         return ExchangeRecord(

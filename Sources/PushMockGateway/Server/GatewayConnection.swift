@@ -40,7 +40,7 @@ final class GatewayConnection: HTTPConnectionResponder {
         let pipelineContext = PipelineContext(connection: context, state: state, now: state.clock.now())
         var batch = PipelineBatch(capacity: requests.count)
         for request in requests {
-            switch EndpointID(routing: request) {
+            switch EndpointID(routing: request, servesInbox: context.servesInbox) {
             case .apnsDevice: run(endpoints.apnsDevice, request, in: pipelineContext, batch: &batch)
             case .fcmSend: run(endpoints.fcmSend, request, in: pipelineContext, batch: &batch)
             case .oauthToken: run(endpoints.oauthToken, request, in: pipelineContext, batch: &batch)
@@ -48,6 +48,7 @@ final class GatewayConnection: HTTPConnectionResponder {
             case .expoSend: run(endpoints.expoSend, request, in: pipelineContext, batch: &batch)
             case .expoReceipts: run(endpoints.expoReceipts, request, in: pipelineContext, batch: &batch)
             case .control: run(endpoints.control, request, in: pipelineContext, batch: &batch)
+            case .inbox: run(endpoints.inbox, request, in: pipelineContext, batch: &batch)
             case .unrouted: run(endpoints.unrouted, request, in: pipelineContext, batch: &batch)
             }
         }
@@ -175,6 +176,7 @@ struct GatewayEndpoints {
     let expoSend: ExpoSendEndpoint
     let expoReceipts: ExpoReceiptsEndpoint
     let control: ControlEndpoint
+    let inbox: InboxEndpoint
     let unrouted: UnroutedEndpoint
 
     init(state: GatewayState, controlAPI: ControlAPI) {
@@ -216,6 +218,7 @@ struct GatewayEndpoints {
         )
         expoReceipts = ExpoReceiptsEndpoint(options: state.expoOptions, registry: state.expoTokens, receipts: state.expoReceipts)
         control = ControlEndpoint(api: controlAPI)
+        inbox = InboxEndpoint()
         unrouted = UnroutedEndpoint(apns: apnsDevice)
     }
 }

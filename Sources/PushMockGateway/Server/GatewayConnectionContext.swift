@@ -14,6 +14,8 @@ final class GatewayConnectionContext {
     let id: UInt64
     let transport: HTTPTransportProtocol
     let isTLS: Bool
+    /// Whether `/` is the web inbox on this connection's listener.
+    let servesInbox: Bool
     let alpn: String?
     let remoteAddress: String?
     /// The environment this listener serves when the authority does not name one.
@@ -30,6 +32,7 @@ final class GatewayConnectionContext {
     init(
         transport: HTTPTransportProtocol,
         isTLS: Bool,
+        servesInbox: Bool = false,
         alpn: String?,
         remoteAddress: String?,
         listenerEnvironment: APNsEnvironment?,
@@ -40,6 +43,7 @@ final class GatewayConnectionContext {
         self.id = Self.nextID.wrappingAdd(1, ordering: .relaxed).oldValue
         self.transport = transport
         self.isTLS = isTLS
+        self.servesInbox = servesInbox
         self.alpn = alpn
         self.remoteAddress = remoteAddress
         self.listenerEnvironment = listenerEnvironment

@@ -45,6 +45,10 @@ package struct GatewayServerInfo: Codable, Sendable, Hashable {
     package var journalPath: String?
     /// Base URL of the control API.
     package var controlAPI: String?
+    /// The web inbox's URL (`docs/inbox.md`), when it is served.
+    package var inbox: String?
+    /// The extra listener of `--inbox-port`, if any.
+    package var inboxListener: Listener?
     /// Process id.
     package var pid: Int32
     /// PushMock version.

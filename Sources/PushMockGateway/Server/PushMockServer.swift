@@ -93,6 +93,9 @@ package final class PushMockServer: Service, Sendable {
             journal: journal,
             playback: try configuration.playback.map { try PlaybackBook(options: $0) }
         )
+        for category in configuration.inbox.categories {
+            state.notificationCategories.declare(category)
+        }
         if configuration.trustSampleAPNsKey, let sample = credentials.sampleAPNsKey {
             state.apnsKeys.register(
                 APNsKeyRecord(keyID: sample.keyID, teamID: sample.teamID, publicKey: sample.signingKey.publicKey)
@@ -151,9 +154,17 @@ package final class PushMockServer: Service, Sendable {
                 info.productionTLS = listenerInfo(channel, scheme: "https", environment: .production)
             }
             if let port = configuration.cleartextPort {
-                let channel = try await bind(port: port, tls: false, environment: nil)
+                let channel = try await bind(port: port, tls: false, environment: nil, servesInbox: configuration.inbox.enabled)
                 channels.append(channel)
                 info.cleartext = listenerInfo(channel, scheme: "http", environment: configuration.apns.defaultEnvironment)
+            }
+            if configuration.inbox.enabled, let port = configuration.inbox.port {
+                let channel = try await bind(port: port, tls: false, environment: nil, servesInbox: true)
+                channels.append(channel)
+                info.inboxListener = listenerInfo(channel, scheme: "http", environment: configuration.apns.defaultEnvironment)
+            }
+            if configuration.inbox.enabled {
+                info.inbox = (info.inboxListener ?? info.cleartext).map { "\($0.url)/" }
             }
             info.caCertificatePath = credentials.certificateAuthorityPath
             if let sample = credentials.sampleAPNsKey, configuration.trustSampleAPNsKey {
@@ -237,7 +248,7 @@ package final class PushMockServer: Service, Sendable {
         return .init(host: host, port: port, url: "\(scheme)://\(urlHost):\(port)", environment: environment.name)
     }
 
-    private func bind(port: Int, tls: Bool, environment: APNsEnvironment?) async throws -> any Channel {
+    private func bind(port: Int, tls: Bool, environment: APNsEnvironment?, servesInbox: Bool = false) async throws -> any Channel {
         let pipeline = HTTPServerPipeline(
             http2: HTTP2ServerConfiguration(
                 initialSettings: HTTP2ServerConfiguration.apnsSettings(
@@ -254,7 +265,7 @@ package final class PushMockServer: Service, Sendable {
             .childChannelOption(.maxMessagesPerRead, value: 16)
             .childChannelInitializer { [self] channel in
                 channel.eventLoop.makeCompletedFuture {
-                    try self.initializeConnection(channel, tls: tls, environment: environment, pipeline: pipeline)
+                    try self.initializeConnection(channel, tls: tls, environment: environment, servesInbox: servesInbox, pipeline: pipeline)
                 }
             }
         do {
@@ -268,6 +279,7 @@ package final class PushMockServer: Service, Sendable {
         _ channel: any Channel,
         tls: Bool,
         environment: APNsEnvironment?,
+        servesInbox: Bool,
         pipeline: HTTPServerPipeline
     ) throws {
         connections.add(channel)
@@ -316,6 +328,7 @@ package final class PushMockServer: Service, Sendable {
                 self.makeConnection(
                     transport: transport,
                     tls: false,
+                    servesInbox: servesInbox,
                     alpn: nil,
                     remote: remote,
                     environment: environment,
@@ -332,6 +345,7 @@ package final class PushMockServer: Service, Sendable {
     private func makeConnection(
         transport: HTTPTransportProtocol,
         tls: Bool,
+        servesInbox: Bool = false,
         alpn: String?,
         remote: String?,
         environment: APNsEnvironment?,
@@ -351,6 +365,7 @@ package final class PushMockServer: Service, Sendable {
         let context = GatewayConnectionContext(
             transport: transport,
             isTLS: tls,
+            servesInbox: servesInbox,
             alpn: alpn,
             remoteAddress: remote,
             listenerEnvironment: environment,

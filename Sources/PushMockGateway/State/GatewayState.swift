@@ -50,6 +50,8 @@ package final class GatewayState: Sendable {
     let serverInfo: Mutex<GatewayServerInfo?>
     /// Client-certificate CAs added through the control API (PEM), on top of the configured ones.
     let addedClientCertificateAuthorities: Mutex<[String]>
+    /// Notification categories with action buttons, for the inbox's previews.
+    package let notificationCategories = NotificationCategoryRegistry()
 
     package init(
         clock: any PushMockClock = VirtualClock(),

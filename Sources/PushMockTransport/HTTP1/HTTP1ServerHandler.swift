@@ -26,6 +26,11 @@ package final class HTTP1ServerHandler: ChannelInboundHandler, RemovableChannelH
     static let maximumQueuedRequests = 64
     private var context: ChannelHandlerContext?
     private var closed = false
+    /// The consumer of the streamed body being written, if any: cancelled (which ends its
+    /// producer) when the connection closes.
+    private var streamTask: Task<Void, Never>?
+    /// Set when the server shuts down during a streamed body: end it and close.
+    private var closeAfterStream = false
 
     package init(responder: any HTTPConnectionResponder, scheme: String, maximumStoredBodyBytes: Int = 1 << 20) {
         self.responder = responder
@@ -39,6 +44,8 @@ package final class HTTP1ServerHandler: ChannelInboundHandler, RemovableChannelH
 
     package func handlerRemoved(context: ChannelHandlerContext) {
         self.context = nil
+        streamTask?.cancel()
+        streamTask = nil
     }
 
     package func channelInactive(context: ChannelHandlerContext) {
@@ -46,7 +53,19 @@ package final class HTTP1ServerHandler: ChannelInboundHandler, RemovableChannelH
             closed = true
             responder.connectionClosed()
         }
+        streamTask?.cancel()
+        streamTask = nil
         context.fireChannelInactive()
+    }
+
+    package func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+        if event is ChannelShouldQuiesceEvent, let streamTask {
+            // A streamed body never ends on its own: end it (the task then writes the last
+            // chunk) and close, so shutdown does not wait for the grace period.
+            closeAfterStream = true
+            streamTask.cancel()
+        }
+        context.fireUserInboundEventTriggered(event)
     }
 
     package func channelRead(context: ChannelHandlerContext, data: NIOAny) {
@@ -141,6 +160,65 @@ package final class HTTP1ServerHandler: ChannelInboundHandler, RemovableChannelH
             context.close(promise: nil)
         case .noResponse:
             break
+        case .stream(let streaming):
+            stream(streaming, keepAlive: keepAlive, withoutBody: withoutBody, context: context)
+        }
+    }
+
+    /// Writes the head with chunked framing, then each chunk of the body as the producer hands
+    /// it over, waiting for each write (so a slow reader slows the producer, not memory).
+    private func stream(_ response: HTTPStreamingResponse, keepAlive: Bool, withoutBody: Bool, context: ChannelHandlerContext) {
+        var headers = HTTPHeaders()
+        for index in 0..<response.headers.count {
+            headers.add(name: response.headers.name(at: index), value: response.headers.value(at: index))
+        }
+        headers.remove(name: "content-length")
+        if !withoutBody {
+            headers.replaceOrAdd(name: "transfer-encoding", value: "chunked")
+        }
+        if !keepAlive {
+            headers.replaceOrAdd(name: "connection", value: "close")
+        }
+        let head = HTTPResponseHead(version: .http1_1, status: HTTPResponseStatus(statusCode: response.status), headers: headers)
+        guard !withoutBody else {
+            context.write(wrapOutboundOut(.head(head)), promise: nil)
+            finishStream(keepAlive: keepAlive)
+            return
+        }
+        context.writeAndFlush(wrapOutboundOut(.head(head)), promise: nil)
+        let eventLoop = context.eventLoop
+        let handler = NIOLoopBound(self, eventLoop: eventLoop)
+        let body = response.body
+        streamTask = Task {
+            for await chunk in body {
+                do {
+                    try await eventLoop.flatSubmit { handler.value.writeStreamedChunk(chunk, on: eventLoop) }.get()
+                } catch {
+                    return
+                }
+            }
+            eventLoop.execute { handler.value.finishStream(keepAlive: keepAlive) }
+        }
+    }
+
+    private func writeStreamedChunk(_ chunk: [UInt8], on eventLoop: any EventLoop) -> EventLoopFuture<Void> {
+        guard let context, !closed else {
+            return eventLoop.makeFailedFuture(ChannelError.ioOnClosedChannel)
+        }
+        var buffer = context.channel.allocator.buffer(capacity: chunk.count)
+        buffer.writeBytes(chunk)
+        return context.writeAndFlush(wrapOutboundOut(.body(.byteBuffer(buffer))))
+    }
+
+    private func finishStream(keepAlive: Bool) {
+        streamTask = nil
+        guard let context, !closed else { return }
+        context.writeAndFlush(wrapOutboundOut(.end(nil))).assumeIsolated().whenComplete { [self] _ in
+            if keepAlive {
+                self.answered(context: context)
+            } else {
+                context.close(promise: nil)
+            }
         }
     }
 
@@ -168,7 +246,7 @@ package final class HTTP1ServerHandler: ChannelInboundHandler, RemovableChannelH
             context.write(wrapOutboundOut(.body(.byteBuffer(buffer))), promise: nil)
         }
         context.writeAndFlush(wrapOutboundOut(.end(nil))).assumeIsolated().whenComplete { [self] _ in
-            if keepAlive {
+            if keepAlive, !self.closeAfterStream {
                 self.answered(context: context)
             } else {
                 context.close(promise: nil)

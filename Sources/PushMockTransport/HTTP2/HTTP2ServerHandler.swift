@@ -54,6 +54,12 @@ package final class HTTP2ServerHandler: ChannelInboundHandler, RemovableChannelH
     /// Replies waiting for their delay, by stream: cancelled when the stream or the connection
     /// closes first, so a reset stream holds nothing for the rest of the delay.
     private var delayedReplies: [Int32: Scheduled<Void>] = [:]
+    /// The consumers of streamed bodies, by stream: cancelled (which ends their producers) when
+    /// the stream or the connection closes.
+    private var streamProducers: [Int32: Task<Void, Never>] = [:]
+    /// A streamed body whose client lets more than this many bytes pile up (it stopped reading)
+    /// is reset rather than buffered without bound.
+    static let maximumBufferedStreamBytes = 1 << 20
 
     package init(configuration: HTTP2ServerConfiguration, responder: any HTTPConnectionResponder) {
         self.configuration = configuration
@@ -79,6 +85,7 @@ package final class HTTP2ServerHandler: ChannelInboundHandler, RemovableChannelH
 
     package func handlerRemoved(context: ChannelHandlerContext) {
         cancelDelayedReplies()
+        cancelStreamProducers()
         session?.close()
         session = nil
         self.context = nil
@@ -93,6 +100,7 @@ package final class HTTP2ServerHandler: ChannelInboundHandler, RemovableChannelH
         closing = true
         responder.connectionClosed()
         cancelDelayedReplies()
+        cancelStreamProducers()
         session?.close()
         context.fireChannelInactive()
     }
@@ -101,7 +109,15 @@ package final class HTTP2ServerHandler: ChannelInboundHandler, RemovableChannelH
     package var streamBookkeeping: HTTP2StreamBookkeeping {
         var bookkeeping = session?.bookkeeping ?? .empty
         bookkeeping.delayedReplies = delayedReplies.count
+        bookkeeping.streamProducers = streamProducers.count
         return bookkeeping
+    }
+
+    private func cancelStreamProducers() {
+        for producer in streamProducers.values {
+            producer.cancel()
+        }
+        streamProducers.removeAll()
     }
 
     private func cancelDelayedReplies() {
@@ -115,9 +131,10 @@ package final class HTTP2ServerHandler: ChannelInboundHandler, RemovableChannelH
     /// (closures are noted inside `mem_recv` and `mem_send`, so this runs after both).
     private func releaseClosedStreams() {
         guard let session, !session.closed.isEmpty else { return }
-        if !delayedReplies.isEmpty {
+        if !delayedReplies.isEmpty || !streamProducers.isEmpty {
             for closed in session.closed {
                 delayedReplies.removeValue(forKey: closed.streamID)?.cancel()
+                streamProducers.removeValue(forKey: closed.streamID)?.cancel()
             }
         }
         session.closed.removeAll(keepingCapacity: true)
@@ -162,6 +179,11 @@ package final class HTTP2ServerHandler: ChannelInboundHandler, RemovableChannelH
     package func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
         if event is ChannelShouldQuiesceEvent {
             beginGracefulShutdown(context: context)
+            // Streamed bodies never end on their own: end them (their tasks then send
+            // END_STREAM), so the connection can close once the other streams are answered.
+            for producer in streamProducers.values {
+                producer.cancel()
+            }
             return
         }
         context.fireUserInboundEventTriggered(event)
@@ -270,11 +292,64 @@ package final class HTTP2ServerHandler: ChannelInboundHandler, RemovableChannelH
                 context.close(promise: nil)
             case .noResponse:
                 break
+            case .stream(let streaming):
+                if try session.submitStreamingResponse(streamID: streamID, status: streaming.status, headers: streaming.headers) {
+                    startStreaming(streaming.body, streamID: streamID, context: context)
+                }
             }
         } catch {
             context.fireErrorCaught(error)
             closeAfterFlush = true
         }
+    }
+
+    // MARK: Streamed bodies
+
+    /// Consumes a streamed body in a task of its own, handing each chunk to the session on the
+    /// event loop (the session is touched nowhere else). The task ends with the body, or is
+    /// cancelled when the stream or the connection closes.
+    private func startStreaming(_ body: AsyncStream<[UInt8]>, streamID: Int32, context: ChannelHandlerContext) {
+        let eventLoop = context.eventLoop
+        let handler = NIOLoopBound(self, eventLoop: eventLoop)
+        streamProducers[streamID] = Task {
+            for await chunk in body {
+                let delivered = try? await eventLoop.submit { handler.value.sendStreamedChunk(chunk, streamID: streamID) }.get()
+                guard delivered == true else { return }
+            }
+            eventLoop.execute { handler.value.finishStreamedBody(streamID: streamID) }
+        }
+    }
+
+    /// Returns `false` when the stream is gone, or was reset because its client stopped reading.
+    private func sendStreamedChunk(_ chunk: [UInt8], streamID: Int32) -> Bool {
+        guard let session, let context, !closing else { return false }
+        do {
+            guard let pending = try session.appendToStreamedBody(streamID: streamID, chunk) else { return false }
+            if pending > Self.maximumBufferedStreamBytes {
+                try session.submitReset(streamID: streamID, errorCode: .cancel)
+                flush(context: context)
+                return false
+            }
+        } catch {
+            context.fireErrorCaught(error)
+            closeAfterFlush = true
+            flush(context: context)
+            return false
+        }
+        flush(context: context)
+        return true
+    }
+
+    private func finishStreamedBody(streamID: Int32) {
+        streamProducers.removeValue(forKey: streamID)
+        guard let session, let context, !closing else { return }
+        do {
+            try session.finishStreamedBody(streamID: streamID)
+        } catch {
+            context.fireErrorCaught(error)
+            closeAfterFlush = true
+        }
+        flush(context: context)
     }
 
     /// Writes everything libnghttp2 has queued, with a single flush; closes the connection when
@@ -319,7 +394,7 @@ extension HTTPReply.Action {
     /// as opposed to the whole connection.
     fileprivate var answersOnlyItsStream: Bool {
         switch self {
-        case .respond, .resetStream, .noResponse: true
+        case .respond, .resetStream, .noResponse, .stream: true
         case .goAway, .closeConnection: false
         }
     }

@@ -12,19 +12,29 @@ package struct HTTP2StreamBookkeeping: Hashable, Sendable, CustomStringConvertib
     package var closedStreams: Int
     /// Replies waiting for their delay (fault latency) to elapse.
     package var delayedReplies: Int
+    /// Streamed responses (Server-Sent Events) whose producer is still running.
+    package var streamProducers: Int
 
-    package init(inboundStreams: Int, outboundBodies: Int, completedStreams: Int, closedStreams: Int, delayedReplies: Int) {
+    package init(
+        inboundStreams: Int,
+        outboundBodies: Int,
+        completedStreams: Int,
+        closedStreams: Int,
+        delayedReplies: Int,
+        streamProducers: Int = 0
+    ) {
         self.inboundStreams = inboundStreams
         self.outboundBodies = outboundBodies
         self.completedStreams = completedStreams
         self.closedStreams = closedStreams
         self.delayedReplies = delayedReplies
+        self.streamProducers = streamProducers
     }
 
     /// Nothing is held for any stream.
     package static let empty = Self(inboundStreams: 0, outboundBodies: 0, completedStreams: 0, closedStreams: 0, delayedReplies: 0)
 
     package var description: String {
-        "inbound \(inboundStreams), outbound \(outboundBodies), completed \(completedStreams), closed \(closedStreams), delayed \(delayedReplies)"
+        "inbound \(inboundStreams), outbound \(outboundBodies), completed \(completedStreams), closed \(closedStreams), delayed \(delayedReplies), streams \(streamProducers)"
     }
 }

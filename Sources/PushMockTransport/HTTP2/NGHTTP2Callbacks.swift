@@ -164,6 +164,13 @@ enum NGHTTP2Callbacks {
             body.offset += count
         }
         if body.offset >= body.bytes.count {
+            if body.isOpen {
+                // A streamed body waiting for its producer: keep the stream open, drop what is
+                // sent, and wait for `nghttp2_session_resume_data`.
+                body.bytes.removeAll(keepingCapacity: true)
+                body.offset = 0
+                return count > 0 ? count : Int(NGHTTP2_ERR_DEFERRED.rawValue)
+            }
             flags.pointee |= NGHTTP2_DATA_FLAG_EOF.rawValue
             session.outbound.removeValue(forKey: streamID)
         }

@@ -45,10 +45,20 @@ final class InboundStream {
 /// The outbound body of a stream, read by libnghttp2 through the data provider callback,
 /// possibly across several `mem_send` calls when flow control holds it back.
 final class OutboundBody {
-    let bytes: [UInt8]
+    var bytes: [UInt8]
     var offset = 0
+    /// A streamed body (Server-Sent Events) that more bytes may still join: once everything
+    /// queued is sent, the data provider defers instead of ending the stream, and
+    /// ``NGHTTP2Session/appendToStreamedBody(streamID:_:)`` resumes it.
+    var isOpen: Bool
 
-    init(_ bytes: [UInt8]) { self.bytes = bytes }
+    init(_ bytes: [UInt8], isOpen: Bool = false) {
+        self.bytes = bytes
+        self.isOpen = isOpen
+    }
+
+    /// Bytes queued but not yet handed to libnghttp2.
+    var pendingByteCount: Int { bytes.count - offset }
 }
 
 /// A GOAWAY frame received from the peer (what a client sees of a server's GOAWAY).
@@ -340,6 +350,65 @@ final class NGHTTP2Session {
             outbound[streamID] = OutboundBody(body)
         }
         return true
+    }
+
+    /// Queues the head of a streamed response on `streamID`; its body follows through
+    /// ``appendToStreamedBody(streamID:_:)`` and ends with ``finishStreamedBody(streamID:)``.
+    /// Returns `false` when the stream is gone, or when the request was `HEAD` (the head is
+    /// then sent with END_STREAM and there is no body to stream).
+    func submitStreamingResponse(streamID: Int32, status: Int, headers: HTTPHeaderList) throws(NGHTTP2Error) -> Bool {
+        guard let session, let stream = inbound[streamID] else { return false }
+        let isHead = stream.method == "HEAD"
+        let result: Int32 = NGHTTP2HeaderBlock.withNameValues(
+            firstName: HTTPStatusBytes.statusName,
+            firstValue: HTTPStatusBytes.bytes(for: status),
+            headers: headers
+        ) { nameValues, count in
+            if isHead {
+                return nghttp2_submit_response(session, streamID, nameValues, count, nil)
+            }
+            var provider = nghttp2_data_provider(
+                source: nghttp2_data_source(ptr: nil),
+                read_callback: NGHTTP2Callbacks.readOutboundBody
+            )
+            return nghttp2_submit_response(session, streamID, nameValues, count, &provider)
+        }
+        if result == NGHTTP2_ERR_DATA_EXIST.rawValue {
+            return false
+        }
+        if result < 0, nghttp2_is_fatal(result) == 0 {
+            try submitReset(streamID: streamID, errorCode: .internalError)
+            return false
+        }
+        try check(result, "nghttp2_submit_response")
+        guard !isHead else { return false }
+        outbound[streamID] = OutboundBody([], isOpen: true)
+        return true
+    }
+
+    /// Queues more bytes of a streamed body and wakes its deferred data provider. Returns the
+    /// bytes now waiting to be sent, or `nil` when the stream is gone (closed or reset).
+    func appendToStreamedBody(streamID: Int32, _ bytes: [UInt8]) throws(NGHTTP2Error) -> Int? {
+        guard session != nil, let body = outbound[streamID], body.isOpen else { return nil }
+        body.bytes.append(contentsOf: bytes)
+        try resumeData(streamID: streamID)
+        return body.pendingByteCount
+    }
+
+    /// Ends a streamed body: END_STREAM follows the bytes still queued.
+    func finishStreamedBody(streamID: Int32) throws(NGHTTP2Error) {
+        guard session != nil, let body = outbound[streamID], body.isOpen else { return }
+        body.isOpen = false
+        try resumeData(streamID: streamID)
+    }
+
+    private func resumeData(streamID: Int32) throws(NGHTTP2Error) {
+        guard let session else { return }
+        let result = nghttp2_session_resume_data(session, streamID)
+        // NGHTTP2_ERR_INVALID_ARGUMENT: the provider is not deferred right now (it has not
+        // run out of bytes yet, so it will read the new ones on its next call). Not an error.
+        if result == NGHTTP2_ERR_INVALID_ARGUMENT.rawValue { return }
+        try check(result, "nghttp2_session_resume_data")
     }
 
     /// Queues a request (client role). Returns the new stream ID.

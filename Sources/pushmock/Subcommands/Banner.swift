@@ -33,6 +33,9 @@ enum Banner {
                 "  Sample FCM service account:  none (register yours with --config or POST /_pushmock/fcm/service-accounts)")
         }
         lines.append("  Journal:                     \(info.journalPath ?? "off (memory only)")")
+        if let inbox = info.inbox {
+            lines.append("  Inbox (open in a browser):   \(inbox)")
+        }
         if let control = info.controlAPI {
             lines.append("  Control API:                 \(control)/recordings")
         }

@@ -153,6 +153,12 @@ struct Serve: AsyncParsableCommand {
     @Option(name: .customLong("default-connectivity"), help: "Connectivity of newly seen devices: online, idle or offline.")
     var defaultConnectivity: String = "online"
 
+    @Option(name: .customLong("inbox-port"), help: "Also serve the web inbox (docs/inbox.md) on this cleartext port (0 = any free port).")
+    var inboxPort: Int?
+
+    @Flag(name: .customLong("no-inbox"), help: "Do not serve the web inbox at / of the cleartext listener.")
+    var noInbox = false
+
     @Option(help: "Event-loop threads (default: one per CPU core).")
     var threads: Int?
 
@@ -175,7 +181,7 @@ struct Serve: AsyncParsableCommand {
         if noTLS && noCleartext {
             throw ValidationError("--no-tls and --no-cleartext together leave nothing to listen on.")
         }
-        for port in [tlsPort, cleartextPort] + [productionTLSPort].compactMap({ $0 }) where !(0...65535).contains(port) {
+        for port in [tlsPort, cleartextPort] + [productionTLSPort, inboxPort].compactMap({ $0 }) where !(0...65535).contains(port) {
             throw ValidationError("port \(port) is out of range 0–65535.")
         }
     }
@@ -221,6 +227,8 @@ struct Serve: AsyncParsableCommand {
         if !checksDirectories.isEmpty { configuration.checksDirectories = checksDirectories }
         configuration.controlAPIExtensions.append(CheckControlAPI())
         configuration.simulation.simulateDevices = !noDeviceSimulation
+        configuration.inbox.enabled = !noInbox
+        configuration.inbox.port = inboxPort
         if noLint { configuration.simulation.lint = nil }
         configuration.simulation.defaultConnectivity = Connectivity(rawValue: defaultConnectivity) ?? .online
         if let playbackJournal {

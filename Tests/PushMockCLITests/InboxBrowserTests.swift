@@ -1,0 +1,263 @@
+import Foundation
+import PushMockCore
+import PushMockGateway
+import Testing
+
+/// The web inbox in a real headless Chromium (Debian `chromium` + `chromium-driver`, Python
+/// `selenium`; `scripts/test` installs them) against `pushmock serve` started as a process, with
+/// pushes sent by `pushmock send apns` (the project's sender). Screenshots land in
+/// `.build/inbox-screenshots/` as artifacts.
+@Suite("Web inbox in Chromium", .serialized)
+struct InboxBrowserTests {
+    static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
+
+    static let script = #"""
+        import json, os, subprocess, sys, time, urllib.request
+        from selenium import webdriver
+        from selenium.webdriver.chrome.service import Service
+        from selenium.common.exceptions import StaleElementReferenceException
+        from selenium.webdriver.common.action_chains import ActionChains
+        from selenium.webdriver.common.by import By
+        from selenium.webdriver.common.keys import Keys
+        from selenium.webdriver.support.ui import WebDriverWait, Select
+
+        inbox, control, binary, ready_file, shots = sys.argv[1:6]
+        os.makedirs(shots, exist_ok=True)
+        results = {}
+
+        def rest(method, path, body=None):
+            data = None if body is None else json.dumps(body).encode()
+            request = urllib.request.Request(control + path, data=data, method=method, headers={"content-type": "application/json"})
+            with urllib.request.urlopen(request, timeout=30) as response:
+                return json.loads(response.read() or b"null")
+
+        def send(token, title, body, *extra):
+            # The project's sender: `pushmock send apns` against this gateway.
+            done = subprocess.run([binary, "send", "apns", "--ready-file", ready_file, "--token", token,
+                                   "--title", title, "--body", body, *extra], capture_output=True, text=True, timeout=60)
+            if done.returncode != 0:
+                raise SystemExit("send failed: " + done.stdout + done.stderr)
+            return time.monotonic()
+
+        def wait(driver, condition, seconds=30):
+            # The page re-renders lists as data arrives: an element found a moment ago may be gone.
+            return WebDriverWait(driver, seconds, poll_frequency=0.05,
+                                 ignored_exceptions=[StaleElementReferenceException]).until(lambda d: condition(d))
+
+        def rows(driver):
+            return driver.find_elements(By.CSS_SELECTOR, "#rows tr")
+
+        def row_titles(driver):
+            # One script call: the list may be re-rendered between two WebDriver calls.
+            return driver.execute_script("return [...document.querySelectorAll('#rows tr')].map(tr => tr.children[4].textContent)")
+
+        def count_rows(driver):
+            return driver.execute_script("return document.querySelectorAll('#rows tr').length")
+
+        IMAGE = ("data:image/svg+xml;base64,"
+                 "PHN2ZyB4bWxucz0naHR0cDovL3d3dy53My5vcmcvMjAwMC9zdmcnIHdpZHRoPSczMjAnIGhlaWdodD0nMTIwJz48cmVjdCB3aWR0aD0nMzIwJyBoZWlnaHQ9JzEyMCcgZmlsbD0nIzJhOWQ4ZicvPjwvc3ZnPg==")
+        T1 = "a1" * 32
+        T2 = "b2" * 32
+
+        rest("POST", "/categories", {"id": "DOSE_REMINDER", "actions": [
+            {"id": "log_dose", "title": "Log dose", "foreground": True}, {"id": "snooze_15", "title": "Snooze 15 min"}]})
+
+        options = webdriver.ChromeOptions()
+        options.binary_location = "/usr/bin/chromium"
+        for argument in ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--window-size=1280,1000"]:
+            options.add_argument(argument)
+        options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+        driver = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
+        try:
+            driver.get(inbox)
+            wait(driver, lambda d: d.find_element(By.ID, "live-state").text == "Live")
+            driver.execute_script("window.__noReload = true")
+
+            # 1. A push sent with the sender appears without reload.
+            sent = send(T1, "Dose reminder", "Time for your 10:00 dose", "--category", "DOSE_REMINDER", "--mutable-content",
+                        "--custom", "image=" + IMAGE, "--custom", "deep_link=loop://protocols/42/log", "--badge", "3",
+                        "--sound", "default", "--interruption-level", "time-sensitive")
+            wait(driver, lambda d: "Dose reminder" in row_titles(d))
+            results["appearSeconds"] = round(time.monotonic() - sent, 3)
+            results["noReload"] = driver.execute_script("return window.__noReload === true && performance.getEntriesByType('navigation').length === 1")
+
+            # 2. The detail: both previews, the action button, the image.
+            rows(driver)[0].click()
+            wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, ".ios .preview-title"))
+            results["iosTitle"] = driver.find_element(By.CSS_SELECTOR, ".ios .preview-title").text
+            results["iosBody"] = driver.find_element(By.CSS_SELECTOR, ".ios .preview-body").text
+            results["androidTitle"] = driver.find_element(By.CSS_SELECTOR, ".android .preview-title").text
+            results["androidBody"] = driver.find_element(By.CSS_SELECTOR, ".android .preview-body").text
+            results["iosActions"] = [b.text for b in driver.find_elements(By.CSS_SELECTOR, ".ios .actions button")]
+            results["androidActions"] = [b.text for b in driver.find_elements(By.CSS_SELECTOR, ".android .actions button")]
+            wait(driver, lambda d: d.execute_script("const i = document.querySelector('.ios img.preview-image'); return i && i.complete && i.naturalWidth > 0"))
+            results["iosImage"] = True
+            driver.save_screenshot(os.path.join(shots, "inbox-detail.png"))
+
+            # 3. Filter by token: narrows the list, survives a reload through the URL.
+            send(T2, "Lab results ready", "Your results are in")
+            wait(driver, lambda d: "Lab results ready" in row_titles(d))
+            results["rowsBeforeFilter"] = count_rows(driver)
+            field = driver.find_element(By.NAME, "token")
+            field.clear()
+            field.send_keys(T2)
+            driver.find_element(By.CSS_SELECTOR, "#filters button[type=submit]").click()
+            wait(driver, lambda d: row_titles(d) == ["Lab results ready"])
+            results["filteredTitles"] = row_titles(driver)
+            results["urlHasFilter"] = ("token=" + T2) in driver.current_url
+            driver.refresh()
+            wait(driver, lambda d: d.find_element(By.ID, "live-state").text == "Live")
+            wait(driver, lambda d: row_titles(d) == ["Lab results ready"])
+            results["afterReloadTitles"] = row_titles(driver)
+            results["afterReloadField"] = driver.find_element(By.NAME, "token").get_attribute("value")
+            send(T1, "Not for this filter", "x")
+            send(T2, "Second lab result", "y")
+            wait(driver, lambda d: "Second lab result" in row_titles(d))
+            results["liveFiltered"] = row_titles(driver)
+            driver.find_element(By.ID, "reset-filters").click()
+            wait(driver, lambda d: count_rows(d) >= 4)
+
+            # Keyboard: j moves to the first row, Enter opens it.
+            driver.execute_script("document.activeElement && document.activeElement.blur()")
+            ActionChains(driver).send_keys("j").send_keys(Keys.ENTER).perform()
+            wait(driver, lambda d: d.current_url.split("#")[-1].startswith("/r/"))
+            results["keyboardOpened"] = driver.current_url.split("#")[-1]
+
+            # 4. Devices page: T1 offline, the next push is stored instead of delivered.
+            driver.find_element(By.CSS_SELECTOR, "nav a[href='#/devices']").click()
+            select_element = wait(driver, lambda d: d.find_element(By.CSS_SELECTOR, "select[data-token='%s']" % T1))
+            results["connectivityBefore"] = Select(select_element).first_selected_option.text
+            Select(select_element).select_by_value("offline")
+            wait(driver, lambda d: d.execute_script("return document.querySelector(\"select[data-token='%s']\").value" % T1) == "offline")
+            results["connectivityAfter"] = rest("GET", "/devices/apns/" + T1)["connectivity"]
+            driver.save_screenshot(os.path.join(shots, "inbox-devices.png"))
+            send(T1, "While offline", "stored for later")
+            device = rest("GET", "/devices/apns/" + T1)
+            by_title = {n.get("title"): n["status"] for n in device["notifications"]}
+            results["onlineStatus"] = by_title.get("Dose reminder")
+            results["offlineStatus"] = by_title.get("While offline")
+
+            # 5. Token lifecycle on the devices page: Unregister, and the next push gets 410.
+            T3 = "cd" * 32
+            rest("POST", "/apns/tokens", {"token": T3, "bundleId": "dev.pushmock.sample"})
+            driver.find_element(By.CSS_SELECTOR, "nav a[href='#/clock']").click()
+            driver.find_element(By.CSS_SELECTOR, "nav a[href='#/devices']").click()
+            unregister = wait(driver, lambda d: d.find_element(By.CSS_SELECTOR, "button[data-token-action='unregister'][data-token='%s']" % T3))
+            unregister.click()
+            wait(driver, lambda d: rest("GET", "/apns/tokens/" + T3)["state"] == "unregistered")
+            done = subprocess.run([binary, "send", "apns", "--ready-file", ready_file, "--token", T3, "--body", "x", "--json"],
+                                  capture_output=True, text=True, timeout=60)
+            results["unregisteredSend"] = (done.stdout + done.stderr).strip()
+
+            # 6. Faults: add a preset, see its counters, delete it.
+            driver.find_element(By.CSS_SELECTOR, "nav a[href='#/faults']").click()
+            wait(driver, lambda d: d.execute_script("return document.querySelectorAll('#preset-select option').length") > 0)
+            Select(driver.find_element(By.ID, "preset-select")).select_by_value("outage")
+            driver.find_element(By.CSS_SELECTOR, "#preset-form button[type=submit]").click()
+            wait(driver, lambda d: d.execute_script("return document.querySelectorAll('#fault-rows button').length") == 2)
+            results["faultRules"] = len(rest("GET", "/faults"))
+            driver.find_element(By.ID, "faults-clear").click()
+            wait(driver, lambda d: len(rest("GET", "/faults")) == 0)
+
+            # 7. Clock: freeze and advance through the page.
+            driver.find_element(By.CSS_SELECTOR, "nav a[href='#/clock']").click()
+            wait(driver, lambda d: d.find_element(By.ID, "clock-frozen").text in ("running", "frozen"))
+            driver.find_element(By.CSS_SELECTOR, "button[data-clock='freeze']").click()
+            wait(driver, lambda d: d.find_element(By.ID, "clock-frozen").text == "frozen")
+            before = rest("GET", "/clock")["nowMilliseconds"]
+            driver.find_element(By.CSS_SELECTOR, "#clock-advance button").click()
+            wait(driver, lambda d: rest("GET", "/clock")["nowMilliseconds"] - before == 600000)
+            results["clockAdvanced"] = True
+            driver.find_element(By.CSS_SELECTOR, "button[data-clock='reset']").click()
+            wait(driver, lambda d: d.find_element(By.ID, "clock-frozen").text == "running")
+
+            # 8. Categories page lists the declared category.
+            driver.find_element(By.CSS_SELECTOR, "nav a[href='#/categories']").click()
+            wait(driver, lambda d: "DOSE_REMINDER" in d.find_element(By.ID, "category-list").text)
+
+            # 5. Screenshots: the list at 1280 px, dark theme, and a narrow window.
+            driver.find_element(By.CSS_SELECTOR, "nav a[href='#/']").click()
+            wait(driver, lambda d: "While offline" in row_titles(d))
+            rows(driver)[-1].click()
+            wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, ".ios .preview-title"))
+            driver.set_window_size(1280, 1350)
+            driver.save_screenshot(os.path.join(shots, "inbox.png"))
+            driver.find_element(By.ID, "theme").click()
+            driver.save_screenshot(os.path.join(shots, "inbox-dark.png"))
+            driver.set_window_size(480, 1000)
+            results["narrowOverflow"] = driver.execute_script("return document.documentElement.scrollWidth <= window.innerWidth + 1")
+            driver.save_screenshot(os.path.join(shots, "inbox-narrow.png"))
+
+            results["consoleErrors"] = [entry["message"] for entry in driver.get_log("browser") if entry["level"] == "SEVERE"]
+        finally:
+            driver.quit()
+        print(json.dumps(results))
+        """#
+
+    private func requireBrowser() async throws {
+        for path in ["/usr/bin/chromium", "/usr/bin/chromedriver"] {
+            try #require(
+                FileManager.default.isExecutableFile(atPath: path),
+                "\(path) is required (scripts/test installs chromium and chromium-driver)")
+        }
+        let probe = try await run(ExpoPythonSDKTests.python, ["-c", "import selenium"])
+        try #require(probe.status == 0, "selenium is required in \(ExpoPythonSDKTests.python) (scripts/test installs it): \(probe.error)")
+    }
+
+    @Test("live list, previews, actions and image, URL filters, devices page, keyboard, themes, no console errors")
+    func inbox() async throws {
+        try await requireBrowser()
+        let server = try await ServeProcess()
+        defer { server.removeDirectory() }
+        let inbox = try #require(server.info.inbox)
+        let control = try #require(server.info.controlAPI)
+        let scriptPath = server.directory + "/inbox_browser.py"
+        try Self.script.write(toFile: scriptPath, atomically: true, encoding: .utf8)
+        let screenshots = Self.packageRoot.appendingPathComponent(".build/inbox-screenshots").path
+        let result = try await run(
+            ExpoPythonSDKTests.python,
+            [scriptPath, inbox, control, ServeProcess.binary, server.directory + "/ready.json", screenshots]
+        )
+        try #require(result.status == 0, "the browser script failed: \(result.output) \(result.error)")
+        let line = try #require(result.output.split(separator: "\n").last.map(String.init))
+        let results = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+        print("inbox browser results: \(line)")
+
+        // Live: the push appears without a reload (measured from the sender's exit).
+        #expect(results["noReload"] as? Bool == true)
+        let seconds = results["appearSeconds"] as? Double ?? .infinity
+        #expect(seconds < 10, "appeared after \(seconds) s")
+        // Previews.
+        #expect(results["iosTitle"] as? String == "Dose reminder")
+        #expect(results["iosBody"] as? String == "Time for your 10:00 dose")
+        #expect(results["androidTitle"] as? String == "Dose reminder")
+        #expect(results["androidBody"] as? String == "Time for your 10:00 dose")
+        #expect(results["iosActions"] as? [String] == ["Log dose", "Snooze 15 min"])
+        #expect(results["androidActions"] as? [String] == ["Log dose", "Snooze 15 min"])
+        #expect(results["iosImage"] as? Bool == true)
+        // Filters in the URL.
+        #expect(results["filteredTitles"] as? [String] == ["Lab results ready"])
+        #expect(results["urlHasFilter"] as? Bool == true)
+        #expect(results["afterReloadTitles"] as? [String] == ["Lab results ready"])
+        #expect(results["afterReloadField"] as? String == String(repeating: "b2", count: 32))
+        #expect(results["liveFiltered"] as? [String] == ["Second lab result", "Lab results ready"])
+        // Keyboard.
+        #expect((results["keyboardOpened"] as? String)?.hasPrefix("/r/") == true)
+        // Devices page: offline stores what online delivered.
+        #expect(results["connectivityBefore"] as? String == "online")
+        #expect(results["connectivityAfter"] as? String == "offline")
+        #expect(results["onlineStatus"] as? String == "delivered")
+        #expect(results["offlineStatus"] as? String == "stored")
+        // Token lifecycle, faults, clock through their pages.
+        #expect((results["unregisteredSend"] as? String)?.contains("Unregistered") == true, "\(results["unregisteredSend"] ?? "")")
+        #expect(results["faultRules"] as? Int == 2)
+        #expect(results["clockAdvanced"] as? Bool == true)
+        // Narrow window without horizontal scrolling; no console errors.
+        #expect(results["narrowOverflow"] as? Bool == true)
+        #expect(results["consoleErrors"] as? [String] == [])
+        for name in ["inbox.png", "inbox-detail.png", "inbox-dark.png", "inbox-narrow.png", "inbox-devices.png"] {
+            #expect(FileManager.default.fileExists(atPath: screenshots + "/" + name), "\(name)")
+        }
+    }
+}

@@ -1,0 +1,244 @@
+import Foundation
+import PushMockControl
+import PushMockCore
+import PushMockJSON
+import PushMockTesting
+import PushMockTransport
+import Synchronization
+import Testing
+
+@testable import PushMockGateway
+
+/// The web inbox's server side (docs/inbox.md): the page at `/` of the cleartext listener only,
+/// its files as committed under inbox/, the event stream over every transport (driven by curl),
+/// and notification categories. The page itself is driven in a real browser by
+/// `InboxBrowserTests` (PushMockCLITests).
+@Suite("Web inbox")
+struct InboxTests {
+    @Test("/ is the inbox on the cleartext listener; on TLS, and for other methods and paths, APNs's BadPath")
+    func routing() async throws {
+        try await withPushMock { mock in
+            let cleartext = try await mock.connect(tls: false)
+            let page = try await cleartext.send(HTTPRequestMessage(method: "GET", path: "/"))
+            #expect(page.status == 200)
+            #expect(page.header("content-type") == "text/html; charset=utf-8")
+            #expect(String(decoding: page.body, as: UTF8.self).contains("<title>PushMock inbox</title>"))
+            let script = try await cleartext.send(HTTPRequestMessage(method: "GET", path: "/inbox/inbox.js"))
+            #expect(script.status == 200)
+            #expect(script.header("content-type") == "text/javascript; charset=utf-8")
+            let filtered = try await cleartext.send(HTTPRequestMessage(method: "GET", path: "/?platform=apns&token=ab*"))
+            #expect(filtered.status == 200)
+            #expect(mock.recordings.count == 0, "the inbox's own requests are not recorded")
+
+            expectAPNsError(try await cleartext.send(HTTPRequestMessage(method: "POST", path: "/")), status: 404, reason: "BadPath")
+            expectAPNsError(
+                try await cleartext.send(HTTPRequestMessage(method: "GET", path: "/inbox/missing.js")), status: 404, reason: "BadPath")
+            await cleartext.close()
+
+            let tls = try await mock.connect()
+            expectAPNsError(try await tls.send(HTTPRequestMessage(method: "GET", path: "/")), status: 404, reason: "BadPath")
+            await tls.close()
+            #expect(mock.recordings.count == 3)
+            #expect(mock.info.inbox == "http://127.0.0.1:\(mock.cleartextPort)/")
+        }
+    }
+
+    @Test("with the inbox off, / is BadPath on the cleartext listener too")
+    func disabled() async throws {
+        try await withPushMock(configure: { $0.inbox.enabled = false }) { mock in
+            let cleartext = try await mock.connect(tls: false)
+            expectAPNsError(try await cleartext.send(HTTPRequestMessage(method: "GET", path: "/")), status: 404, reason: "BadPath")
+            await cleartext.close()
+            #expect(mock.info.inbox == nil)
+        }
+    }
+
+    @Test("--inbox-port: an extra cleartext listener serving the page")
+    func extraPort() async throws {
+        try await withPushMock(configure: { $0.inbox.port = 0 }) { mock in
+            let listener = try #require(mock.info.inboxListener)
+            #expect(mock.info.inbox == "\(listener.url)/")
+            let fetched = try await run("/usr/bin/curl", ["-s", "-o", "/dev/null", "-w", "%{http_code}", "\(listener.url)/"])
+            #expect(fetched.output == "200")
+        }
+    }
+
+    @Test("the compiled-in files are the ones under inbox/ (rerun scripts/generate-inbox-assets after editing them)")
+    func assetsAreCurrent() throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let directory = root.appendingPathComponent("inbox")
+        let files = try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { !$0.hasPrefix(".") }.sorted()
+        #expect(files == InboxAssets.names.sorted())
+        for name in files {
+            let text = try String(contentsOf: directory.appendingPathComponent(name), encoding: .utf8)
+            let compiled = try #require(InboxAssets.asset(named: name))
+            #expect(String(decoding: compiled.bytes, as: UTF8.self) == text.trimmingTrailingNewlines, "\(name)")
+        }
+    }
+
+    /// How curl reaches the event stream.
+    struct StreamTransport: CustomTestStringConvertible, Sendable {
+        let name: String
+        let tls: Bool
+        let curlArguments: [String]
+        var testDescription: String { name }
+    }
+
+    static let transports = [
+        StreamTransport(name: "HTTP/1.1 (chunked)", tls: false, curlArguments: ["--http1.1"]),
+        StreamTransport(name: "h2c (DATA frames)", tls: false, curlArguments: ["--http2-prior-knowledge"]),
+        StreamTransport(name: "h2 over TLS", tls: true, curlArguments: ["--http2", "-k"]),
+    ]
+
+    @Test("GET /_pushmock/recordings/stream sends each new matching record; the client leaving ends its producer", arguments: transports)
+    func eventStream(_ transport: StreamTransport) async throws {
+        try await withPushMock { mock in
+            let base = transport.tls ? "https://127.0.0.1:\(mock.tlsPort)" : "http://127.0.0.1:\(mock.cleartextPort)"
+            let client = try StreamingCurl(transport.curlArguments + ["\(base)/_pushmock/recordings/stream?status=200"])
+            defer { client.terminate() }
+            try await waitUntil("the stream opened") { client.output.contains(": pushmock recordings") }
+
+            // A 404 (not matching status=200) and then an accepted push.
+            _ = try await mock.sendOnNewConnection(HTTPRequestMessage(method: "GET", path: "/favicon.ico"))
+            expectAccepted(try await mock.sendOnNewConnection(try mock.apnsRequest()))
+            try await waitUntil("the push arrived as an event") {
+                client.output.contains("id: 2\nevent: record\ndata: {\"v\":1,\"seq\":2,")
+            }
+            #expect(!client.output.contains("id: 1\n"), "the query filtered out the 404")
+            try await waitUntil("the producer waits for the next record (\(mock.recordings.pendingWaiterCount) waiting)") {
+                mock.recordings.pendingWaiterCount == 1
+            }
+
+            await client.stop()
+            try await waitUntil("the producer ended with the connection") { mock.recordings.pendingWaiterCount == 0 }
+        }
+    }
+
+    @Test("a graceful shutdown ends open event streams cleanly (no partial response)", arguments: transports.filter { !$0.tls })
+    func shutdownEndsStreams(_ transport: StreamTransport) async throws {
+        var client: StreamingCurl?
+        try await withPushMock { mock in
+            let curl = try StreamingCurl(transport.curlArguments + ["http://127.0.0.1:\(mock.cleartextPort)/_pushmock/recordings/stream"])
+            client = curl
+            try await waitUntil("the stream opened") { curl.output.contains(": pushmock recordings") }
+        }
+        let curl = try #require(client)
+        defer { curl.terminate() }
+        let status = await curl.exitStatus()
+        // curl exits 0 when the response ended properly (last chunk / END_STREAM); 18 or 56 when
+        // the connection was cut in the middle of it, as a forced close after the grace period does.
+        #expect(status == 0, "curl exit status \(String(describing: status))")
+    }
+
+    @Test("the event stream rejects what GET /recordings rejects")
+    func eventStreamErrors() async throws {
+        try await withPushMock { mock in
+            let control = try mock.controlClient()
+            let unknown = try await control.request("GET", "recordings/stream", query: [("colour", "red")])
+            #expect(unknown.status == 400)
+            let badStatus = try await control.request("GET", "recordings/stream", query: [("status", "abc")])
+            #expect(badStatus.status == 400)
+            await control.close()
+        }
+    }
+
+    @Test("categories: declare one or many, list, remove; the configuration file declares them too")
+    func categories() async throws {
+        try await withPushMock(configure: {
+            $0.inbox.categories = [NotificationCategoryDefinition(id: "LAB_RESULTS", actions: [.init(id: "view", title: "View")])]
+        }) { mock in
+            let control = try mock.controlClient()
+            let declared = try await control.request(
+                "POST", "categories",
+                json: Array(
+                    #"[{"id":"DOSE_REMINDER","app":"dev.pushmock.sample","actions":[{"id":"log_dose","title":"Log dose","foreground":true}]},{"id":"CHAT","actions":[]}]"#
+                        .utf8))
+            #expect(declared.status == 201)
+            let listed = try await control.request("GET", "categories", json: [])
+            let ids = try JSONValue(parsing: Array(listed.text.utf8))["categories"]?.arrayValue?.compactMap { $0["id"]?.stringValue }
+            #expect(ids == ["CHAT", "DOSE_REMINDER", "LAB_RESULTS"])
+            #expect(try await control.request("DELETE", "categories/CHAT", json: []).status == 200)
+            #expect(try await control.request("DELETE", "categories/CHAT", json: []).status == 404)
+            #expect(try await control.request("POST", "categories", json: Array(#"{"actions":[]}"#.utf8)).status == 400)
+            #expect(try await control.request("DELETE", "categories", json: []).text == #"{"removed":2}"#)
+            await control.close()
+        }
+    }
+}
+
+extension String {
+    fileprivate var trimmingTrailingNewlines: String {
+        var text = self
+        while text.hasSuffix("\n") { text.removeLast() }
+        return text
+    }
+}
+
+/// Polls `condition` every 20 ms for up to 30 s (generous: the machine may be loaded).
+func waitUntil(_ what: String, _ condition: () -> Bool) async throws {
+    let deadline = ContinuousClock.now + .seconds(30)
+    while !condition() {
+        guard ContinuousClock.now < deadline else {
+            Issue.record("timed out waiting until \(what)")
+            throw CancellationError()
+        }
+        try await Task.sleep(for: .milliseconds(20))
+    }
+}
+
+/// Text appended from the pipe's reading thread, read from the test.
+final class CollectedText: Sendable {
+    let text = Mutex("")
+}
+
+/// `curl -sN` reading an endless response, its output collected as it arrives. Used from one
+/// test task only.
+final class StreamingCurl {
+    private let process: Process
+    private let collected = CollectedText()
+    private let pipe = Pipe()
+
+    init(_ arguments: [String]) throws {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
+        process.arguments = ["-sN", "--max-time", "120"] + arguments
+        process.standardOutput = pipe
+        process.standardError = FileHandle.nullDevice
+        let collected = self.collected
+        pipe.fileHandleForReading.readabilityHandler = { handle in
+            let data = handle.availableData
+            guard !data.isEmpty else { return }
+            collected.text.withLock { $0 += String(decoding: data, as: UTF8.self) }
+        }
+        try process.run()
+        self.process = process
+    }
+
+    var output: String { collected.text.withLock { $0 } }
+
+    /// Waits (up to 30 s) for curl to exit by itself; its exit status, or `nil` if it did not.
+    func exitStatus() async -> Int32? {
+        let deadline = ContinuousClock.now + .seconds(30)
+        while process.isRunning, ContinuousClock.now < deadline {
+            try? await Task.sleep(for: .milliseconds(20))
+        }
+        return process.isRunning ? nil : process.terminationStatus
+    }
+
+    /// Kills curl (the kernel then closes its connection); does not wait. SIGKILL rather than
+    /// SIGTERM: a child may inherit a signal mask that blocks SIGTERM from the test runner.
+    func terminate() {
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+    }
+
+    /// Ends curl and waits for it to exit, without blocking a thread (`waitUntilExit` from
+    /// several test tasks at once can stall the few cooperative threads).
+    func stop() async {
+        terminate()
+        let deadline = ContinuousClock.now + .seconds(30)
+        while process.isRunning, ContinuousClock.now < deadline {
+            try? await Task.sleep(for: .milliseconds(20))
+        }
+        pipe.fileHandleForReading.readabilityHandler = nil
+    }
+}

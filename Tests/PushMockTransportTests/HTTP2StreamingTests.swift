@@ -1,0 +1,110 @@
+import Foundation
+import NIOCore
+import NIOPosix
+import PushMockCore
+import Synchronization
+import Testing
+
+@testable import PushMockTransport
+
+/// Answers `/stream` with a streamed body the test feeds (and whose end it observes), anything
+/// else with a plain 200.
+final class StreamingResponder: HTTPConnectionResponder, Sendable {
+    let continuation: Mutex<AsyncStream<[UInt8]>.Continuation?> = Mutex(nil)
+    let terminated = Mutex(false)
+
+    func respond(to requests: [HTTPRequestMessage]) -> HTTPReplyBatch {
+        .immediate(
+            requests.map { request in
+                guard request.path == "/stream" else { return .respond(HTTPResponseMessage(status: 200)) }
+                let (body, continuation) = AsyncStream<[UInt8]>.makeStream()
+                continuation.onTermination = { [self] _ in self.terminated.withLock { $0 = true } }
+                self.continuation.withLock { $0 = continuation }
+                continuation.yield(Array("hello ".utf8))
+                var headers = HTTPHeaderList()
+                headers.append(name: "content-type", value: "text/event-stream")
+                return HTTPReply(.stream(HTTPStreamingResponse(status: 200, headers: headers, body: body)))
+            })
+    }
+
+    func connectionClosed() {}
+}
+
+@Suite("HTTP/2 streamed responses")
+struct HTTP2StreamingTests {
+    @Test("a streamed body defers between chunks and ends with END_STREAM; nothing is held afterwards")
+    func sessionLevel() throws {
+        let client = try NGHTTP2Session(role: .client, maximumStoredBodyBytes: 1 << 16)
+        let server = try NGHTTP2Session(role: .server, maximumStoredBodyBytes: 1 << 16)
+        try client.submitSettings([])
+        try server.submitSettings([])
+        _ = try client.submitRequest(method: "GET", path: "/s", scheme: "http", authority: "a", headers: HTTPHeaderList(), body: [])
+        _ = try client.submitRequest(method: "HEAD", path: "/h", scheme: "http", authority: "a", headers: HTTPHeaderList(), body: [])
+        try exchange(from: client, to: server)
+        #expect(server.completed == [1, 3])
+        for streamID in server.completed { _ = server.takeRequest(streamID: streamID) }
+        server.completed.removeAll()
+
+        #expect(try server.submitStreamingResponse(streamID: 1, status: 200, headers: HTTPHeaderList()))
+        #expect(try !server.submitStreamingResponse(streamID: 3, status: 200, headers: HTTPHeaderList()), "HEAD: head only")
+        try exchange(from: server, to: client)
+        #expect(client.inbound[1]?.status == 200)
+        #expect(client.inbound[1]?.isComplete == false, "the provider deferred: the stream stays open")
+        #expect(client.inbound[3]?.isComplete == true)
+
+        #expect(try server.appendToStreamedBody(streamID: 1, Array("one ".utf8)) == 4)
+        try exchange(from: server, to: client)
+        #expect(client.inbound[1]?.body == Array("one ".utf8))
+        #expect(try server.appendToStreamedBody(streamID: 1, Array("two".utf8)) == 3)
+        try server.finishStreamedBody(streamID: 1)
+        try exchange(from: server, to: client)
+        #expect(client.inbound[1]?.body == Array("one two".utf8))
+        #expect(client.inbound[1]?.isComplete == true)
+        #expect(try server.appendToStreamedBody(streamID: 1, [1]) == nil, "the stream is gone")
+        #expect(server.bookkeeping.outboundBodies == 0)
+        #expect(server.bookkeeping.inboundStreams == 0)
+    }
+
+    @Test("RST_STREAM from the client ends the producer; the connection goes on; nothing is held at the end")
+    func resetEndsProducer() async throws {
+        let responder = StreamingResponder()
+        let observations = BookkeepingObservations()
+        let server = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+            .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
+            .childChannelInitializer { channel in
+                channel.eventLoop.makeCompletedFuture {
+                    try channel.pipeline.syncOperations.addHandlers([
+                        BookkeepingProbe(.beforeHandler, observations),
+                        HTTP2ServerHandler(configuration: HTTP2ServerConfiguration(), responder: responder),
+                        BookkeepingProbe(.afterHandler, observations),
+                    ])
+                }
+            }
+            .bind(host: "127.0.0.1", port: 0).get()
+        let port = try #require(server.localAddress?.port)
+        let client = try await HTTP2ClientConnection.connect(to: .init(host: "127.0.0.1", port: port))
+
+        // Our client waits for END_STREAM, which a stream never sends: cancelling it resets the stream.
+        let waiting = Task { try await client.send(HTTPRequestMessage(method: "GET", path: "/stream")) }
+        let deadline = ContinuousClock.now + .seconds(30)
+        while responder.continuation.withLock({ $0 == nil }), ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        responder.continuation.withLock { _ = $0?.yield(Array("world".utf8)) }
+        waiting.cancel()
+        _ = try? await waiting.value
+        while !responder.terminated.withLock({ $0 }), ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        #expect(responder.terminated.withLock { $0 }, "the producer was not ended by the reset")
+
+        let after = try await client.send(HTTPRequestMessage(method: "GET", path: "/plain"))
+        #expect(after.status == 200)
+        await client.close()
+        while observations.final == nil, ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        #expect(observations.final == .empty, "\(String(describing: observations.final))")
+        try await server.close()
+    }
+}
