@@ -180,6 +180,9 @@ let package = Package(
                 .product(name: "X509", package: "swift-certificates"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
+            // The inbox's HTML, CSS and JavaScript: compiled into InboxAssets.swift by
+            // scripts/generate-inbox-assets, not built or bundled as resources.
+            exclude: ["Inbox/Web"],
             swiftSettings: swiftSettings
         ),
         .testTarget(

@@ -10,7 +10,7 @@ import Testing
 @testable import PushMockGateway
 
 /// The web inbox's server side (docs/inbox.md): the page at `/` of the cleartext listener only,
-/// its files as committed under inbox/, the event stream over every transport (driven by curl),
+/// its files as committed under Sources/PushMockGateway/Inbox/Web/, the event stream over every transport (driven by curl),
 /// and notification categories. The page itself is driven in a real browser by
 /// `InboxBrowserTests` (PushMockCLITests).
 @Suite("Web inbox")
@@ -63,10 +63,10 @@ struct InboxTests {
         }
     }
 
-    @Test("the compiled-in files are the ones under inbox/ (rerun scripts/generate-inbox-assets after editing them)")
+    @Test("the compiled-in files are the ones under Inbox/Web/ (rerun scripts/generate-inbox-assets after editing them)")
     func assetsAreCurrent() throws {
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        let directory = root.appendingPathComponent("inbox")
+        let directory = root.appendingPathComponent("Sources/PushMockGateway/Inbox/Web")
         let files = try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { !$0.hasPrefix(".") }.sorted()
         #expect(files == InboxAssets.names.sorted())
         for name in files {
