@@ -81,6 +81,20 @@ struct Serve: AsyncParsableCommand {
     )
     var checksDirectories: [String] = []
 
+    @Option(
+        name: .customLong("control-token"),
+        help: ArgumentHelp(
+            "A secret the control API requires (Authorization: Bearer <token>). Required with a non-loopback --host. Also read from PUSHMOCK_CONTROL_TOKEN.",
+            valueName: "token"
+        )
+    )
+    var controlToken: String?
+
+    @Option(
+        name: .customLong("max-connections"),
+        help: "Open connections beyond which new ones are closed at once (default 4096, capped by the descriptor limit).")
+    var maximumConnections: Int?
+
     @Option(help: "Authentication: required (provider tokens or client certificates) or none.")
     var auth: APNsOptions.Authentication = .required
 
@@ -201,6 +215,11 @@ struct Serve: AsyncParsableCommand {
             eventLoopThreads: threads
         )
         if !checksDirectories.isEmpty { configuration.checksDirectories = checksDirectories }
+        configuration.controlAccess.token = controlToken ?? ProcessInfo.processInfo.environment["PUSHMOCK_CONTROL_TOKEN"]
+        if let maximumConnections {
+            guard maximumConnections >= 1 else { throw ValidationError("--max-connections must be at least 1") }
+            configuration.connectionLimits.maximumConnections = maximumConnections
+        }
         configuration.controlAPIExtensions.append(CheckControlAPI())
         configuration.simulation.simulateDevices = !noDeviceSimulation
         if noLint { configuration.simulation.lint = nil }
