@@ -95,6 +95,17 @@ struct Serve: AsyncParsableCommand {
         help: "Open connections beyond which new ones are closed at once (default 4096, capped by the descriptor limit).")
     var maximumConnections: Int?
 
+    @Option(
+        name: .customLong("handshake-timeout"),
+        help: ArgumentHelp(
+            "Close connections that have not finished TLS and shown their protocol in this time (default 10s).", valueName: "duration"))
+    var handshakeTimeout: String?
+
+    @Option(
+        name: .customLong("idle-timeout"),
+        help: ArgumentHelp("Close connections on which nothing was read or written for this long (default 1h).", valueName: "duration"))
+    var idleTimeout: String?
+
     @Option(help: "Authentication: required (provider tokens or client certificates) or none.")
     var auth: APNsOptions.Authentication = .required
 
@@ -219,6 +230,17 @@ struct Serve: AsyncParsableCommand {
         if let maximumConnections {
             guard maximumConnections >= 1 else { throw ValidationError("--max-connections must be at least 1") }
             configuration.connectionLimits.maximumConnections = maximumConnections
+        }
+        for (flag, text, keyPath) in [
+            ("--handshake-timeout", handshakeTimeout, \ConnectionLimits.handshakeTimeout),
+            ("--idle-timeout", idleTimeout, \ConnectionLimits.idleTimeout),
+        ] {
+            guard let text else { continue }
+            // A timer longer than a day would overflow NIO's nanoseconds long before it mattered.
+            guard let duration = DurationText.parse(text), duration > .zero, duration <= .seconds(86_400 * 7) else {
+                throw ValidationError("\(flag) is a duration from 1ms to 7d, e.g. 10s")
+            }
+            configuration.connectionLimits[keyPath: keyPath] = duration
         }
         configuration.controlAPIExtensions.append(CheckControlAPI())
         configuration.simulation.simulateDevices = !noDeviceSimulation
