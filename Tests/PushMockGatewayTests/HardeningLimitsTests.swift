@@ -1,5 +1,6 @@
 import Foundation
 import PushMockCore
+import PushMockGateway
 import PushMockJSON
 import PushMockTesting
 import PushMockTransport
@@ -163,6 +164,51 @@ struct HardeningLimitsTests {
                 let got = try await status(["host: localhost:\(mock.cleartextPort)"])
                 #expect(got == "200")
             }
+        }
+    }
+
+    @Test("credential-bearing headers are withheld from records like authorization")
+    func credentialHeadersWithheld() async throws {
+        try await withPushMock { mock in
+            var request = try mock.apnsRequest()
+            let secrets = [
+                ("cookie", "session=cookie-secret"), ("proxy-authorization", "Basic proxy-secret"),
+                ("x-api-key", "api-key-secret"), ("x-goog-api-key", "goog-secret"),
+            ]
+            for (name, value) in secrets {
+                request.headers.append(name: name, value: value)
+            }
+            let connection = try await mock.connect()
+            let answer = try await connection.send(request)
+            #expect(answer.status == 200)
+            await connection.close()
+            let listing = try await run(
+                "/usr/bin/curl", ["-s", "http://127.0.0.1:\(mock.cleartextPort)/_pushmock/recordings?limit=5"])
+            #expect(listing.output.contains("[withheld]"))
+            for (name, value) in secrets {
+                #expect(!listing.output.contains(value), "\(name) was recorded verbatim")
+            }
+        }
+    }
+
+    @Test("with a control token, requests need it as a bearer token or the inbox cookie")
+    func controlToken() async throws {
+        try await withPushMock(configure: { $0.controlAccess.token = "s3cret" }) { mock in
+            let url = "http://127.0.0.1:\(mock.cleartextPort)/_pushmock/clock"
+            func status(_ headers: [String]) async throws -> String {
+                var arguments = ["-s", "-o", "/dev/null", "-w", "%{http_code}", "--http1.1"]
+                for header in headers { arguments += ["-H", header] }
+                arguments.append(url)
+                return try await run("/usr/bin/curl", arguments).output
+            }
+            let none = try await status([])
+            #expect(none == "401")
+            let wrong = try await status(["authorization: Bearer nope"])
+            #expect(wrong == "401")
+            let bearer = try await status(["authorization: Bearer s3cret"])
+            #expect(bearer == "200")
+            let cookie = try await status(["cookie: theme=dark; pushmock-control-token=s3cret"])
+            #expect(cookie == "200")
         }
     }
 }
