@@ -72,7 +72,7 @@ struct HardeningLimitsTests {
             let back = try await ControlAPITests.curl(mock, "POST", "/_pushmock/clock/advance", body: #"{"by":"-3650d"}"#)
             #expect(back.status == 200)
             let fault = try await ControlAPITests.curl(
-                mock, "POST", "/_pushmock/faults", body: #"{"action":{"type":"pass"},"latency":{"fixedMs":86400000}}"#)
+                mock, "POST", "/_pushmock/faults", body: #"{"action":{"type":"pass"},"latency":{"fixedMs":3600000}}"#)
             #expect(fault.status == 200 || fault.status == 201)
         }
     }

@@ -8,9 +8,10 @@ public enum InputLimits {
     /// 10,000 years of 365.25 days, in seconds.
     public static let longestDurationSeconds: Double = 315_576_000_000
 
-    /// The longest injected delay (fault latency, slow-network): one day, in milliseconds. A
-    /// delay holds a stream open, so it is bounded much tighter than other durations.
-    public static let longestDelayMilliseconds: Double = 86_400_000
+    /// The longest injected delay (fault latency, slow-network): one hour, in milliseconds. A
+    /// delay holds a stream open, so it is bounded much tighter than other durations (and no
+    /// longer than the default idle timeout of a connection).
+    public static let longestDelayMilliseconds: Double = 3_600_000
 
     /// Times the gateway can be set to or compared with: 0001-01-01T00:00:00Z through
     /// 9999-12-31T23:59:59.999Z (what ISO 8601 with four-digit years can spell), in milliseconds.
@@ -45,6 +46,6 @@ public enum InputLimits {
 
     /// The words used in errors.
     public static let durationRangeText = "at most 10000 years"
-    public static let delayRangeText = "0 to 86400000 ms (one day)"
+    public static let delayRangeText = "0 to 3600000 ms (one hour)"
     public static let timestampRangeText = "between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z"
 }

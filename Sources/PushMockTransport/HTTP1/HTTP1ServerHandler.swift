@@ -24,6 +24,8 @@ package final class HTTP1ServerHandler: ChannelInboundHandler, RemovableChannelH
     private var answering = false
     /// Pipelined requests beyond this many close the connection (no client needs more).
     static let maximumQueuedRequests = 64
+    /// Body bytes pipelined requests may hold while they wait (as an HTTP/2 connection's cap).
+    static let maximumQueuedBodyBytes = 16 << 20
     private var context: ChannelHandlerContext?
     private var closed = false
 
@@ -112,7 +114,8 @@ package final class HTTP1ServerHandler: ChannelInboundHandler, RemovableChannelH
             guard !discardingRequest, let request = current else { return }
             current = nil
             guard !answering else {
-                guard queued.count < Self.maximumQueuedRequests else {
+                let queuedBodyBytes = queued.reduce(request.body.count) { $0 + $1.request.body.count }
+                guard queued.count < Self.maximumQueuedRequests, queuedBodyBytes <= Self.maximumQueuedBodyBytes else {
                     context.close(promise: nil)
                     return
                 }
