@@ -12,7 +12,7 @@ import Testing
 struct HTTP2AbuseTests {
     static let cases = [
         "rapid-reset", "continuation-flood", "hpack-bomb", "oversized-header", "settings-flood", "ping-flood",
-        "zero-window", "never-reading", "slowloris", "idle-flood", "big-body", "invalid-preface", "http1-garbage",
+        "zero-window", "never-reading", "slowloris", "idle-flood", "idle-goaway", "big-body", "invalid-preface", "http1-garbage",
         "tls-garbage",
     ]
 
@@ -32,8 +32,11 @@ struct HTTP2AbuseTests {
             return
         }
         // Authentication off so an oversized APNs body reaches the payload check; a short
-        // handshake timeout and a small connection cap so the connection cases take seconds.
-        let server = try await ServeProcess(arguments: ["--auth", "none", "--max-connections", "200", "--handshake-timeout", "1s"])
+        // handshake timeout, a short idle timeout and a small connection cap so the connection
+        // cases take seconds.
+        let server = try await ServeProcess(arguments: [
+            "--auth", "none", "--max-connections", "200", "--handshake-timeout", "1s", "--idle-timeout", "2s",
+        ])
         defer { server.removeDirectory() }
         let result = try await run(
             Self.python,

@@ -1,4 +1,5 @@
 import NIOCore
+import PushMockTransport
 import Synchronization
 
 /// Completes waiters once the listeners are bound (or failed to bind).
@@ -161,7 +162,12 @@ final class IdleConnectionCloser: ChannelInboundHandler, Sendable {
 
     func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
         if event is IdleStateHandler.IdleStateEvent {
-            context.close(promise: nil)
+            // HTTP/2 gets a GOAWAY {"reason":"IdleTimeout"} first (APNs lists that reason);
+            // the connection closes a moment later either way.
+            context.fireUserInboundEventTriggered(ConnectionIdleEvent())
+            context.eventLoop.assumeIsolated().scheduleTask(in: .milliseconds(100)) {
+                context.close(promise: nil)
+            }
             return
         }
         context.fireUserInboundEventTriggered(event)

@@ -248,7 +248,8 @@ package final class PushMockServer: Service, Sendable {
                 maximumStoredBodyBytes: configuration.maximumStoredBodyBytes,
                 shutdownDebugData: APNsError(.shutdown).goAwayDebugData,
                 maximumBufferedBodyBytesPerConnection: configuration.connectionLimits.maximumBufferedBodyBytesPerConnection,
-                bodyBudget: bodyBudget
+                bodyBudget: bodyBudget,
+                idleTimeoutDebugData: APNsError(.idleTimeout).goAwayDebugData
             )
         )
         let bootstrap = ServerBootstrap(group: group)

@@ -17,14 +17,19 @@ package struct HTTP2ServerConfiguration: Sendable, Hashable {
     /// Body bytes all connections may hold together, shared by every connection given the
     /// same budget; `nil`: no server-wide cap.
     package var bodyBudget: BodyBudget?
+    /// Debug data of the GOAWAY sent before an idle connection is closed (APNs lists the
+    /// reason `IdleTimeout`). Default: none.
+    package var idleTimeoutDebugData: [UInt8] = []
 
     package init(
         initialSettings: [HTTP2Setting] = HTTP2ServerConfiguration.apnsSettings(maxConcurrentStreams: 1000),
         maximumStoredBodyBytes: Int = 1 << 20,
         shutdownDebugData: [UInt8] = [],
         maximumBufferedBodyBytesPerConnection: Int = 16 << 20,
-        bodyBudget: BodyBudget? = nil
+        bodyBudget: BodyBudget? = nil,
+        idleTimeoutDebugData: [UInt8] = []
     ) {
+        self.idleTimeoutDebugData = idleTimeoutDebugData
         self.initialSettings = initialSettings
         self.maximumStoredBodyBytes = maximumStoredBodyBytes
         self.shutdownDebugData = shutdownDebugData
@@ -61,6 +66,12 @@ package struct HTTP2ServerConfiguration: Sendable, Hashable {
             .maxHeaderListSize(8000),
         ]
     }
+}
+
+/// Sent down a connection's pipeline just before it is closed for idleness; the HTTP/2 handler
+/// answers it with GOAWAY.
+package struct ConnectionIdleEvent: Sendable {
+    package init() {}
 }
 
 /// Serves HTTP/2 on one connection with libnghttp2 doing framing and HPACK.
@@ -188,6 +199,16 @@ package final class HTTP2ServerHandler: ChannelInboundHandler, RemovableChannelH
     package func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
         if event is ChannelShouldQuiesceEvent {
             beginGracefulShutdown(context: context)
+            return
+        }
+        if event is ConnectionIdleEvent, let session {
+            // The connection is about to be closed for idleness: say so first.
+            try? session.submitGoAway(
+                lastStreamID: session.lastProcessedStreamID,
+                errorCode: .noError,
+                debugData: configuration.idleTimeoutDebugData
+            )
+            flush(context: context)
             return
         }
         context.fireUserInboundEventTriggered(event)
