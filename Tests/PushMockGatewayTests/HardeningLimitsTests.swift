@@ -211,4 +211,53 @@ struct HardeningLimitsTests {
             #expect(cookie == "200")
         }
     }
+
+    @Test(
+        "configuration files with out-of-range numbers are refused, not trapped on",
+        arguments: [
+            #"{"apns":{"options":{"providerTokenLifetimeSeconds":9223372036854775807}}}"#,
+            #"{"apns":{"options":{"providerTokenUpdateIntervalSeconds":-1}}}"#,
+            #"{"fcm":{"options":{"accessTokenLifetimeSeconds":9223372036854775807}}}"#,
+            #"{"fcm":{"options":{"assertionClockSkewSeconds":1000000000000000}}}"#,
+            #"{"clock":{"start":9223372036854775807}}"#,
+            #"{"expo":{"options":{"receiptLifetimeSeconds":9223372036854775807}}}"#,
+        ]
+    )
+    func configurationRanges(_ text: String) throws {
+        let path = NSTemporaryDirectory() + "pushmock-config-\(UUID().uuidString).json"
+        try Data(text.utf8).write(to: URL(fileURLWithPath: path))
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        #expect(throws: (any Error).self) { try ConfigurationFile.load(path: path) }
+    }
+
+    @Test("configuration numbers inside their ranges load")
+    func configurationInRange() throws {
+        let text = #"""
+            {"apns":{"options":{"providerTokenLifetimeSeconds":3600,"providerTokenUpdateIntervalSeconds":1200}},
+             "fcm":{"options":{"accessTokenLifetimeSeconds":3600,"assertionClockSkewSeconds":300}},
+             "expo":{"options":{"receiptLifetimeSeconds":86400,"receiptDelayMilliseconds":10}},
+             "clock":{"start":"2026-11-21T10:00:00Z"}}
+            """#
+        let path = NSTemporaryDirectory() + "pushmock-config-\(UUID().uuidString).json"
+        try Data(text.utf8).write(to: URL(fileURLWithPath: path))
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let file = try ConfigurationFile.load(path: path)
+        var configuration = GatewayConfiguration()
+        file.apply(to: &configuration)
+        #expect(configuration.apns.providerTokenLifetime == .seconds(3600))
+        #expect(configuration.fcm.accessTokenLifetime == .seconds(3600))
+    }
+
+    @Test("at most 1000 fault rules are active")
+    func faultRuleCap() async throws {
+        try await withPushMock { mock in
+            let rule = #"{"action":{"type":"apns-error","reason":"BadDeviceToken"},"match":{"token":"nobody"}}"#
+            let many = "[" + Array(repeating: rule, count: 1000).joined(separator: ",") + "]"
+            let added = try await ControlAPITests.curl(mock, "POST", "/_pushmock/faults", body: many)
+            #expect(added.status == 200 || added.status == 201)
+            let over = try await ControlAPITests.curl(mock, "POST", "/_pushmock/faults", body: rule)
+            #expect(over.status == 400)
+            #expect(over.json?["error"]?.stringValue?.contains("at most 1000") == true)
+        }
+    }
 }
