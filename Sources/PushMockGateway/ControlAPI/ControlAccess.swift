@@ -4,9 +4,10 @@ import PushMockCore
 /// Who may drive the control API. The API changes clocks, tokens and faults and reads
 /// recordings, so a web page the developer happens to open must not reach it:
 ///
-/// - **Host** (DNS rebinding): the `Host`/`:authority` must name a loopback address
-///   (`localhost`, `*.localhost`, `127.x.x.x`, `[::1]`), the bound address, or one of
-///   ``allowedHosts``; a request without one (not from a browser) passes.
+/// - **Host** (DNS rebinding): without a token, the `Host`/`:authority` must name a loopback
+///   address (`localhost`, `*.localhost`, `127.x.x.x`, `[::1]`), the bound address, or one of
+///   ``allowedHosts``; a request without one (not from a browser) passes. With a token any
+///   name is accepted (the token is what a rebinding page lacks).
 /// - **Origin** (CSRF): a request whose `Origin` is not its own origin (or is `null`), or
 ///   whose `Sec-Fetch-Site` says `cross-site`/`same-site`, is refused unless the origin is in
 ///   ``allowedOrigins``. The inbox page served at `/` is same-origin and keeps working.
@@ -38,7 +39,10 @@ public struct ControlAccess: Sendable, Hashable {
     /// Why `request` may not use the API, as the error to answer; `nil` when it may.
     func refusal(of request: HTTPRequestMessage, boundHost: String) -> ControlAPIError? {
         let authority = request.authority ?? request.headers.first(named: "host")
-        if let authority, !isAllowedHost(Self.hostName(ofAuthority: authority), boundHost: boundHost) {
+        // With a token the Host does not matter: a rebinding page cannot know the token (and
+        // the browser would not send the gateway's cookie to the attacker's name), while a
+        // gateway on a shared network is reached by whatever name the machine has.
+        if token == nil, let authority, !isAllowedHost(Self.hostName(ofAuthority: authority), boundHost: boundHost) {
             return ControlAPIError(403, "the control API answers only loopback host names (Host: \(authority)); see docs/control-api.md")
         }
         if let origin = request.headers.first(named: "origin"), !isAllowedOrigin(origin, authority: authority) {
