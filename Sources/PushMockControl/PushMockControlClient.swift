@@ -78,6 +78,10 @@ public actor PushMockControlClient {
         }
         var headers = HTTPHeaderList()
         headers.append(name: "accept", value: "application/json")
+        // A gateway started with --control-token wants it on every control request.
+        if let token = ProcessInfo.processInfo.environment["PUSHMOCK_CONTROL_TOKEN"], !token.isEmpty {
+            headers.append(name: "authorization", value: "Bearer \(token)")
+        }
         if !body.isEmpty {
             headers.append(.contentType, value: "application/json")
         }

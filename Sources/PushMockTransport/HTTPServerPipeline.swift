@@ -98,7 +98,8 @@ package struct HTTPServerPipeline: Sendable {
             HTTP1ServerHandler(
                 responder: makeResponder(),
                 scheme: scheme,
-                maximumStoredBodyBytes: http2.maximumStoredBodyBytes
+                maximumStoredBodyBytes: http2.maximumStoredBodyBytes,
+                maximumHeaderListBytes: http2.maximumHeaderListBytes
             )
         )
     }

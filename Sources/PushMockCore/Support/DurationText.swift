@@ -1,8 +1,9 @@
 /// Durations as people type them: `90s`, `2m`, `1h30m`, `1.5h`, `500ms`, `2d`, `1w`, or a bare
 /// number of seconds. Used by the control API, the configuration file and the CLI.
 public enum DurationText {
-    /// Parses `text`; `nil` when it is not a duration. A leading `-` gives a negative duration
-    /// (moving a virtual clock back).
+    /// Parses `text`; `nil` when it is not a duration or is longer than
+    /// ``InputLimits/longestDurationSeconds``. A leading `-` gives a negative duration (moving a
+    /// virtual clock back).
     public static func parse(_ text: some StringProtocol) -> Duration? {
         var rest = Substring(text.trimmingSpaces)
         guard !rest.isEmpty else { return nil }
@@ -13,8 +14,9 @@ public enum DurationText {
         } else if rest.first == "+" {
             rest = rest.dropFirst()
         }
-        if let seconds = Double(rest), seconds.isFinite {
-            return .milliseconds(sign * Int64((seconds * 1000).rounded()))
+        if let seconds = Double(rest) {
+            // Out of range is not a duration: converting it to whole milliseconds would trap.
+            return InputLimits.duration(seconds: Double(sign) * seconds)
         }
         var totalMilliseconds: Double = 0
         var sawComponent = false
@@ -28,7 +30,7 @@ public enum DurationText {
             totalMilliseconds += value * scale
             sawComponent = true
         }
-        guard sawComponent, totalMilliseconds.isFinite, abs(totalMilliseconds) < 1e15 else { return nil }
+        guard sawComponent, totalMilliseconds.isFinite, totalMilliseconds <= InputLimits.longestDurationSeconds * 1000 else { return nil }
         return .milliseconds(sign * Int64(totalMilliseconds.rounded()))
     }
 

@@ -1,6 +1,7 @@
 /// A duration in JSON as people write it: text (`90s`, `1m30s`, `1h30m`, `-5m`, see
 /// ``DurationText``) or a number of seconds; encoded as text. The configuration file, the
 /// control API's clock and expectations' `within` all read durations through this one type.
+/// Durations longer than ``InputLimits/longestDurationSeconds`` are refused.
 public struct FlexibleDuration: Codable, Sendable, Hashable {
     public var duration: Duration
 
@@ -9,14 +10,20 @@ public struct FlexibleDuration: Codable, Sendable, Hashable {
     public init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()
         if let seconds = try? container.decode(Double.self) {
-            duration = .milliseconds(Int64((seconds * 1000).rounded()))
+            guard let bounded = InputLimits.duration(seconds: seconds) else {
+                throw DecodingError.dataCorruptedError(
+                    in: container,
+                    debugDescription: "a duration must be \(InputLimits.durationRangeText) either way"
+                )
+            }
+            duration = bounded
             return
         }
         let text = try container.decode(String.self)
         guard let parsed = DurationText.parse(text) else {
             throw DecodingError.dataCorruptedError(
                 in: container,
-                debugDescription: "expected a duration such as 90s, 2m, 1h30m or a number of seconds"
+                debugDescription: "expected a duration such as 90s, 2m, 1h30m or a number of seconds, \(InputLimits.durationRangeText)"
             )
         }
         duration = parsed

@@ -304,3 +304,21 @@ public struct APNsOptionsPatch: Codable, Sendable, Hashable {
         if let rejectHighPriorityBackground { options.rejectHighPriorityBackground = rejectHighPriorityBackground }
     }
 }
+
+extension APNsOptionsPatch {
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        authentication = try container.decodeIfPresent(APNsOptions.Authentication.self, forKey: .authentication)
+        defaultEnvironment = try container.decodeIfPresent(APNsEnvironment.self, forKey: .defaultEnvironment)
+        environmentFromAuthority = try container.decodeIfPresent(Bool.self, forKey: .environmentFromAuthority)
+        strictTokenLength = try container.decodeIfPresent(Bool.self, forKey: .strictTokenLength)
+        rejectUnknownTokens = try container.decodeIfPresent(Bool.self, forKey: .rejectUnknownTokens)
+        environmentKeySpelling = try container.decodeIfPresent(APNsReason.EnvironmentKeySpelling.self, forKey: .environmentKeySpelling)
+        providerTokenLifetimeSeconds = try container.decodeSecondsIfPresent(forKey: .providerTokenLifetimeSeconds)
+        providerTokenUpdateIntervalSeconds = try container.decodeSecondsIfPresent(forKey: .providerTokenUpdateIntervalSeconds)
+        maxConcurrentStreams = try container.decodeIfPresent(UInt32.self, forKey: .maxConcurrentStreams)
+        oneStreamUntilAuthenticated = try container.decodeIfPresent(Bool.self, forKey: .oneStreamUntilAuthenticated)
+        throttleStreamsAfterRejection = try container.decodeIfPresent(Bool.self, forKey: .throttleStreamsAfterRejection)
+        rejectHighPriorityBackground = try container.decodeIfPresent(Bool.self, forKey: .rejectHighPriorityBackground)
+    }
+}

@@ -222,3 +222,14 @@ public struct ExpoOptionsPatch: Codable, Sendable, Hashable {
         if let authentication { options.authentication = authentication }
     }
 }
+
+extension ExpoOptionsPatch {
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        rejectUnknownTokens = try container.decodeIfPresent(Bool.self, forKey: .rejectUnknownTokens)
+        receiptDelayMilliseconds = try container.decodeMillisecondsIfPresent(forKey: .receiptDelayMilliseconds)
+        receiptLifetimeSeconds = try container.decodeSecondsIfPresent(forKey: .receiptLifetimeSeconds)
+        notificationsPerSecondPerProject = try container.decodeIfPresent(Int.self, forKey: .notificationsPerSecondPerProject)
+        compressesResponses = try container.decodeIfPresent(Bool.self, forKey: .compressesResponses)
+    }
+}

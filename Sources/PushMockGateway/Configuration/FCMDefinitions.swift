@@ -216,6 +216,16 @@ public struct FCMOptionsPatch: Codable, Sendable, Hashable {
     }
 }
 
+extension FCMOptionsPatch {
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        accessTokenLifetimeSeconds = try container.decodeSecondsIfPresent(forKey: .accessTokenLifetimeSeconds)
+        assertionClockSkewSeconds = try container.decodeSecondsIfPresent(forKey: .assertionClockSkewSeconds)
+        rejectUnknownTokens = try container.decodeIfPresent(Bool.self, forKey: .rejectUnknownTokens)
+        prettyPrintErrors = try container.decodeIfPresent(Bool.self, forKey: .prettyPrintErrors)
+    }
+}
+
 /// A change to one FCM token's lifecycle: `PATCH /_pushmock/fcm/tokens/{token}` (and
 /// `pushmock token …`). Fields left out stay as they are; an unknown token is created for
 /// `project` (default: the sample project).

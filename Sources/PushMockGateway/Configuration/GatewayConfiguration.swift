@@ -69,6 +69,12 @@ public struct GatewayConfiguration: Sendable {
     /// Areas added to the control API by other targets (the check endpoints of
     /// `PushMockCheckAPI`, which `pushmock serve` and `withPushMock` install). Default: none.
     package var controlAPIExtensions: [any ControlAPIExtension] = []
+    /// Connection count, handshake and idle timeouts, body buffering caps. Default
+    /// ``ConnectionLimits/defaults``.
+    public var connectionLimits: ConnectionLimits = .defaults
+    /// Who may use the control API (`--control-token`, allowed origins). Default: no token,
+    /// loopback `Host` names and same-origin requests only.
+    public var controlAccess: ControlAccess = ControlAccess()
 
     public init(
         host: String = "127.0.0.1",

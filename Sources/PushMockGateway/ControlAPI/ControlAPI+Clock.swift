@@ -11,6 +11,9 @@ import PushMockCore
 /// | POST | /clock/resume | |
 /// | POST | /clock/set | `{"to": time}` (ISO 8601 or ms) |
 /// | POST | /clock/advance | `{"by": "90s"}` (duration text, or a number of seconds) |
+///
+/// Times must lie in ``InputLimits/timestampMilliseconds`` (years 1–9999), before and after an
+/// advance; anything else is a 400.
 /// | POST | /clock/reset | back to real time, running |
 extension ControlAPI {
     func clockRoutes(_ request: ControlRequest) throws -> HTTPResponseMessage? {
@@ -33,6 +36,15 @@ extension ControlAPI {
             clock.set(to: to.timestamp)
         case "advance":
             guard let by = change.by else { throw ControlAPIError(400, "give the duration: {\"by\": \"90s\"}") }
+            // Both are bounded (InputLimits), so the sum cannot overflow; the result must stay a
+            // time the gateway can spell, or every later JWT check would compute with it.
+            let target = state.clock.now() + by.duration
+            guard InputLimits.contains(target) else {
+                throw ControlAPIError(
+                    400,
+                    "advancing by \(DurationText.format(by.duration)) would leave the supported range: times are \(InputLimits.timestampRangeText)"
+                )
+            }
             clock.advance(by: by.duration)
         case "reset":
             clock.reset()

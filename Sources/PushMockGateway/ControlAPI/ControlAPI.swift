@@ -55,14 +55,22 @@ package struct ControlAPI: Sendable {
     private let context: ControlAPIContext
     /// Called after a CA was added so the TLS listener can rebuild its context.
     let onCertificateAuthoritiesChanged: @Sendable () throws -> Void
+    /// Host, origin and token rules (``ControlAccess``).
+    let access: ControlAccess
+    /// The address the listeners are bound to (an accepted `Host` besides loopback names).
+    let boundHost: String
 
     init(
         state: GatewayState,
         extensions: [any ControlAPIExtension] = [],
         files: ControlFileAccess,
+        access: ControlAccess = ControlAccess(),
+        boundHost: String = "127.0.0.1",
         onCertificateAuthoritiesChanged: @escaping @Sendable () throws -> Void
     ) {
         self.state = state
+        self.access = access
+        self.boundHost = boundHost
         var byArea: [String: any ControlAPIExtension] = [:]
         for installed in extensions {
             // The first extension to claim an area keeps it; built-in areas stay built in.
@@ -83,6 +91,13 @@ package struct ControlAPI: Sendable {
     }
 
     func handle(_ request: HTTPRequestMessage) -> Reply {
+        if let refusal = access.refusal(of: request, boundHost: boundHost) {
+            return .now(.respond(Self.errorResponse(refusal)))
+        }
+        guard !request.isBodyTruncated else {
+            // Never act on the prefix of a body.
+            return .now(.respond(Self.json(status: 413, ["error": JSONValue("the request body exceeds \(request.body.count) bytes")])))
+        }
         let path = request.pathWithoutQuery.dropFirst(EndpointID.controlPrefix.count)
         let segments = path.split(separator: "/", omittingEmptySubsequences: true).map(String.init)
         let items = Self.parseQueryItems(request.query)

@@ -72,6 +72,14 @@ struct FCMSendEndpoint: GatewayEndpoint {
             fail(&exchange, FCMError.notFound(path: String(request.pathWithoutQuery)))
             return exchange
         }
+        if request.isBodyTruncated {
+            // Refused, never parsed from a prefix: Google's API front end answers an oversized
+            // body with this INVALID_ARGUMENT before looking at it.
+            fail(
+                &exchange,
+                FCMError(status: .invalidArgument, message: "Request payload size exceeds the limit: \(request.body.count) bytes."))
+            return exchange
+        }
         if let root = try? JSONValue(parsing: request.body, maxDepth: FCMMessageValidator.maximumJSONDepth) {
             exchange.json = root
             exchange.body = FCMMessageValidator.validate(json: root)

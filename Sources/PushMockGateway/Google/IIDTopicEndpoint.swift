@@ -66,6 +66,10 @@ struct IIDTopicEndpoint: GatewayEndpoint {
             fail(&exchange, 405, "METHOD_NOT_ALLOWED")
             return exchange
         }
+        guard !request.isBodyTruncated else {
+            fail(&exchange, 413, "PAYLOAD_TOO_LARGE")
+            return exchange
+        }
         guard let root = try? JSONValue(parsing: request.body), let to = root["to"]?.stringValue,
             case .array(let entries)? = root["registration_tokens"],
             !entries.isEmpty, entries.count <= Self.maximumTokensPerRequest

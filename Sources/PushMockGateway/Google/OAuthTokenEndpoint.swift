@@ -42,6 +42,10 @@ struct OAuthTokenEndpoint: GatewayEndpoint {
             fail(&exchange, 405, "invalid_request", "The token endpoint accepts POST only.")
             return exchange
         }
+        guard !request.isBodyTruncated else {
+            fail(&exchange, 413, "invalid_request", "Request payload size exceeds the limit: \(request.body.count) bytes.")
+            return exchange
+        }
         exchange.form = FormBody.parse(request.body)
         guard let grantType = exchange.field("grant_type") else {
             fail(&exchange, 400, "invalid_request", "Missing required parameter: grant_type")

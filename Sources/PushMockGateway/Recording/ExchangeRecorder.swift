@@ -176,11 +176,29 @@ struct ExchangeRecorder {
     }
 
     /// The request headers for the record: shared as they are, or — when they carry an
-    /// `authorization` field — copied once with its value replaced by `placeholder`.
+    /// `authorization` field or another credential (``credentialFields``) — copied with the
+    /// `authorization` value replaced by `placeholder` and the others by `[withheld]`. The
+    /// record feeds the journal, the API, the inbox and replay alike, so this is the one place.
     static func recordedHeaders(_ headers: HTTPHeaderList, authorization placeholder: String) -> HTTPHeaderList {
-        guard headers.firstIndex(of: .authorization) != nil else { return headers }
-        return headers.replacingValues(of: .authorization, with: placeholder)
+        var recorded = headers
+        if headers.firstIndex(of: .authorization) != nil {
+            recorded = recorded.replacingValues(of: .authorization, with: placeholder)
+        }
+        for name in credentialFields where recorded.firstIndex(of: name) != nil {
+            recorded = recorded.replacingValues(of: name, with: withheld)
+        }
+        return recorded
     }
+
+    /// Header fields that carry credentials besides `authorization`: never stored verbatim.
+    static let credentialFields: [HTTPFieldName] = [
+        HTTPFieldName("proxy-authorization"), HTTPFieldName("cookie"), HTTPFieldName("set-cookie"),
+        HTTPFieldName("x-api-key"), HTTPFieldName("x-goog-api-key"), HTTPFieldName("x-auth-token"),
+        HTTPFieldName("x-access-token"), HTTPFieldName("x-pushmock-control-token"),
+    ]
+
+    /// What replaces a credential-bearing header's value in a record.
+    static let withheld = "[withheld]"
 
     /// Decodes the header and claims of a JWT that failed verification, for the record.
     static func undecodedAuth(_ authorization: String) -> AuthInfo {

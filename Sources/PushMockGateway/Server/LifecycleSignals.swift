@@ -1,4 +1,5 @@
 import NIOCore
+import PushMockTransport
 import Synchronization
 
 /// Completes waiters once the listeners are bound (or failed to bind).
@@ -109,6 +110,18 @@ final class ConnectionTracker: Sendable {
 
     var count: Int { state.withLock { $0.channels.count } }
 
+    /// Tracks `channel` if fewer than `limit` connections are open; `false` (not tracked)
+    /// otherwise. Counting and adding happen under one lock, so the cap holds under a burst.
+    func admit(_ channel: any Channel, limit: Int) -> Bool {
+        let admitted = state.withLock { state -> Bool in
+            guard state.channels.count < limit else { return false }
+            state.channels[ObjectIdentifier(channel)] = channel
+            return true
+        }
+        if admitted { add(channel) }
+        return admitted
+    }
+
     /// Asks every connection to quiesce (HTTP/2: GOAWAY; HTTP/1.1: close after the current
     /// response), waits up to `gracePeriod`, then closes the rest.
     func drain(gracePeriod: Duration) async {
@@ -139,5 +152,24 @@ final class ConnectionTracker: Sendable {
             }
             await group.waitForAll()
         }
+    }
+}
+
+/// Closes a connection on which nothing was read or written for the idle timeout
+/// (``ConnectionLimits/idleTimeout``); `IdleStateHandler` before it says when.
+final class IdleConnectionCloser: ChannelInboundHandler, Sendable {
+    typealias InboundIn = NIOAny
+
+    func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+        if event is IdleStateHandler.IdleStateEvent {
+            // HTTP/2 gets a GOAWAY {"reason":"IdleTimeout"} first (APNs lists that reason);
+            // the connection closes a moment later either way.
+            context.fireUserInboundEventTriggered(ConnectionIdleEvent())
+            context.eventLoop.assumeIsolated().scheduleTask(in: .milliseconds(100)) {
+                context.close(promise: nil)
+            }
+            return
+        }
+        context.fireUserInboundEventTriggered(event)
     }
 }

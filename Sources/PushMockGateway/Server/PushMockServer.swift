@@ -37,6 +37,8 @@ package final class PushMockServer: Service, Sendable {
     private let readiness = ReadinessSignal()
     private let shutdownRequested = ShutdownSignal()
     private let connections = ConnectionTracker()
+    /// Request body bytes all connections hold together (``ConnectionLimits``).
+    private let bodyBudget: BodyBudget
     private let sampleServiceAccount: Mutex<SampleServiceAccount?>
 
     /// The sample FCM service account, with `token_uri` pointing at the running gateway once
@@ -78,6 +80,7 @@ package final class PushMockServer: Service, Sendable {
         } else {
             journal = nil
         }
+        self.bodyBudget = BodyBudget(limit: configuration.connectionLimits.maximumBufferedBodyBytes)
         self.state = GatewayState(
             clock: clock,
             apnsOptions: configuration.apns,
@@ -142,6 +145,7 @@ package final class PushMockServer: Service, Sendable {
     package func run() async throws {
         var channels: [any Channel] = []
         do {
+            try checkPublicBind()
             var info = GatewayServerInfo(pid: ProcessInfo.processInfo.processIdentifier, version: PushMockVersion.current)
             if let port = configuration.tlsPort {
                 let channel = try await bind(port: port, tls: true, environment: nil)
@@ -255,11 +259,23 @@ package final class PushMockServer: Service, Sendable {
                     maxConcurrentStreams: configuration.apns.oneStreamUntilAuthenticated ? 1 : configuration.apns.maxConcurrentStreams
                 ),
                 maximumStoredBodyBytes: configuration.maximumStoredBodyBytes,
-                shutdownDebugData: APNsError(.shutdown).goAwayDebugData
+                shutdownDebugData: APNsError(.shutdown).goAwayDebugData,
+                maximumBufferedBodyBytesPerConnection: configuration.connectionLimits.maximumBufferedBodyBytesPerConnection,
+                bodyBudget: bodyBudget,
+                idleTimeoutDebugData: APNsError(.idleTimeout).goAwayDebugData
             )
         )
         let bootstrap = ServerBootstrap(group: group)
             .serverChannelOption(.backlog, value: 256)
+            .serverChannelInitializer { channel in
+                // Out of descriptors (EMFILE) or memory, stop accepting for a moment instead of
+                // retrying in a busy loop; NIO's async bind adds this, the plain one does not.
+                channel.eventLoop.makeCompletedFuture {
+                    try channel.pipeline.syncOperations.addHandler(
+                        AcceptBackoffHandler(backoffProvider: { _ in .milliseconds(250) })
+                    )
+                }
+            }
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
             .childChannelOption(.socketOption(.tcp_nodelay), value: 1)
             .childChannelOption(.maxMessagesPerRead, value: 16)
@@ -282,12 +298,28 @@ package final class PushMockServer: Service, Sendable {
         servesInbox: Bool,
         pipeline: HTTPServerPipeline
     ) throws {
-        connections.add(channel)
+        let limits = configuration.connectionLimits
+        guard connections.admit(channel, limit: limits.effectiveMaximumConnections) else {
+            // Over the cap: the child initializer's failure closes the socket at once.
+            throw GatewayStartError("connection limit reached")
+        }
+        // Until TLS and the protocol are settled (the responder is asked for), a timer runs;
+        // a client that connects and sends nothing useful is closed when it fires.
+        let handshakeDeadline = channel.eventLoop.scheduleTask(in: TimeAmount(limits.handshakeTimeout)) {
+            channel.close(promise: nil)
+        }
+        channel.closeFuture.whenComplete { _ in handshakeDeadline.cancel() }
+        try channel.pipeline.syncOperations.addHandlers([
+            IdleStateHandler(allTimeout: TimeAmount(limits.idleTimeout)),
+            IdleConnectionCloser(),
+        ])
         let remote = channel.remoteAddress.map { "\($0.ipAddress ?? "?"):\($0.port ?? 0)" }
         let controlAPI = ControlAPI(
             state: state,
             extensions: configuration.controlAPIExtensions,
-            files: ControlFileAccess(directories: configuration.checksDirectories)
+            files: ControlFileAccess(directories: configuration.checksDirectories),
+            access: configuration.controlAccess,
+            boundHost: configuration.host
         ) { [self] in try self.rebuildTLSContext() }
         let eventLoop = channel.eventLoop
         if tls {
@@ -310,6 +342,7 @@ package final class PushMockServer: Service, Sendable {
                         problem = "\(error)"
                     }
                 }
+                handshakeDeadline.cancel()
                 return self.makeConnection(
                     transport: transport,
                     tls: true,
@@ -325,7 +358,8 @@ package final class PushMockServer: Service, Sendable {
             }
         } else {
             try pipeline.addCleartextDetection(to: channel) { [self] transport in
-                self.makeConnection(
+                handshakeDeadline.cancel()
+                return self.makeConnection(
                     transport: transport,
                     tls: false,
                     servesInbox: servesInbox,
@@ -405,6 +439,22 @@ package final class PushMockServer: Service, Sendable {
         }
         let context = try NIOSSLContext(configuration: configurationTLS)
         tlsContext.withLock { $0 = context }
+    }
+
+    /// A gateway reachable beyond this machine must not expose an unauthenticated control
+    /// API: without a control token it refuses to start; with one it still warns.
+    private func checkPublicBind() throws {
+        let host = configuration.host
+        guard !ControlAccess.isLoopback(host) else { return }
+        guard configuration.controlAccess.token != nil else {
+            throw GatewayStartError(
+                "listening on \(host) exposes the control API beyond this machine: give --control-token <secret> (docs/SECURITY.md)"
+            )
+        }
+        logger.warning(
+            "listening on a non-loopback address: APNs/FCM/Expo endpoints accept any client, the control API needs the token",
+            metadata: ["host": "\(host)"]
+        )
     }
 
     private static func isIPAddress(_ host: String) -> Bool {

@@ -119,7 +119,7 @@ package final class DeviceRegistry: Sendable {
         return devices.withLock { devices -> APNsError? in
             guard var record = devices[key] else { return nil }
             if let gone = record.goneError(at: now) { return gone }
-            record.acceptedSends += 1
+            record.acceptedSends.addSaturating(1)
             if let limit = record.expireAfterSends, record.acceptedSends >= limit, case .active = record.state {
                 record.state = record.endOfLife == .expired ? .expired(at: now) : .unregistered(at: now)
             }

@@ -163,7 +163,7 @@ package final class ExpoRegistry: Sendable {
         contents.withLock { contents in
             guard var record = contents.tokens[token] else { return true }
             guard record.isActive(at: now) else { return false }
-            record.acceptedSends += 1
+            record.acceptedSends.addSaturating(1)
             if let limit = record.expireAfterSends, record.acceptedSends >= limit, case .active = record.state {
                 record.state = .unregistered(at: now)
             }

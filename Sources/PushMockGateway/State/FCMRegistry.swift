@@ -110,7 +110,7 @@ package final class FCMRegistry: Sendable {
         tokens.withLock { tokens in
             guard var record = tokens[token] else { return true }
             guard record.isActive(at: now) else { return false }
-            record.acceptedSends += 1
+            record.acceptedSends.addSaturating(1)
             if let limit = record.expireAfterSends, record.acceptedSends >= limit, case .active = record.state {
                 record.state = .unregistered(at: now)
             }

@@ -24,6 +24,9 @@ public final class FaultEngine: Sendable {
 
     public init() {}
 
+    /// The most rules active at once.
+    public static let maximumRules = 1000
+
     /// Adds a rule after validating it; returns it with its id. `now` anchors `forSeconds` and `startsInSeconds`.
     @discardableResult
     public func add(_ rule: FaultRule, now: Timestamp) throws(FaultRuleError) -> FaultRule {
@@ -39,7 +42,12 @@ public final class FaultEngine: Sendable {
             rule.trigger.from = start
             rule.trigger.until = start + .milliseconds(Int64(seconds * 1000))
         }
-        let added = state.withLock { state -> FaultRule in
+        let added = try state.withLock { state throws(FaultRuleError) -> FaultRule in
+            let replaces = rule.id.map { id in state.rules.contains { $0.rule.id == id } } ?? false
+            // Every request is checked against every rule: the count bounds that work.
+            guard replaces || state.rules.count < Self.maximumRules else {
+                throw FaultRuleError("at most \(Self.maximumRules) fault rules can be active; remove some first")
+            }
             if rule.id == nil {
                 rule.id = "fault-\(state.nextID)"
             }

@@ -82,11 +82,22 @@ public struct FaultTrigger: Sendable, Codable, Hashable {
         if let count, count < 1 { throw FaultRuleError("count must be at least 1") }
         if let everyNth, everyNth < 1 { throw FaultRuleError("everyNth must be at least 1") }
         if let after, after < 0 { throw FaultRuleError("after must not be negative") }
-        if let forSeconds, forSeconds <= 0 { throw FaultRuleError("forSeconds must be positive") }
-        if let startsInSeconds, startsInSeconds < 0 { throw FaultRuleError("startsInSeconds must not be negative") }
+        if let forSeconds, forSeconds <= 0 || !InputLimits.isWindowSeconds(forSeconds) {
+            throw FaultRuleError(
+                "forSeconds must be positive and \(InputLimits.durationRangeText) (\(InputLimits.longestDurationSeconds) s)")
+        }
+        if let startsInSeconds, !InputLimits.isWindowSeconds(startsInSeconds) {
+            throw FaultRuleError("startsInSeconds must be 0 to \(InputLimits.longestDurationSeconds) s (\(InputLimits.durationRangeText))")
+        }
+        for (name, time) in [("from", from), ("until", until)] {
+            if let time, !InputLimits.contains(time) { throw FaultRuleError("\(name) must be \(InputLimits.timestampRangeText)") }
+        }
         if startsInSeconds != nil, from != nil { throw FaultRuleError("give either from or startsInSeconds, not both") }
         if let from, let until, until <= from { throw FaultRuleError("until must be after from") }
-        if let rate, rate.limit < 0 || rate.perSeconds <= 0 { throw FaultRuleError("rate needs limit ≥ 0 and perSeconds > 0") }
+        if let rate, rate.limit < 0 || rate.perSeconds <= 0 || !InputLimits.isWindowSeconds(rate.perSeconds) {
+            throw FaultRuleError(
+                "rate needs limit ≥ 0 and 0 < perSeconds ≤ \(InputLimits.longestDurationSeconds) (\(InputLimits.durationRangeText))")
+        }
         if let key = rate?.key, !["token", "topic", "project", "connection", "all"].contains(key) {
             throw FaultRuleError("rate.key must be token, topic, project, connection or all")
         }

@@ -40,14 +40,19 @@ public struct Latency: Sendable, Codable, Hashable {
     public func validate() throws(FaultRuleError) {
         let forms = [fixedMs != nil, uniformMs != nil, normalMs != nil, exponentialMs != nil].filter { $0 }.count
         guard forms == 1 else { throw FaultRuleError("latency: give exactly one of fixedMs, uniformMs, normalMs, exponentialMs") }
-        if let fixedMs, fixedMs < 0 { throw FaultRuleError("latency: fixedMs must not be negative") }
-        if let uniformMs, uniformMs.count != 2 || uniformMs[0] < 0 || uniformMs[1] < uniformMs[0] {
-            throw FaultRuleError("latency: uniformMs is [min, max] with 0 ≤ min ≤ max")
+        let range = InputLimits.delayRangeText
+        if let fixedMs, !InputLimits.isDelayMilliseconds(fixedMs) { throw FaultRuleError("latency: fixedMs must be \(range)") }
+        if let uniformMs,
+            uniformMs.count != 2 || !uniformMs.allSatisfy(InputLimits.isDelayMilliseconds) || uniformMs[1] < uniformMs[0]
+        {
+            throw FaultRuleError("latency: uniformMs is [min, max] with min ≤ max, each \(range)")
         }
-        if let normalMs, normalMs.mean < 0 || normalMs.stddev < 0 {
-            throw FaultRuleError("latency: normalMs needs mean ≥ 0 and stddev ≥ 0")
+        if let normalMs, !InputLimits.isDelayMilliseconds(normalMs.mean) || !InputLimits.isDelayMilliseconds(normalMs.stddev) {
+            throw FaultRuleError("latency: normalMs needs mean and stddev of \(range)")
         }
-        if let exponentialMs, exponentialMs.mean <= 0 { throw FaultRuleError("latency: exponentialMs needs mean > 0") }
+        if let exponentialMs, exponentialMs.mean <= 0 || !InputLimits.isDelayMilliseconds(exponentialMs.mean) {
+            throw FaultRuleError("latency: exponentialMs needs 0 < mean, \(range)")
+        }
     }
 
     /// Draws a delay.
@@ -68,7 +73,8 @@ public struct Latency: Sendable, Codable, Hashable {
         } else {
             milliseconds = 0
         }
-        return .microseconds(Int64(milliseconds * 1000))
+        // Distribution tails can exceed the validated parameters; a delay never exceeds the cap.
+        return .microseconds(Int64(min(milliseconds, InputLimits.longestDelayMilliseconds) * 1000))
     }
 
     // Foundation-free elementary functions (enough precision for delays).

@@ -24,6 +24,8 @@ package final class HTTP1ServerHandler: ChannelInboundHandler, RemovableChannelH
     private var answering = false
     /// Pipelined requests beyond this many close the connection (no client needs more).
     static let maximumQueuedRequests = 64
+    /// Body bytes pipelined requests may hold while they wait (as an HTTP/2 connection's cap).
+    static let maximumQueuedBodyBytes = 16 << 20
     private var context: ChannelHandlerContext?
     private var closed = false
     /// The consumer of the streamed body being written, if any: cancelled (which ends its
@@ -32,10 +34,33 @@ package final class HTTP1ServerHandler: ChannelInboundHandler, RemovableChannelH
     /// Set when the server shuts down during a streamed body: end it and close.
     private var closeAfterStream = false
 
-    package init(responder: any HTTPConnectionResponder, scheme: String, maximumStoredBodyBytes: Int = 1 << 20) {
+    /// The largest request head accepted (request line and header fields, counted as HTTP/2
+    /// counts a header list); larger ones are answered 431 and the connection is closed.
+    private let maximumHeaderListBytes: Int
+    /// Set after a 431: the rest of that request is discarded.
+    private var discardingRequest = false
+
+    package init(
+        responder: any HTTPConnectionResponder,
+        scheme: String,
+        maximumStoredBodyBytes: Int = 1 << 20,
+        maximumHeaderListBytes: Int = 8000
+    ) {
         self.responder = responder
         self.scheme = scheme
         self.maximumStoredBodyBytes = maximumStoredBodyBytes
+        self.maximumHeaderListBytes = maximumHeaderListBytes
+    }
+
+    /// NIOHTTP1's error handler has answered a malformed request with 400; nothing after it
+    /// can be framed, so the connection closes (the 400 is already flushed).
+    package func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        if error is HTTPParserError {
+            closed = true
+            context.close(promise: nil)
+            return
+        }
+        context.fireErrorCaught(error)
     }
 
     package func handlerAdded(context: ChannelHandlerContext) {
@@ -71,6 +96,14 @@ package final class HTTP1ServerHandler: ChannelInboundHandler, RemovableChannelH
     package func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         switch unwrapInboundIn(data) {
         case .head(let head):
+            var size = InboundLimits.fieldSize(nameCount: 5, valueCount: head.uri.utf8.count)
+            for (name, value) in head.headers {
+                size += InboundLimits.fieldSize(nameCount: name.utf8.count, valueCount: value.utf8.count)
+            }
+            guard size <= maximumHeaderListBytes else {
+                refuseOversizedHead(context: context)
+                return
+            }
             var headers = HTTPHeaderList()
             headers.reserveCapacity(fields: head.headers.count, bytes: 512)
             var authority: String?
@@ -90,17 +123,18 @@ package final class HTTP1ServerHandler: ChannelInboundHandler, RemovableChannelH
                 headers: headers
             )
         case .body(var buffer):
-            guard current != nil else { return }
+            guard current != nil, !discardingRequest else { return }
             current!.bodyByteCount += buffer.readableBytes
             let room = maximumStoredBodyBytes - current!.body.count
             if room > 0, let bytes = buffer.readBytes(length: min(room, buffer.readableBytes)) {
                 current!.body.append(contentsOf: bytes)
             }
         case .end:
-            guard let request = current else { return }
+            guard !discardingRequest, let request = current else { return }
             current = nil
             guard !answering else {
-                guard queued.count < Self.maximumQueuedRequests else {
+                let queuedBodyBytes = queued.reduce(request.body.count) { $0 + $1.request.body.count }
+                guard queued.count < Self.maximumQueuedRequests, queuedBodyBytes <= Self.maximumQueuedBodyBytes else {
                     context.close(promise: nil)
                     return
                 }
@@ -109,6 +143,24 @@ package final class HTTP1ServerHandler: ChannelInboundHandler, RemovableChannelH
             }
             dispatch(request, keepAlive: currentKeepAlive, context: context)
         }
+    }
+
+    /// 431 with `connection: close` (after the answers before it), as nghttpx answers an
+    /// HTTP/1.1 request whose header fields exceed its buffer.
+    private func refuseOversizedHead(context: ChannelHandlerContext) {
+        discardingRequest = true
+        current = nil
+        var headers = HTTPHeaderList()
+        headers.append(name: "content-type", value: "text/plain")
+        let response = HTTPResponseMessage(status: 431, headers: headers, body: Array("Request Header Fields Too Large\n".utf8))
+        if answering {
+            // Let the answers in flight go first; nothing after this request is read.
+            queued.removeAll()
+            context.close(promise: nil)
+            return
+        }
+        answering = true
+        write(response, keepAlive: false, withoutBody: false, context: context)
     }
 
     private func dispatch(_ request: HTTPRequestMessage, keepAlive: Bool, context: ChannelHandlerContext) {

@@ -87,12 +87,19 @@ public final class HTTP2ClientHandler: ChannelInboundHandler, RemovableChannelHa
         self.scheme = scheme
     }
 
+    /// What a response may bring: far more than any push service sends, bounded all the same.
+    static let responseLimits = InboundLimits(
+        maximumStoredBodyBytes: 16 << 20,
+        maximumHeaderListBytes: 1 << 20,
+        maximumBufferedBodyBytesPerConnection: 1 << 30
+    )
+
     public func handlerAdded(context: ChannelHandlerContext) {
         self.context = context
         do {
             // Until the server's SETTINGS arrive assume 100 streams (RFC 9113 recommends a
             // minimum of 100), so a burst before the first SETTINGS cannot overrun a server.
-            session = try NGHTTP2Session(role: .client, maximumStoredBodyBytes: 16 << 20, peerMaxConcurrentStreams: 100)
+            session = try NGHTTP2Session(role: .client, limits: Self.responseLimits, peerMaxConcurrentStreams: 100)
         } catch {
             context.fireErrorCaught(error)
             context.close(promise: nil)
@@ -318,14 +325,17 @@ public final class HTTP2ClientHandler: ChannelInboundHandler, RemovableChannelHa
             onGoAway?(goAway)
         }
         for streamID in session.completed {
-            guard let stream = session.inbound.removeValue(forKey: streamID),
-                let waiter = pending.removeValue(forKey: streamID)
-            else { continue }
-            complete(waiter, with: .success(HTTPResponseMessage(status: stream.status ?? 0, headers: stream.headers, body: stream.body)))
+            guard let stream = session.inbound.removeValue(forKey: streamID) else { continue }
+            let body = stream.body
+            session.releaseBody(of: stream)
+            guard let waiter = pending.removeValue(forKey: streamID) else { continue }
+            complete(waiter, with: .success(HTTPResponseMessage(status: stream.status ?? 0, headers: stream.headers, body: body)))
         }
         session.completed.removeAll(keepingCapacity: true)
         for (streamID, errorCode) in session.closed {
-            session.inbound.removeValue(forKey: streamID)
+            if let stream = session.inbound.removeValue(forKey: streamID) {
+                session.releaseBody(of: stream)
+            }
             guard let waiter = pending.removeValue(forKey: streamID) else { continue }
             if let receivedGoAway, streamID > receivedGoAway.lastStreamID {
                 complete(waiter, with: .failure(HTTP2ClientError(.goAway(receivedGoAway))))

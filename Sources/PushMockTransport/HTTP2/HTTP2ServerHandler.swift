@@ -12,15 +12,48 @@ package struct HTTP2ServerConfiguration: Sendable, Hashable {
     /// Debug data of the GOAWAY sent when the server shuts down gracefully (APNs sends
     /// `{"reason":"Shutdown"}`). Default: none.
     package var shutdownDebugData: [UInt8]
+    /// Body bytes all streams of one connection may hold together (default 16 MiB).
+    package var maximumBufferedBodyBytesPerConnection: Int
+    /// Body bytes all connections may hold together, shared by every connection given the
+    /// same budget; `nil`: no server-wide cap.
+    package var bodyBudget: BodyBudget?
+    /// Debug data of the GOAWAY sent before an idle connection is closed (APNs lists the
+    /// reason `IdleTimeout`). Default: none.
+    package var idleTimeoutDebugData: [UInt8] = []
 
     package init(
         initialSettings: [HTTP2Setting] = HTTP2ServerConfiguration.apnsSettings(maxConcurrentStreams: 1000),
         maximumStoredBodyBytes: Int = 1 << 20,
-        shutdownDebugData: [UInt8] = []
+        shutdownDebugData: [UInt8] = [],
+        maximumBufferedBodyBytesPerConnection: Int = 16 << 20,
+        bodyBudget: BodyBudget? = nil,
+        idleTimeoutDebugData: [UInt8] = []
     ) {
+        self.idleTimeoutDebugData = idleTimeoutDebugData
         self.initialSettings = initialSettings
         self.maximumStoredBodyBytes = maximumStoredBodyBytes
         self.shutdownDebugData = shutdownDebugData
+        self.maximumBufferedBodyBytesPerConnection = maximumBufferedBodyBytesPerConnection
+        self.bodyBudget = bodyBudget
+    }
+
+    /// The header list size the server enforces: the MAX_HEADER_LIST_SIZE it advertises
+    /// (8000, as APNs), or 64 KiB when it advertises none.
+    package var maximumHeaderListBytes: Int {
+        for setting in initialSettings where setting.identifier == HTTP2Setting.maxHeaderListSize(0).identifier {
+            return Int(setting.value)
+        }
+        return 64 << 10
+    }
+
+    /// What one connection may hold of its requests.
+    package var inboundLimits: InboundLimits {
+        InboundLimits(
+            maximumStoredBodyBytes: maximumStoredBodyBytes,
+            maximumHeaderListBytes: maximumHeaderListBytes,
+            maximumBufferedBodyBytesPerConnection: maximumBufferedBodyBytesPerConnection,
+            serverBudget: bodyBudget
+        )
     }
 
     /// The SETTINGS frame APNs sends, with a chosen MAX_CONCURRENT_STREAMS.
@@ -33,6 +66,12 @@ package struct HTTP2ServerConfiguration: Sendable, Hashable {
             .maxHeaderListSize(8000),
         ]
     }
+}
+
+/// Sent down a connection's pipeline just before it is closed for idleness; the HTTP/2 handler
+/// answers it with GOAWAY.
+package struct ConnectionIdleEvent: Sendable {
+    package init() {}
 }
 
 /// Serves HTTP/2 on one connection with libnghttp2 doing framing and HPACK.
@@ -69,10 +108,7 @@ package final class HTTP2ServerHandler: ChannelInboundHandler, RemovableChannelH
     package func handlerAdded(context: ChannelHandlerContext) {
         self.context = context
         do {
-            session = try NGHTTP2Session(
-                role: .server,
-                maximumStoredBodyBytes: configuration.maximumStoredBodyBytes
-            )
+            session = try NGHTTP2Session(role: .server, limits: configuration.inboundLimits)
         } catch {
             context.fireErrorCaught(error)
             context.close(promise: nil)
@@ -171,6 +207,7 @@ package final class HTTP2ServerHandler: ChannelInboundHandler, RemovableChannelH
     }
 
     package func channelReadComplete(context: ChannelHandlerContext) {
+        refuseOversizedHeaderLists()
         processCompletedRequests(context: context)
         flush(context: context)
         context.fireChannelReadComplete()
@@ -184,6 +221,16 @@ package final class HTTP2ServerHandler: ChannelInboundHandler, RemovableChannelH
             for producer in streamProducers.values {
                 producer.cancel()
             }
+            return
+        }
+        if event is ConnectionIdleEvent, let session {
+            // The connection is about to be closed for idleness: say so first.
+            try? session.submitGoAway(
+                lastStreamID: session.lastProcessedStreamID,
+                errorCode: .noError,
+                debugData: configuration.idleTimeoutDebugData
+            )
+            flush(context: context)
             return
         }
         context.fireUserInboundEventTriggered(event)
@@ -207,6 +254,21 @@ package final class HTTP2ServerHandler: ChannelInboundHandler, RemovableChannelH
     }
 
     // MARK: Requests and replies
+
+    /// Requests whose header list exceeded the advertised MAX_HEADER_LIST_SIZE get 431 (RFC
+    /// 9113 §10.5.1; nghttpx answers the same) from the transport: they reach neither the
+    /// gateway nor the recordings, and nothing of their headers was kept.
+    private func refuseOversizedHeaderLists() {
+        guard let session, !session.oversizedHeaderStreams.isEmpty else { return }
+        for streamID in session.oversizedHeaderStreams {
+            do {
+                try session.submitResponse(streamID: streamID, status: 431, headers: HTTPHeaderList(), body: [])
+            } catch {
+                closeAfterFlush = true
+            }
+        }
+        session.oversizedHeaderStreams.removeAll(keepingCapacity: true)
+    }
 
     private func processCompletedRequests(context: ChannelHandlerContext) {
         guard let session, !session.completed.isEmpty else { return }

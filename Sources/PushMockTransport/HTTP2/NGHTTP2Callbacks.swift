@@ -62,12 +62,17 @@ enum NGHTTP2Callbacks {
         _, _, streamID, data, length, userData in
         guard let data else { return 0 }
         withOwner(userData) { session in
-            guard let stream = session.inbound[streamID], !stream.isComplete else { return }
+            guard let stream = session.inbound[streamID], !stream.isComplete, !stream.isRefused else { return }
             stream.bodyByteCount += length
-            let room = session.maximumStoredBodyBytes - stream.body.count
-            if room > 0 {
-                // Copy now: the chunk is valid only during this callback.
-                stream.body.append(contentsOf: UnsafeBufferPointer(start: data, count: min(room, length)))
+            if let code = session.storeBody(data, length: length, in: stream) {
+                session.refuse(streamID, stream, with: code)
+                return
+            }
+            if session.role == .server, stream.bodyByteCount > session.maximumStoredBodyBytes {
+                // Too large for any endpoint: hand it over now (truncated, answered 413) rather
+                // than wait for the rest, which is discarded unread.
+                stream.isComplete = true
+                session.completed.append(streamID)
             }
         }
         return 0
@@ -90,7 +95,7 @@ enum NGHTTP2Callbacks {
                 session.endHeaderBlock(streamID: header.stream_id)
             }
             guard header.flags & UInt8(NGHTTP2_FLAG_END_STREAM.rawValue) != 0,
-                let stream = session.inbound[header.stream_id], !stream.isComplete
+                let stream = session.inbound[header.stream_id], !stream.isComplete, !stream.isRefused
             else { return }
             if session.role == .client, stream.status == nil {
                 // END_STREAM on an informational response cannot happen in valid HTTP/2;
@@ -126,8 +131,8 @@ enum NGHTTP2Callbacks {
     private static let onStreamClose: nghttp2_on_stream_close_callback = { _, streamID, errorCode, userData in
         withOwner(userData) { session in
             session.outbound.removeValue(forKey: streamID)
-            if session.role == .server {
-                session.inbound.removeValue(forKey: streamID)
+            if session.role == .server, let stream = session.inbound.removeValue(forKey: streamID) {
+                session.releaseBody(of: stream)
             }
             session.closed.append((streamID, errorCode))
         }

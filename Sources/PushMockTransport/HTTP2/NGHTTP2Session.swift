@@ -35,6 +35,9 @@ final class InboundStream {
     var body: [UInt8] = []
     var bodyByteCount = 0
     var isComplete = false
+    /// Set when the stream was refused (header list too large, body budget exhausted): what
+    /// still arrives for it is discarded.
+    var isRefused = false
     /// Set once the application has taken the message; the entry stays until the stream
     /// closes so that a response can still be sent.
     var isDelivered = false
@@ -101,8 +104,15 @@ final class NGHTTP2Session {
     var remoteSettingsChanged = false
     /// PING ACKs received since the application last looked.
     var pingAcknowledgements = 0
+    /// What the connection may hold of inbound messages.
+    let limits: InboundLimits
     /// How many inbound body bytes are stored per stream; the rest is only counted.
-    let maximumStoredBodyBytes: Int
+    var maximumStoredBodyBytes: Int { limits.maximumStoredBodyBytes }
+    /// Body bytes stored across all streams right now (reserved from the server budget too).
+    private(set) var storedBodyBytes = 0
+    /// Streams whose header list exceeded the limit since the application last looked: the
+    /// server answers them 431 without handing them over.
+    var oversizedHeaderStreams: [Int32] = []
 
     /// The header block being received. HTTP/2 never interleaves header blocks (a HEADERS
     /// frame and its CONTINUATIONs are contiguous), so one is enough; collecting it here keeps
@@ -116,10 +126,12 @@ final class NGHTTP2Session {
     private var blockAuthority: String?
     private var blockScheme: String?
     private var blockStatus: Int?
+    /// The RFC 9113 size of the header block so far; past the limit nothing more is copied.
+    private var blockSize = 0
 
-    init(role: Role, maximumStoredBodyBytes: Int, peerMaxConcurrentStreams: UInt32? = nil) throws {
+    init(role: Role, limits: InboundLimits, peerMaxConcurrentStreams: UInt32? = nil) throws {
         self.role = role
-        self.maximumStoredBodyBytes = maximumStoredBodyBytes
+        self.limits = limits
 
         var option: OpaquePointer?
         let optionResult = nghttp2_option_new(&option)
@@ -147,6 +159,13 @@ final class NGHTTP2Session {
         self.session = created
     }
 
+    /// A session with the default limits and `maximumStoredBodyBytes` per message (tests).
+    convenience init(role: Role, maximumStoredBodyBytes: Int, peerMaxConcurrentStreams: UInt32? = nil) throws {
+        var limits = role == .client ? HTTP2ClientHandler.responseLimits : InboundLimits()
+        limits.maximumStoredBodyBytes = maximumStoredBodyBytes
+        try self.init(role: role, limits: limits, peerMaxConcurrentStreams: peerMaxConcurrentStreams)
+    }
+
     deinit {
         if let session {
             nghttp2_session_del(session)
@@ -164,8 +183,50 @@ final class NGHTTP2Session {
         outbound.removeAll()
         completed.removeAll()
         closed.removeAll()
+        oversizedHeaderStreams.removeAll()
+        releaseAllBodyBytes()
         blockActive = false
         blockHeaders = HTTPHeaderList()
+    }
+
+    // MARK: Body storage
+
+    /// Stores up to `length` bytes of a DATA chunk for `stream` within every cap. Returns the
+    /// error code to reset the stream with when a connection or server cap is reached.
+    func storeBody(_ data: UnsafePointer<UInt8>, length: Int, in stream: InboundStream) -> HTTP2ErrorCode? {
+        let count = min(maximumStoredBodyBytes - stream.body.count, length)
+        guard count > 0 else { return nil }
+        guard storedBodyBytes + count <= limits.maximumBufferedBodyBytesPerConnection else { return .enhanceYourCalm }
+        if let budget = limits.serverBudget, !budget.reserve(count) { return .refusedStream }
+        storedBodyBytes += count
+        // Copy now: the chunk is valid only during this callback.
+        stream.body.append(contentsOf: UnsafeBufferPointer(start: data, count: count))
+        return nil
+    }
+
+    /// Gives back what `stream` holds of the connection's and the server's body budgets.
+    func releaseBody(of stream: InboundStream) {
+        let count = stream.body.count
+        guard count > 0 else { return }
+        stream.body = []
+        storedBodyBytes -= count
+        limits.serverBudget?.release(count)
+    }
+
+    private func releaseAllBodyBytes() {
+        limits.serverBudget?.release(storedBodyBytes)
+        storedBodyBytes = 0
+    }
+
+    /// Resets `stream` and forgets what it holds; later frames for it are discarded.
+    func refuse(_ streamID: Int32, _ stream: InboundStream, with code: HTTP2ErrorCode) {
+        stream.isRefused = true
+        stream.isComplete = true
+        stream.isDelivered = true
+        releaseBody(of: stream)
+        // A failure to queue the reset is not fatal for the connection; the stream's entry
+        // still goes when the peer's frames close it.
+        try? submitReset(streamID: streamID, errorCode: code)
     }
 
     /// How many entries the per-stream structures hold right now; all of them shrink back as
@@ -241,6 +302,7 @@ final class NGHTTP2Session {
         }
         blockStreamID = streamID
         blockActive = true
+        blockSize = 0
         if !blockIsTrailer {
             blockHeaders = HTTPHeaderList(fields: 12, bytes: 512)
             blockMethod = nil
@@ -253,6 +315,10 @@ final class NGHTTP2Session {
 
     func appendToHeaderBlock(streamID: Int32, name: UnsafeRawBufferPointer, value: UnsafeRawBufferPointer) {
         guard blockActive, !blockIsTrailer, streamID == blockStreamID else { return }
+        // Count every field (an HPACK bomb expands in these callbacks) but copy none past the
+        // limit: memory stays bounded by the limit whatever the block expands to.
+        blockSize += InboundLimits.fieldSize(nameCount: name.count, valueCount: value.count)
+        guard blockSize <= limits.maximumHeaderListBytes else { return }
         if name.count > 1, name[0] == UInt8(ascii: ":") {
             let text = String(decoding: value, as: UTF8.self)
             // Distinguish by length and the second byte (`:path`, `:method`, `:scheme`,
@@ -286,6 +352,22 @@ final class NGHTTP2Session {
             stream = InboundStream()
             inbound[streamID] = stream
         } else {
+            return
+        }
+        if blockSize > limits.maximumHeaderListBytes {
+            blockHeaders = HTTPHeaderList()
+            stream.method = blockMethod
+            if role == .server {
+                // Answered 431 by the server (what nghttpx does); the body is discarded.
+                stream.isRefused = true
+                stream.isComplete = true
+                stream.isDelivered = true
+                oversizedHeaderStreams.append(streamID)
+            } else {
+                // A response keeps its status; its oversized headers are dropped.
+                stream.status = blockStatus
+                stream.headers = HTTPHeaderList()
+            }
             return
         }
         stream.method = blockMethod
@@ -488,18 +570,20 @@ final class NGHTTP2Session {
     func takeRequest(streamID: Int32) -> HTTPRequestMessage? {
         guard let stream = inbound[streamID], stream.isComplete, !stream.isDelivered else { return nil }
         stream.isDelivered = true
+        // The body now belongs to the request: it leaves the connection's budget.
+        let body = stream.body
+        releaseBody(of: stream)
         let message = HTTPRequestMessage(
             method: stream.method ?? "",
             path: stream.path ?? "",
             authority: stream.authority,
             scheme: stream.scheme,
             headers: stream.headers,
-            body: stream.body,
+            body: body,
             bodyByteCount: stream.bodyByteCount,
             streamID: streamID
         )
         stream.headers = HTTPHeaderList()
-        stream.body = []
         return message
     }
 }

@@ -86,6 +86,31 @@ struct Serve: AsyncParsableCommand {
     var checksDirectories: [String] = []
 
     @Option(
+        name: .customLong("control-token"),
+        help: ArgumentHelp(
+            "A secret the control API requires (Authorization: Bearer <token>). Required with a non-loopback --host. Also read from PUSHMOCK_CONTROL_TOKEN.",
+            valueName: "token"
+        )
+    )
+    var controlToken: String?
+
+    @Option(
+        name: .customLong("max-connections"),
+        help: "Open connections beyond which new ones are closed at once (default 4096, capped by the descriptor limit).")
+    var maximumConnections: Int?
+
+    @Option(
+        name: .customLong("handshake-timeout"),
+        help: ArgumentHelp(
+            "Close connections that have not finished TLS and shown their protocol in this time (default 10s).", valueName: "duration"))
+    var handshakeTimeout: String?
+
+    @Option(
+        name: .customLong("idle-timeout"),
+        help: ArgumentHelp("Close connections on which nothing was read or written for this long (default 1h).", valueName: "duration"))
+    var idleTimeout: String?
+
+    @Option(
         help:
             "Authentication: required (APNs provider tokens or client certificates, FCM/IID access tokens, Expo project access tokens) or none (nothing is checked on any service)."
     )
@@ -225,6 +250,22 @@ struct Serve: AsyncParsableCommand {
             configuration.sampleCredentialsDirectory = certificatesDirectory
         }
         if !checksDirectories.isEmpty { configuration.checksDirectories = checksDirectories }
+        configuration.controlAccess.token = controlToken ?? ProcessInfo.processInfo.environment["PUSHMOCK_CONTROL_TOKEN"]
+        if let maximumConnections {
+            guard maximumConnections >= 1 else { throw ValidationError("--max-connections must be at least 1") }
+            configuration.connectionLimits.maximumConnections = maximumConnections
+        }
+        for (flag, text, keyPath) in [
+            ("--handshake-timeout", handshakeTimeout, \ConnectionLimits.handshakeTimeout),
+            ("--idle-timeout", idleTimeout, \ConnectionLimits.idleTimeout),
+        ] {
+            guard let text else { continue }
+            // A timer longer than a day would overflow NIO's nanoseconds long before it mattered.
+            guard let duration = DurationText.parse(text), duration > .zero, duration <= .seconds(86_400 * 7) else {
+                throw ValidationError("\(flag) is a duration from 1ms to 7d, e.g. 10s")
+            }
+            configuration.connectionLimits[keyPath: keyPath] = duration
+        }
         configuration.controlAPIExtensions.append(CheckControlAPI())
         configuration.simulation.simulateDevices = !noDeviceSimulation
         configuration.inbox.enabled = !noInbox

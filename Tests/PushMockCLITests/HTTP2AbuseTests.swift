@@ -1,0 +1,55 @@
+import Foundation
+import Testing
+
+/// Hostile HTTP/2 and connection behaviour against `pushmock serve` (a real process, so its
+/// RSS is measured alone): raw frames written by `scripts/abuse/h2_abuse.py` with the `h2`
+/// and `hpack` packages from PyPI (installed by `scripts/test` into `.build/python-venv`).
+/// For each case a well-behaved HTTP/2 client keeps getting 200 on its connection while the
+/// attack runs, a new client gets in afterwards, the server's RSS grows by less than 200 MB,
+/// and the abusive connection gets the answer nghttp2 (or APNs) would give — see the
+/// expectations in the script and docs/SECURITY.md.
+@Suite("HTTP/2 abuse against pushmock serve (process)", .serialized)
+struct HTTP2AbuseTests {
+    static let cases = [
+        "rapid-reset", "continuation-flood", "hpack-bomb", "oversized-header", "settings-flood", "ping-flood",
+        "zero-window", "never-reading", "slowloris", "idle-flood", "idle-goaway", "big-body", "invalid-preface", "http1-garbage",
+        "tls-garbage",
+    ]
+
+    static var packageRoot: URL {
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    }
+
+    static var python: String {
+        if let override = ProcessInfo.processInfo.environment["PUSHMOCK_ABUSE_PYTHON"] { return override }
+        return packageRoot.appendingPathComponent(".build/python-venv/bin/python3").path
+    }
+
+    @Test("the server holds and stays responsive", arguments: cases)
+    func abuse(_ name: String) async throws {
+        guard FileManager.default.isExecutableFile(atPath: Self.python) else {
+            Issue.record("no Python virtual environment at \(Self.python): run scripts/test (it installs h2 from PyPI)")
+            return
+        }
+        // Authentication off so an oversized APNs body reaches the payload check; a short
+        // handshake timeout, a short idle timeout and a small connection cap so the connection
+        // cases take seconds.
+        let server = try await ServeProcess(arguments: [
+            "--auth", "none", "--max-connections", "200", "--handshake-timeout", "1s", "--idle-timeout", "2s",
+        ])
+        defer { server.removeDirectory() }
+        let result = try await run(
+            Self.python,
+            [
+                Self.packageRoot.appendingPathComponent("scripts/abuse/h2_abuse.py").path, name, "127.0.0.1",
+                String(server.cleartextPort), String(server.tlsPort), String(server.process.processIdentifier),
+            ]
+        )
+        #expect(result.status == 0, "\(name): \(result.output)\(result.error)")
+        #expect(result.output.contains(#""ok": true"#), "\(name): \(result.output)")
+        #expect(server.process.isRunning, "the server died during \(name)")
+        // SIGKILL: exits at once, so waiting for it never holds a cooperative thread for the
+        // shutdown grace period (other tests run meanwhile on a 2-core machine).
+        _ = server.stop(signal: SIGKILL)
+    }
+}
