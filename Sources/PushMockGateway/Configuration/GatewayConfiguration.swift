@@ -58,6 +58,12 @@ public struct GatewayConfiguration: Sendable {
     /// `..` are resolved before comparing, and any other path is refused with 403. Default
     /// `["Recordings"]`: the working directory's `Recordings/`.
     public var checksDirectories: [String] = ["Recordings"]
+    /// Whether `GET /metrics` serves the gateway's Prometheus series (`docs/webhooks.md`,
+    /// "Metrics"). Default `true`: counting costs a dictionary lookup per request and a few
+    /// atomic adds per read batch (`serve --no-metrics` turns it off).
+    public var metricsEnabled: Bool = true
+    /// Webhooks on receipt. Default: none.
+    public var webhooks: WebhookOptions = WebhookOptions()
     /// Areas added to the control API by other targets (the check endpoints of
     /// `PushMockCheckAPI`, which `pushmock serve` and `withPushMock` install). Default: none.
     package var controlAPIExtensions: [any ControlAPIExtension] = []

@@ -17,6 +17,8 @@ enum EndpointID: Hashable {
     case expoReceipts
     /// `/_pushmock/…`: the control API (not recorded).
     case control
+    /// `/metrics`: the gateway's Prometheus series (not recorded).
+    case metrics
     /// Anything else: APNs answers 404 BadPath (Google hosts get Google's 404).
     case unrouted
 
@@ -38,6 +40,8 @@ enum EndpointID: Hashable {
             self = .iidTopics
         } else if path.hasPrefix(Self.controlPrefix) || path == "/_pushmock" {
             self = .control
+        } else if path == MetricsEndpoint.path {
+            self = .metrics
         } else if let authority = request.authority, Self.isGoogleHost(authority) {
             self = .fcmSend
         } else {

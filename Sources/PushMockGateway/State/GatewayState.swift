@@ -47,6 +47,10 @@ package final class GatewayState: Sendable {
     let serverInfo: Mutex<GatewayServerInfo?>
     /// Client-certificate CAs added through the control API (PEM), on top of the configured ones.
     let addedClientCertificateAuthorities: Mutex<[String]>
+    /// The Prometheus series of `GET /metrics`; `nil` with `--no-metrics`.
+    package let metrics: GatewayMetrics?
+    /// Webhooks on receipt (none until configured).
+    package let webhooks: RecordingWebhooks
 
     package init(
         clock: any PushMockClock = VirtualClock(),
@@ -58,8 +62,12 @@ package final class GatewayState: Sendable {
         devices: DeviceRegistry = DeviceRegistry(),
         recordings: RecordingStore,
         journal: JournalWriter?,
-        playback: PlaybackBook? = nil
+        playback: PlaybackBook? = nil,
+        metrics: GatewayMetrics? = nil,
+        webhooks: RecordingWebhooks = RecordingWebhooks()
     ) {
+        self.metrics = metrics
+        self.webhooks = webhooks
         self.playback = playback
         self.clock = clock
         self.apnsOptions = apnsOptions
