@@ -30,7 +30,8 @@ struct MetricsEndpointTests {
             _ = try await control.call(
                 "POST",
                 "faults",
-                json: Array(#"{"match":{"platform":"apns"},"trigger":{"count":1},"action":{"type":"apns-error","reason":"TooManyRequests"}}"#.utf8)
+                json: Array(
+                    #"{"match":{"platform":"apns"},"trigger":{"count":1},"action":{"type":"apns-error","reason":"TooManyRequests"}}"#.utf8)
             )
             let connection = try await mock.connect()
             _ = try await connection.send(try mock.apnsRequest(payload: alert("throttled")))
@@ -76,7 +77,8 @@ struct MetricsEndpointTests {
     @Test("--no-metrics: /metrics answers 404 and nothing is counted")
     func disabled() async throws {
         try await withPushMock(configure: { $0.metricsEnabled = false }) { mock in
-            let fetched = try await run("/usr/bin/curl", ["-s", "-o", "/dev/null", "-w", "%{http_code}", "http://127.0.0.1:\(mock.cleartextPort)/metrics"])
+            let fetched = try await run(
+                "/usr/bin/curl", ["-s", "-o", "/dev/null", "-w", "%{http_code}", "http://127.0.0.1:\(mock.cleartextPort)/metrics"])
             #expect(fetched.output == "404")
             #expect(mock.server.state.metrics == nil)
         }
@@ -196,13 +198,17 @@ struct WebhookTests {
             let added = try await control.request(
                 "POST",
                 "webhooks",
-                json: Array(#"[{"url":"http://127.0.0.1:9/a","filter":"status=4xx"},{"id":"b","url":"https://example.invalid/b","secret":"k"}]"#.utf8)
+                json: Array(
+                    #"[{"url":"http://127.0.0.1:9/a","filter":"status=4xx"},{"id":"b","url":"https://example.invalid/b","secret":"k"}]"#
+                        .utf8)
             )
             #expect(added.status == 201)
             let listing = try JSONValue(parsing: try await control.call("GET", "webhooks").body)
             #expect(listing["webhooks"]?.arrayValue?.map { $0["id"]?.stringValue ?? "" } == ["webhook-1", "b"])
             #expect(try await control.request("POST", "webhooks", json: Array(#"{"url":"ftp://x"}"#.utf8)).status == 400)
-            #expect(try await control.request("POST", "webhooks", json: Array(#"{"url":"http://x/","filter":"colour=red"}"#.utf8)).status == 400)
+            #expect(
+                try await control.request("POST", "webhooks", json: Array(#"{"url":"http://x/","filter":"colour=red"}"#.utf8)).status == 400
+            )
             #expect(try await control.request("POST", "webhooks", json: Array(#"{"id":"b","url":"http://x/"}"#.utf8)).status == 400)
             #expect(try await control.request("DELETE", "webhooks/b").status == 200)
             #expect(try await control.request("DELETE", "webhooks/b").status == 404)

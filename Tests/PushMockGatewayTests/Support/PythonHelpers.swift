@@ -74,7 +74,7 @@ final class WebhookReceiver: Sendable {
             try await Task.sleep(for: .milliseconds(50))
         }
         guard let port else {
-            process.terminate()
+            kill(process.processIdentifier, SIGKILL)
             throw ReceiverError(description: "the Python receiver did not start")
         }
         self.port = port
@@ -101,8 +101,9 @@ final class WebhookReceiver: Sendable {
         return try requests()
     }
 
+    /// SIGKILL: the child may inherit a mask that blocks SIGTERM from the test runner's threads.
     func stop() {
-        process.terminate()
+        kill(process.processIdentifier, SIGKILL)
         process.waitUntilExit()
     }
 
