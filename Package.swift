@@ -35,6 +35,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
+        .package(url: "https://github.com/apple/swift-metrics.git", from: "2.13.0"),
+        .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.4.1"),
     ],
     targets: [
         // libnghttp2 from the system (Debian: libnghttp2-dev). HTTP/2 framing and HPACK.
@@ -159,10 +161,28 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
 
+        // Webhooks: events POSTed to configured URLs over HTTP/1.1 (TLS optional), HMAC-signed,
+        // retried with exponential backoff from a bounded queue, every attempt kept. Knows
+        // nothing about recordings: the gateway (recordings) and engagement events feed it.
+        .target(
+            name: "PushMockWebhooks",
+            dependencies: [
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "CoreMetrics", package: "swift-metrics"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+
         // The gateway: listeners, TLS/ALPN, routing, APNs service, registries, control API.
         .target(
             name: "PushMockGateway",
             dependencies: [
+                "PushMockWebhooks",
                 "PushMockQuery",
                 "PushMockCore",
                 "PushMockJSON",
@@ -179,6 +199,8 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "X509", package: "swift-certificates"),
                 .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "CoreMetrics", package: "swift-metrics"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
             ],
             // The inbox's HTML, CSS and JavaScript: compiled into InboxAssets.swift by
             // scripts/generate-inbox-assets, not built or bundled as resources.
@@ -188,6 +210,7 @@ let package = Package(
         .testTarget(
             name: "PushMockGatewayTests",
             dependencies: [
+                "PushMockWebhooks",
                 "PushMockToolkit",
                 "PushMockControl",
                 "PushMockGateway",

@@ -82,6 +82,14 @@ public struct ConfigurationFile: Codable, Sendable {
     /// Play back a recorded journal: `{"journal": "run.jsonl", "match": "body", "unmatched":
     /// "simulate"}` (`docs/replay.md`).
     public var playback: PlaybackSection?
+    /// Webhooks on receipt (`docs/webhooks.md`).
+    public var webhooks: [WebhookDefinition]?
+    /// `{"enabled": false}` turns `GET /metrics` off.
+    public var metrics: MetricsSection?
+
+    public struct MetricsSection: Codable, Sendable {
+        public var enabled: Bool?
+    }
 
     /// The `playback` section.
     public struct PlaybackSection: Codable, Sendable {
@@ -106,6 +114,8 @@ public struct ConfigurationFile: Codable, Sendable {
         case presets
         case playback
         case categories
+        case webhooks
+        case metrics
     }
 
     public init(apns: APNsSection? = nil, fcm: FCMSection? = nil) {
@@ -131,6 +141,8 @@ public struct ConfigurationFile: Codable, Sendable {
 
     /// Applies options and CA paths to a configuration.
     public func apply(to configuration: inout GatewayConfiguration) {
+        configuration.webhooks.webhooks += webhooks ?? []
+        if let enabled = metrics?.enabled { configuration.metricsEnabled = enabled }
         if let playback {
             configuration.playback = PlaybackOptions(
                 journalPath: DefinitionError.resolve(playback.journal, relativeTo: baseDirectory),
@@ -216,7 +228,8 @@ public struct ConfigurationFile: Codable, Sendable {
     }
 
     private static let knownKeys: [String: Set<String>] = [
-        "": ["apns", "fcm", "expo", "clock", "simulation", "faults", "presets", "playback", "categories"],
+        "": ["apns", "fcm", "expo", "clock", "simulation", "faults", "presets", "playback", "categories", "webhooks", "metrics"],
+        "metrics": ["enabled"],
         "playback": ["journal", "match", "unmatched"],
         "clock": ["start", "frozen"],
         "simulation": ["simulateDevices", "defaultConnectivity", "apnsDefaultStorage", "devices", "lint", "criticalAlertBundleIds"],

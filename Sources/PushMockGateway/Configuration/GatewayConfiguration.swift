@@ -66,6 +66,12 @@ public struct GatewayConfiguration: Sendable {
     public var checksDirectories: [String] = ["Recordings"]
     /// The web inbox at `/` of the cleartext listener (`docs/inbox.md`). Default: on, no extra port.
     public var inbox = InboxOptions()
+    /// Whether `GET /metrics` serves the gateway's Prometheus series (`docs/webhooks.md`,
+    /// "Metrics"). Default `true`: counting costs a dictionary lookup per request and a few
+    /// atomic adds per read batch (`serve --no-metrics` turns it off).
+    public var metricsEnabled: Bool = true
+    /// Webhooks on receipt. Default: none.
+    public var webhooks: WebhookOptions = WebhookOptions()
     /// Areas added to the control API by other targets (the check endpoints of
     /// `PushMockCheckAPI`, which `pushmock serve` and `withPushMock` install). Default: none.
     package var controlAPIExtensions: [any ControlAPIExtension] = []

@@ -39,6 +39,8 @@ import Synchronization
 /// | DELETE | /_pushmock/faults/{id} | remove one rule |
 /// | GET | /_pushmock/faults/presets | the presets |
 /// | POST | /_pushmock/faults/presets/{name} | add a preset's rules (body: its parameters) |
+/// | GET, POST | /_pushmock/webhooks | list (with attempt history) / add webhooks on receipt (``WebhookDefinition``) |
+/// | GET, DELETE | /_pushmock/webhooks/{id} | show / remove a webhook |
 ///
 /// Installed extensions (``ControlAPIExtension``) add whole areas; `PushMockCheckAPI` adds
 ///
@@ -166,6 +168,7 @@ package struct ControlAPI: Sendable {
         case "clock": response = try clockRoutes(request)
         case "devices": response = try deviceRoutes(request)
         case "categories": response = try categoryRoutes(request)
+        case "webhooks": response = try webhookRoutes(request)
         default: response = nil
         }
         if let response { return response }
@@ -177,7 +180,7 @@ package struct ControlAPI: Sendable {
 
     /// The first path segments the gateway serves itself.
     static let builtInAreas: Set<String> = [
-        "health", "info", "recordings", "apns", "fcm", "expo", "faults", "clock", "devices", "categories",
+        "health", "info", "recordings", "apns", "fcm", "expo", "faults", "clock", "devices", "categories", "webhooks",
     ]
 
     // MARK: JSON helpers

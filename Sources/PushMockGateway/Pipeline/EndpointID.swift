@@ -19,6 +19,8 @@ enum EndpointID: Hashable {
     case control
     /// `GET /` and the inbox's files, on a listener that serves the web inbox (not recorded).
     case inbox
+    /// `/metrics`: the gateway's Prometheus series (not recorded).
+    case metrics
     /// Anything else: APNs answers 404 BadPath (Google hosts get Google's 404).
     case unrouted
 
@@ -42,6 +44,8 @@ enum EndpointID: Hashable {
             self = .iidTopics
         } else if path.hasPrefix(Self.controlPrefix) || path == "/_pushmock" {
             self = .control
+        } else if path == MetricsEndpoint.path {
+            self = .metrics
         } else if servesInbox, InboxEndpoint.serves(request) {
             self = .inbox
         } else if let authority = request.authority, Self.isGoogleHost(authority) {

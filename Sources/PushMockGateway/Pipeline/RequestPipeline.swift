@@ -13,6 +13,8 @@ struct PipelineBatch {
     var deliveries: [(record: Int, delivery: DeliveryIntake.Delivery)] = []
     /// Control requests answered later, with their slot in `replies`.
     var waiting: [(slot: Int, compute: @Sendable () async -> HTTPReply)] = []
+    /// The kind of each fault that fired, in order (for the metrics).
+    var faultsFired: [FaultAction.Kind] = []
 
     init(capacity: Int) {
         replies.reserveCapacity(capacity)
@@ -43,6 +45,7 @@ extension GatewayConnection {
 
         let fault = decideFault(for: exchange, of: Endpoint.self, in: context)
         if let fault {
+            batch.faultsFired.append(fault.action.kind)
             switch fault.action.effect {
             case .errorAnswer: endpoint.answerInjected(fault.action, &exchange, in: context)
             case .noAnswer: exchange.reply = FaultReplies.noAnswer(fault.action).map { HTTPReply($0) }

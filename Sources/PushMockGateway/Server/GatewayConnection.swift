@@ -20,6 +20,8 @@ final class GatewayConnection: HTTPConnectionResponder {
     private var waiting: [UInt64: Task<Void, Never>] = [:]
     private var nextTicket: UInt64 = 0
     private var isClosed = false
+    /// This connection's counts of the current batch (`nil` with `--no-metrics`).
+    private var tally: RequestTally?
 
     init(
         context: GatewayConnectionContext,
@@ -34,13 +36,20 @@ final class GatewayConnection: HTTPConnectionResponder {
         self.recorder = ExchangeRecorder(store: state.recordings, journal: state.journal)
         self.eventLoop = eventLoop
         self.logger = logger
+        self.tally = state.metrics.map { RequestTally(metrics: $0) }
     }
 
     func respond(to requests: [HTTPRequestMessage]) -> HTTPReplyBatch {
         let pipelineContext = PipelineContext(connection: context, state: state, now: state.clock.now())
         var batch = PipelineBatch(capacity: requests.count)
+        // Unrecorded requests (control, metrics) are timed from the batch's start: one clock
+        // read per batch; recorded ones carry their own latency.
+        let batchStarted = tally == nil ? nil : ContinuousClock.now
         for request in requests {
-            switch EndpointID(routing: request, servesInbox: context.servesInbox) {
+            let endpoint = EndpointID(routing: request, servesInbox: context.servesInbox)
+            let recordsBefore = batch.records.count
+            let faultsBefore = batch.faultsFired.count
+            switch endpoint {
             case .apnsDevice: run(endpoints.apnsDevice, request, in: pipelineContext, batch: &batch)
             case .fcmSend: run(endpoints.fcmSend, request, in: pipelineContext, batch: &batch)
             case .oauthToken: run(endpoints.oauthToken, request, in: pipelineContext, batch: &batch)
@@ -49,9 +58,14 @@ final class GatewayConnection: HTTPConnectionResponder {
             case .expoReceipts: run(endpoints.expoReceipts, request, in: pipelineContext, batch: &batch)
             case .control: run(endpoints.control, request, in: pipelineContext, batch: &batch)
             case .inbox: run(endpoints.inbox, request, in: pipelineContext, batch: &batch)
+            case .metrics: run(endpoints.metrics, request, in: pipelineContext, batch: &batch)
             case .unrouted: run(endpoints.unrouted, request, in: pipelineContext, batch: &batch)
             }
+            if let batchStarted {
+                count(endpoint, in: batch, recordsBefore: recordsBefore, faultsBefore: faultsBefore, batchStarted: batchStarted)
+            }
         }
+        tally?.flush()
         let committed = commit(&batch, now: pipelineContext.now)
         return batch.waiting.isEmpty ? committed : waitForLateReplies(committed, late: batch.waiting)
     }
@@ -63,6 +77,24 @@ final class GatewayConnection: HTTPConnectionResponder {
             task.cancel()
         }
         waiting.removeAll()
+    }
+
+    /// Counts the request `run` just answered (the last reply of the batch).
+    private func count(
+        _ endpoint: EndpointID, in batch: PipelineBatch, recordsBefore: Int, faultsBefore: Int, batchStarted: ContinuousClock.Instant
+    ) {
+        if batch.records.count > recordsBefore, let record = batch.records.last {
+            tally?.count(
+                endpoint, status: record.response.status, reason: record.response.reason, latency: .microseconds(record.latencyMicroseconds)
+            )
+        } else if let reply = batch.replies.last {
+            let status: Int
+            if case .respond(let response) = reply.action { status = response.status } else { status = 0 }
+            tally?.count(endpoint, status: status, reason: nil, latency: ContinuousClock.now - batchStarted + (reply.delay ?? .zero))
+        }
+        for kind in batch.faultsFired[faultsBefore...] {
+            tally?.faultFired(kind, at: endpoint)
+        }
     }
 
     /// How many long polls of this connection are still waiting (for tests).
@@ -133,14 +165,17 @@ final class GatewayConnection: HTTPConnectionResponder {
         switch commit {
         case .done:
             state.simulatedDevices.receive(accepted, now: now)
+            state.webhooks.offer(records)
             return .immediate(replies)
         case .pending(let durable):
             let logger = self.logger
             let fallback = Self.internalErrorReplies(for: replies)
             let devices = state.simulatedDevices
+            let webhooks = state.webhooks
             return .deferred(
                 durable.map {
                     devices.receive(accepted, now: now)
+                    webhooks.offer(records)
                     return replies
                 }.recover { error in
                     logger.error("journal write failed; answering 500", metadata: ["error": "\(error)"])
@@ -177,6 +212,7 @@ struct GatewayEndpoints {
     let expoReceipts: ExpoReceiptsEndpoint
     let control: ControlEndpoint
     let inbox: InboxEndpoint
+    let metrics: MetricsEndpoint
     let unrouted: UnroutedEndpoint
 
     init(state: GatewayState, controlAPI: ControlAPI) {
@@ -219,6 +255,7 @@ struct GatewayEndpoints {
         expoReceipts = ExpoReceiptsEndpoint(options: state.expoOptions, registry: state.expoTokens, receipts: state.expoReceipts)
         control = ControlEndpoint(api: controlAPI)
         inbox = InboxEndpoint()
+        metrics = MetricsEndpoint()
         unrouted = UnroutedEndpoint(apns: apnsDevice)
     }
 }

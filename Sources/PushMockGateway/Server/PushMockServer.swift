@@ -1,3 +1,4 @@
+import CoreMetrics
 import Foundation
 package import Logging
 import NIOCore
@@ -7,6 +8,7 @@ import PushMockAuth
 package import PushMockCore
 import PushMockRecording
 import PushMockTransport
+import PushMockWebhooks
 import ServiceLifecycle
 import Synchronization
 
@@ -74,6 +76,20 @@ package final class PushMockServer: Service, Sendable {
             self.credentials = credentials
         }
 
+        let metrics = configuration.metricsEnabled ? GatewayMetrics() : nil
+        let webhooks = RecordingWebhooks(
+            dispatcher: WebhookDispatcher(
+                options: WebhookDispatcherOptions(
+                    queueCapacity: configuration.webhooks.queueCapacity,
+                    concurrency: configuration.webhooks.concurrency
+                ),
+                metrics: metrics?.factory ?? NOOPMetricsHandler.instance,
+                logger: logger
+            )
+        )
+        for definition in configuration.webhooks.webhooks {
+            try webhooks.add(definition)
+        }
         let journal: JournalWriter?
         if let path = configuration.recording.journalPath {
             journal = try JournalWriter(path: path, durability: Self.journalDurability(configuration.recording.durability))
@@ -94,7 +110,9 @@ package final class PushMockServer: Service, Sendable {
                 )
             ),
             journal: journal,
-            playback: try configuration.playback.map { try PlaybackBook(options: $0) }
+            playback: try configuration.playback.map { try PlaybackBook(options: $0) },
+            metrics: metrics,
+            webhooks: webhooks
         )
         for category in configuration.inbox.categories {
             state.notificationCategories.declare(category)
@@ -215,6 +233,7 @@ package final class PushMockServer: Service, Sendable {
             try? await channel.close()
         }
         await connections.drain(gracePeriod: configuration.shutdownGracePeriod)
+        state.webhooks.shutdown()
         state.journalClose()
         await shutdownGroup()
         logger.info("stopped")
@@ -313,6 +332,10 @@ package final class PushMockServer: Service, Sendable {
             IdleStateHandler(allTimeout: TimeAmount(limits.idleTimeout)),
             IdleConnectionCloser(),
         ])
+        if let metrics = state.metrics {
+            metrics.connectionAccepted(tls: tls, production: environment == .production)
+            channel.closeFuture.whenComplete { _ in metrics.connectionClosed() }
+        }
         let remote = channel.remoteAddress.map { "\($0.ipAddress ?? "?"):\($0.port ?? 0)" }
         let controlAPI = ControlAPI(
             state: state,

@@ -52,6 +52,10 @@ package final class GatewayState: Sendable {
     let addedClientCertificateAuthorities: Mutex<[String]>
     /// Notification categories with action buttons, for the inbox's previews.
     package let notificationCategories = NotificationCategoryRegistry()
+    /// The Prometheus series of `GET /metrics`; `nil` with `--no-metrics`.
+    package let metrics: GatewayMetrics?
+    /// Webhooks on receipt (none until configured).
+    package let webhooks: RecordingWebhooks
 
     package init(
         clock: any PushMockClock = VirtualClock(),
@@ -63,8 +67,12 @@ package final class GatewayState: Sendable {
         devices: DeviceRegistry = DeviceRegistry(),
         recordings: RecordingStore,
         journal: JournalWriter?,
-        playback: PlaybackBook? = nil
+        playback: PlaybackBook? = nil,
+        metrics: GatewayMetrics? = nil,
+        webhooks: RecordingWebhooks = RecordingWebhooks()
     ) {
+        self.metrics = metrics
+        self.webhooks = webhooks
         self.playback = playback
         self.clock = clock
         self.apnsOptions = apnsOptions

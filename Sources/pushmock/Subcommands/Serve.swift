@@ -187,6 +187,18 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "Event-loop threads (default: one per CPU core).")
     var threads: Int?
 
+    @Flag(name: .customLong("no-metrics"), help: "Do not serve GET /metrics (Prometheus text; on by default).")
+    var noMetrics = false
+
+    @Option(name: .customLong("webhook"), help: "POST every recording to this URL (repeatable; docs/webhooks.md).")
+    var webhooks: [String] = []
+
+    @Option(name: .customLong("webhook-secret"), help: "HMAC-SHA256 key for the --webhook URLs (X-PushMock-Signature-256).")
+    var webhookSecret: String?
+
+    @Option(name: .customLong("webhook-filter"), help: "Send only recordings matching this query (platform=apns&status=4xx).")
+    var webhookFilter: String?
+
     @Option(name: .customLong("log-level"), help: "trace, debug, info, notice, warning, error or critical.")
     var logLevel: LogLevelArgument = .info
 
@@ -266,6 +278,8 @@ struct Serve: AsyncParsableCommand {
             }
             configuration.connectionLimits[keyPath: keyPath] = duration
         }
+        configuration.metricsEnabled = !noMetrics
+        configuration.webhooks.webhooks = webhooks.map { WebhookDefinition(url: $0, secret: webhookSecret, filter: webhookFilter) }
         configuration.controlAPIExtensions.append(CheckControlAPI())
         configuration.simulation.simulateDevices = !noDeviceSimulation
         configuration.inbox.enabled = !noInbox

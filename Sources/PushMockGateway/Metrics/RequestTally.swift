@@ -1,0 +1,118 @@
+import Prometheus
+import PushMockCore
+import PushMockRecording
+import PushMockSimulation
+
+/// A connection's counts of the current read batch, added to the gateway's shared counters
+/// once per batch (``flush()``): on the request path a dictionary lookup in memory only this
+/// connection's event loop touches, instead of an atomic add (or a registry lookup) per
+/// request. Owned by ``GatewayConnection``; never shared.
+struct RequestTally {
+    private struct Key: Hashable {
+        var endpoint: EndpointID
+        var status: Int
+        var reason: String?
+    }
+
+    private struct Slot {
+        let counter: Prometheus.Counter
+        var pending: Int64 = 0
+    }
+
+    let metrics: GatewayMetrics
+    private var requests: [Key: Slot] = [:]
+    private var faults: [FaultAction.Kind: (counter: Prometheus.Counter, endpoint: EndpointID, pending: Int64)] = [:]
+    private var hasPending = false
+
+    init(metrics: GatewayMetrics) {
+        self.metrics = metrics
+    }
+
+    /// Counts one answered request; `latency` goes to the endpoint's histogram.
+    mutating func count(_ endpoint: EndpointID, status: Int, reason: String?, latency: Duration) {
+        let key = Key(endpoint: endpoint, status: status, reason: reason)
+        if let index = requests.index(forKey: key) {
+            requests.values[index].pending += 1
+        } else {
+            requests[key] = Slot(counter: metrics.requests(endpoint: endpoint, status: status, reason: reason), pending: 1)
+        }
+        hasPending = true
+        metrics.latency(endpoint)?.record(latency)
+    }
+
+    mutating func faultFired(_ kind: FaultAction.Kind, at endpoint: EndpointID) {
+        if faults[kind]?.endpoint == endpoint {
+            faults[kind]!.pending += 1
+        } else {
+            flushFaults()
+            faults[kind] = (metrics.faults(endpoint: endpoint, action: kind), endpoint, 1)
+        }
+        hasPending = true
+    }
+
+    /// Adds the batch's counts to the shared counters.
+    mutating func flush() {
+        guard hasPending else { return }
+        hasPending = false
+        for index in requests.indices where requests.values[index].pending > 0 {
+            requests.values[index].counter.increment(by: requests.values[index].pending)
+            requests.values[index].pending = 0
+        }
+        flushFaults()
+    }
+
+    private mutating func flushFaults() {
+        for (kind, entry) in faults where entry.pending > 0 {
+            entry.counter.increment(by: entry.pending)
+            faults[kind]!.pending = 0
+        }
+    }
+}
+
+/// `GET /metrics`: the gateway's series in the Prometheus text format (version 0.0.4). Served
+/// on every listener like the control API, never recorded, never faulted; `serve --no-metrics`
+/// answers 404.
+struct MetricsEndpoint: GatewayEndpoint {
+    static let path = "/metrics"
+
+    struct Exchange: EndpointExchange {
+        let request: HTTPRequestMessage
+        var reply: HTTPReply?
+
+        var isAccepted: Bool { false }
+        var faultFacts: FaultFacts { FaultFacts() }
+    }
+
+    static var faultPlatform: Platform? { nil }
+
+    func parse(_ request: HTTPRequestMessage, in context: PipelineContext) -> Exchange {
+        Exchange(request: request)
+    }
+
+    func answerInjected(_ action: FaultAction, _ exchange: inout Exchange, in context: PipelineContext) {}
+
+    func applyState(_ exchange: inout Exchange, in context: PipelineContext) {
+        var headers = HTTPHeaderList()
+        guard let metrics = context.state.metrics else {
+            headers.append(name: "content-type", value: "text/plain; charset=utf-8")
+            exchange.reply = .respond(
+                HTTPResponseMessage(status: 404, headers: headers, body: Array("metrics are off (pushmock serve --no-metrics)\n".utf8))
+            )
+            return
+        }
+        let method = exchange.request.method
+        guard method == "GET" || method == "HEAD" else {
+            headers.append(name: "allow", value: "GET, HEAD")
+            headers.append(name: "content-type", value: "text/plain; charset=utf-8")
+            exchange.reply = .respond(HTTPResponseMessage(status: 405, headers: headers, body: Array("use GET\n".utf8)))
+            return
+        }
+        headers.append(name: "content-type", value: "text/plain; version=0.0.4; charset=utf-8")
+        let body = metrics.render(state: context.state)
+        exchange.reply = .respond(HTTPResponseMessage(status: 200, headers: headers, body: method == "HEAD" ? [] : body))
+    }
+
+    func record(_ exchange: Exchange, in context: PipelineContext, latencyMicroseconds: Int64) -> ExchangeRecord? {
+        nil
+    }
+}

@@ -1,0 +1,128 @@
+import Foundation
+import PushMockCore
+import PushMockQuery
+import PushMockRecording
+package import PushMockWebhooks
+import Synchronization
+
+/// Webhooks on receipt: each committed recording that a webhook's filter selects becomes a
+/// `recording` event for the ``WebhookDispatcher``. On the request path it costs one atomic
+/// load per batch while no webhook is configured; with webhooks, the batch's matching records
+/// are encoded (their journal line) and queued under one lock, never waited for.
+package final class RecordingWebhooks: Sendable {
+    private struct Hook: Sendable {
+        var id: String
+        var query: RecordingQuery
+        var filter: String?
+    }
+
+    package let dispatcher: WebhookDispatcher
+    private let hooks = Mutex<[Hook]>([])
+    private let hookCount = Atomic<Int>(0)
+
+    package init(dispatcher: WebhookDispatcher) {
+        self.dispatcher = dispatcher
+    }
+
+    /// A set without a metrics registry (tests and bare gateway states).
+    package convenience init() {
+        self.init(dispatcher: WebhookDispatcher())
+    }
+
+    // MARK: Configuration
+
+    /// Adds a webhook; returns its id.
+    @discardableResult
+    package func add(_ definition: WebhookDefinition) throws -> String {
+        let query = try Self.query(definition.filter)
+        let id = definition.id ?? dispatcher.unusedID()
+        var retry = WebhookRetryPolicy()
+        if let attempts = definition.maxAttempts {
+            guard (1...20).contains(attempts) else { throw DefinitionError("webhook maxAttempts must be 1…20, not \(attempts)") }
+            retry.maximumAttempts = attempts
+        }
+        if let wait = definition.initialBackoff?.duration { retry.initialBackoff = wait }
+        if let wait = definition.maxBackoff?.duration { retry.maximumBackoff = wait }
+        let timeout = definition.timeout?.duration ?? .seconds(5)
+        guard timeout > .zero else { throw DefinitionError("webhook timeout must be positive") }
+        do {
+            try dispatcher.add(
+                WebhookSubscription(
+                    id: id,
+                    target: try WebhookTarget(url: definition.url),
+                    secret: definition.secret.flatMap { $0.isEmpty ? nil : $0 },
+                    timeout: timeout,
+                    retry: retry,
+                    verifyCertificate: definition.verifyCertificate ?? true
+                )
+            )
+        } catch {
+            throw DefinitionError(error.description)
+        }
+        hooks.withLock { hooks in
+            hooks.append(Hook(id: id, query: query, filter: definition.filter))
+            hookCount.store(hooks.count, ordering: .releasing)
+        }
+        return id
+    }
+
+    /// Removes a webhook; `false` when there is none with that id.
+    package func remove(id: String) -> Bool {
+        let removed = hooks.withLock { hooks -> Bool in
+            let before = hooks.count
+            hooks.removeAll { $0.id == id }
+            hookCount.store(hooks.count, ordering: .releasing)
+            return hooks.count != before
+        }
+        return dispatcher.remove(id: id) || removed
+    }
+
+    /// The filter of each webhook, by id.
+    package var filters: [String: String] {
+        hooks.withLock { hooks in Dictionary(hooks.map { ($0.id, $0.filter ?? "") }, uniquingKeysWith: { $1 }) }
+    }
+
+    /// Stops delivering (shutdown).
+    package func shutdown() {
+        dispatcher.shutdown()
+    }
+
+    // MARK: Request path
+
+    /// Queues the committed records (with their sequence numbers) for the webhooks whose
+    /// filters select them.
+    func offer(_ records: [ExchangeRecord]) {
+        guard !records.isEmpty, hookCount.load(ordering: .acquiring) > 0 else { return }
+        let current = hooks.withLock { $0 }
+        var events: [(webhook: String, event: WebhookEvent)] = []
+        for record in records {
+            var data: [UInt8]?
+            for hook in current where hook.query.matches(record) {
+                if data == nil {
+                    var line: [UInt8] = []
+                    record.encodeJSONLine(into: &line)
+                    if line.last == 0x0A { line.removeLast() }
+                    data = line
+                }
+                events.append((hook.id, WebhookEvent(type: .recording, id: "recording-\(record.sequence)", data: data!)))
+            }
+        }
+        dispatcher.enqueue(events)
+    }
+
+    // MARK: Filters
+
+    /// A filter in the REST query language; unknown item names are an error (a typo must not
+    /// quietly select every recording).
+    static func query(_ filter: String?) throws -> RecordingQuery {
+        guard let filter, !filter.isEmpty else { return RecordingQuery() }
+        let text = filter.hasPrefix("?") ? filter.dropFirst() : Substring(filter)
+        let items = ControlAPI.parseQueryItems(text)
+        for item in items where !RecordingQuery.queryItemNames.contains(item.name) {
+            throw DefinitionError(
+                "webhook filter: unknown item \"\(item.name)\" (expected one of \(RecordingQuery.queryItemNames.sorted().joined(separator: ", ")))"
+            )
+        }
+        return try RecordingQuery(queryItems: items)
+    }
+}
