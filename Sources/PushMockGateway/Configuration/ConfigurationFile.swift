@@ -82,6 +82,8 @@ public struct ConfigurationFile: Codable, Sendable {
     /// Play back a recorded journal: `{"journal": "run.jsonl", "match": "body", "unmatched":
     /// "simulate"}` (`docs/replay.md`).
     public var playback: PlaybackSection?
+    /// Users behind the tokens, with time zone, locale and preferences (`docs/users.md`).
+    public var users: [PushUser]?
 
     /// The `playback` section.
     public struct PlaybackSection: Codable, Sendable {
@@ -102,6 +104,7 @@ public struct ConfigurationFile: Codable, Sendable {
         case faults
         case presets
         case playback
+        case users
     }
 
     public init(apns: APNsSection? = nil, fcm: FCMSection? = nil) {
@@ -180,6 +183,16 @@ public struct ConfigurationFile: Codable, Sendable {
             // Typed throws: `error` is a FaultRuleError here.
             throw DefinitionError("fault rule: \(error)")
         }
+        for user in users ?? [] {
+            do {
+                try UserDefinitionCheck.check(user)
+                try state.users.put(user)
+            } catch let error as UserRegistry.TokenTaken {
+                throw DefinitionError("users: token \(error.token) of \"\(user.id)\" already belongs to \"\(error.owner)\"")
+            } catch {
+                throw DefinitionError("users: \"\(user.id)\": \(error)")
+            }
+        }
         if let fcm {
             for account in fcm.serviceAccounts ?? [] {
                 state.serviceAccounts.register(try account.makeRecord(relativeTo: baseDirectory))
@@ -209,7 +222,7 @@ public struct ConfigurationFile: Codable, Sendable {
     }
 
     private static let knownKeys: [String: Set<String>] = [
-        "": ["apns", "fcm", "expo", "clock", "simulation", "faults", "presets", "playback"],
+        "": ["apns", "fcm", "expo", "clock", "simulation", "faults", "presets", "playback", "users"],
         "playback": ["journal", "match", "unmatched"],
         "clock": ["start", "frozen"],
         "simulation": ["simulateDevices", "defaultConnectivity", "apnsDefaultStorage", "devices", "lint", "criticalAlertBundleIds"],

@@ -145,6 +145,7 @@ package struct ControlAPI: Sendable {
         case "faults": response = try faultRoutes(request)
         case "clock": response = try clockRoutes(request)
         case "devices": response = try deviceRoutes(request)
+        case "users": response = try userRoutes(request)
         default: response = nil
         }
         if let response { return response }
@@ -155,7 +156,7 @@ package struct ControlAPI: Sendable {
     }
 
     /// The first path segments the gateway serves itself.
-    static let builtInAreas: Set<String> = ["health", "info", "recordings", "apns", "fcm", "expo", "faults", "clock", "devices"]
+    static let builtInAreas: Set<String> = ["health", "info", "recordings", "apns", "fcm", "expo", "faults", "clock", "devices", "users"]
 
     // MARK: JSON helpers
 

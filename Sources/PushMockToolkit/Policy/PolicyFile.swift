@@ -241,6 +241,12 @@ public struct PolicyFile: Sendable, Hashable, DefinitionDocument {
     public let quietHours: [QuietHours]
     public let frequencyCaps: [FrequencyCap]
     public let priorityRules: [PriorityRule]
+    /// When notifications of a type may be delivered (local time and days of the week).
+    public let deliveryWindows: [DeliveryWindow]
+    /// Event-relative delivery and cancelation (`docs/policy-checks.md`).
+    public let eventRules: [EventRule]
+    /// How each recipient's own preferences (``PushUser``) are applied.
+    public let userRules: UserRules
     /// Count sends the service rejected (and FCM `validate_only` sends) too; by default only
     /// notifications that reached a device count.
     public let countRejected: Bool
@@ -253,6 +259,9 @@ public struct PolicyFile: Sendable, Hashable, DefinitionDocument {
         quietHours: [QuietHours] = [],
         frequencyCaps: [FrequencyCap] = [],
         priorityRules: [PriorityRule] = [],
+        deliveryWindows: [DeliveryWindow] = [],
+        eventRules: [EventRule] = [],
+        userRules: UserRules = UserRules(),
         countRejected: Bool = false
     ) throws(PolicyError) {
         var typeNames = Set<String>()
@@ -288,6 +297,21 @@ public struct PolicyFile: Sendable, Hashable, DefinitionDocument {
             try checkTypes(rule.types, at: "priorityRules[\(index)].types")
             try checkTypes(rule.match?.referencedTypes, at: "priorityRules[\(index)].match")
         }
+        for (index, rule) in deliveryWindows.enumerated() {
+            try checkName(rule.name, at: "deliveryWindows[\(index)].name")
+            try checkTypes(rule.types, at: "deliveryWindows[\(index)].types")
+            try checkTypes(rule.exemptions.referencedTypes, at: "deliveryWindows[\(index)].exemptTypes")
+        }
+        for (index, rule) in eventRules.enumerated() {
+            try checkName(rule.name, at: "eventRules[\(index)].name")
+            try checkTypes(rule.types, at: "eventRules[\(index)].types")
+            try checkTypes(rule.match?.referencedTypes, at: "eventRules[\(index)].match")
+            try checkTypes(rule.window?.exemptions.referencedTypes, at: "eventRules[\(index)].exemptTypes")
+        }
+        try checkTypes(userRules.exemptions.referencedTypes, at: "userRules.exemptTypes")
+        self.deliveryWindows = deliveryWindows
+        self.eventRules = eventRules
+        self.userRules = userRules
         self.name = name
         self.types = types
         self.timeZones = timeZones
