@@ -37,11 +37,12 @@ TEST_PACKAGES=(curl nghttp2-client nghttp2-server openssl python3-google-auth py
 
 # Python clients that Debian does not package, installed from PyPI into a virtual environment
 # the tests find at .build/python-venv (override: PUSHMOCK_EXPO_PYTHON for the interpreter).
-PYTHON_VENV_PACKAGES=("exponent_server_sdk==2.2.0")
+# jsonschema is the independent oracle the payload-contract validator is compared with.
+PYTHON_VENV_PACKAGES=("exponent_server_sdk==2.2.0" "jsonschema==4.26.0")
 
 ensure_python_venv() {
     local venv="${PUSHMOCK_PYTHON_VENV:-.build/python-venv}"
-    if [ -x "$venv/bin/python3" ] && "$venv/bin/python3" -c "import exponent_server_sdk" 2>/dev/null; then
+    if [ -x "$venv/bin/python3" ] && "$venv/bin/python3" -c "import exponent_server_sdk, jsonschema" 2>/dev/null; then
         return 0
     fi
     echo "pushmock: installing ${PYTHON_VENV_PACKAGES[*]} into $venv" >&2
