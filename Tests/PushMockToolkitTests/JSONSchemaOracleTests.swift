@@ -68,15 +68,19 @@ struct JSONSchemaOracleTests {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
+        // Standard error goes to a file: a long traceback must not block the child while the
+        // parent is still reading standard output.
+        let errorFile = FileManager.default.temporaryDirectory.appendingPathComponent("pushmock-oracle-\(UUID().uuidString).err")
+        _ = FileManager.default.createFile(atPath: errorFile.path, contents: nil)
+        defer { try? FileManager.default.removeItem(at: errorFile) }
         let output = Pipe()
-        let error = Pipe()
         process.standardOutput = output
-        process.standardError = error
+        process.standardError = try FileHandle(forWritingTo: errorFile)
         try process.run()
         let outputData = output.fileHandleForReading.readDataToEndOfFile()
-        let errorData = error.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: outputData, as: UTF8.self), String(decoding: errorData, as: UTF8.self))
+        let errorText = (try? String(contentsOf: errorFile, encoding: .utf8)) ?? ""
+        return (process.terminationStatus, String(decoding: outputData, as: UTF8.self), String(errorText.suffix(4000)))
     }
 }
 
@@ -133,9 +137,10 @@ struct SchemaCaseGenerator {
     /// A root schema: some keywords, plus `$defs` the refs can reach.
     mutating func rootSchema() -> JSONValue {
         guard case .object(var object) = schemaObject(depth: 0) else { return .bool(true) }
-        var d1 = schemaObject(depth: 2).objectValue ?? JSONObject()
+        // Definitions use no refs themselves, so no reference cycle can arise.
+        var d1 = schemaObject(depth: 3).objectValue ?? JSONObject()
         d1.members.append(("$anchor", "anc"))
-        object.members.append(("$defs", .object(["d0": schema(depth: 2), "d1": .object(d1)])))
+        object.members.append(("$defs", .object(["d0": schema(depth: 3), "d1": .object(d1)])))
         return .object(object)
     }
 
@@ -163,14 +168,19 @@ struct SchemaCaseGenerator {
         let deep = depth >= 3
         switch deep ? int(0...9) : int(0...27) {
         case 0:
-            return [("type", chance(70) ? .string(pick(Self.types)) : .array([.string(pick(Self.types)), .string(pick(Self.types))]))]
+            let first = pick(Self.types)
+            let second = pick(Self.types.filter { $0 != first })
+            return [("type", chance(70) ? .string(first) : .array([.string(first), .string(second)]))]
         case 1: return [("enum", .array((0..<int(1...3)).map { _ in scalar() }))]
         case 2: return [("const", scalar())]
         case 3: return [(pick(["minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum"]), JSONValue(int(-1...6)))]
         case 4: return [("multipleOf", JSONValue(pick([2, 3, 5])))]
         case 5: return [(pick(["minLength", "maxLength"]), JSONValue(int(0...3)))]
         case 6: return [("pattern", .string(pick(Self.patterns)))]
-        case 7: return [("required", .array((0..<int(1...2)).map { _ in .string(pick(Self.keys)) }))]
+        case 7:
+            let first = pick(Self.keys)
+            let names = chance(50) ? [first] : [first, pick(Self.keys.filter { $0 != first })]
+            return [("required", .array(names.map { .string($0) }))]
         case 8: return [(pick(["minItems", "maxItems", "minProperties", "maxProperties"]), JSONValue(int(0...3)))]
         case 9: return [("uniqueItems", .bool(chance(80)))]
         case 10:
@@ -178,10 +188,10 @@ struct SchemaCaseGenerator {
             for key in Self.keys where chance(40) { properties.append((key, schema(depth: depth + 1))) }
             return [("properties", .object(JSONObject(properties)))]
         case 11: return [("additionalProperties", schema(depth: depth + 1))]
-        case 12: return [("patternProperties", .object([(pick(["^a", "1$", "^[bc]"]), schema(depth: depth + 1))]))]
-        case 13: return [("propertyNames", .object([("pattern", .string(pick(["^[a-c]+$", "^a"])))]))]
-        case 14: return [("dependentRequired", .object([(pick(Self.keys), .array([.string(pick(Self.keys))]))]))]
-        case 15: return [("dependentSchemas", .object([(pick(Self.keys), schema(depth: depth + 1))]))]
+        case 12: return [("patternProperties", .object(JSONObject([(pick(["^a", "1$", "^[bc]"]), schema(depth: depth + 1))])))]
+        case 13: return [("propertyNames", .object(JSONObject([("pattern", .string(pick(["^[a-c]+$", "^a"])))])))]
+        case 14: return [("dependentRequired", .object(JSONObject([(pick(Self.keys), .array([.string(pick(Self.keys))]))])))]
+        case 15: return [("dependentSchemas", .object(JSONObject([(pick(Self.keys), schema(depth: depth + 1))])))]
         case 16: return [("items", schema(depth: depth + 1))]
         case 17: return [("prefixItems", subschemas(depth, 1...2))]
         case 18:
@@ -202,7 +212,7 @@ struct SchemaCaseGenerator {
         case 26: return [("$ref", .string(pick(["#/$defs/d0", "#/$defs/d1", "#anc"])))]
         default:
             // A recursive reference, only where it consumes the instance.
-            return [("properties", .object([(pick(Self.keys), depth > 0 ? .object([("$ref", "#")]) : schema(depth: depth + 1))]))]
+            return [("properties", .object(JSONObject([(pick(Self.keys), depth > 0 ? .object(JSONObject([("$ref", "#")])) : schema(depth: depth + 1))])))]
         }
     }
 }
