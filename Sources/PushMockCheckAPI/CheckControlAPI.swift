@@ -119,13 +119,16 @@ package struct CheckControlAPI: ControlAPIExtension {
                 throw ControlAPIError(400, "contracts: \(error.description)")
             }
             let includeRejected = try body.decode(Bool.self, member: "includeRejected") ?? false
-            let report = ContractChecker(contracts: contracts, includeRejected: includeRejected).check(recordings.records(matching: body.query))
-            return try Self.checkResponse(CheckOutcome(report), format: body.format, junit: { JUnitReport.testCases(report) }, text: report.text)
+            let report = ContractChecker(contracts: contracts, includeRejected: includeRejected).check(
+                recordings.records(matching: body.query))
+            return try Self.checkResponse(
+                CheckOutcome(report), format: body.format, junit: { JUnitReport.testCases(report) }, text: report.text)
         }
         if request.segments.count == 2, ["links", "policy", "contracts"].contains(request.segments[1]) {
             throw ControlAPIError(405, "\(request.method) is not supported on /_pushmock/checks/\(request.segments[1]); POST the check")
         }
-        throw ControlAPIError(404, "no check /_pushmock/\(request.segments.joined(separator: "/")); the checks are links, policy and contracts")
+        throw ControlAPIError(
+            404, "no check /_pushmock/\(request.segments.joined(separator: "/")); the checks are links, policy and contracts")
     }
 
     /// 200 when every expectation passed, 417 Expectation Failed otherwise (so `curl --fail`

@@ -29,7 +29,8 @@ struct DoseReminderPolicyTests {
             let notifier = LoopNotifier(sender: mock.apnsSender)
 
             mock.clock.freeze()
-            mock.clock.set(to: Timestamp(millisecondsSince1970: ISO8601Milliseconds.parse("2026-03-28T02:00:00Z")!))  // Fri 22:00 in New York
+            // Friday 22:00 in New York.
+            mock.clock.set(to: Timestamp(millisecondsSince1970: ISO8601Milliseconds.parse("2026-03-28T02:00:00Z")!))
             try await notifier.sendDoseReminder(to: token, for: .init(id: "p1", compoundName: "BPC-157"))
             mock.clock.advance(by: .seconds(11 * 3600))  // Sat 09:00 in New York: the sender keeps working
             try await notifier.sendDoseReminder(to: token, for: .init(id: "p1", compoundName: "BPC-157"))

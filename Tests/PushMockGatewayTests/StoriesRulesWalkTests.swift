@@ -72,31 +72,79 @@ struct StoriesRulesWalkTests {
             let steps: [(Timestamp, Step)] = [
                 (Self.oslo(9, 10), .push("Fri 10:00 reminder", token: Self.ada, payload: reminder(), expected: [])),
                 (Self.oslo(9, 12), .push("Fri 12:00 reminder (2nd of the day)", token: Self.ada, payload: reminder(), expected: [])),
-                (Self.oslo(9, 13), .push("Fri 13:00 reminder (3rd: the user's cap)", token: Self.ada, payload: reminder(), expected: [.frequencyCap])),
-                (Self.oslo(9, 14), .push("Fri 14:00 promo (opted out)", token: Self.ada, payload: #"{"aps":{"alert":"Sale"},"type":"promo"}"#, expected: [.optedOut])),
+                (
+                    Self.oslo(9, 13),
+                    .push("Fri 13:00 reminder (3rd: the user's cap)", token: Self.ada, payload: reminder(), expected: [.frequencyCap])
+                ),
+                (
+                    Self.oslo(9, 14),
+                    .push(
+                        "Fri 14:00 promo (opted out)", token: Self.ada, payload: #"{"aps":{"alert":"Sale"},"type":"promo"}"#,
+                        expected: [.optedOut])
+                ),
                 (Self.oslo(9, 14), .event(user: "cy", name: "app_entered_background")),
                 (Self.oslo(9, 14), .event(user: "dee", name: "app_entered_background")),
-                (Self.oslo(9, 14, 5), .push("Fri 14:05 setup to cy (300 s after the event)", token: Self.cy, payload: setup, expected: [.eventTiming])),
+                (
+                    Self.oslo(9, 14, 5),
+                    .push("Fri 14:05 setup to cy (300 s after the event)", token: Self.cy, payload: setup, expected: [.eventTiming])
+                ),
                 (Self.oslo(9, 14, 11), .push("Fri 14:11 setup to dee (660 s after)", token: Self.dee, payload: setup, expected: [])),
                 (Self.oslo(9, 15), .event(user: "dee", name: "completeSetup")),
                 (Self.oslo(9, 15, 20), .event(user: "dee", name: "app_entered_background")),
-                (Self.oslo(9, 15, 31), .push("Fri 15:31 setup to dee after completeSetup", token: Self.dee, payload: setup, expected: [.canceled, .eventInstance])),
+                (
+                    Self.oslo(9, 15, 31),
+                    .push(
+                        "Fri 15:31 setup to dee after completeSetup", token: Self.dee, payload: setup,
+                        expected: [.canceled, .eventInstance])
+                ),
                 (Self.oslo(9, 22), .event(user: "eve", name: "app_entered_background")),
-                (Self.oslo(9, 22, 15), .push("Fri 22:15 setup to eve (outside 09–21)", token: Self.eve, payload: setup, expected: [.deliveryWindow])),
-                (Self.oslo(9, 23, 30), .push("Fri 23:30 reminder (quiet hours, window, 4th of the day)", token: Self.ada, payload: reminder(),
-                    expected: [.quietHours, .deliveryWindow, .frequencyCap])),
-                (Self.oslo(9, 23, 40), .push("Fri 23:40 critical reminder (exempt from quiet hours and window, not from the cap)", token: Self.ada,
-                    payload: reminder(#","interruption-level":"critical""#), expected: [.frequencyCap])),
-                (Self.oslo(10, 2), .push("Sat 02:00 silent refresh (exempt)", token: Self.ada,
-                    payload: #"{"aps":{"content-available":1},"type":"reminder"}"#, expected: [])),
-                (Self.oslo(10, 10), .push("Sat 10:00 reminder (weekend)", token: Self.ada, payload: reminder(), expected: [.deliveryWindow])),
-                (Self.oslo(11, 11), .push("Sun 11:00 reminder (weekend)", token: Self.ada, payload: reminder(), expected: [.deliveryWindow])),
-                (Self.oslo(12, 7, 30), .push("Mon 07:30 reminder (before the window)", token: Self.ada, payload: reminder(), expected: [.deliveryWindow])),
+                (
+                    Self.oslo(9, 22, 15),
+                    .push("Fri 22:15 setup to eve (outside 09–21)", token: Self.eve, payload: setup, expected: [.deliveryWindow])
+                ),
+                (
+                    Self.oslo(9, 23, 30),
+                    .push(
+                        "Fri 23:30 reminder (quiet hours, window, 4th of the day)", token: Self.ada, payload: reminder(),
+                        expected: [.quietHours, .deliveryWindow, .frequencyCap])
+                ),
+                (
+                    Self.oslo(9, 23, 40),
+                    .push(
+                        "Fri 23:40 critical reminder (exempt from quiet hours and window, not from the cap)", token: Self.ada,
+                        payload: reminder(#","interruption-level":"critical""#), expected: [.frequencyCap])
+                ),
+                (
+                    Self.oslo(10, 2),
+                    .push(
+                        "Sat 02:00 silent refresh (exempt)", token: Self.ada,
+                        payload: #"{"aps":{"content-available":1},"type":"reminder"}"#, expected: [])
+                ),
+                (
+                    Self.oslo(10, 10),
+                    .push("Sat 10:00 reminder (weekend)", token: Self.ada, payload: reminder(), expected: [.deliveryWindow])
+                ),
+                (
+                    Self.oslo(11, 11),
+                    .push("Sun 11:00 reminder (weekend)", token: Self.ada, payload: reminder(), expected: [.deliveryWindow])
+                ),
+                (
+                    Self.oslo(12, 7, 30),
+                    .push("Mon 07:30 reminder (before the window)", token: Self.ada, payload: reminder(), expected: [.deliveryWindow])
+                ),
                 (Self.oslo(12, 9, 30), .push("Mon 09:30 reminder", token: Self.ada, payload: reminder(), expected: [])),
-                (Self.oslo(12, 14), .push("Mon 14:00 reminder, New York zone from the payload (08:00 there)", token: Self.stranger,
-                    payload: #"{"aps":{"alert":"Dose"},"type":"reminder","tz":"America/New_York"}"#, expected: [.deliveryWindow])),
-                (Self.oslo(12, 16), .push("Mon 16:00 reminder, New York zone from the payload (10:00 there)", token: Self.stranger,
-                    payload: #"{"aps":{"alert":"Dose"},"type":"reminder","tz":"America/New_York"}"#, expected: [])),
+                (
+                    Self.oslo(12, 14),
+                    .push(
+                        "Mon 14:00 reminder, New York zone from the payload (08:00 there)", token: Self.stranger,
+                        payload: #"{"aps":{"alert":"Dose"},"type":"reminder","tz":"America/New_York"}"#, expected: [.deliveryWindow])
+                ),
+                (
+                    Self.oslo(12, 16),
+                    .push(
+                        "Mon 16:00 reminder, New York zone from the payload (10:00 there)", token: Self.stranger,
+                        payload: #"{"aps":{"alert":"Dose"},"type":"reminder","tz":"America/New_York"}"#, expected: [])
+                ),
             ]
 
             var expected: [UInt64: (String, Set<PolicyRuleKind>)] = [:]
@@ -161,7 +209,8 @@ struct StoriesRulesWalkTests {
             #expect(mock.user("ada")?.timeZone == "+02:00")
 
             // One token, one user (APNs tokens compared case-insensitively).
-            let conflict = try await control.request("POST", "users", json: Array(#"{"id":"bob","tokens":["\#(Self.ada.uppercased())"]}"#.utf8))
+            let conflict = try await control.request(
+                "POST", "users", json: Array(#"{"id":"bob","tokens":["\#(Self.ada.uppercased())"]}"#.utf8))
             #expect(conflict.status == 409, "\(conflict.text)")
             #expect(try await control.request("POST", "users", json: Array(#"{"id":"bob","timeZone":"Mars/Olympus"}"#.utf8)).status == 400)
             #expect(try await control.request("POST", "users", json: Array(#"{"id":"bob","quietHours":[]}"#.utf8)).status == 400)
@@ -197,8 +246,10 @@ struct StoriesRulesWalkTests {
     func contracts() async throws {
         try await withPushMock { mock in
             let connection = try await mock.connect()
-            let good = #"{"aps":{"alert":"Order confirmed"},"data":{"notificationType":"order.confirmed","entityId":"o-1","deepLinkPath":"/orders/o-1","version":"1"}}"#
-            let bad = #"{"aps":{"alert":"Order confirmed"},"data":{"notificationType":"order.confirmed","entityId":7,"deepLinkPath":"orders"}}"#
+            let good =
+                #"{"aps":{"alert":"Order confirmed"},"data":{"notificationType":"order.confirmed","entityId":"o-1","deepLinkPath":"/orders/o-1","version":"1"}}"#
+            let bad =
+                #"{"aps":{"alert":"Order confirmed"},"data":{"notificationType":"order.confirmed","entityId":7,"deepLinkPath":"orders"}}"#
             let unknown = #"{"aps":{"alert":"?"},"data":{"notificationType":"mystery"}}"#
             for payload in [good, bad, unknown] {
                 expectAccepted(try await connection.send(try mock.apnsRequest(payload: payload)))
@@ -218,14 +269,16 @@ struct StoriesRulesWalkTests {
             let report = try answer.decode(CheckOutcome<ContractReport>.self).report
             #expect(report.notificationCount == 3)
             #expect(report.violations(sequence: 1).isEmpty)
-            #expect(Set(report.violations(sequence: 2).map(\.code)) == [
-                "contract.order.confirmed.required", "contract.order.confirmed.type", "contract.order.confirmed.pattern",
-            ])
+            #expect(
+                Set(report.violations(sequence: 2).map(\.code)) == [
+                    "contract.order.confirmed.required", "contract.order.confirmed.type", "contract.order.confirmed.pattern",
+                ])
             #expect(report.violations(sequence: 2).map(\.field).contains("/entityId"))
             #expect(report.violations(sequence: 3).map(\.contract) == ["(requireContract)"])
             #expect(report == mock.checkContracts(try ContractFile(parsing: contracts)))
 
-            let clean = try await control.request("POST", "checks/contracts", query: [("where", "$.data.entityId=o-1")], json: body.compactBytes)
+            let clean = try await control.request(
+                "POST", "checks/contracts", query: [("where", "$.data.entityId=o-1")], json: body.compactBytes)
             #expect(clean.status == 200, "\(clean.text)")
             let broken: JSONValue = ["contracts": ["version": 1, "contracts": [["name": "x", "schema": ["$ref": "#/$defs/none"]]]]]
             #expect(try await control.request("POST", "checks/contracts", json: broken.compactBytes).status == 400)

@@ -56,7 +56,8 @@ struct JSONSchemaOracleTests {
             if theirs { validCount += 1 }
             if ours != theirs {
                 mismatches.append(
-                    "schema \(testCase.schema)\ninstance \(testCase.instance)\njsonschema: \(theirs), ours: \(ours) \(schema.validate(testCase.instance))")
+                    "schema \(testCase.schema)\ninstance \(testCase.instance)\njsonschema: \(theirs), ours: \(ours) \(schema.validate(testCase.instance))"
+                )
             }
         }
         #expect(mismatches.isEmpty, "\(mismatches.count) of \(cases.count) differ:\n\(mismatches.prefix(5).joined(separator: "\n\n"))")
@@ -212,7 +213,12 @@ struct SchemaCaseGenerator {
         case 26: return [("$ref", .string(pick(["#/$defs/d0", "#/$defs/d1", "#anc"])))]
         default:
             // A recursive reference, only where it consumes the instance.
-            return [("properties", .object(JSONObject([(pick(Self.keys), depth > 0 ? .object(JSONObject([("$ref", "#")])) : schema(depth: depth + 1))])))]
+            return [
+                (
+                    "properties",
+                    .object(JSONObject([(pick(Self.keys), depth > 0 ? .object(JSONObject([("$ref", "#")])) : schema(depth: depth + 1))]))
+                )
+            ]
         }
     }
 }

@@ -27,7 +27,9 @@ struct PolicyEventRuleTests {
     static func directory(events: [(String, String)]) -> UserDirectory {
         UserDirectory(
             users: [PushUser(id: "u", tokens: [LinkPolicyFixtures.token])],
-            events: events.enumerated().map { AppEvent(user: "u", name: $0.element.1, timeMilliseconds: ms($0.element.0), sequence: UInt64($0.offset + 1)) })
+            events: events.enumerated().map {
+                AppEvent(user: "u", name: $0.element.1, timeMilliseconds: ms($0.element.0), sequence: UInt64($0.offset + 1))
+            })
     }
 
     @Test(
@@ -86,7 +88,9 @@ struct PolicyEventRuleTests {
         #expect(checker.check([LinkPolicyFixtures.apns(alert, at: "2026-01-17T12:00:00Z", priority: 5)]).isClean)
         let timeSensitive = #"{"aps":{"alert":"Hi","interruption-level":"time-sensitive"}}"#
         #expect(checker.check([LinkPolicyFixtures.apns(timeSensitive, at: "2026-01-17T12:00:00Z")]).isClean)
-        #expect(throws: PolicyError.self) { try PolicyFile(parsing: #"{"version":1,"deliveryWindows":[{"start":"09:00","end":"21:00","days":["Funday"]}]}"#) }
+        #expect(throws: PolicyError.self) {
+            try PolicyFile(parsing: #"{"version":1,"deliveryWindows":[{"start":"09:00","end":"21:00","days":["Funday"]}]}"#)
+        }
     }
 
     @Test("the user's zone wins over the payload's; the payload's is the fallback")
@@ -99,7 +103,9 @@ struct PolicyEventRuleTests {
         let report = checker.check([LinkPolicyFixtures.apns(#"{"aps":{"alert":"x"},"tz":"America/New_York"}"#, at: "2026-01-15T14:00:00Z")])
         #expect(report.violations(.quietHours).first?.timeZone == "Asia/Tokyo", "\(report)")
         let fallback = PolicyChecker(policy: checker.policy)
-        #expect(fallback.check([LinkPolicyFixtures.apns(#"{"aps":{"alert":"x"},"tz":"America/New_York"}"#, at: "2026-01-15T14:00:00Z")]).isClean)
+        #expect(
+            fallback.check([LinkPolicyFixtures.apns(#"{"aps":{"alert":"x"},"tz":"America/New_York"}"#, at: "2026-01-15T14:00:00Z")]).isClean
+        )
     }
 }
 

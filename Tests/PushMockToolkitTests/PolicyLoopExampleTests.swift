@@ -152,7 +152,8 @@ struct PolicyLoopExampleTests {
     }
 
     static func users() throws -> UserDirectory {
-        try JSONDecoder().decode(UserDirectory.self, from: Data(contentsOf: URL(fileURLWithPath: LinkPolicyFixtures.loopDirectory + "/users.json")))
+        try JSONDecoder().decode(
+            UserDirectory.self, from: Data(contentsOf: URL(fileURLWithPath: LinkPolicyFixtures.loopDirectory + "/users.json")))
     }
 
     @Test("users.json: each user's own zone and preferences, not the payload's tz")

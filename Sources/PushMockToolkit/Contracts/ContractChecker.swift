@@ -57,7 +57,8 @@ public struct ContractChecker: Sendable {
                         schemaPath: problem.schemaPath, keyword: problem.keyword, message: problem.message))
             }
         }
-        if contracts.requireContract, !contracts.contracts.contains(where: { $0.types.map { types in type.map(types.contains) ?? false } ?? false })
+        if contracts.requireContract,
+            !contracts.contracts.contains(where: { $0.types.map { types in type.map(types.contains) ?? false } ?? false })
         {
             let what = type.map { "type \"\($0)\"" } ?? "a push without \(contracts.typeField)"
             found.append(

@@ -81,7 +81,9 @@ public struct ContractFile: Sendable, Hashable, DefinitionDocument {
                 let object = try DefinitionObject(
                     entry.value, at: entry.location, allowed: ["name", "description", "types", "match", "target", "schema"])
                 let name = try object.string("name") ?? entry.location
-                guard names.insert(name).inserted else { throw DefinitionProblem(object.place("name"), "another contract is named \"\(name)\"") }
+                guard names.insert(name).inserted else {
+                    throw DefinitionProblem(object.place("name"), "another contract is named \"\(name)\"")
+                }
                 guard let schemaValue = object.value("schema") else { throw DefinitionProblem(object.place("schema"), "missing") }
                 let schema: JSONSchema
                 do {

@@ -34,7 +34,8 @@ public struct JSONSchema: Sendable, Hashable {
         self.root = root
         self.anchors = anchors
         for (location, ref) in refs where resolve(ref) == nil {
-            throw JSONSchemaError(location: location, "$ref \"\(ref)\" does not point into this schema (only #, #/pointer and #anchor refs are supported)")
+            throw JSONSchemaError(
+                location: location, "$ref \"\(ref)\" does not point into this schema (only #, #/pointer and #anchor refs are supported)")
         }
     }
 
@@ -60,7 +61,9 @@ public struct JSONSchema: Sendable, Hashable {
         _ schema: JSONValue, pointer: [String], anchors: inout [String: [String]], refs: inout [(String, String)]
     ) throws(JSONSchemaError) {
         guard case .object(let object) = schema else {
-            guard schema.boolValue != nil else { throw JSONSchemaError(location: pointerText(pointer), "a schema is an object or a boolean") }
+            guard schema.boolValue != nil else {
+                throw JSONSchemaError(location: pointerText(pointer), "a schema is an object or a boolean")
+            }
             return
         }
         let location = pointerText(pointer)
@@ -78,7 +81,8 @@ public struct JSONSchema: Sendable, Hashable {
                 let names = value.arrayValue ?? [value]
                 for name in names {
                     guard let text = name.stringValue, Validator.typeNames.contains(text) else {
-                        throw JSONSchemaError(location: location, "type must be one of \(Validator.typeNames.sorted().joined(separator: ", "))")
+                        throw JSONSchemaError(
+                            location: location, "type must be one of \(Validator.typeNames.sorted().joined(separator: ", "))")
                     }
                 }
             case "required":
@@ -92,7 +96,9 @@ public struct JSONSchema: Sendable, Hashable {
                     throw JSONSchemaError(location: location, "pattern must be a regular expression")
                 }
             case "multipleOf":
-                guard let number = value.doubleValue, number > 0 else { throw JSONSchemaError(location: location, "multipleOf must be > 0") }
+                guard let number = value.doubleValue, number > 0 else {
+                    throw JSONSchemaError(location: location, "multipleOf must be > 0")
+                }
             case "maximum", "minimum", "exclusiveMaximum", "exclusiveMinimum":
                 guard value.doubleValue != nil else { throw JSONSchemaError(location: location, "\(key) must be a number") }
             case "maxLength", "minLength", "maxItems", "minItems", "maxProperties", "minProperties", "maxContains", "minContains":

@@ -163,7 +163,9 @@ struct Validator {
                 }
                 let minimum = keywords["minContains"]?.doubleValue ?? 1
                 if Double(matching.count) < minimum {
-                    fail(keywords["minContains"] == nil ? "contains" : "minContains", "contains \(matching.count) matching items, fewer than \(Int(minimum))")
+                    fail(
+                        keywords["minContains"] == nil ? "contains" : "minContains",
+                        "contains \(matching.count) matching items, fewer than \(Int(minimum))")
                 }
                 if let maximum = keywords["maxContains"]?.doubleValue, Double(matching.count) > maximum {
                     fail("maxContains", "contains \(matching.count) matching items, more than \(Int(maximum))")

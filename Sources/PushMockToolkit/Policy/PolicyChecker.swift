@@ -320,7 +320,8 @@ private struct Evaluation {
                     reasons.append("opted out of channel \(channel)")
                 }
                 if !reasons.isEmpty {
-                    var found = violation(.optedOut, "users.\(user.id).preferences", recipient, "user \(user.id) " + reasons.joined(separator: " and "))
+                    var found = violation(
+                        .optedOut, "users.\(user.id).preferences", recipient, "user \(user.id) " + reasons.joined(separator: " and "))
                     found.user = user.id
                     record(found)
                 }

@@ -32,7 +32,8 @@ struct UserCommand: AsyncParsableCommand {
         @Option(name: .customLong("tz"), help: "Time zone: Europe/Oslo, +02:00.") var timeZone: String?
         @Option(help: "Locale: nb-NO.") var locale: String?
         @Option(name: .customLong("token"), help: "A token of the user (repeat).") var tokens: [String] = []
-        @Option(name: .customLong("opt-out-type"), help: "A notification type the user opted out of (repeat).") var optOutTypes: [String] = []
+        @Option(name: .customLong("opt-out-type"), help: "A notification type the user opted out of (repeat).") var optOutTypes: [String] =
+            []
         @Option(name: .customLong("opt-out-category"), help: "A category the user opted out of (repeat).")
         var optOutCategories: [String] = []
         @Option(name: .customLong("opt-out-channel"), help: "An Android channel the user opted out of (repeat).")
