@@ -93,6 +93,16 @@ struct PolicyEventRuleTests {
         }
     }
 
+    @Test("quiet hours may exempt priorities: APNs 5 and Android normal")
+    func quietPriorities() throws {
+        let checker = PolicyChecker(
+            policy: try PolicyFile(
+                parsing: #"{"version":1,"quietHours":[{"name":"night","start":"22:00","end":"07:00","exemptPriorities":[5,"normal"]}]}"#))
+        let alert = #"{"aps":{"alert":"Hi"}}"#
+        #expect(checker.check([LinkPolicyFixtures.apns(alert, at: "2026-01-15T23:30:00Z")]).violations(.quietHours).count == 1)
+        #expect(checker.check([LinkPolicyFixtures.apns(alert, at: "2026-01-15T23:30:00Z", priority: 5)]).isClean)
+    }
+
     @Test("the user's zone wins over the payload's; the payload's is the fallback")
     func userZone() throws {
         let checker = PolicyChecker(

@@ -182,6 +182,7 @@ private struct Evaluation {
             if rule.exemptInterruptionLevels.contains(subject.facts.interruptionLevel) { continue }
             if let type = subject.type, rule.exemptTypes.contains(type) { continue }
             if let exempt = rule.exempt, exempt.matches(subject) { continue }
+            if PolicyFile.Exemptions(interruptionLevels: [], priorities: rule.exemptPriorities, silent: false).exempts(subject) { continue }
             for recipient in notification.recipients {
                 let zone = zones[recipient] ?? policy.timeZones.defaultZone
                 let local = calendars.local(time, in: zone)

@@ -50,6 +50,7 @@ extension PolicyFile {
                 at: entry.location,
                 allowed: [
                     "name", "description", "start", "end", "types", "exemptInterruptionLevels", "exemptTypes", "exemptSilent", "exempt",
+                    "exemptPriorities",
                 ]
             )
             let levels = try object.strings("exemptInterruptionLevels") ?? ["critical", "time-sensitive"]
@@ -61,6 +62,7 @@ extension PolicyFile {
             let exemptTypes = try object.strings("exemptTypes") ?? []
             let exemptSilent = try object.bool("exemptSilent") ?? true
             let exempt = try object.value("exempt").map { try PolicyMatch.read($0, at: object.place("exempt"), allowType: true) }
+            let exemptPriorities = try Exemptions.read(object, defaultLevels: levels).priorities
             let rule = try Self.located(entry.location) { () throws(PolicyError) in
                 try QuietHours(
                     name: name,
@@ -70,7 +72,8 @@ extension PolicyFile {
                     exemptInterruptionLevels: levels,
                     exemptTypes: exemptTypes,
                     exemptSilent: exemptSilent,
-                    exempt: exempt
+                    exempt: exempt,
+                    exemptPriorities: exemptPriorities
                 )
             }
             quietHours.append(rule)

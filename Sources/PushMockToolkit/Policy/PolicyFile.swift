@@ -100,6 +100,9 @@ public struct PolicyFile: Sendable, Hashable, DefinitionDocument {
         public let exemptSilent: Bool
         /// Anything else that may break through.
         public let exempt: PolicyMatch?
+        /// Priorities that may break through: APNs `"1"`/`"5"`/`"10"`, Android and Expo
+        /// `"normal"`/`"high"`.
+        public let exemptPriorities: [String]
 
         public init(
             name: String,
@@ -109,7 +112,8 @@ public struct PolicyFile: Sendable, Hashable, DefinitionDocument {
             exemptInterruptionLevels: [String] = ["critical", "time-sensitive"],
             exemptTypes: [String] = [],
             exemptSilent: Bool = true,
-            exempt: PolicyMatch? = nil
+            exempt: PolicyMatch? = nil,
+            exemptPriorities: [String] = []
         ) throws(PolicyError) {
             guard start != end else {
                 throw PolicyError(.invalidDefinition, "start and end are both \(start); a quiet period needs two different times")
@@ -127,6 +131,7 @@ public struct PolicyFile: Sendable, Hashable, DefinitionDocument {
             self.exemptTypes = exemptTypes
             self.exemptSilent = exemptSilent
             self.exempt = exempt
+            self.exemptPriorities = exemptPriorities
         }
 
         /// Whether `secondsOfDay` (local) lies in the quiet period.
