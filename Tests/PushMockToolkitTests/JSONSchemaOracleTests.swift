@@ -29,9 +29,13 @@ struct JSONSchemaOracleTests {
     func agreesWithJSONSchema(seed: UInt64) throws {
         var generator = SchemaCaseGenerator(seed: seed)
         var cases: [(schema: JSONValue, instance: JSONValue)] = []
-        for _ in 0..<150 {
+        for _ in 0..<500 {
             let schema = generator.rootSchema()
             for _ in 0..<8 { cases.append((schema, generator.instance(depth: 0))) }
+        }
+        // Hand-written boundaries beside the generated cases, so every keyword's edge is met.
+        for (schemaText, instanceText) in Self.boundaries {
+            cases.append((try JSONValue(parsing: schemaText), try JSONValue(parsing: instanceText)))
         }
         let document = JSONValue.array(cases.map { .object(["schema": $0.schema, "instance": $0.instance]) })
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("pushmock-schema-\(UUID().uuidString)")
@@ -64,6 +68,37 @@ struct JSONSchemaOracleTests {
         // The generator must produce both outcomes in earnest, or the comparison proves little.
         #expect(validCount > cases.count / 10 && validCount < cases.count * 9 / 10, "\(validCount) of \(cases.count) valid")
     }
+
+    static let boundaries: [(String, String)] = [
+        (##"{"exclusiveMaximum":3}"##, "3"), (##"{"exclusiveMaximum":3}"##, "2.5"), (##"{"maximum":3}"##, "3"),
+        (##"{"exclusiveMinimum":3}"##, "3"),
+        (##"{"minimum":3}"##, "3.0"), (##"{"multipleOf":3}"##, "6.0"), (##"{"multipleOf":3}"##, "4.5"), (##"{"type":"integer"}"##, "1.0"),
+        (##"{"type":"integer"}"##, "1.5"), (##"{"type":"number"}"##, "true"), (##"{"maxLength":2}"##, ##""🙂🙂""##),
+        (##"{"minLength":3}"##, ##""🙂🙂""##),
+        (##"{"pattern":"^a"}"##, ##""ba""##), (##"{"pattern":"b"}"##, ##""abc""##), (##"{"enum":[1]}"##, "1.0"),
+        (##"{"enum":[1]}"##, "true"),
+        (##"{"const":{"a":[1,2]}}"##, ##"{"a":[1,2.0]}"##), (##"{"uniqueItems":true}"##, "[1,1.0]"),
+        (##"{"uniqueItems":true}"##, "[1,true]"),
+        (##"{"contains":{"type":"string"},"minContains":2}"##, ##"["a",1]"##),
+        (##"{"contains":{"type":"string"},"maxContains":1}"##, ##"["a","b"]"##),
+        (##"{"contains":{"type":"string"},"minContains":0}"##, "[]"),
+        (##"{"prefixItems":[{"type":"string"}],"items":false}"##, ##"["a",1]"##),
+        (##"{"prefixItems":[{"type":"string"}],"unevaluatedItems":false}"##, ##"["a"]"##),
+        (##"{"contains":{"type":"string"},"unevaluatedItems":false}"##, ##"["a",1]"##),
+        (##"{"properties":{"a":true},"unevaluatedProperties":false}"##, ##"{"a":1,"b":2}"##),
+        (##"{"allOf":[{"properties":{"a":true}}],"unevaluatedProperties":false}"##, ##"{"a":1}"##),
+        (##"{"anyOf":[{"properties":{"a":true}},{"properties":{"b":true}}],"unevaluatedProperties":false}"##, ##"{"a":1,"b":2}"##),
+        (##"{"oneOf":[{"required":["a"]},{"required":["b"]}]}"##, ##"{"a":1,"b":2}"##),
+        (##"{"if":{"required":["a"]},"then":{"required":["b"]},"else":{"required":["c"]}}"##, ##"{"a":1}"##),
+        (##"{"if":{"properties":{"a":true}},"unevaluatedProperties":false}"##, ##"{"a":1}"##),
+        (##"{"dependentRequired":{"a":["b"]}}"##, ##"{"a":1}"##), (##"{"dependentSchemas":{"a":{"required":["c"]}}}"##, ##"{"a":1}"##),
+        (##"{"patternProperties":{"^x":{"type":"integer"}},"additionalProperties":false}"##, ##"{"x1":1,"y":2}"##),
+        (##"{"propertyNames":{"maxLength":1}}"##, ##"{"ab":1}"##), (##"{"not":{"type":"null"}}"##, "null"),
+        (##"{"$ref":"#/$defs/a","$defs":{"a":{"type":"string"}}}"##, "1"),
+        (##"{"$ref":"#n","$defs":{"a":{"$anchor":"n","minimum":2}}}"##, "1"),
+        (##"{"properties":{"next":{"$ref":"#"}},"required":["v"]}"##, ##"{"v":1,"next":{"next":{}}}"##), (##"false"##, "1"),
+        (##"{"format":"date-time"}"##, ##""not a date""##), (##"{"minProperties":2}"##, ##"{"a":1,"a":2}"##),
+    ]
 
     static func run(_ executable: String, _ arguments: [String]) throws -> (status: Int32, output: String, error: String) {
         let process = Process()
@@ -114,7 +149,7 @@ struct SchemaCaseGenerator {
         switch int(0...6) {
         case 0: return .null
         case 1: return .bool(chance(50))
-        case 2: return JSONValue(int(-3...12))
+        case 2: return JSONValue(int(-1...6))
         case 3: return .number(pick(["1.0", "2.5", "-0.5", "6.0", "3", "4.5", "10", "1e1"]))
         default: return .string(pick(Self.strings))
         }
