@@ -11,8 +11,8 @@ import PushMockToolkit
 ///
 /// - `POST /_pushmock/expectations`: judge expectations (200 / 417), waiting up to their
 ///   `within`;
-/// - `POST /_pushmock/checks/links` and `POST /_pushmock/checks/policy`: the deep-link and
-///   policy checks over the recorded exchanges, limited by the same query as
+/// - `POST /_pushmock/checks/links`, `POST /_pushmock/checks/policy` and
+///   `POST /_pushmock/checks/contracts`: the deep-link, policy and payload-contract checks over the recorded exchanges, limited by the same query as
 ///   `GET /_pushmock/recordings` (in the body's `query`, or as query items).
 ///
 /// All answer 200 when clean and 417 with the findings otherwise, as JSON, JUnit XML or text
@@ -85,7 +85,7 @@ package struct CheckControlAPI: ControlAPIExtension {
                 CheckOutcome(report), format: body.format, junit: { JUnitReport.testCases(report) }, text: report.detailedText)
         }
         if request.matches("POST", "checks", "policy") {
-            let body = try CheckRequestBody(request, definition: "policy", allowed: [])
+            let body = try CheckRequestBody(request, definition: "policy", allowed: ["users"])
             let file = try body.definitionFile.map { ($0, try context.files.read($0, member: "policyFile")) }
             let policy: PolicyFile
             do throws(PolicyError) {
@@ -98,14 +98,37 @@ package struct CheckControlAPI: ControlAPIExtension {
             } catch {
                 throw ControlAPIError(400, "policy: \(error.description)")
             }
-            let report = PolicyChecker(policy: policy).check(recordings.records(matching: body.query))
+            // The gateway's users unless the body brings its own (`users`, the GET /_pushmock/users form).
+            let users = try body.decode(UserDirectory.self, member: "users") ?? context.state.users.snapshot()
+            let report = PolicyChecker(policy: policy, users: users).check(recordings.records(matching: body.query))
             return try Self.checkResponse(
                 CheckOutcome(report), format: body.format, junit: { JUnitReport.testCases(report, policy: policy) }, text: report.text)
         }
-        if request.segments.count == 2, ["links", "policy"].contains(request.segments[1]) {
+        if request.matches("POST", "checks", "contracts") {
+            let body = try CheckRequestBody(request, definition: "contracts", allowed: ["includeRejected"])
+            let file = try body.definitionFile.map { ($0, try context.files.read($0, member: "contractsFile")) }
+            let contracts: ContractFile
+            do throws(ContractError) {
+                if let (path, bytes) = file {
+                    guard let bytes else { throw ContractError(.unreadableFile, "cannot read the contract file", file: path) }
+                    contracts = try ContractFile(parsing: bytes, file: path)
+                } else {
+                    contracts = try ContractFile(definition: body.definition ?? .null)
+                }
+            } catch {
+                throw ControlAPIError(400, "contracts: \(error.description)")
+            }
+            let includeRejected = try body.decode(Bool.self, member: "includeRejected") ?? false
+            let report = ContractChecker(contracts: contracts, includeRejected: includeRejected).check(
+                recordings.records(matching: body.query))
+            return try Self.checkResponse(
+                CheckOutcome(report), format: body.format, junit: { JUnitReport.testCases(report) }, text: report.text)
+        }
+        if request.segments.count == 2, ["links", "policy", "contracts"].contains(request.segments[1]) {
             throw ControlAPIError(405, "\(request.method) is not supported on /_pushmock/checks/\(request.segments[1]); POST the check")
         }
-        throw ControlAPIError(404, "no check /_pushmock/\(request.segments.joined(separator: "/")); the checks are links and policy")
+        throw ControlAPIError(
+            404, "no check /_pushmock/\(request.segments.joined(separator: "/")); the checks are links, policy and contracts")
     }
 
     /// 200 when every expectation passed, 417 Expectation Failed otherwise (so `curl --fail`

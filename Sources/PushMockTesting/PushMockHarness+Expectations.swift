@@ -1,4 +1,5 @@
 import PushMockCore
+import PushMockGateway
 public import PushMockRecording
 public import PushMockToolkit
 
@@ -47,9 +48,15 @@ extension PushMockHarness {
         DeepLinkChecker(routes: routes, options: options).check(records(query))
     }
 
-    /// The policy check over the exchanges matching `query` (default: all).
+    /// The policy check over the exchanges matching `query` (default: all), judging each push
+    /// against its recipient's user (``addUser(_:)``) and the app events posted for them.
     public func checkPolicy(_ policy: PolicyFile, _ query: RecordingQuery = RecordingQuery()) -> PolicyReport {
-        PolicyChecker(policy: policy).check(records(query))
+        PolicyChecker(policy: policy, users: state.users.snapshot()).check(records(query))
+    }
+
+    /// The payload-contract check over the exchanges matching `query` (default: all).
+    public func checkContracts(_ contracts: ContractFile, _ query: RecordingQuery = RecordingQuery()) -> ContractReport {
+        ContractChecker(contracts: contracts).check(records(query))
     }
 
     /// Asserts that nothing matches `query` — watching for `within` when given.

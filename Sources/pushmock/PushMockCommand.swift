@@ -17,7 +17,7 @@ struct PushMockCommand: AsyncParsableCommand {
         subcommands: [
             Serve.self, Send.self, ProviderToken.self,
             RecordingsCommand.self, ExpectCommand.self, CheckCommand.self, GoldenCommand.self, Replay.self,
-            ClockCommand.self, DeviceCommand.self, TokenCommand.self, FaultCommand.self,
+            ClockCommand.self, DeviceCommand.self, TokenCommand.self, FaultCommand.self, UserCommand.self,
         ]
     )
 

@@ -114,7 +114,8 @@ struct CheckCommandTests {
         let result = try await run(
             ServeProcess.binary, ["check", "policy", "--policy", Self.loopExamples + "/policy.json", "--journal", journal])
         #expect(result.status == 1, "\(result.output)\(result.error)")
-        #expect(result.output.contains("1 violation in 3 notifications (1 quiet-hours)"), "\(result.output)")
+        // A Saturday-night marketing push: quiet hours, and outside the weekday marketing window.
+        #expect(result.output.contains("2 violations in 3 notifications (1 quiet-hours, 1 delivery-window)"), "\(result.output)")
         #expect(result.output.contains("#2 2026-03-28T22:30:00.000Z"), "\(result.output)")
         #expect(result.output.contains(#"quiet-hours "night""#), "\(result.output)")
         let daytime = try await run(

@@ -168,7 +168,10 @@ struct DeepLinkCheckerTests {
 
     @Test("problem kinds have stable names")
     func kindNames() {
-        #expect(DeepLinkProblemKind.all.map(\.rawValue) == ["no-link", "no-route", "fallback", "malformed-url", "empty-parameter"])
+        #expect(
+            DeepLinkProblemKind.all.map(\.rawValue) == [
+                "no-link", "no-route", "fallback", "malformed-url", "empty-parameter", "external-not-allowed",
+            ])
         #expect(DeepLinkProblemKind(rawValue: "fallback") == .fallback)
         #expect(DeepLinkProblemKind(rawValue: "nope") == nil)
     }

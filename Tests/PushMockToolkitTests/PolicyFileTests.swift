@@ -14,7 +14,9 @@ struct PolicyFileTests {
                 "dose-reminder", "supply-low", "milestone", "lab-results", "protocol-updated", "check-in", "marketing",
             ])
         #expect(policy.timeZones.defaultZone.identifier == "Europe/Berlin")
-        #expect(policy.timeZones.paths.count == 2)
+        // Zones come from the users (users.json), not from the payload.
+        #expect(policy.timeZones.paths.isEmpty)
+        #expect(policy.deliveryWindows.map(\.name) == ["marketing-weekday-daytime"])
         let night = try #require(policy.quietHours.first)
         #expect(night.name == "night")
         #expect(night.start.description == "22:00")

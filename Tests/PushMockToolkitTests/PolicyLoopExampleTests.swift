@@ -100,7 +100,8 @@ struct PolicyLoopExampleTests {
             LinkPolicyFixtures.apns(Payload.marketing("Spring sale"), sequence: 3, at: "2026-03-29T09:59:59Z"),
         ]
         let report = try Self.checker().check(records)
-        #expect(report.violations.map(\.rule) == ["marketing-per-week"])
+        // Sunday 29 March: also outside the weekday marketing window.
+        #expect(report.violations.map(\.rule) == ["marketing-per-week", "marketing-weekday-daytime"])
         #expect(report.violations.first?.related.map(\.title) == ["Loop Plus", "Refer a friend"])
         // Seven days after the first, it no longer counts.
         var later = records[2]
@@ -143,6 +144,31 @@ struct PolicyLoopExampleTests {
 
     @Test("rule kinds have stable names")
     func kindNames() {
-        #expect(PolicyRuleKind.all.map(\.rawValue) == ["time-zone", "quiet-hours", "frequency-cap", "minimum-spacing", "priority"])
+        #expect(
+            PolicyRuleKind.all.map(\.rawValue) == [
+                "time-zone", "quiet-hours", "frequency-cap", "minimum-spacing", "priority", "delivery-window", "opted-out", "event-timing",
+                "event-instance", "canceled",
+            ])
+    }
+
+    static func users() throws -> UserDirectory {
+        try JSONDecoder().decode(
+            UserDirectory.self, from: Data(contentsOf: URL(fileURLWithPath: LinkPolicyFixtures.loopDirectory + "/users.json")))
+    }
+
+    @Test("users.json: each user's own zone and preferences, not the payload's tz")
+    func users() throws {
+        let checker = PolicyChecker(policy: try LinkPolicyFixtures.loopPolicy(), users: try Self.users())
+        let sam = "00fc13adff785122b4ad28809a3420982341241421348097878e577c991de8f0"
+        // 01:30 UTC Saturday: 02:30 in Berlin (the payload's tz), 21:30 Friday in New York.
+        let late = LinkPolicyFixtures.apns(Payload.protocolUpdated, sequence: 1, at: "2026-03-28T01:30:00Z", token: sam)
+        let report = checker.check([late])
+        #expect(report.violations.map(\.rule) == ["users.sam.quietHours[0]"], "\(report)")
+        #expect(report.violations.first?.localTime == "2026-03-27 21:30:00 -04:00")
+        // Sam opted out of marketing; on a weekday afternoon in New York that is the only problem.
+        let promo = LinkPolicyFixtures.apns(Payload.marketing(), sequence: 2, at: "2026-03-25T18:00:00Z", token: sam)
+        #expect(checker.check([promo]).violations.map(\.kind) == [.optedOut])
+        // Maya (Berlin) may get it.
+        #expect(checker.check([LinkPolicyFixtures.apns(Payload.marketing(), sequence: 3, at: "2026-03-25T12:00:00Z")]).isClean)
     }
 }

@@ -43,12 +43,13 @@ BROWSER_TEST_PACKAGES=(chromium chromium-driver)
 # selenium drives the inbox's browser tests (with Debian's chromedriver, never Selenium Manager);
 # 4.51.0 because 4.52.0 needs a certifi newer than PyPI serves here. h2 writes raw HTTP/2 frames
 # for the abuse tests (scripts/abuse/). prometheus_client's text parser checks `GET /metrics`
-# independently of swift-prometheus.
-PYTHON_VENV_PACKAGES=("exponent_server_sdk==2.2.0" "selenium==4.51.0" "h2==4.1.0" "prometheus_client==0.26.0")
+# independently of swift-prometheus. jsonschema is the independent oracle the payload-contract
+# validator is compared with.
+PYTHON_VENV_PACKAGES=("exponent_server_sdk==2.2.0" "selenium==4.51.0" "h2==4.1.0" "prometheus_client==0.26.0" "jsonschema==4.26.0")
 
 ensure_python_venv() {
     local venv="${PUSHMOCK_PYTHON_VENV:-.build/python-venv}"
-    if [ -x "$venv/bin/python3" ] && "$venv/bin/python3" -c "import exponent_server_sdk, selenium, h2, prometheus_client" 2>/dev/null; then
+    if [ -x "$venv/bin/python3" ] && "$venv/bin/python3" -c "import exponent_server_sdk, selenium, h2, prometheus_client, jsonschema" 2>/dev/null; then
         return 0
     fi
     echo "pushmock: installing ${PYTHON_VENV_PACKAGES[*]} into $venv" >&2

@@ -90,6 +90,8 @@ public struct ConfigurationFile: Codable, Sendable {
     public struct MetricsSection: Codable, Sendable {
         public var enabled: Bool?
     }
+    /// Users behind the tokens, with time zone, locale and preferences (`docs/users.md`).
+    public var users: [PushUser]?
 
     /// The `playback` section.
     public struct PlaybackSection: Codable, Sendable {
@@ -116,6 +118,7 @@ public struct ConfigurationFile: Codable, Sendable {
         case categories
         case webhooks
         case metrics
+        case users
     }
 
     public init(apns: APNsSection? = nil, fcm: FCMSection? = nil) {
@@ -199,6 +202,16 @@ public struct ConfigurationFile: Codable, Sendable {
             // Typed throws: `error` is a FaultRuleError here.
             throw DefinitionError("fault rule: \(error)")
         }
+        for user in users ?? [] {
+            do {
+                try UserDefinitionCheck.check(user)
+                try state.users.put(user)
+            } catch let error as UserRegistry.TokenTaken {
+                throw DefinitionError("users: token \(error.token) of \"\(user.id)\" already belongs to \"\(error.owner)\"")
+            } catch {
+                throw DefinitionError("users: \"\(user.id)\": \(error)")
+            }
+        }
         if let fcm {
             for account in fcm.serviceAccounts ?? [] {
                 state.serviceAccounts.register(try account.makeRecord(relativeTo: baseDirectory))
@@ -228,7 +241,7 @@ public struct ConfigurationFile: Codable, Sendable {
     }
 
     private static let knownKeys: [String: Set<String>] = [
-        "": ["apns", "fcm", "expo", "clock", "simulation", "faults", "presets", "playback", "categories", "webhooks", "metrics"],
+        "": ["apns", "fcm", "expo", "clock", "simulation", "faults", "presets", "playback", "categories", "webhooks", "metrics", "users"],
         "metrics": ["enabled"],
         "playback": ["journal", "match", "unmatched"],
         "clock": ["start", "frozen"],

@@ -169,6 +169,7 @@ package struct ControlAPI: Sendable {
         case "devices": response = try deviceRoutes(request)
         case "categories": response = try categoryRoutes(request)
         case "webhooks": response = try webhookRoutes(request)
+        case "users": response = try userRoutes(request)
         default: response = nil
         }
         if let response { return response }
@@ -180,7 +181,7 @@ package struct ControlAPI: Sendable {
 
     /// The first path segments the gateway serves itself.
     static let builtInAreas: Set<String> = [
-        "health", "info", "recordings", "apns", "fcm", "expo", "faults", "clock", "devices", "categories", "webhooks",
+        "health", "info", "recordings", "apns", "fcm", "expo", "faults", "clock", "devices", "categories", "webhooks", "users",
     ]
 
     // MARK: JSON helpers

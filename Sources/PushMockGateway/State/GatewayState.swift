@@ -42,6 +42,8 @@ package final class GatewayState: Sendable {
     package let simulationOptions: SimulationOptions
     /// The simulated devices behind the tokens (inboxes and timelines).
     package let simulatedDevices: DeliverySimulator
+    /// Users behind the tokens and the app events posted for them.
+    package let users: UserRegistry
     /// Recorded answers to play back; `nil` (the default) leaves the request path as it is.
     package let playback: PlaybackBook?
     /// The journal, if enabled.
@@ -86,6 +88,7 @@ package final class GatewayState: Sendable {
         self.expoReceipts = ExpoReceiptStore()
         self.expoRate = ExpoRateLimiter()
         self.faults = FaultEngine()
+        self.users = UserRegistry()
         self.simulationOptions = simulationOptions
         self.simulatedDevices = DeliverySimulator(
             limits: simulationOptions.limits,

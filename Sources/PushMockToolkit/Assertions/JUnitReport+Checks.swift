@@ -20,6 +20,10 @@ extension JUnitReport {
         rules += policy.quietHours.map { PolicyRuleCase(kind: .quietHours, kinds: [.quietHours], name: $0.name) }
         rules += policy.frequencyCaps.map { PolicyRuleCase(kind: .frequencyCap, kinds: [.frequencyCap, .minimumSpacing], name: $0.name) }
         rules += policy.priorityRules.map { PolicyRuleCase(kind: .priority, kinds: [.priority], name: $0.name) }
+        rules += policy.deliveryWindows.map { PolicyRuleCase(kind: .deliveryWindow, kinds: [.deliveryWindow], name: $0.name) }
+        rules += policy.eventRules.map {
+            PolicyRuleCase(kind: .eventTiming, kinds: [.eventTiming, .eventInstance, .canceled, .deliveryWindow], name: $0.name)
+        }
         // Anything not attributable to a listed rule still gets a case, so it cannot go unseen.
         for violation in report.violations where !rules.contains(where: { $0.kinds.contains(violation.kind) && $0.name == violation.rule })
         {
@@ -44,4 +48,19 @@ private struct PolicyRuleCase {
     var kind: PolicyRuleKind
     var kinds: Set<PolicyRuleKind>
     var name: String
+}
+
+extension JUnitReport {
+    /// One case per contract that found something, or one passing case when all held.
+    public static func testCases(_ report: ContractReport, className: String = "pushmock.contracts") -> [TestCase] {
+        let byContract = Dictionary(grouping: report.violations, by: \.contract)
+        guard !byContract.isEmpty else { return [TestCase(name: "contracts", className: className, failure: nil)] }
+        return byContract.keys.sorted().map { contract in
+            let violations = byContract[contract] ?? []
+            let failure =
+                "\(DeepLinkReport.count(violations.count, "violation")) of contract \(contract)\n"
+                + violations.map { "  \($0.notification): \($0)" }.joined(separator: "\n")
+            return TestCase(name: "contract \(contract)", className: className, failure: failure)
+        }
+    }
 }

@@ -94,6 +94,13 @@ public struct DeepLinkChecker: Sendable {
                         )
                     )
                 }
+            case .external:
+                break
+            case .noRoute where routes.isExternal(link.link), .fallback where routes.isExternal(link.link):
+                problems.append(
+                    DeepLinkProblem(
+                        kind: .externalNotAllowed, link: link.link, location: link.location,
+                        message: "an external link that is not on the externalURLs allow-list"))
             case .fallback(let screen):
                 if options.fallbackIsProblem {
                     problems.append(

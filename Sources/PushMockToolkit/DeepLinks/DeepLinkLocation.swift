@@ -41,7 +41,7 @@ public struct DeepLinkLocation: Sendable, Hashable, CustomStringConvertible {
     // MARK: Defaults
 
     /// The keys apps conventionally use for a notification's link.
-    static let linkKeys = ["deep_link", "deeplink", "deepLink", "url", "link"]
+    static let linkKeys = ["deep_link", "deeplink", "deepLink", "deepLinkPath", "url", "link"]
 
     /// Link keys at the top level of an APNs payload (custom keys go beside `aps`), and action
     /// links: `actions` as a map of action id → URL, or as objects with a `link`/`url`/`deep_link`.

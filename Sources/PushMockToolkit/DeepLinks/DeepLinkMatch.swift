@@ -41,6 +41,9 @@ public enum DeepLinkMatch: Sendable, Hashable {
     case noRoute
     /// The link is not a usable URL.
     case malformed(reason: String)
+    /// An external web link (not a universal link) that the table's allow-list permits; the
+    /// system opens it in the browser.
+    case external(allowedBy: String)
 
     /// The resolution when a route matched.
     public var resolution: DeepLinkResolution? {
@@ -53,7 +56,7 @@ public enum DeepLinkMatch: Sendable, Hashable {
         switch self {
         case .routed(let resolution): resolution.screen
         case .fallback(let screen): screen
-        case .noRoute, .malformed: nil
+        case .noRoute, .malformed, .external: nil
         }
     }
 
@@ -73,13 +76,14 @@ public enum DeepLinkMatch: Sendable, Hashable {
         case .fallback: "fallback"
         case .noRoute: "no-route"
         case .malformed: "malformed"
+        case .external: "external"
         }
     }
 }
 
 extension DeepLinkMatch: Codable {
     enum CodingKeys: String, CodingKey {
-        case outcome, route, pattern, screen, parameters, reason
+        case outcome, route, pattern, screen, parameters, reason, allowedBy
     }
 
     public init(from decoder: any Decoder) throws {
@@ -101,11 +105,13 @@ extension DeepLinkMatch: Codable {
             self = .noRoute
         case "malformed":
             self = .malformed(reason: try container.decode(String.self, forKey: .reason))
+        case "external":
+            self = .external(allowedBy: try container.decode(String.self, forKey: .allowedBy))
         default:
             throw DecodingError.dataCorruptedError(
                 forKey: .outcome,
                 in: container,
-                debugDescription: "\(outcome): expected route, fallback, no-route or malformed"
+                debugDescription: "\(outcome): expected route, fallback, no-route, malformed or external"
             )
         }
     }
@@ -125,6 +131,8 @@ extension DeepLinkMatch: Codable {
             break
         case .malformed(let reason):
             try container.encode(reason, forKey: .reason)
+        case .external(let entry):
+            try container.encode(entry, forKey: .allowedBy)
         }
     }
 }

@@ -8,12 +8,15 @@ public struct DeepLinkProblemKind: Hashable, Sendable, Comparable, CustomStringC
         case fallback = "fallback"
         case malformedURL = "malformed-url"
         case emptyParameter = "empty-parameter"
+        case externalNotAllowed = "external-not-allowed"
     }
 
     let value: Value
 
     /// A visible notification carries no link at any configured location.
     public static let noLink = Self(value: .noLink)
+    /// An external web link whose host and path are not on the table's `externalURLs` allow-list.
+    public static let externalNotAllowed = Self(value: .externalNotAllowed)
     /// A link matches no route and the table has no fallback.
     public static let noRoute = Self(value: .noRoute)
     /// A link matches no route; the app would open the fallback screen instead.
@@ -94,6 +97,8 @@ public struct CheckedDeepLink: Sendable, Hashable, Codable, CustomStringConverti
             outcome = "no route"
         case .malformed(let reason):
             outcome = "malformed: \(reason)"
+        case .external(let entry):
+            outcome = "external (allowed by \(entry))"
         }
         return "\(location): \(link) -> \(outcome)"
     }

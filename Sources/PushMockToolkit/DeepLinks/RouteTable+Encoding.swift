@@ -29,6 +29,7 @@ extension RouteTable: Encodable {
             }
             members.append(("linkLocations", .object(JSONObject(section))))
         }
+        if let externalURLs { members.append(("externalURLs", .array(externalURLs.map { JSONValue.string($0) }))) }
         return .object(JSONObject(members))
     }
 

@@ -57,6 +57,11 @@ public struct RouteTable: Sendable, Hashable, DefinitionDocument {
     /// Where to look for links in payloads, if the file says (`linkLocations`); `nil` means
     /// ``DeepLinkLocation/defaults``.
     public let linkLocations: [DeepLinkLocation]?
+    /// External web links the app may send (opened in the browser): host names (`help.loop.example`,
+    /// `*.stripe.com`) or URL prefixes (`https://loop.example/legal/`). `nil` (no `externalURLs`
+    /// in the file) leaves external links to the routes, as before; a list, even empty, makes any
+    /// other external link an `external-not-allowed` problem.
+    public let externalURLs: [String]?
 
     /// A table built in code.
     public init(
@@ -64,7 +69,8 @@ public struct RouteTable: Sendable, Hashable, DefinitionDocument {
         universalLinkHosts: [String] = [],
         routes: [Route],
         fallback: String? = nil,
-        linkLocations: [DeepLinkLocation]? = nil
+        linkLocations: [DeepLinkLocation]? = nil,
+        externalURLs: [String]? = nil
     ) throws(DeepLinkError) {
         if let scheme {
             guard DeepLinkURL.isScheme(Substring(scheme)), !DeepLinkURL.webSchemes.contains(scheme.lowercased()) else {
@@ -93,6 +99,7 @@ public struct RouteTable: Sendable, Hashable, DefinitionDocument {
         self.routes = routes
         self.fallback = fallback
         self.linkLocations = linkLocations
+        self.externalURLs = externalURLs
     }
 
     // MARK: Reading
@@ -105,7 +112,7 @@ public struct RouteTable: Sendable, Hashable, DefinitionDocument {
             let root = try DefinitionObject(
                 definition,
                 at: "",
-                allowed: ["version", "description", "scheme", "universalLinkHosts", "routes", "fallback", "linkLocations"]
+                allowed: ["version", "description", "scheme", "universalLinkHosts", "routes", "fallback", "linkLocations", "externalURLs"]
             )
             try root.checkVersion(PushMockToolkit.formatVersion)
             guard let routeEntries = try root.array("routes") else { throw DefinitionProblem("routes", "missing") }
@@ -128,7 +135,8 @@ public struct RouteTable: Sendable, Hashable, DefinitionDocument {
                 universalLinkHosts: try root.strings("universalLinkHosts") ?? [],
                 routes: routes,
                 fallback: try root.string("fallback"),
-                linkLocations: try Self.readLinkLocations(root)
+                linkLocations: try Self.readLinkLocations(root),
+                externalURLs: try root.strings("externalURLs")
             )
         } catch let problem as DefinitionProblem {
             throw DeepLinkError(problem)
@@ -175,7 +183,20 @@ public struct RouteTable: Sendable, Hashable, DefinitionDocument {
     /// Resolves `link`: the most specific matching route, else the fallback, else
     /// ``DeepLinkMatch/noRoute``; ``DeepLinkMatch/malformed(reason:)`` when the link is not a
     /// usable URL.
+    ///
+    /// A bare app path (`/orders/123`, the template seed's `deepLinkPath`) resolves as the
+    /// app's own link: under ``scheme`` when the table has one, else on the first universal-link
+    /// host. An external web link on ``externalURLs`` resolves as ``DeepLinkMatch/external(allowedBy:)``
+    /// when no route takes it.
     public func resolve(_ link: String) -> DeepLinkMatch {
+        var link = link
+        if link.hasPrefix("/") && !link.hasPrefix("//") {
+            if let scheme {
+                link = "\(scheme):/" + link
+            } else if let host = universalLinkHosts.first {
+                link = "https://\(host)" + link
+            }
+        }
         let url: DeepLinkURL
         switch DeepLinkURL.parse(link) {
         case .success(let parsed): url = parsed
@@ -203,8 +224,29 @@ public struct RouteTable: Sendable, Hashable, DefinitionDocument {
                 )
             )
         }
+        if let entry = allowedExternalEntry(url, link: link) { return .external(allowedBy: entry) }
         if let fallback { return .fallback(screen: fallback) }
         return .noRoute
+    }
+
+    /// Whether `link` is a web link to a host that is not one of ``universalLinkHosts``.
+    func isExternal(_ link: String) -> Bool {
+        guard externalURLs != nil, case .success(let url) = DeepLinkURL.parse(link), let host = url.host else { return false }
+        return DeepLinkURL.webSchemes.contains(url.scheme) && !universalLinkHosts.contains(host)
+    }
+
+    /// The ``externalURLs`` entry permitting an external web link.
+    private func allowedExternalEntry(_ url: DeepLinkURL, link: String) -> String? {
+        guard let allowList = externalURLs, let host = url.host, DeepLinkURL.webSchemes.contains(url.scheme),
+            !universalLinkHosts.contains(host)
+        else { return nil }
+        let bareHost = host.split(separator: ":").first.map(String.init) ?? host
+        return allowList.first { entry in
+            let lowered = entry.lowercased()
+            if lowered.hasPrefix("http://") || lowered.hasPrefix("https://") { return link.lowercased().hasPrefix(lowered) }
+            if lowered.hasPrefix("*.") { return bareHost.hasSuffix(String(lowered.dropFirst(1))) }
+            return bareHost == lowered || host == lowered
+        }
     }
 
     /// The route named `name`.

@@ -1,5 +1,5 @@
 import Foundation
-import PushMockCore
+public import PushMockCore
 import PushMockJSON
 public import PushMockRecording
 
@@ -25,10 +25,14 @@ public struct PolicyChecker: Sendable {
     public var policy: PolicyFile
     /// Count rejected and validate-only sends too (defaults to the policy's `countRejected`).
     public var countRejected: Bool
+    /// The users behind the tokens and their app events: each push is judged against its
+    /// recipient's own time zone and preferences, and the event rules read the events.
+    public var users: UserDirectory
 
-    public init(policy: PolicyFile, countRejected: Bool? = nil) {
+    public init(policy: PolicyFile, countRejected: Bool? = nil, users: UserDirectory = UserDirectory()) {
         self.policy = policy
         self.countRejected = countRejected ?? policy.countRejected
+        self.users = users
     }
 
     /// The record's type under the policy; `nil` for untyped notifications and other records.
@@ -58,7 +62,7 @@ public struct PolicyChecker: Sendable {
         }
         notifications.sort { ($0.time, $0.sequence, $0.order) < ($1.time, $1.sequence, $1.order) }
 
-        var evaluation = Evaluation(policy: policy)
+        var evaluation = Evaluation(policy: policy, users: users)
         for notification in notifications {
             evaluation.evaluate(notification)
         }
@@ -98,10 +102,28 @@ private struct Evaluation {
     /// `[cap index][recipient]`: the notifications the cap counted, in time order.
     var history: [[String: [Sent]]]
     var calendars = LocalCalendars()
+    /// Users by token key.
+    let owners: [String: PushUser]
+    /// Each user's zone, when it names a valid one.
+    let userZones: [String: TimeZone]
+    /// Each user's events in time order.
+    let events: [String: [AppEvent]]
+    /// `[user id][cap index]`: the notifications a user's own cap counted.
+    var userHistory: [String: [Int: [Sent]]] = [:]
+    /// `[event rule index][user id]`: deliveries so far and the anchor each followed.
+    var deliveries: [[String: [(reference: NotificationReference, anchor: UInt64?)]]]
 
-    init(policy: PolicyFile) {
+    init(policy: PolicyFile, users: UserDirectory) {
         self.policy = policy
         self.history = Array(repeating: [:], count: policy.frequencyCaps.count)
+        self.owners = users.usersByToken()
+        self.userZones = Dictionary(
+            users.users.compactMap { user in user.timeZone.flatMap(PolicyTimeZone.zone(named:)).map { (user.id, $0) } }
+        ) { first, _ in first }
+        self.events = Dictionary(grouping: users.events, by: \.user).mapValues { events in
+            events.sorted { ($0.timeMilliseconds, $0.sequence) < ($1.timeMilliseconds, $1.sequence) }
+        }
+        self.deliveries = Array(repeating: [:], count: policy.eventRules.count)
     }
 
     mutating func evaluate(_ notification: PolicyChecker.CheckedNotification) {
@@ -119,13 +141,28 @@ private struct Evaluation {
             )
         }
 
-        // Time zones: the per-recipient map, else the payload, else the default.
+        // The users behind the recipients, each once (a push to two of a user's devices is one
+        // notification to that user), with the first of its tokens that was sent to.
+        var recipientUsers: [(user: PushUser, recipient: String)] = []
+        for recipient in notification.recipients {
+            guard let user = owners[UserDirectory.tokenKey(recipient)] else { continue }
+            if !recipientUsers.contains(where: { $0.user.id == user.id }) { recipientUsers.append((user, recipient)) }
+        }
+        func zoneOfUser(_ recipient: String) -> TimeZone? {
+            owners[UserDirectory.tokenKey(recipient)].flatMap { userZones[$0.id] }
+        }
+
+        // Time zones: the recipient's user, else the per-recipient map, else the payload, else
+        // the default.
         let payloadZone = payloadTimeZone(subject)
         var zones: [String: TimeZone] = [:]
         for recipient in notification.recipients {
-            zones[recipient] = policy.timeZones.zone(ofRecipient: recipient) ?? payloadZone.zone ?? policy.timeZones.defaultZone
+            zones[recipient] =
+                zoneOfUser(recipient) ?? policy.timeZones.zone(ofRecipient: recipient) ?? payloadZone.zone ?? policy.timeZones.defaultZone
         }
-        if !payloadZone.unknown.isEmpty, notification.recipients.contains(where: { policy.timeZones.zone(ofRecipient: $0) == nil }) {
+        if !payloadZone.unknown.isEmpty,
+            notification.recipients.contains(where: { policy.timeZones.zone(ofRecipient: $0) == nil && zoneOfUser($0) == nil })
+        {
             let used = payloadZone.zone ?? policy.timeZones.defaultZone
             for unknown in payloadZone.unknown {
                 var found = violation(
@@ -145,6 +182,7 @@ private struct Evaluation {
             if rule.exemptInterruptionLevels.contains(subject.facts.interruptionLevel) { continue }
             if let type = subject.type, rule.exemptTypes.contains(type) { continue }
             if let exempt = rule.exempt, exempt.matches(subject) { continue }
+            if PolicyFile.Exemptions(interruptionLevels: [], priorities: rule.exemptPriorities, silent: false).exempts(subject) { continue }
             for recipient in notification.recipients {
                 let zone = zones[recipient] ?? policy.timeZones.defaultZone
                 let local = calendars.local(time, in: zone)
@@ -204,6 +242,10 @@ private struct Evaluation {
             }
         }
 
+        evaluateSchedules(notification, zones: zones, recipientUsers: recipientUsers) { kind, rule, recipient, message in
+            violation(kind, rule, recipient: recipient, message)
+        }
+
         for rule in policy.priorityRules {
             guard rule.types.map({ types in subject.type.map(types.contains) ?? false }) ?? true else { continue }
             if let match = rule.match, !match.matches(subject) { continue }
@@ -230,6 +272,159 @@ private struct Evaluation {
                 found.actualPriority = actual
                 found.allowedPriorities = allowed
                 record(found)
+            }
+        }
+    }
+
+    /// Delivery windows, the recipients' own preferences and the event rules.
+    mutating func evaluateSchedules(
+        _ notification: PolicyChecker.CheckedNotification, zones: [String: TimeZone], recipientUsers: [(user: PushUser, recipient: String)],
+        violation: (PolicyRuleKind, String, String?, String) -> PolicyViolation
+    ) {
+        let subject = notification.subject
+        let time = notification.time
+        func applies(_ types: [String]?) -> Bool { types.map { types in subject.type.map(types.contains) ?? false } ?? true }
+        func zone(_ recipient: String) -> TimeZone { zones[recipient] ?? policy.timeZones.defaultZone }
+
+        func checkWindow(_ window: PolicyFile.DeliveryWindow, rule: String, recipient: String, user: String?) {
+            let zone = zone(recipient)
+            let local = calendars.local(time, in: zone)
+            guard !window.contains(secondsOfDay: local.secondsOfDay, weekday: local.weekday) else { return }
+            let day = PolicyFile.Weekday(number: local.weekday)
+            var found = violation(
+                .deliveryWindow, rule, recipient,
+                "sent \(day) \(local.clock) local time (\(zone.identifier)), outside the delivery window \(window.description)")
+            found.timeZone = zone.identifier
+            found.localTime = local.text
+            found.deliveryWindow = window.description
+            found.user = user
+            record(found)
+        }
+
+        for window in policy.deliveryWindows where applies(window.types) && !window.exemptions.exempts(subject) {
+            for recipient in notification.recipients {
+                checkWindow(window, rule: window.name, recipient: recipient, user: owners[UserDirectory.tokenKey(recipient)]?.id)
+            }
+        }
+
+        let userExempt = policy.userRules.exemptions.exempts(subject)
+        for (user, recipient) in recipientUsers {
+            let preferences = user.preferences
+            if !userExempt {
+                var reasons: [String] = []
+                if !preferences.pushEnabled { reasons.append("turned push notifications off") }
+                if let type = subject.type, preferences.optedOut.types.contains(type) { reasons.append("opted out of type \(type)") }
+                if let category = subject.facts.category, preferences.optedOut.categories.contains(category) {
+                    reasons.append("opted out of category \(category)")
+                }
+                if let channel = subject.facts.channel, preferences.optedOut.channels.contains(channel) {
+                    reasons.append("opted out of channel \(channel)")
+                }
+                if !reasons.isEmpty {
+                    var found = violation(
+                        .optedOut, "users.\(user.id).preferences", recipient, "user \(user.id) " + reasons.joined(separator: " and "))
+                    found.user = user.id
+                    record(found)
+                }
+                for (index, quiet) in preferences.quietHours.enumerated() where applies(quiet.types) {
+                    guard let start = PolicyFile.TimeOfDay(quiet.start), let end = PolicyFile.TimeOfDay(quiet.end),
+                        let rule = try? PolicyFile.QuietHours(name: "users.\(user.id).quietHours[\(index)]", start: start, end: end)
+                    else { continue }
+                    let zone = zone(recipient)
+                    let local = calendars.local(time, in: zone)
+                    guard rule.contains(secondsOfDay: local.secondsOfDay) else { continue }
+                    let period = "\(start)–\(end)"
+                    var found = violation(
+                        .quietHours, rule.name, recipient,
+                        "sent at \(local.clock) local time (\(zone.identifier)), inside user \(user.id)'s quiet hours \(period)")
+                    found.timeZone = zone.identifier
+                    found.localTime = local.text
+                    found.quietPeriod = period
+                    found.user = user.id
+                    record(found)
+                }
+            }
+            for (index, cap) in preferences.caps.enumerated() where applies(cap.types) {
+                let window: PolicyFile.CapWindow
+                switch (cap.rollingWindow, cap.calendar) {
+                case (let duration?, _): window = .rolling(duration)
+                case (nil, "week"): window = .calendarWeek
+                case (nil, "month"): window = .calendarMonth
+                default: window = .calendarDay
+                }
+                let zone = zone(recipient)
+                let earlier = userHistory[user.id, default: [:]][index] ?? []
+                let (counted, during) = countedInWindow(earlier, at: time, window: window, zone: zone)
+                if counted.count >= cap.limit {
+                    let noun = cap.types.map { "\($0.joined(separator: "/")) notification" } ?? "notification"
+                    var found = violation(
+                        .frequencyCap, "users.\(user.id).caps[\(index)]", recipient,
+                        "\(Self.ordinal(counted.count + 1)) \(noun) to user \(user.id) \(during) (the user's limit \(cap.limit))")
+                    found.limit = cap.limit
+                    found.window = window.description
+                    found.timeZone = zone.identifier
+                    found.localTime = calendars.local(time, in: zone).text
+                    found.related = counted.prefix(Self.maximumRelated).map(\.reference)
+                    found.user = user.id
+                    record(found)
+                }
+                userHistory[user.id, default: [:]][index, default: []].append(Sent(time: time, reference: notification.reference))
+            }
+        }
+
+        for (index, rule) in policy.eventRules.enumerated() {
+            guard applies(rule.types), rule.match.map({ $0.matches(subject) }) ?? true else { continue }
+            for recipient in notification.recipients where owners[UserDirectory.tokenKey(recipient)] == nil {
+                record(violation(.eventTiming, rule.name, recipient, "no user owns this token, so the rule's app events cannot be judged"))
+            }
+            for (user, recipient) in recipientUsers {
+                let before = (events[user.id] ?? []).filter { $0.timeMilliseconds <= time }
+                func found(_ kind: PolicyRuleKind, _ message: String, event: AppEvent?) -> PolicyViolation {
+                    var found = violation(kind, rule.name, recipient, message)
+                    found.user = user.id
+                    found.event = event
+                    return found
+                }
+                if let cancel = before.first(where: { rule.cancelationEvents.contains($0.name) }) {
+                    record(found(.canceled, "sent to user \(user.id) after the cancelation event \(cancel)", event: cancel))
+                }
+                var anchor: AppEvent?
+                if let name = rule.event {
+                    let instances = before.filter { $0.name == name }
+                    anchor = rule.instance == .first ? instances.first : instances.last
+                    if let anchor {
+                        let gap = time - anchor.timeMilliseconds
+                        if gap < rule.offset.wholeMilliseconds {
+                            record(
+                                found(
+                                    .eventTiming,
+                                    "sent \(DurationText.format(.milliseconds(gap))) after \(anchor); the rule needs at least "
+                                        + DurationText.format(rule.offset),
+                                    event: anchor))
+                        }
+                    } else {
+                        record(found(.eventTiming, "sent to user \(user.id) before any \(name) event", event: nil))
+                    }
+                    let earlier = deliveries[index][user.id] ?? []
+                    let repeated: (reference: NotificationReference, anchor: UInt64?)?
+                    switch rule.instance {
+                    case .first, .latestOnce: repeated = earlier.first
+                    case .latest: repeated = anchor.flatMap { anchor in earlier.first { $0.anchor == anchor.sequence } }
+                    }
+                    if let repeated {
+                        let what =
+                            rule.instance == .latest
+                            ? "a second notification after the same \(name) event (latest: once per instance)"
+                            : "delivered again; \(rule.instance.rawValue) delivers once"
+                        var violation = found(.eventInstance, what + ", first #\(repeated.reference.sequence)", event: anchor)
+                        violation.related = [repeated.reference]
+                        record(violation)
+                    }
+                    deliveries[index][user.id, default: []].append((notification.reference, anchor?.sequence))
+                }
+                if let window = rule.window, !window.exemptions.exempts(subject) {
+                    checkWindow(window, rule: rule.name, recipient: recipient, user: user.id)
+                }
             }
         }
     }
@@ -286,6 +481,8 @@ private struct Evaluation {
 private struct LocalCalendars {
     struct Local {
         let secondsOfDay: Int
+        /// 1 = Sunday … 7 = Saturday.
+        let weekday: Int
         /// `23:00`.
         let clock: String
         /// `2026-03-28 23:00:00 +01:00`.
@@ -305,7 +502,7 @@ private struct LocalCalendars {
 
     mutating func local(_ milliseconds: Int64, in zone: TimeZone) -> Local {
         let date = Date(timeIntervalSince1970: Double(milliseconds) / 1000)
-        let parts = calendar(zone).dateComponents([.year, .month, .day, .hour, .minute, .second], from: date)
+        let parts = calendar(zone).dateComponents([.year, .month, .day, .hour, .minute, .second, .weekday], from: date)
         let hour = parts.hour ?? 0
         let minute = parts.minute ?? 0
         let second = parts.second ?? 0
@@ -314,6 +511,7 @@ private struct LocalCalendars {
         let day = "\(parts.year ?? 0)-\(Self.two(parts.month ?? 0))-\(Self.two(parts.day ?? 0))"
         return Local(
             secondsOfDay: hour * 3600 + minute * 60 + second,
+            weekday: parts.weekday ?? 1,
             clock: "\(Self.two(hour)):\(Self.two(minute))",
             text: "\(day) \(Self.two(hour)):\(Self.two(minute)):\(Self.two(second)) \(offsetText)"
         )

@@ -24,6 +24,7 @@ extension PolicyFile {
             at: "",
             allowed: [
                 "version", "name", "description", "types", "timeZones", "quietHours", "frequencyCaps", "priorityRules", "countRejected",
+                "deliveryWindows", "eventRules", "userRules",
             ]
         )
         try root.checkVersion(PushMockToolkit.formatVersion)
@@ -49,6 +50,7 @@ extension PolicyFile {
                 at: entry.location,
                 allowed: [
                     "name", "description", "start", "end", "types", "exemptInterruptionLevels", "exemptTypes", "exemptSilent", "exempt",
+                    "exemptPriorities",
                 ]
             )
             let levels = try object.strings("exemptInterruptionLevels") ?? ["critical", "time-sensitive"]
@@ -60,6 +62,7 @@ extension PolicyFile {
             let exemptTypes = try object.strings("exemptTypes") ?? []
             let exemptSilent = try object.bool("exemptSilent") ?? true
             let exempt = try object.value("exempt").map { try PolicyMatch.read($0, at: object.place("exempt"), allowType: true) }
+            let exemptPriorities = try Exemptions.read(object, defaultLevels: levels).priorities
             let rule = try Self.located(entry.location) { () throws(PolicyError) in
                 try QuietHours(
                     name: name,
@@ -69,7 +72,8 @@ extension PolicyFile {
                     exemptInterruptionLevels: levels,
                     exemptTypes: exemptTypes,
                     exemptSilent: exemptSilent,
-                    exempt: exempt
+                    exempt: exempt,
+                    exemptPriorities: exemptPriorities
                 )
             }
             quietHours.append(rule)
@@ -143,6 +147,81 @@ extension PolicyFile {
             )
         }
 
+        var windows: [DeliveryWindow] = []
+        for entry in try root.array("deliveryWindows") ?? [] {
+            let object = try DefinitionObject(
+                entry.value, at: entry.location, allowed: ["name", "description", "types", "start", "end", "days"] + Exemptions.members)
+            let name = try object.string("name") ?? entry.location
+            let start = try Self.readTime(object, "start")
+            let end = try Self.readTime(object, "end")
+            let days = try Weekday.parse(try object.strings("days") ?? [], at: object.place("days"))
+            let types = try object.strings("types")
+            let exemptions = try Exemptions.read(object, defaultLevels: ["critical"])
+            windows.append(
+                try Self.located(entry.location) { () throws(PolicyError) in
+                    try DeliveryWindow(name: name, types: types, start: start, end: end, days: days, exemptions: exemptions)
+                })
+        }
+
+        var eventRules: [EventRule] = []
+        for entry in try root.array("eventRules") ?? [] {
+            let object = try DefinitionObject(
+                entry.value, at: entry.location,
+                allowed: [
+                    "name", "description", "types", "match", "deliveryTime", "cancelationEvents", "deliveryTimeOfDayStart",
+                    "deliveryTimeOfDayEnd", "deliveryDaysOfWeek",
+                ] + Exemptions.members)
+            let name = try object.string("name") ?? entry.location
+            var event: String?
+            var offset = Duration.zero
+            var instance = EventInstance.latestOnce
+            if let timing = try object.object("deliveryTime", allowed: ["eventName", "eventOffsetSeconds", "eventInstance"]) {
+                event = try timing.requiredString("eventName")
+                if let seconds = timing.value("eventOffsetSeconds") {
+                    guard let number = seconds.doubleValue, number >= 0 else {
+                        throw DefinitionProblem(timing.place("eventOffsetSeconds"), "expected a number of seconds, 0 or more")
+                    }
+                    offset = .milliseconds(Int64((number * 1000).rounded()))
+                }
+                if let text = try timing.string("eventInstance") {
+                    guard let value = EventInstance(rawValue: text) else {
+                        throw DefinitionProblem(timing.place("eventInstance"), "\"\(text)\": expected latest-once, latest or first")
+                    }
+                    instance = value
+                }
+            }
+            var window: DeliveryWindow?
+            let startText = try object.string("deliveryTimeOfDayStart")
+            let endText = try object.string("deliveryTimeOfDayEnd")
+            let days = try Weekday.parse(try object.strings("deliveryDaysOfWeek") ?? [], at: object.place("deliveryDaysOfWeek"))
+            if startText != nil || endText != nil || !days.isEmpty {
+                let start = try startText.map { _ in try Self.readTime(object, "deliveryTimeOfDayStart") } ?? TimeOfDay(hour: 0, minute: 0)!
+                let end = try endText.map { _ in try Self.readTime(object, "deliveryTimeOfDayEnd") } ?? TimeOfDay(hour: 0, minute: 0)!
+                let exemptions = try Exemptions.read(object, defaultLevels: ["critical"])
+                window = try Self.located(entry.location) { () throws(PolicyError) in
+                    try DeliveryWindow(name: name, start: start, end: end, days: days, exemptions: exemptions)
+                }
+            }
+            let types = try object.strings("types")
+            let match = try object.value("match").map { try PolicyMatch.read($0, at: object.place("match"), allowType: true) }
+            let cancel = try object.strings("cancelationEvents") ?? []
+            let ruleEvent = event
+            let ruleOffset = offset
+            let ruleInstance = instance
+            let ruleWindow = window
+            eventRules.append(
+                try Self.located(entry.location) { () throws(PolicyError) in
+                    try EventRule(
+                        name: name, types: types, match: match, event: ruleEvent, offset: ruleOffset, instance: ruleInstance,
+                        cancelationEvents: cancel, window: ruleWindow)
+                })
+        }
+
+        var userRules = UserRules()
+        if let section = try root.object("userRules", allowed: ["description"] + Exemptions.members) {
+            userRules = UserRules(exemptions: try Exemptions.read(section, defaultLevels: ["critical", "time-sensitive"]))
+        }
+
         try self.init(
             name: try root.string("name"),
             types: types,
@@ -150,6 +229,9 @@ extension PolicyFile {
             quietHours: quietHours,
             frequencyCaps: caps,
             priorityRules: priorityRules,
+            deliveryWindows: windows,
+            eventRules: eventRules,
+            userRules: userRules,
             countRejected: try root.bool("countRejected") ?? false
         )
     }

@@ -100,6 +100,9 @@ public struct PolicyFile: Sendable, Hashable, DefinitionDocument {
         public let exemptSilent: Bool
         /// Anything else that may break through.
         public let exempt: PolicyMatch?
+        /// Priorities that may break through: APNs `"1"`/`"5"`/`"10"`, Android and Expo
+        /// `"normal"`/`"high"`.
+        public let exemptPriorities: [String]
 
         public init(
             name: String,
@@ -109,7 +112,8 @@ public struct PolicyFile: Sendable, Hashable, DefinitionDocument {
             exemptInterruptionLevels: [String] = ["critical", "time-sensitive"],
             exemptTypes: [String] = [],
             exemptSilent: Bool = true,
-            exempt: PolicyMatch? = nil
+            exempt: PolicyMatch? = nil,
+            exemptPriorities: [String] = []
         ) throws(PolicyError) {
             guard start != end else {
                 throw PolicyError(.invalidDefinition, "start and end are both \(start); a quiet period needs two different times")
@@ -127,6 +131,7 @@ public struct PolicyFile: Sendable, Hashable, DefinitionDocument {
             self.exemptTypes = exemptTypes
             self.exemptSilent = exemptSilent
             self.exempt = exempt
+            self.exemptPriorities = exemptPriorities
         }
 
         /// Whether `secondsOfDay` (local) lies in the quiet period.
@@ -241,6 +246,12 @@ public struct PolicyFile: Sendable, Hashable, DefinitionDocument {
     public let quietHours: [QuietHours]
     public let frequencyCaps: [FrequencyCap]
     public let priorityRules: [PriorityRule]
+    /// When notifications of a type may be delivered (local time and days of the week).
+    public let deliveryWindows: [DeliveryWindow]
+    /// Event-relative delivery and cancelation (`docs/policy-checks.md`).
+    public let eventRules: [EventRule]
+    /// How each recipient's own preferences (``PushUser``) are applied.
+    public let userRules: UserRules
     /// Count sends the service rejected (and FCM `validate_only` sends) too; by default only
     /// notifications that reached a device count.
     public let countRejected: Bool
@@ -253,6 +264,9 @@ public struct PolicyFile: Sendable, Hashable, DefinitionDocument {
         quietHours: [QuietHours] = [],
         frequencyCaps: [FrequencyCap] = [],
         priorityRules: [PriorityRule] = [],
+        deliveryWindows: [DeliveryWindow] = [],
+        eventRules: [EventRule] = [],
+        userRules: UserRules = UserRules(),
         countRejected: Bool = false
     ) throws(PolicyError) {
         var typeNames = Set<String>()
@@ -288,6 +302,21 @@ public struct PolicyFile: Sendable, Hashable, DefinitionDocument {
             try checkTypes(rule.types, at: "priorityRules[\(index)].types")
             try checkTypes(rule.match?.referencedTypes, at: "priorityRules[\(index)].match")
         }
+        for (index, rule) in deliveryWindows.enumerated() {
+            try checkName(rule.name, at: "deliveryWindows[\(index)].name")
+            try checkTypes(rule.types, at: "deliveryWindows[\(index)].types")
+            try checkTypes(rule.exemptions.referencedTypes, at: "deliveryWindows[\(index)].exemptTypes")
+        }
+        for (index, rule) in eventRules.enumerated() {
+            try checkName(rule.name, at: "eventRules[\(index)].name")
+            try checkTypes(rule.types, at: "eventRules[\(index)].types")
+            try checkTypes(rule.match?.referencedTypes, at: "eventRules[\(index)].match")
+            try checkTypes(rule.window?.exemptions.referencedTypes, at: "eventRules[\(index)].exemptTypes")
+        }
+        try checkTypes(userRules.exemptions.referencedTypes, at: "userRules.exemptTypes")
+        self.deliveryWindows = deliveryWindows
+        self.eventRules = eventRules
+        self.userRules = userRules
         self.name = name
         self.types = types
         self.timeZones = timeZones

@@ -8,6 +8,11 @@ public struct PolicyRuleKind: Hashable, Sendable, Comparable, CustomStringConver
         case frequencyCap = "frequency-cap"
         case minimumSpacing = "minimum-spacing"
         case priority = "priority"
+        case deliveryWindow = "delivery-window"
+        case optedOut = "opted-out"
+        case eventTiming = "event-timing"
+        case eventInstance = "event-instance"
+        case canceled = "canceled"
     }
 
     let value: Value
@@ -22,6 +27,17 @@ public struct PolicyRuleKind: Hashable, Sendable, Comparable, CustomStringConver
     public static let minimumSpacing = Self(value: .minimumSpacing)
     /// The wrong APNs or Android priority.
     public static let priority = Self(value: .priority)
+    /// Sent outside a delivery window (time of day, days of the week) in local time.
+    public static let deliveryWindow = Self(value: .deliveryWindow)
+    /// Sent to a user who opted out of its type, category or channel, or of push altogether.
+    public static let optedOut = Self(value: .optedOut)
+    /// Sent without the anchoring app event before it, or sooner after it than the offset.
+    public static let eventTiming = Self(value: .eventTiming)
+    /// Sent again when the rule's event instance allows one delivery (`latest-once`, `first`,
+    /// or once per instance for `latest`).
+    public static let eventInstance = Self(value: .eventInstance)
+    /// Sent after one of the rule's cancelation events.
+    public static let canceled = Self(value: .canceled)
 
     /// Every kind, in the order a notification's violations are listed.
     public static let all: [Self] = Value.allCases.map(Self.init(value:))
@@ -77,6 +93,12 @@ public struct PolicyViolation: Sendable, Hashable, Codable, CustomStringConverti
     /// Priority rules: what was sent and what the rule allows.
     public var actualPriority: String?
     public var allowedPriorities: [String]?
+    /// The user the recipient token belongs to, for rules judged per user.
+    public var user: String?
+    /// The delivery window broken: `09:00–21:00 Monday/Tuesday/…`.
+    public var deliveryWindow: String?
+    /// Event rules: the app event that decided (the anchor sent too soon after, the cancelation).
+    public var event: AppEvent?
     /// The other notifications involved: those that used up the cap, or the previous one.
     public var related: [NotificationReference]
     /// The violation in words.
@@ -97,9 +119,15 @@ public struct PolicyViolation: Sendable, Hashable, Codable, CustomStringConverti
         actualSpacing: String? = nil,
         actualPriority: String? = nil,
         allowedPriorities: [String]? = nil,
+        user: String? = nil,
+        deliveryWindow: String? = nil,
+        event: AppEvent? = nil,
         related: [NotificationReference] = [],
         message: String
     ) {
+        self.user = user
+        self.deliveryWindow = deliveryWindow
+        self.event = event
         self.kind = kind
         self.rule = rule
         self.notification = notification

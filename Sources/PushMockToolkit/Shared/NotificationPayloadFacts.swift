@@ -28,6 +28,11 @@ struct NotificationPayloadFacts: Sendable {
     /// FCM only: `message.android.priority` lower-cased, or FCM's default when absent (`high` for
     /// notification messages, `normal` for data messages).
     let androidPriority: String?
+    /// The notification category: `aps.category` (APNs, FCM `apns.payload.aps`), FCM
+    /// `android.notification.click_action`, Expo `categoryId`.
+    let category: String?
+    /// The Android channel: FCM `android.notification.channel_id`, Expo `channelId`.
+    let channel: String?
 
     /// Push types that never show anything to the user.
     static let invisiblePushTypes: Set<String> = ["background", "location", "fileprovider", "complication"]
@@ -79,6 +84,11 @@ struct NotificationPayloadFacts: Sendable {
             self.isSilent = !hasNotification
             let android = message?["android"]?["priority"]?.stringValue?.lowercased()
             self.androidPriority = android ?? (hasNotification ? "high" : "normal")
+            let androidNotification = message?["android"]?["notification"]
+            self.category =
+                aps?["category"]?.stringValue ?? androidNotification?["click_action"]?.stringValue
+                ?? androidNotification?["clickAction"]?.stringValue
+            self.channel = androidNotification?["channel_id"]?.stringValue ?? androidNotification?["channelId"]?.stringValue
         case .expo:
             // One record may carry up to 100 messages; the first one speaks for the request
             // (the usual bulk send repeats one message to many tokens).
@@ -92,6 +102,8 @@ struct NotificationPayloadFacts: Sendable {
                 .contains { $0 != nil && $0?.isNull == false }
             self.isSilent = !visible
             self.androidPriority = priority == "high" ? "high" : "normal"
+            self.category = message?["categoryId"]?.stringValue
+            self.channel = message?["channelId"]?.stringValue
             self.interruptionLevel =
                 message?["interruptionLevel"]?.stringValue
                 ?? (message?["sound"]?["critical"]?.boolValue == true ? "critical" : "active")
@@ -108,6 +120,8 @@ struct NotificationPayloadFacts: Sendable {
                 self.isSilent = contentAvailable && !Self.apsShowsSomething(aps)
             }
             self.androidPriority = nil
+            self.category = aps?["category"]?.stringValue
+            self.channel = nil
         }
         if let level = aps?["interruption-level"]?.stringValue {
             self.interruptionLevel = level

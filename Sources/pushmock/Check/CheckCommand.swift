@@ -16,7 +16,8 @@ struct CheckCommand: AsyncParsableCommand {
             Examples:
               pushmock check links --routes Recordings/examples/loop/routes.json --journal Recordings/run.jsonl
               pushmock check policy --policy Recordings/examples/loop/policy.json --namespace ci-7 --junit policy.xml
+              pushmock check contracts --contracts contracts.json --journal Recordings/run.jsonl
             """,
-        subcommands: [CheckLinks.self, CheckPolicy.self]
+        subcommands: [CheckLinks.self, CheckPolicy.self, CheckContracts.self]
     )
 }

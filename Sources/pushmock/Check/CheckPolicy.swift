@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import PushMockCore
 import PushMockJSON
 import PushMockToolkit
 
@@ -17,6 +18,13 @@ struct CheckPolicy: AsyncParsableCommand {
     @Option(help: ArgumentHelp("The policy file (JSON).", valueName: "file"))
     var policy: String?
 
+    @Option(
+        help: ArgumentHelp(
+            "Users and app events to judge against (the GET /_pushmock/users form, from `pushmock user export`); "
+                + "with --journal it is the only source of users, against a gateway it replaces the gateway's.",
+            valueName: "file"))
+    var users: String?
+
     @OptionGroup var source: CheckSourceOptions
 
     func run() async throws {
@@ -33,11 +41,27 @@ struct CheckPolicy: AsyncParsableCommand {
             } catch {
                 throw CheckError("cannot read \(policyPath): \(error)")
             }
+            var directory: UserDirectory?
+            var usersDefinition: JSONValue?
+            if let users {
+                do {
+                    let data = try Data(contentsOf: URL(fileURLWithPath: users))
+                    directory = try JSONDecoder().decode(UserDirectory.self, from: data)
+                    usersDefinition = try JSONValue(parsing: data)
+                } catch {
+                    throw CheckError("cannot read the users file \(users): \(error)")
+                }
+            }
             let outcome: CheckOutcome<PolicyReport>
             if let journal = source.journal {
-                outcome = CheckOutcome(PolicyChecker(policy: policyFile).check(try source.journalRecords(journal)))
+                let checker = PolicyChecker(policy: policyFile, users: directory ?? UserDirectory())
+                outcome = CheckOutcome(checker.check(try source.journalRecords(journal)))
             } else {
-                let body: JSONValue = ["policy": definition]
+                var body: JSONValue = ["policy": definition]
+                if let usersDefinition, case .object(var object) = body {
+                    object.members.append((key: "users", value: usersDefinition))
+                    body = .object(object)
+                }
                 outcome = try await source.askGateway("policy", body: body.compactBytes, as: PolicyReport.self)
             }
             try source.finish(

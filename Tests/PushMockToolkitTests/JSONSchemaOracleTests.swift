@@ -1,0 +1,259 @@
+import Foundation
+import PushMockJSON
+import PushMockToolkit
+import Testing
+
+/// The payload-contract validator against an independent implementation: Python's `jsonschema`
+/// (`Draft202012Validator`, installed by `scripts/test` into `.build/python-venv`) judges the
+/// same generated schema/instance pairs, and every verdict must agree.
+@Suite("JSON Schema validator against Python jsonschema")
+struct JSONSchemaOracleTests {
+    static var python: String {
+        if let override = ProcessInfo.processInfo.environment["PUSHMOCK_EXPO_PYTHON"] { return override }
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        return root.appendingPathComponent(".build/python-venv/bin/python3").path
+    }
+
+    static let oracleScript = #"""
+        import json, sys
+        from jsonschema import Draft202012Validator
+        cases = json.load(open(sys.argv[1]))
+        verdicts = []
+        for case in cases:
+            Draft202012Validator.check_schema(case["schema"])
+            verdicts.append(Draft202012Validator(case["schema"]).is_valid(case["instance"]))
+        json.dump(verdicts, sys.stdout)
+        """#
+
+    @Test("generated schemas and instances: same verdicts as jsonschema", arguments: [1 as UInt64, 2, 3, 4])
+    func agreesWithJSONSchema(seed: UInt64) throws {
+        var generator = SchemaCaseGenerator(seed: seed)
+        var cases: [(schema: JSONValue, instance: JSONValue)] = []
+        for _ in 0..<500 {
+            let schema = generator.rootSchema()
+            for _ in 0..<8 { cases.append((schema, generator.instance(depth: 0))) }
+        }
+        // Hand-written boundaries beside the generated cases, so every keyword's edge is met.
+        for (schemaText, instanceText) in Self.boundaries {
+            cases.append((try JSONValue(parsing: schemaText), try JSONValue(parsing: instanceText)))
+        }
+        let document = JSONValue.array(cases.map { .object(["schema": $0.schema, "instance": $0.instance]) })
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("pushmock-schema-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let casesFile = directory.appendingPathComponent("cases.json")
+        let scriptFile = directory.appendingPathComponent("oracle.py")
+        try Data(document.compactBytes).write(to: casesFile)
+        try Data(Self.oracleScript.utf8).write(to: scriptFile)
+
+        let output = try Self.run(Self.python, [scriptFile.path, casesFile.path])
+        try #require(output.status == 0, "jsonschema is required in \(Self.python) (scripts/test installs it): \(output.error)")
+        let verdicts = try #require(try JSONValue(parsing: output.output).arrayValue)
+        try #require(verdicts.count == cases.count)
+
+        var mismatches: [String] = []
+        var validCount = 0
+        for (index, testCase) in cases.enumerated() {
+            let schema = try JSONSchema(testCase.schema)
+            let ours = schema.isValid(testCase.instance)
+            let theirs = verdicts[index].boolValue ?? false
+            if theirs { validCount += 1 }
+            if ours != theirs {
+                mismatches.append(
+                    "schema \(testCase.schema)\ninstance \(testCase.instance)\njsonschema: \(theirs), ours: \(ours) \(schema.validate(testCase.instance))"
+                )
+            }
+        }
+        #expect(mismatches.isEmpty, "\(mismatches.count) of \(cases.count) differ:\n\(mismatches.prefix(5).joined(separator: "\n\n"))")
+        // The generator must produce both outcomes in earnest, or the comparison proves little.
+        #expect(validCount > cases.count / 10 && validCount < cases.count * 9 / 10, "\(validCount) of \(cases.count) valid")
+    }
+
+    static let boundaries: [(String, String)] = [
+        (##"{"exclusiveMaximum":3}"##, "3"), (##"{"exclusiveMaximum":3}"##, "2.5"), (##"{"maximum":3}"##, "3"),
+        (##"{"exclusiveMinimum":3}"##, "3"),
+        (##"{"minimum":3}"##, "3.0"), (##"{"multipleOf":3}"##, "6.0"), (##"{"multipleOf":3}"##, "4.5"), (##"{"type":"integer"}"##, "1.0"),
+        (##"{"type":"integer"}"##, "1.5"), (##"{"type":"number"}"##, "true"), (##"{"maxLength":2}"##, ##""🙂🙂""##),
+        (##"{"minLength":3}"##, ##""🙂🙂""##),
+        (##"{"pattern":"^a"}"##, ##""ba""##), (##"{"pattern":"b"}"##, ##""abc""##), (##"{"enum":[1]}"##, "1.0"),
+        (##"{"enum":[1]}"##, "true"),
+        (##"{"const":{"a":[1,2]}}"##, ##"{"a":[1,2.0]}"##), (##"{"uniqueItems":true}"##, "[1,1.0]"),
+        (##"{"uniqueItems":true}"##, "[1,true]"),
+        (##"{"contains":{"type":"string"},"minContains":2}"##, ##"["a",1]"##),
+        (##"{"contains":{"type":"string"},"maxContains":1}"##, ##"["a","b"]"##),
+        (##"{"contains":{"type":"string"},"minContains":0}"##, "[]"),
+        (##"{"prefixItems":[{"type":"string"}],"items":false}"##, ##"["a",1]"##),
+        (##"{"prefixItems":[{"type":"string"}],"unevaluatedItems":false}"##, ##"["a"]"##),
+        (##"{"contains":{"type":"string"},"unevaluatedItems":false}"##, ##"["a",1]"##),
+        (##"{"properties":{"a":true},"unevaluatedProperties":false}"##, ##"{"a":1,"b":2}"##),
+        (##"{"allOf":[{"properties":{"a":true}}],"unevaluatedProperties":false}"##, ##"{"a":1}"##),
+        (##"{"anyOf":[{"properties":{"a":true}},{"properties":{"b":true}}],"unevaluatedProperties":false}"##, ##"{"a":1,"b":2}"##),
+        (##"{"oneOf":[{"required":["a"]},{"required":["b"]}]}"##, ##"{"a":1,"b":2}"##),
+        (##"{"if":{"required":["a"]},"then":{"required":["b"]},"else":{"required":["c"]}}"##, ##"{"a":1}"##),
+        (##"{"if":{"properties":{"a":true}},"unevaluatedProperties":false}"##, ##"{"a":1}"##),
+        (##"{"dependentRequired":{"a":["b"]}}"##, ##"{"a":1}"##), (##"{"dependentSchemas":{"a":{"required":["c"]}}}"##, ##"{"a":1}"##),
+        (##"{"patternProperties":{"^x":{"type":"integer"}},"additionalProperties":false}"##, ##"{"x1":1,"y":2}"##),
+        (##"{"propertyNames":{"maxLength":1}}"##, ##"{"ab":1}"##), (##"{"not":{"type":"null"}}"##, "null"),
+        (##"{"$ref":"#/$defs/a","$defs":{"a":{"type":"string"}}}"##, "1"),
+        (##"{"$ref":"#n","$defs":{"a":{"$anchor":"n","minimum":2}}}"##, "1"),
+        (##"{"properties":{"next":{"$ref":"#"}},"required":["v"]}"##, ##"{"v":1,"next":{"next":{}}}"##), (##"false"##, "1"),
+        (##"{"format":"date-time"}"##, ##""not a date""##), (##"{"minProperties":2}"##, ##"{"a":1,"a":2}"##),
+    ]
+
+    static func run(_ executable: String, _ arguments: [String]) throws -> (status: Int32, output: String, error: String) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        // Standard error goes to a file: a long traceback must not block the child while the
+        // parent is still reading standard output.
+        let errorFile = FileManager.default.temporaryDirectory.appendingPathComponent("pushmock-oracle-\(UUID().uuidString).err")
+        _ = FileManager.default.createFile(atPath: errorFile.path, contents: nil)
+        defer { try? FileManager.default.removeItem(at: errorFile) }
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = try FileHandle(forWritingTo: errorFile)
+        try process.run()
+        let outputData = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        let errorText = (try? String(contentsOf: errorFile, encoding: .utf8)) ?? ""
+        return (process.terminationStatus, String(decoding: outputData, as: UTF8.self), String(errorText.suffix(4000)))
+    }
+}
+
+/// Random schemas over the supported vocabulary and instances shaped to hit them (small key
+/// and value sets, so properties, enums and patterns often match). Seeded, so a failure
+/// reproduces.
+struct SchemaCaseGenerator {
+    var state: UInt64
+
+    init(seed: UInt64) { state = seed &* 0x9E37_79B9_7F4A_7C15 }
+
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+
+    mutating func int(_ range: ClosedRange<Int>) -> Int { range.lowerBound + Int(next() % UInt64(range.count)) }
+    mutating func chance(_ percent: Int) -> Bool { int(0...99) < percent }
+    mutating func pick<T>(_ values: [T]) -> T { values[int(0...(values.count - 1))] }
+
+    static let keys = ["a", "b", "c", "ab", "x1"]
+    static let strings = ["", "a", "ab", "abc", "b", "xay", "x1", "123", "héllo", "🙂🙂", "aaaa"]
+    static let patterns = ["^a", "b$", "^[a-c]+$", "[0-9]", "^x.*y$", "^.{2}$"]
+    static let types = ["null", "boolean", "object", "array", "number", "string", "integer"]
+
+    mutating func scalar() -> JSONValue {
+        switch int(0...6) {
+        case 0: return .null
+        case 1: return .bool(chance(50))
+        case 2: return JSONValue(int(-1...6))
+        case 3: return .number(pick(["1.0", "2.5", "-0.5", "6.0", "3", "4.5", "10", "1e1"]))
+        default: return .string(pick(Self.strings))
+        }
+    }
+
+    mutating func instance(depth: Int) -> JSONValue {
+        guard depth < 3 else { return scalar() }
+        switch int(0...9) {
+        case 0...4: return scalar()
+        case 5...6:
+            return .array((0..<int(0...4)).map { _ in chance(60) ? scalar() : instance(depth: depth + 1) })
+        default:
+            var members: [JSONObject.Member] = []
+            for key in Self.keys where chance(45) {
+                members.append((key, chance(65) ? scalar() : instance(depth: depth + 1)))
+            }
+            return .object(JSONObject(members))
+        }
+    }
+
+    /// A root schema: some keywords, plus `$defs` the refs can reach.
+    mutating func rootSchema() -> JSONValue {
+        guard case .object(var object) = schemaObject(depth: 0) else { return .bool(true) }
+        // Definitions use no refs themselves, so no reference cycle can arise.
+        var d1 = schemaObject(depth: 3).objectValue ?? JSONObject()
+        d1.members.append(("$anchor", "anc"))
+        object.members.append(("$defs", .object(["d0": schema(depth: 3), "d1": .object(d1)])))
+        return .object(object)
+    }
+
+    mutating func schema(depth: Int) -> JSONValue {
+        if chance(8) { return .bool(chance(60)) }
+        return schemaObject(depth: depth)
+    }
+
+    mutating func schemaObject(depth: Int) -> JSONValue {
+        var members: [JSONObject.Member] = []
+        let count = int(1...3)
+        for _ in 0..<count {
+            members += keyword(depth: depth)
+        }
+        var seen = Set<String>()
+        // One of each keyword: later duplicates would be ambiguous in JSON.
+        return .object(JSONObject(members.filter { seen.insert($0.key).inserted }))
+    }
+
+    mutating func subschemas(_ depth: Int, _ range: ClosedRange<Int>) -> JSONValue {
+        .array((0..<int(range)).map { _ in schema(depth: depth + 1) })
+    }
+
+    mutating func keyword(depth: Int) -> [JSONObject.Member] {
+        let deep = depth >= 3
+        switch deep ? int(0...9) : int(0...27) {
+        case 0:
+            let first = pick(Self.types)
+            let second = pick(Self.types.filter { $0 != first })
+            return [("type", chance(70) ? .string(first) : .array([.string(first), .string(second)]))]
+        case 1: return [("enum", .array((0..<int(1...3)).map { _ in scalar() }))]
+        case 2: return [("const", scalar())]
+        case 3: return [(pick(["minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum"]), JSONValue(int(-1...6)))]
+        case 4: return [("multipleOf", JSONValue(pick([2, 3, 5])))]
+        case 5: return [(pick(["minLength", "maxLength"]), JSONValue(int(0...3)))]
+        case 6: return [("pattern", .string(pick(Self.patterns)))]
+        case 7:
+            let first = pick(Self.keys)
+            let names = chance(50) ? [first] : [first, pick(Self.keys.filter { $0 != first })]
+            return [("required", .array(names.map { .string($0) }))]
+        case 8: return [(pick(["minItems", "maxItems", "minProperties", "maxProperties"]), JSONValue(int(0...3)))]
+        case 9: return [("uniqueItems", .bool(chance(80)))]
+        case 10:
+            var properties: [JSONObject.Member] = []
+            for key in Self.keys where chance(40) { properties.append((key, schema(depth: depth + 1))) }
+            return [("properties", .object(JSONObject(properties)))]
+        case 11: return [("additionalProperties", schema(depth: depth + 1))]
+        case 12: return [("patternProperties", .object(JSONObject([(pick(["^a", "1$", "^[bc]"]), schema(depth: depth + 1))])))]
+        case 13: return [("propertyNames", .object(JSONObject([("pattern", .string(pick(["^[a-c]+$", "^a"])))])))]
+        case 14: return [("dependentRequired", .object(JSONObject([(pick(Self.keys), .array([.string(pick(Self.keys))]))])))]
+        case 15: return [("dependentSchemas", .object(JSONObject([(pick(Self.keys), schema(depth: depth + 1))])))]
+        case 16: return [("items", schema(depth: depth + 1))]
+        case 17: return [("prefixItems", subschemas(depth, 1...2))]
+        case 18:
+            var members: [JSONObject.Member] = [("contains", schema(depth: depth + 1))]
+            if chance(40) { members.append((pick(["minContains", "maxContains"]), JSONValue(int(0...2)))) }
+            return members
+        case 19: return [("allOf", subschemas(depth, 1...2))]
+        case 20: return [("anyOf", subschemas(depth, 1...3))]
+        case 21: return [("oneOf", subschemas(depth, 1...3))]
+        case 22: return [("not", schema(depth: depth + 1))]
+        case 23:
+            var members: [JSONObject.Member] = [("if", schema(depth: depth + 1))]
+            if chance(70) { members.append(("then", schema(depth: depth + 1))) }
+            if chance(70) { members.append(("else", schema(depth: depth + 1))) }
+            return members
+        case 24: return [("unevaluatedProperties", chance(60) ? .bool(false) : schema(depth: depth + 1))]
+        case 25: return [("unevaluatedItems", chance(60) ? .bool(false) : schema(depth: depth + 1))]
+        case 26: return [("$ref", .string(pick(["#/$defs/d0", "#/$defs/d1", "#anc"])))]
+        default:
+            // A recursive reference, only where it consumes the instance.
+            return [
+                (
+                    "properties",
+                    .object(JSONObject([(pick(Self.keys), depth > 0 ? .object(JSONObject([("$ref", "#")])) : schema(depth: depth + 1))]))
+                )
+            ]
+        }
+    }
+}
