@@ -153,7 +153,7 @@ package final class GatewayMetrics: Sendable {
 extension EndpointID {
     /// Every endpoint that gets a latency histogram.
     static let measured: [EndpointID] = [
-        .apnsDevice, .fcmSend, .oauthToken, .iidTopics, .expoSend, .expoReceipts, .control, .metrics, .unrouted,
+        .apnsDevice, .fcmSend, .oauthToken, .iidTopics, .expoSend, .expoReceipts, .control, .inbox, .metrics, .unrouted,
     ]
 
     /// The `endpoint` label.
@@ -166,6 +166,7 @@ extension EndpointID {
         case .expoSend: return "expo_send"
         case .expoReceipts: return "expo_receipts"
         case .control: return "control"
+        case .inbox: return "inbox"
         case .metrics: return "metrics"
         case .unrouted: return "unrouted"
         }
@@ -175,10 +176,10 @@ extension EndpointID {
     /// own endpoints and unrouted paths).
     var metricsPlatform: String {
         switch self {
-        case .apnsDevice: return "apns"
-        case .fcmSend, .oauthToken, .iidTopics: return "fcm"
-        case .expoSend, .expoReceipts: return "expo"
-        case .control, .metrics, .unrouted: return "none"
+        case .apnsDevice: return Platform.apns.rawValue
+        case .fcmSend, .oauthToken, .iidTopics: return Platform.fcm.rawValue
+        case .expoSend, .expoReceipts: return Platform.expo.rawValue
+        case .control, .inbox, .metrics, .unrouted: return "none"
         }
     }
 }
