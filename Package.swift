@@ -372,10 +372,12 @@ let package = Package(
 // sets together with `-sanitize=fuzzer,address` and its own scratch path. A plain `swift build`
 // or `swift test` never sees this target (it cannot link without the fuzzer runtime).
 if Context.environment["PUSHMOCK_FUZZ"] == "1" {
+    package.targets.append(.systemLibrary(name: "CLibFuzzer", path: "Tests/Fuzz/CLibFuzzer"))
     package.targets.append(
         .executableTarget(
             name: "PushMockFuzz",
             dependencies: [
+                "CLibFuzzer",
                 "PushMockGateway",
                 "PushMockTransport",
                 "PushMockRecording",

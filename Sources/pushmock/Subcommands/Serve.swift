@@ -181,7 +181,7 @@ struct Serve: AsyncParsableCommand {
         if noTLS && noCleartext {
             throw ValidationError("--no-tls and --no-cleartext together leave nothing to listen on.")
         }
-        if let journalMaxAge, DurationText.parse(journalMaxAge).map { $0 <= .zero } ?? true {
+        if let journalMaxAge, !(DurationText.parse(journalMaxAge).map({ $0 > .zero }) ?? false) {
             throw ValidationError("--journal-max-age \(journalMaxAge): use a positive duration such as 1h or 30m.")
         }
         if journalKeep < 0 {

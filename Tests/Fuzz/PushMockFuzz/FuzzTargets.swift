@@ -6,6 +6,7 @@
 //
 // A target must never crash, hang or trap on any input: every failure here is a bug.
 
+import CLibFuzzer
 import Foundation
 import NIOCore
 import NIOEmbedded
@@ -53,11 +54,24 @@ enum FuzzTarget: String, CaseIterable {
     }
 }
 
+/// Called by libFuzzer for every input.
 @_cdecl("LLVMFuzzerTestOneInput")
 func fuzzOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     let bytes = data.map { Array(UnsafeBufferPointer(start: $0, count: size)) } ?? []
     FuzzTarget.selected.run(bytes)
     return 0
+}
+
+/// SwiftPM links executables with `--defsym main=PushMockFuzz_main` (so tests can link them),
+/// and `-parse-as-library` emits no such symbol: the link fails without it. Whichever `main`
+/// the linker keeps — this one or libFuzzer's own — the run ends up in libFuzzer's driver with
+/// the command line unchanged.
+@_cdecl("PushMockFuzz_main")
+func fuzzMain(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> CInt {
+    var count = argc
+    var arguments = argv
+    _ = FuzzTarget.selected  // fail early on a missing PUSHMOCK_FUZZ_TARGET
+    return LLVMFuzzerRunDriver(&count, &arguments) { data, size in fuzzOneInput(data, size) }
 }
 
 /// Splits `bytes` at the first newline: a short "head" line (method and path, a header, a
@@ -181,7 +195,8 @@ enum FuzzControlAPI {
         let path = "/_pushmock/" + (parts.count > 1 ? parts[1].drop(while: { $0 == "/" }) : "")
         let state = GatewayState(recordings: RecordingStore(configuration: .init(capacity: 16)), journal: nil)
         let api = ControlAPI(state: state, files: ControlFileAccess(directories: [])) {}
-        let request = HTTPRequestMessage(method: method, path: path, headers: ["content-type": "application/json"], body: body)
+        let request = HTTPRequestMessage(
+            method: method, path: path, headers: HTTPHeaderList([("content-type", "application/json")]), body: body)
         _ = api.handle(request)
     }
 }
