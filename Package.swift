@@ -393,3 +393,28 @@ let package = Package(
         ),
     ]
 )
+
+// libFuzzer targets (Tests/Fuzz/PushMockFuzz): only when PUSHMOCK_FUZZ=1, which `scripts/fuzz`
+// sets together with `-sanitize=fuzzer,address` and its own scratch path. A plain `swift build`
+// or `swift test` never sees this target (it cannot link without the fuzzer runtime).
+if Context.environment["PUSHMOCK_FUZZ"] == "1" {
+    package.targets.append(.systemLibrary(name: "CLibFuzzer", path: "Tests/Fuzz/CLibFuzzer"))
+    package.targets.append(
+        .executableTarget(
+            name: "PushMockFuzz",
+            dependencies: [
+                "CLibFuzzer",
+                "PushMockGateway",
+                "PushMockTransport",
+                "PushMockRecording",
+                "PushMockAuth",
+                "PushMockCore",
+                "PushMockJSON",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOEmbedded", package: "swift-nio"),
+            ],
+            path: "Tests/Fuzz/PushMockFuzz",
+            swiftSettings: swiftSettings
+        )
+    )
+}

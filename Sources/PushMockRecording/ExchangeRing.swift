@@ -27,6 +27,14 @@ struct ExchangeRing {
         count += 1
     }
 
+    /// Replaces the entry at logical `position` and returns the old one.
+    mutating func replace(at position: Int, with entry: StoredExchange) -> StoredExchange {
+        let index = physical(position)
+        let old = slots[index]!
+        slots[index] = entry
+        return old
+    }
+
     /// Removes and returns the oldest entry. Precondition: not empty.
     mutating func removeFirst() -> StoredExchange {
         let entry = slots[head].take()!

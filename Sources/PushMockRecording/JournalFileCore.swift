@@ -41,10 +41,18 @@ final class JournalFileCore: Sendable {
         /// Bytes written since the last sync (interval mode).
         var dirty = false
         var statistics = JournalWriter.Statistics()
+        /// Size of the live file (for rotation by size).
+        var fileBytes: Int64 = 0
+        /// When the live file was opened or created (for rotation by age).
+        var openedAt = ContinuousClock.now
+        /// Descriptors of rotated-out files still to be synced and closed by the sync thread
+        /// (`.fsyncInterval` only: that thread may be syncing the old descriptor right now).
+        var retired: [Int32] = []
     }
 
     let path: String
     let durability: JournalWriter.Durability
+    let rotation: JournalWriter.Rotation?
     private let onError: (@Sendable (JournalIOError) -> Void)?
     private let state: Mutex<State>
     private let wakeup = NSCondition()
@@ -54,12 +62,16 @@ final class JournalFileCore: Sendable {
         path: String,
         descriptor: Int32,
         durability: JournalWriter.Durability,
+        rotation: JournalWriter.Rotation? = nil,
         onError: (@Sendable (JournalIOError) -> Void)?
     ) {
         self.path = path
         self.durability = durability
+        self.rotation = rotation
         self.onError = onError
-        state = Mutex(State(descriptor: descriptor))
+        var initial = State(descriptor: descriptor)
+        initial.fileBytes = POSIXFile.size(descriptor)
+        state = Mutex(initial)
     }
 
     var statistics: JournalWriter.Statistics {
@@ -108,9 +120,14 @@ final class JournalFileCore: Sendable {
                 return JournalIOError(operation: .appendAfterClose, path: path, code: 0, detail: "the journal is closed")
             }
             if let failure = state.failure { return failure }
+            if let failure = rotateIfDue(&state, incoming: bytes.count) {
+                isNewFailure = true
+                return failure
+            }
             let outcome = bytes.withUnsafeBytes { POSIXFile.writeAll(state.descriptor, $0) }
             state.statistics.writeCalls += outcome.calls
             state.statistics.bytesWritten += UInt64(outcome.written)
+            state.fileBytes += Int64(outcome.written)
             if let code = outcome.errorCode {
                 let failure = JournalIOError(operation: .write, path: path, code: code)
                 state.failure = failure
@@ -184,15 +201,21 @@ final class JournalFileCore: Sendable {
             if stop { return }
 
             // Take everything queued so far.
+            var isNewFailure = false
             let (descriptor, previousFailure) = state.withLock { state -> (Int32, JournalIOError?) in
                 swap(&state.pending, &batch)
                 swap(&state.completions, &completions)
                 state.writerSleeping = false
+                if state.failure == nil, let failure = rotateIfDue(&state, incoming: batch.count) {
+                    isNewFailure = true
+                    return (state.descriptor, failure)
+                }
                 return (state.descriptor, state.failure)
             }
+            if isNewFailure, let previousFailure { report(previousFailure) }
+            isNewFailure = false
 
             var failure = previousFailure
-            var isNewFailure = false
             var calls: UInt64 = 0
             var written = 0
             var synced = false
@@ -214,6 +237,7 @@ final class JournalFileCore: Sendable {
             state.withLock { state in
                 state.statistics.writeCalls += calls
                 state.statistics.bytesWritten += UInt64(written)
+                state.fileBytes += Int64(written)
                 state.statistics.batches += 1
                 if synced {
                     state.statistics.syncs += 1
@@ -259,6 +283,7 @@ final class JournalFileCore: Sendable {
             wakeup.unlock()
             if stop { return }
 
+            syncAndCloseRetired()
             let (descriptor, needsSync) = state.withLock { state -> (Int32, Bool) in
                 state.writerSleeping = false
                 guard state.failure == nil, state.dirty else { return (-1, false) }
@@ -283,6 +308,55 @@ final class JournalFileCore: Sendable {
             }
         }
         if let failure { report(failure) }
+    }
+
+    /// Syncs and closes the descriptors of files rotated out (`.fsyncInterval`).
+    private func syncAndCloseRetired() {
+        let retired = state.withLock { state -> [Int32] in
+            defer { state.retired.removeAll() }
+            return state.retired
+        }
+        for descriptor in retired {
+            syncAndRecord(descriptor)
+            _ = POSIXFile.close(descriptor)
+        }
+    }
+
+    // MARK: Rotation
+
+    /// Rotates the live file when it is due (under the lock, before `incoming` bytes are
+    /// written): rotated files shift up by one (`path.1` → `path.2` …, the oldest beyond
+    /// `keep` deleted), the live file becomes `path.1`, and a new live file is created. Returns
+    /// the failure, which also puts the writer into the failed state.
+    private func rotateIfDue(_ state: inout State, incoming: Int) -> JournalIOError? {
+        guard let rotation, state.fileBytes > 0 else { return nil }
+        var due = false
+        if let maximum = rotation.maximumBytes, state.fileBytes + Int64(incoming) > maximum { due = true }
+        if let age = rotation.maximumAge, ContinuousClock.now - state.openedAt >= age { due = true }
+        guard due else { return nil }
+
+        let oldDescriptor = state.descriptor
+        do throws(JournalIOError) {
+            try JournalFiles.shift(path, keep: rotation.keep)
+            state.descriptor = try POSIXFile.openForAppending(path: path)
+        } catch {
+            state.failure = error
+            state.statistics.failures += 1
+            return error
+        }
+        if case .fsyncEachBatch = durability { POSIXFile.syncDirectory(of: path) }
+        switch durability {
+        case .fsyncInterval:
+            // The sync thread may be in fdatasync on the old descriptor: it closes it.
+            state.retired.append(oldDescriptor)
+        case .written, .fsyncEachBatch:
+            // `.fsyncEachBatch`: every batch so far was synced before it was acknowledged.
+            _ = POSIXFile.close(oldDescriptor)
+        }
+        state.fileBytes = 0
+        state.openedAt = .now
+        state.statistics.rotations += 1
+        return nil
     }
 
     // MARK: Closing
@@ -310,6 +384,7 @@ final class JournalFileCore: Sendable {
             }
             exited.unlock()
         }
+        syncAndCloseRetired()
         try closeDescriptor()
     }
 

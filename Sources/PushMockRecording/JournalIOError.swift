@@ -19,6 +19,8 @@ public struct JournalIOError: Error, Sendable, Hashable, CustomStringConvertible
         case write = "write to"
         case sync = "sync"
         case close = "close"
+        /// Renaming or deleting files while rotating the journal.
+        case rotate = "rotate"
         /// An append after ``JournalWriter/close()``.
         case appendAfterClose = "append to closed journal"
     }

@@ -61,9 +61,33 @@ public final class JournalWriter: Sendable {
         /// Failed operations (at most one before the writer enters the failed state, plus one
         /// for a failing close).
         public var failures: UInt64 = 0
+        /// Times the live file was rotated (``Rotation``).
+        public var rotations: UInt64 = 0
 
         /// Zeroed counters.
         public init() {}
+    }
+
+    /// When to start a new live file, and how many old ones to keep (see ``JournalFiles``).
+    ///
+    /// Checked before each append: when the live file is not empty and the append would take
+    /// it over ``maximumBytes``, or it was opened at least ``maximumAge`` ago, it becomes
+    /// `path.1` (older rotated files shift up, the oldest beyond ``keep`` is deleted) and a new
+    /// live file is created. A single append larger than ``maximumBytes`` still goes into one
+    /// file. The age counts from when this writer opened or created the file.
+    package struct Rotation: Sendable, Hashable {
+        /// Rotate before the live file would exceed this many bytes; `nil`: no size limit.
+        package var maximumBytes: Int64?
+        /// Rotate once the live file has been open this long; `nil`: no age limit.
+        package var maximumAge: Duration?
+        /// Rotated files kept (`path.1` … `path.keep`); 0 deletes the old file at rotation.
+        package var keep: Int
+
+        package init(maximumBytes: Int64? = nil, maximumAge: Duration? = nil, keep: Int = 5) {
+            self.maximumBytes = maximumBytes.map { max($0, 1) }
+            self.maximumAge = maximumAge
+            self.keep = max(keep, 0)
+        }
     }
 
     /// The journal file's path as given.
@@ -77,15 +101,25 @@ public final class JournalWriter: Sendable {
     ///
     /// - Parameter onError: Called once for every I/O failure (on the thread where it happened),
     ///   in addition to the failure being reported to the affected caller — use it for logging.
-    public init(
+    public convenience init(
         path: String,
         durability: Durability = .written,
+        onError: (@Sendable (JournalIOError) -> Void)? = nil
+    ) throws(JournalIOError) {
+        try self.init(path: path, durability: durability, rotation: nil, onError: onError)
+    }
+
+    /// Opens the journal as above, rotating it as `rotation` says (`nil`: never).
+    package init(
+        path: String,
+        durability: Durability = .written,
+        rotation: Rotation?,
         onError: (@Sendable (JournalIOError) -> Void)? = nil
     ) throws(JournalIOError) {
         self.path = path
         self.durability = durability
         let descriptor = try POSIXFile.openForAppending(path: path)
-        core = JournalFileCore(path: path, descriptor: descriptor, durability: durability, onError: onError)
+        core = JournalFileCore(path: path, descriptor: descriptor, durability: durability, rotation: rotation, onError: onError)
         core.startThreadIfNeeded()
     }
 

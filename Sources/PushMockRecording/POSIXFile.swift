@@ -76,6 +76,23 @@ enum POSIXFile {
         }
     }
 
+    /// The size of an open file, 0 when it cannot be read (a device, a pipe).
+    static func size(_ descriptor: Int32) -> Int64 {
+        var status = stat()
+        guard fstat(descriptor, &status) == 0 else { return 0 }
+        return Int64(status.st_size)
+    }
+
+    /// `fsync` of the directory holding `path`, so a rename or create in it survives power
+    /// loss. Best effort: some file systems refuse to sync directories.
+    static func syncDirectory(of path: String) {
+        let directory = path.lastIndex(of: "/").map { String(path[..<$0]) } ?? "."
+        let descriptor = open(directory.isEmpty ? "/" : directory, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { return }
+        _ = fsync(descriptor)
+        _ = close(descriptor)
+    }
+
     /// `close(2)`; returns `errno` on failure.
     static func close(_ descriptor: Int32) -> Int32? {
         #if canImport(Glibc)

@@ -243,6 +243,40 @@ public final class RecordingStore: Sendable {
         return batch[0].sequence
     }
 
+    // MARK: Amending
+
+    /// Replaces retained records by sequence number with `records` (re-encoded), e.g. when a
+    /// batch's journal write failed after the store took it and the client was answered
+    /// differently than recorded: the store must say what the client got. Records no longer
+    /// retained are skipped. Returns how many were replaced.
+    ///
+    /// Not an append: sequence numbers, order and the journal are untouched.
+    @discardableResult
+    package func replace(_ records: [ExchangeRecord]) -> Int {
+        let entries = records.map { record -> StoredExchange in
+            var line: [UInt8] = []
+            record.encodeJSONLine(into: &line)
+            if line.last == 0x0A { line.removeLast() }
+            return StoredExchange(sequence: record.sequence, summary: ExchangeSummary(record), line: line[...])
+        }
+        let (replaced, _, continuations) = state.withLock { state in
+            var replaced = 0
+            var old: [StoredExchange] = []  // freed outside the lock
+            for entry in entries {
+                let index = state.ring.lowerBound(entry.sequence)
+                guard index < state.count, state.ring[index].sequence == entry.sequence else { continue }
+                let previous = state.ring.replace(at: index, with: entry)
+                state.retainedBytes += entry.retainedBytes - previous.retainedBytes
+                old.append(previous)
+                replaced += 1
+            }
+            if replaced > 0 { state.changeCount &+= 1 }
+            return (replaced, old, replaced > 0 ? state.takeSuspendedWaiters() : [])
+        }
+        continuations.forEach { $0.resume(returning: true) }
+        return replaced
+    }
+
     // MARK: Querying
 
     /// Stored entries whose summary matches `filter`, newest first by default, at most `limit`

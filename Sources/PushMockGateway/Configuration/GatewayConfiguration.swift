@@ -157,6 +157,13 @@ public struct RecordingOptions: Sendable, Hashable {
     public var journalPath: String?
     /// Journal durability. Default: written.
     public var durability: Durability
+    /// Rotate the journal before it would exceed this many bytes (`docs/journal-format.md`,
+    /// "Rotation"). Default `nil`: no size limit.
+    public var journalMaximumBytes: Int64? = nil
+    /// Rotate the journal once it has been open this long. Default `nil`: no age limit.
+    public var journalMaximumAge: Duration? = nil
+    /// Rotated journal files kept (`journal.jsonl.1` … `.N`); older ones are deleted. Default 5.
+    public var journalKeep: Int = 5
 
     public init(
         memoryCapacity: Int = 100_000,

@@ -84,7 +84,7 @@ package final class PlaybackBook: Sendable {
     /// Loads a journal; damaged lines are skipped (``JournalReader`` reports them, playback
     /// only needs the good ones).
     package convenience init(options: PlaybackOptions) throws(JournalIOError) {
-        let (records, _) = try JournalReader.readAll(path: options.journalPath)
+        let (records, _) = try JournalFiles.readAll(path: options.journalPath)
         self.init(records: records, options: options)
     }
 

@@ -56,6 +56,28 @@ struct ExchangeRecorder {
         }
     }
 
+    /// After a batch's journal write failed, the clients get `answer` (a 500) instead of what
+    /// was recorded: the in-memory records are amended to say so — the status, reason, headers
+    /// and body actually sent, with annotations `journalError` (the failure) and
+    /// `intendedStatus` (what the service had decided). The journal itself has no line for
+    /// them (its writer refuses every append after a failure). Records and answers thus never
+    /// contradict each other.
+    func recordJournalFailure(_ records: [ExchangeRecord], error: any Error, answer: HTTPResponseMessage) {
+        let amended = records.map { record -> ExchangeRecord in
+            var record = record
+            record.annotations["journalError"] = "\(error)"
+            record.annotations["intendedStatus"] = String(record.response.status)
+            record.response = ResponseInfo(
+                status: answer.status,
+                reason: APNsReason.internalServerError.rawValue,
+                headers: answer.headers,
+                body: answer.body.isEmpty ? .none : RecordedBody(capturing: answer.body)
+            )
+            return record
+        }
+        store.replace(amended)
+    }
+
     struct JournalFailure: Error, CustomStringConvertible {
         var description: String { "the journal write failed" }
     }

@@ -177,13 +177,15 @@ final class GatewayConnection: HTTPConnectionResponder {
                     devices.receive(accepted, now: now)
                     webhooks.offer(records)
                     return replies
-                }.recover { error in
+                }.recover { [recorder] error in
                     logger.error("journal write failed; answering 500", metadata: ["error": "\(error)"])
+                    recorder.recordJournalFailure(records, error: error, answer: Self.internalErrorResponse())
                     return fallback
                 }
             )
         case .failed(let error):
             logger.error("journal write failed; answering 500", metadata: ["error": "\(error)"])
+            recorder.recordJournalFailure(records, error: error, answer: Self.internalErrorResponse())
             return .immediate(Self.internalErrorReplies(for: replies))
         }
     }
@@ -195,10 +197,14 @@ final class GatewayConnection: HTTPConnectionResponder {
 
     /// APNs's 500, for answers the gateway cannot give as it should.
     static func internalErrorReply() -> HTTPReply {
+        HTTPReply(.respond(internalErrorResponse()))
+    }
+
+    static func internalErrorResponse() -> HTTPResponseMessage {
         let error = APNsError(.internalServerError)
         var headers = HTTPHeaderList()
         headers.append(name: "content-type", value: "application/json")
-        return HTTPReply(.respond(HTTPResponseMessage(status: error.status, headers: headers, body: error.body)))
+        return HTTPResponseMessage(status: error.status, headers: headers, body: error.body)
     }
 }
 

@@ -43,6 +43,9 @@ package struct GatewayServerInfo: Codable, Sendable, Hashable {
     package var fcmSampleServiceAccount: SampleServiceAccount?
     /// The JSON Lines journal, if enabled.
     package var journalPath: String?
+    /// What opening the journal found: where numbering continued, and a torn last line cut
+    /// off (a crash in the middle of a write). `nil` without a journal.
+    package var journalRecovery: JournalRecoveryInfo?
     /// Base URL of the control API.
     package var controlAPI: String?
     /// The web inbox's URL (`docs/inbox.md`), when it is served.

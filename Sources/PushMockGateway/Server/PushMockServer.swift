@@ -42,6 +42,8 @@ package final class PushMockServer: Service, Sendable {
     /// Request body bytes all connections hold together (``ConnectionLimits``).
     private let bodyBudget: BodyBudget
     private let sampleServiceAccount: Mutex<SampleServiceAccount?>
+    /// What opening the journal found (reported in the server info).
+    private let journalRecovery: JournalRecoveryInfo?
 
     /// The sample FCM service account, with `token_uri` pointing at the running gateway once
     /// it is ready.
@@ -91,10 +93,37 @@ package final class PushMockServer: Service, Sendable {
             try webhooks.add(definition)
         }
         let journal: JournalWriter?
+        var lastSequence: UInt64 = 0
         if let path = configuration.recording.journalPath {
-            journal = try JournalWriter(path: path, durability: Self.journalDurability(configuration.recording.durability))
+            // Repair a torn last line and continue the numbering before appending (never
+            // fatal: a journal that cannot be read still gets new lines after it).
+            let recovery = try JournalRecovery.prepare(path: path)
+            lastSequence = recovery.lastSequence
+            if let torn = recovery.tornTail {
+                logger.warning(
+                    "journal: \(torn)",
+                    metadata: ["journal": "\(path)", "lastSequence": "\(recovery.lastSequence)"]
+                )
+            }
+            journalRecovery = JournalRecoveryInfo(recovery)
+            let recording = configuration.recording
+            let rotation: JournalWriter.Rotation? =
+                recording.journalMaximumBytes == nil && recording.journalMaximumAge == nil
+                ? nil
+                : JournalWriter.Rotation(
+                    maximumBytes: recording.journalMaximumBytes,
+                    maximumAge: recording.journalMaximumAge,
+                    keep: recording.journalKeep
+                )
+            journal = try JournalWriter(
+                path: path,
+                durability: Self.journalDurability(recording.durability),
+                rotation: rotation,
+                onError: { [logger] error in logger.error("journal: \(error)") }
+            )
         } else {
             journal = nil
+            journalRecovery = nil
         }
         self.bodyBudget = BodyBudget(limit: configuration.connectionLimits.maximumBufferedBodyBytes)
         self.state = GatewayState(
@@ -106,7 +135,8 @@ package final class PushMockServer: Service, Sendable {
             recordings: RecordingStore(
                 configuration: .init(
                     capacity: configuration.recording.memoryCapacity,
-                    byteCapacity: configuration.recording.memoryBytes
+                    byteCapacity: configuration.recording.memoryBytes,
+                    lastAssignedSequence: lastSequence
                 )
             ),
             journal: journal,
@@ -193,6 +223,7 @@ package final class PushMockServer: Service, Sendable {
                 info.apnsSampleKey = .init(path: sample.path, keyId: sample.keyID, teamId: sample.teamID, topic: sample.topic)
             }
             info.journalPath = state.journalPath
+            info.journalRecovery = journalRecovery
             if configuration.trustSampleServiceAccount, var sample = sampleServiceAccount.withLock({ $0 }) {
                 // token_uri must name the port actually bound; the key stays the same.
                 let tokenURI =

@@ -18,7 +18,7 @@ struct RecordingSourceOptions: ParsableArguments {
     func journalRecords(_ path: String, matching query: RecordingQuery) throws(CheckError) -> [ExchangeRecord] {
         let contents: (records: [ExchangeRecord], problems: [JournalProblem])
         do {
-            contents = try JournalReader.readAll(path: path)
+            contents = try JournalFiles.readAll(path: path)
         } catch {
             throw CheckError("cannot read \(path): \(error)")
         }

@@ -177,7 +177,7 @@ struct GoldenOptions: ParsableArguments {
     private func readJournal(_ path: String, query: RecordingQuery) throws -> [ExchangeRecord] {
         let journal: (records: [ExchangeRecord], problems: [JournalProblem])
         do {
-            journal = try JournalReader.readAll(path: path)
+            journal = try JournalFiles.readAll(path: path)
         } catch {
             throw fail("cannot read journal \(path): \(error)")
         }

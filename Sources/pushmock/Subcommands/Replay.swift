@@ -133,7 +133,7 @@ struct Replay: AsyncParsableCommand {
         guard maxAttempts >= 1 else { throw ReplayUsageError("--max-attempts must be at least 1.") }
         guard timeout > 0 else { throw ReplayUsageError("--timeout must be positive.") }
         let query = try makeQuery()
-        let (records, problems) = try JournalReader.readAll(path: journal)
+        let (records, problems) = try JournalFiles.readAll(path: journal)
         if !quiet, !problems.isEmpty {
             FileHandle.standardError.write(Data("warning: \(problems.count) damaged line(s) in \(journal) skipped\n".utf8))
         }

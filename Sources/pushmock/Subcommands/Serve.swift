@@ -152,6 +152,19 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "Journal durability before a response is sent: written, fsync or fsync-interval.")
     var durability: RecordingOptions.Durability = .written
 
+    @Option(
+        name: .customLong("journal-max-bytes"),
+        help: "Rotate the journal before it exceeds this size (suffix K, M or G; docs/journal-format.md). Default: never.")
+    var journalMaxBytes: ByteSizeArgument?
+
+    @Option(
+        name: .customLong("journal-max-age"),
+        help: "Rotate the journal once it has been open this long (e.g. 1h, 30m). Default: never.")
+    var journalMaxAge: String?
+
+    @Option(name: .customLong("journal-keep"), help: "Rotated journal files kept (journal.jsonl.1 … .N).")
+    var journalKeep = 5
+
     @Option(name: .customLong("memory-capacity"), help: "Recordings kept in memory.")
     var memoryCapacity = 100_000
 
@@ -218,6 +231,12 @@ struct Serve: AsyncParsableCommand {
         if noTLS && noCleartext {
             throw ValidationError("--no-tls and --no-cleartext together leave nothing to listen on.")
         }
+        if let journalMaxAge, !(DurationText.parse(journalMaxAge).map({ $0 > .zero }) ?? false) {
+            throw ValidationError("--journal-max-age \(journalMaxAge): use a positive duration such as 1h or 30m.")
+        }
+        if journalKeep < 0 {
+            throw ValidationError("--journal-keep must be 0 or more.")
+        }
         for port in [tlsPort, cleartextPort] + [productionTLSPort, inboxPort].compactMap({ $0 }) where !(0...65535).contains(port) {
             throw ValidationError("port \(port) is out of range 0–65535.")
         }
@@ -261,6 +280,9 @@ struct Serve: AsyncParsableCommand {
             // (in --certs-dir) so the quick-start credentials work against it.
             configuration.sampleCredentialsDirectory = certificatesDirectory
         }
+        configuration.recording.journalMaximumBytes = journalMaxBytes.map { Int64($0.bytes) }
+        configuration.recording.journalMaximumAge = journalMaxAge.flatMap { DurationText.parse($0) }
+        configuration.recording.journalKeep = journalKeep
         if !checksDirectories.isEmpty { configuration.checksDirectories = checksDirectories }
         configuration.controlAccess.token = controlToken ?? ProcessInfo.processInfo.environment["PUSHMOCK_CONTROL_TOKEN"]
         if let maximumConnections {
