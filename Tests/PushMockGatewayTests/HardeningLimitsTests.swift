@@ -23,6 +23,8 @@ struct HardeningLimitsTests {
     static let hostileInputs: [HostileInput] = [
         .init(name: "clock/advance by 1e16 s", path: "/_pushmock/clock/advance", body: #"{"by":1e16}"#),
         .init(name: "clock/advance by 1e14 days", path: "/_pushmock/clock/advance", body: #"{"by":"100000000000000d"}"#),
+        // Found by scripts/fuzz (control-api target): a decimal far beyond Int64 with a fraction.
+        .init(name: "clock/advance by 1.3e22 s (fuzz)", path: "/_pushmock/clock/advance", body: #"{"by":13333333333333333333333.5}"#),
         .init(name: "clock/set Int64.min", path: "/_pushmock/clock/set", body: #"{"to":-9223372036854775808}"#),
         .init(name: "clock/set Int64.max", path: "/_pushmock/clock/set", body: #"{"to":9223372036854775807}"#),
         .init(name: "clock/freeze at 1e300", path: "/_pushmock/clock/freeze", body: #"{"at":1e300}"#),
