@@ -223,6 +223,7 @@ struct HardeningLimitsTests {
             #"{"fcm":{"options":{"assertionClockSkewSeconds":1000000000000000}}}"#,
             #"{"clock":{"start":9223372036854775807}}"#,
             #"{"expo":{"options":{"receiptLifetimeSeconds":9223372036854775807}}}"#,
+            #"{"expo":{"options":{"maximumReceipts":0}}}"#,
         ]
     )
     func configurationRanges(_ text: String) throws {
@@ -237,7 +238,7 @@ struct HardeningLimitsTests {
         let text = #"""
             {"apns":{"options":{"providerTokenLifetimeSeconds":3600,"providerTokenUpdateIntervalSeconds":1200}},
              "fcm":{"options":{"accessTokenLifetimeSeconds":3600,"assertionClockSkewSeconds":300}},
-             "expo":{"options":{"receiptLifetimeSeconds":86400,"receiptDelayMilliseconds":10}},
+             "expo":{"options":{"receiptLifetimeSeconds":86400,"receiptDelayMilliseconds":10,"maximumReceipts":5,"authentication":"none"}},
              "clock":{"start":"2026-11-21T10:00:00Z"}}
             """#
         let path = NSTemporaryDirectory() + "pushmock-config-\(UUID().uuidString).json"
@@ -248,6 +249,8 @@ struct HardeningLimitsTests {
         file.apply(to: &configuration)
         #expect(configuration.apns.providerTokenLifetime == .seconds(3600))
         #expect(configuration.fcm.accessTokenLifetime == .seconds(3600))
+        #expect(configuration.expo.maximumReceipts == 5)
+        #expect(configuration.expo.authentication == .none)
     }
 
     @Test("at most 1000 fault rules are active")

@@ -85,7 +85,7 @@ package final class GatewayState: Sendable {
         self.fcmTokens = FCMRegistry()
         self.expoOptions = expoOptions
         self.expoTokens = ExpoRegistry()
-        self.expoReceipts = ExpoReceiptStore()
+        self.expoReceipts = ExpoReceiptStore(capacity: expoOptions.maximumReceipts)
         self.expoRate = ExpoRateLimiter()
         self.faults = FaultEngine()
         self.users = UserRegistry()
