@@ -44,6 +44,8 @@ package final class GatewayState: Sendable {
     package let simulatedDevices: DeliverySimulator
     /// Users behind the tokens and the app events posted for them.
     package let users: UserRegistry
+    /// Checks that add findings to accepted records at intake (payload contracts).
+    package let recordAnnotators: RecordAnnotators
     /// Recorded answers to play back; `nil` (the default) leaves the request path as it is.
     package let playback: PlaybackBook?
     /// The journal, if enabled.
@@ -89,6 +91,7 @@ package final class GatewayState: Sendable {
         self.expoRate = ExpoRateLimiter()
         self.faults = FaultEngine()
         self.users = UserRegistry()
+        self.recordAnnotators = RecordAnnotators()
         self.simulationOptions = simulationOptions
         self.simulatedDevices = DeliverySimulator(
             limits: simulationOptions.limits,
