@@ -60,6 +60,15 @@ let package = Package(
             name: "PushMockJSON",
             swiftSettings: swiftSettings
         ),
+        // Child processes for the test suites (posix_spawn; Foundation's Process.run crashes
+        // now and then on Linux, swift-corelibs-foundation PR #5472). Not a product.
+        .target(
+            name: "PushMockTestSupport",
+            dependencies: ["CPushMockTestSupport"],
+            swiftSettings: swiftSettings
+        ),
+        // pipe2 and posix_spawn_file_actions_addclosefrom_np (GNU extensions) for it.
+        .target(name: "CPushMockTestSupport"),
         .testTarget(
             name: "PushMockJSONTests",
             dependencies: ["PushMockJSON"],
@@ -92,6 +101,7 @@ let package = Package(
         .testTarget(
             name: "PushMockAuthTests",
             dependencies: [
+                "PushMockTestSupport",
                 "PushMockAuth",
                 .product(name: "X509", package: "swift-certificates"),
                 .product(name: "SwiftASN1", package: "swift-asn1"),
@@ -118,6 +128,7 @@ let package = Package(
         .testTarget(
             name: "PushMockTransportTests",
             dependencies: [
+                "PushMockTestSupport",
                 "PushMockTransport",
                 "PushMockCore",
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -210,6 +221,7 @@ let package = Package(
         .testTarget(
             name: "PushMockGatewayTests",
             dependencies: [
+                "PushMockTestSupport",
                 "PushMockWebhooks",
                 "PushMockToolkit",
                 "PushMockControl",
@@ -270,7 +282,9 @@ let package = Package(
         ),
         .testTarget(
             name: "PushMockToolkitTests",
-            dependencies: ["PushMockToolkit", "PushMockRecording", "PushMockJSON", "PushMockCore"],
+            dependencies: [
+                "PushMockTestSupport", "PushMockToolkit", "PushMockRecording", "PushMockJSON", "PushMockCore",
+            ],
             swiftSettings: swiftSettings
         ),
 
@@ -306,6 +320,7 @@ let package = Package(
         .testTarget(
             name: "PushMockSenderTests",
             dependencies: [
+                "PushMockTestSupport",
                 "PushMockSender",
                 "PushMockTesting",
                 "PushMockToolkit",
@@ -381,6 +396,7 @@ let package = Package(
         .testTarget(
             name: "PushMockCLITests",
             dependencies: [
+                "PushMockTestSupport",
                 "PushMockToolkit",
                 "pushmock",
                 "PushMockGateway",

@@ -2,6 +2,7 @@ import Foundation
 import PushMockCore
 import PushMockJSON
 import PushMockRecording
+import PushMockTestSupport
 import Testing
 
 /// `pushmock golden verify|record` on journal files, run as the built binary: exit status
@@ -226,27 +227,11 @@ private func runGolden(_ arguments: [String], environment: [String: String] = [:
 private func runGoldenBlocking(_ arguments: [String], environment: [String: String]) throws -> (
     status: Int32, output: String, error: String
 ) {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: ServeProcess.binary)
-    process.arguments = ["golden"] + arguments
     var variables = environment
     let inherited = ProcessInfo.processInfo.environment
     for name in ["PATH", "HOME"] { variables[name] = variables[name] ?? inherited[name] }
-    process.environment = variables
-    // Standard error goes to a file, so the child cannot block on a full pipe nobody reads.
-    let errorPath = NSTemporaryDirectory() + "pushmock-golden-stderr-\(UUID().uuidString)"
-    _ = FileManager.default.createFile(atPath: errorPath, contents: nil)
-    defer { try? FileManager.default.removeItem(atPath: errorPath) }
-    let errorFile = try FileHandle(forWritingTo: URL(fileURLWithPath: errorPath))
-    let output = Pipe()
-    process.standardOutput = output
-    process.standardError = errorFile
-    try process.run()
-    let outputData = output.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    try errorFile.close()
-    let errorText = (try? String(contentsOfFile: errorPath, encoding: .utf8)) ?? ""
-    return (process.terminationStatus, String(decoding: outputData, as: UTF8.self), errorText)
+    // Only these variables: the golden record mode must not leak in from the test's environment.
+    return try ChildProcess.run(ServeProcess.binary, ["golden"] + arguments, environment: variables, inheritEnvironment: false)
 }
 
 /// A temporary directory removed when the test's value goes away.

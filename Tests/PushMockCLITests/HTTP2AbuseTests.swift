@@ -1,4 +1,5 @@
 import Foundation
+import PushMockTestSupport
 import Testing
 
 /// Hostile HTTP/2 and connection behaviour against `pushmock serve` (a real process, so its
@@ -42,7 +43,7 @@ struct HTTP2AbuseTests {
             Self.python,
             [
                 Self.packageRoot.appendingPathComponent("scripts/abuse/h2_abuse.py").path, name, "127.0.0.1",
-                String(server.cleartextPort), String(server.tlsPort), String(server.process.processIdentifier),
+                String(server.cleartextPort), String(server.tlsPort), String(server.process.pid),
             ]
         )
         #expect(result.status == 0, "\(name): \(result.output)\(result.error)")

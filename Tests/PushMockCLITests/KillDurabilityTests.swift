@@ -1,6 +1,7 @@
 import Foundation
 import PushMockGateway
 import PushMockRecording
+import PushMockTestSupport
 import Testing
 
 /// `kill -9` under load ([hardening] #17): every request whose response reached the client is
@@ -23,19 +24,17 @@ struct KillDurabilityTests {
 
         // Load: h2c, 4 connections x 20 streams, far more requests than it can send before
         // the kill.
-        let load = Process()
-        load.executableURL = URL(fileURLWithPath: h2load)
-        load.arguments = [
-            "-n", "5000000", "-c", "4", "-m", "20", "-t", "1",
-            "-H", "authorization: bearer \(jwt)", "-H", "apns-topic: \(topic)", "-H", "apns-push-type: alert",
-            "-d", try Self.payloadFile(in: directory),
-            "http://127.0.0.1:\(server.cleartextPort)/3/device/\(String(repeating: "ab", count: 32))",
-        ]
-        let loadOutput = Pipe()
-        load.standardOutput = loadOutput
-        load.standardError = loadOutput
-        try load.run()
-        let collected = Task.detached { loadOutput.fileHandleForReading.readDataToEndOfFile() }
+        let load = try ChildProcess.spawn(
+            h2load,
+            [
+                "-n", "5000000", "-c", "4", "-m", "20", "-t", "1",
+                "-H", "authorization: bearer \(jwt)", "-H", "apns-topic: \(topic)", "-H", "apns-push-type: alert",
+                "-d", try Self.payloadFile(in: directory),
+                "http://127.0.0.1:\(server.cleartextPort)/3/device/\(String(repeating: "ab", count: 32))",
+            ],
+            output: .captureMerged
+        )
+        let collected = Task.detached { load.readOutput().output }
 
         // Kill once a good number of requests were answered (or after 20 s, whatever came).
         let deadline = ContinuousClock.now + .seconds(20)
@@ -44,7 +43,7 @@ struct KillDurabilityTests {
         }
         _ = server.stop(signal: SIGKILL)
         let output = String(decoding: await collected.value, as: UTF8.self)
-        load.waitUntilExit()
+        load.wait()
         let acknowledged = try #require(Self.succeeded(in: output), "h2load output: \(output)")
         #expect(acknowledged > 0, "h2load output: \(output)")
 

@@ -1,5 +1,6 @@
 import Foundation
 import PushMockGateway
+import PushMockTestSupport
 import Testing
 
 /// A `pushmock serve` child process on free ports, with its own certs and journal in a
@@ -7,8 +8,9 @@ import Testing
 /// Used from one test task only (not Sendable).
 final class ServeProcess {
     let directory: String
-    let process: Process
-    let output: Pipe
+    let process: ChildProcess
+    /// Standard output and error of `pushmock serve` (a file: a busy log never blocks it).
+    let logPath: String
     let info: GatewayServerInfo
 
     var tlsPort: Int { info.tls?.port ?? 0 }
@@ -38,23 +40,21 @@ final class ServeProcess {
         self.directory = directory
         let readyFile = directory + "/ready.json"
         try? FileManager.default.removeItem(atPath: readyFile)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: Self.binary)
-        process.currentDirectoryURL = URL(fileURLWithPath: directory)
-        process.arguments =
+        let logPath = directory + "/serve.log"
+        let process = try ChildProcess.spawn(
+            Self.binary,
             [
                 "serve", "--tls-port", "0", "--port", "0",
                 "--certs-dir", certsDirectory ?? directory + "/certs",
                 "--journal", directory + "/journal.jsonl",
                 "--ready-file", readyFile,
                 "--log-level", "warning",
-            ] + extra
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = output
-        try process.run()
+            ] + extra,
+            directory: directory,
+            output: .file(logPath)
+        )
         self.process = process
-        self.output = output
+        self.logPath = logPath
         let deadline = ContinuousClock.now + .seconds(30)
         while true {
             if let data = FileManager.default.contents(atPath: readyFile),
@@ -64,8 +64,9 @@ final class ServeProcess {
                 break
             }
             guard process.isRunning, ContinuousClock.now < deadline else {
-                process.terminate()
-                let text = String(decoding: output.fileHandleForReading.availableData, as: UTF8.self)
+                process.terminate(SIGKILL)
+                process.wait()
+                let text = (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? ""
                 throw ServeProcessError("pushmock serve did not become ready: \(text)")
             }
             try await Task.sleep(for: .milliseconds(20))
@@ -74,10 +75,9 @@ final class ServeProcess {
 
     /// Sends a signal and waits for the exit status.
     func stop(signal: Int32 = SIGTERM) -> (status: Int32, output: String) {
-        kill(process.processIdentifier, signal)
-        process.waitUntilExit()
-        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        return (process.terminationStatus, text)
+        process.terminate(signal)
+        let status = process.wait()
+        return (status, (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? "")
     }
 
     func removeDirectory() {
@@ -87,7 +87,7 @@ final class ServeProcess {
     deinit {
         if process.isRunning {
             process.terminate()
-            process.waitUntilExit()
+            process.wait()
         }
     }
 }
@@ -114,22 +114,8 @@ private func runBlocking(
     directory: String?,
     environment: [String: String]
 ) throws -> (status: Int32, output: String, error: String) {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: executable)
-    process.arguments = arguments
-    if !environment.isEmpty {
-        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-    }
-    if let directory { process.currentDirectoryURL = URL(fileURLWithPath: directory) }
-    let output = Pipe()
-    let error = Pipe()
-    process.standardOutput = output
-    process.standardError = error
-    try process.run()
-    let outputData = output.fileHandleForReading.readDataToEndOfFile()
-    let errorData = error.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    return (process.terminationStatus, String(decoding: outputData, as: UTF8.self), String(decoding: errorData, as: UTF8.self))
+    // posix_spawn, not Foundation's Process (see ChildProcess).
+    try ChildProcess.run(executable, arguments, environment: environment, directory: directory)
 }
 
 /// Where Debian installs a tool, or `nil` (the test then reports it as missing).

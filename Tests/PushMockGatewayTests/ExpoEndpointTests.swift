@@ -4,6 +4,7 @@ import PushMockGateway
 import PushMockJSON
 import PushMockRecording
 import PushMockSimulation
+import PushMockTestSupport
 import PushMockTesting
 import PushMockTransport
 import Testing
@@ -719,12 +720,7 @@ private func zlibCompress(_ bytes: [UInt8]) throws -> [UInt8] {
 }
 
 private func runSync(_ executable: String, _ arguments: [String]) throws -> Int32 {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: executable)
-    process.arguments = arguments
-    try process.run()
-    process.waitUntilExit()
-    return process.terminationStatus
+    try ChildProcess.run(executable, arguments).status
 }
 
 struct ExpoTestError: Error, CustomStringConvertible {

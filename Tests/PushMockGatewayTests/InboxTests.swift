@@ -2,6 +2,7 @@ import Foundation
 import PushMockControl
 import PushMockCore
 import PushMockJSON
+import PushMockTestSupport
 import PushMockTesting
 import PushMockTransport
 import Synchronization
@@ -186,35 +187,22 @@ func waitUntil(_ what: String, _ condition: () -> Bool) async throws {
     }
 }
 
-/// Text appended from the pipe's reading thread, read from the test.
-final class CollectedText: Sendable {
-    let text = Mutex("")
-}
-
-/// `curl -sN` reading an endless response, its output collected as it arrives. Used from one
-/// test task only.
+/// `curl -sN` reading an endless response, its output collected as it arrives (in a file, read
+/// on demand). Used from one test task only.
 final class StreamingCurl {
-    private let process: Process
-    private let collected = CollectedText()
-    private let pipe = Pipe()
+    private let process: ChildProcess
+    private let outputPath = NSTemporaryDirectory() + "pushmock-stream-\(UUID().uuidString)"
 
     init(_ arguments: [String]) throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
-        process.arguments = ["-sN", "--max-time", "120"] + arguments
-        process.standardOutput = pipe
-        process.standardError = FileHandle.nullDevice
-        let collected = self.collected
-        pipe.fileHandleForReading.readabilityHandler = { handle in
-            let data = handle.availableData
-            guard !data.isEmpty else { return }
-            collected.text.withLock { $0 += String(decoding: data, as: UTF8.self) }
-        }
-        try process.run()
-        self.process = process
+        // posix_spawn, not Foundation's Process (see ChildProcess).
+        process = try ChildProcess.spawn("/usr/bin/curl", ["-sN", "--max-time", "120", "-o", outputPath] + arguments, output: .discard)
     }
 
-    var output: String { collected.text.withLock { $0 } }
+    deinit {
+        try? FileManager.default.removeItem(atPath: outputPath)
+    }
+
+    var output: String { (try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? "" }
 
     /// Waits (up to 30 s) for curl to exit by itself; its exit status, or `nil` if it did not.
     func exitStatus() async -> Int32? {
@@ -222,23 +210,21 @@ final class StreamingCurl {
         while process.isRunning, ContinuousClock.now < deadline {
             try? await Task.sleep(for: .milliseconds(20))
         }
-        return process.isRunning ? nil : process.terminationStatus
+        return process.isRunning ? nil : process.wait()
     }
 
-    /// Kills curl (the kernel then closes its connection); does not wait. SIGKILL rather than
-    /// SIGTERM: a child may inherit a signal mask that blocks SIGTERM from the test runner.
+    /// Kills curl (the kernel then closes its connection); does not wait.
     func terminate() {
-        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        if process.isRunning { process.terminate(SIGKILL) }
     }
 
-    /// Ends curl and waits for it to exit, without blocking a thread (`waitUntilExit` from
-    /// several test tasks at once can stall the few cooperative threads).
+    /// Ends curl and waits for it to exit, without blocking a thread.
     func stop() async {
         terminate()
         let deadline = ContinuousClock.now + .seconds(30)
         while process.isRunning, ContinuousClock.now < deadline {
             try? await Task.sleep(for: .milliseconds(20))
         }
-        pipe.fileHandleForReading.readabilityHandler = nil
+        if !process.isRunning { process.wait() }
     }
 }

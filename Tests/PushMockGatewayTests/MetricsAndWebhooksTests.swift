@@ -98,6 +98,9 @@ struct WebhookTests {
                     url: receiver.url,
                     secret: "s3cret",
                     filter: "platform=apns&where=$.aps.alert.title=Dose due",
+                    // Generous: on a loaded machine the Python receiver can take seconds to
+                    // answer, and a timed-out attempt would read "error", not the 500 it sent.
+                    timeout: FlexibleDuration(.seconds(60)),
                     maxAttempts: 4,
                     initialBackoff: FlexibleDuration(.milliseconds(100))
                 )

@@ -5,6 +5,7 @@ import PushMockGateway
 import PushMockJSON
 import PushMockRecording
 import PushMockSimulation
+import PushMockTestSupport
 import PushMockTesting
 import PushMockTransport
 import Testing
@@ -123,14 +124,13 @@ struct PipelineTests {
     func longPollCancelledOverHTTP1() async throws {
         try await withPushMock { mock in
             let port = mock.cleartextPort
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
-            process.arguments = ["-s", "--http1.1", "http://127.0.0.1:\(port)/_pushmock/recordings?wait=300s&token=ffff*"]
-            process.standardOutput = FileHandle.nullDevice
-            try process.run()
+            let process = try ChildProcess.spawn(
+                "/usr/bin/curl", ["-s", "--http1.1", "http://127.0.0.1:\(port)/_pushmock/recordings?wait=300s&token=ffff*"],
+                output: .discard)
             #expect(try await eventually { mock.state.recordings.pendingWaiterCount == 1 }, "the long poll is waiting")
             // The client dies without a word, as a CI job's curl does when the job is cancelled.
-            kill(process.processIdentifier, SIGKILL)
+            process.terminate(SIGKILL)
+            process.wait()
             #expect(
                 try await eventually { mock.state.recordings.pendingWaiterCount == 0 },
                 "the hang-up ended the wait (\(mock.state.recordings.pendingWaiterCount) waiting)")

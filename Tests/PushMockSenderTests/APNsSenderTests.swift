@@ -6,6 +6,7 @@ import PushMockJSON
 import PushMockRecording
 import PushMockSender
 import PushMockSimulation
+import PushMockTestSupport
 import PushMockTesting
 import Testing
 
@@ -539,12 +540,6 @@ func temporaryDirectory() throws -> String {
 
 @discardableResult
 func runProcess(_ executable: String, _ arguments: [String]) throws -> Int32 {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: executable)
-    process.arguments = arguments
-    process.standardOutput = FileHandle.nullDevice
-    process.standardError = FileHandle.nullDevice
-    try process.run()
-    process.waitUntilExit()
-    return process.terminationStatus
+    let child = try ChildProcess.spawn(executable, arguments, output: .discard)
+    return child.wait()
 }

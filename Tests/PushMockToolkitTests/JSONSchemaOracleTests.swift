@@ -1,5 +1,6 @@
 import Foundation
 import PushMockJSON
+import PushMockTestSupport
 import PushMockToolkit
 import Testing
 
@@ -101,22 +102,8 @@ struct JSONSchemaOracleTests {
     ]
 
     static func run(_ executable: String, _ arguments: [String]) throws -> (status: Int32, output: String, error: String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        // Standard error goes to a file: a long traceback must not block the child while the
-        // parent is still reading standard output.
-        let errorFile = FileManager.default.temporaryDirectory.appendingPathComponent("pushmock-oracle-\(UUID().uuidString).err")
-        _ = FileManager.default.createFile(atPath: errorFile.path, contents: nil)
-        defer { try? FileManager.default.removeItem(at: errorFile) }
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = try FileHandle(forWritingTo: errorFile)
-        try process.run()
-        let outputData = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        let errorText = (try? String(contentsOf: errorFile, encoding: .utf8)) ?? ""
-        return (process.terminationStatus, String(decoding: outputData, as: UTF8.self), String(errorText.suffix(4000)))
+        let result = try ChildProcess.run(executable, arguments)
+        return (result.status, result.output, String(result.error.suffix(4000)))
     }
 }
 

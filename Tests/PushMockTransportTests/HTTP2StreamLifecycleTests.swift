@@ -3,6 +3,7 @@ import NIOCore
 import NIOEmbedded
 import NIOPosix
 import PushMockCore
+import PushMockTestSupport
 import Synchronization
 import Testing
 
@@ -115,16 +116,10 @@ func runProcess(_ executable: String, _ arguments: [String]) async throws -> (st
         DispatchQueue.global().async {
             continuation.resume(
                 with: Result {
-                    let process = Process()
-                    process.executableURL = URL(fileURLWithPath: executable)
-                    process.arguments = arguments
-                    let output = Pipe()
-                    process.standardOutput = output
-                    process.standardError = output
-                    try process.run()
-                    let data = output.fileHandleForReading.readDataToEndOfFile()
-                    process.waitUntilExit()
-                    return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+                    // posix_spawn, not Foundation's Process (see ChildProcess).
+                    let child = try ChildProcess.spawn(executable, arguments, output: .captureMerged)
+                    let output = child.readOutput().output
+                    return (child.wait(), String(decoding: output, as: UTF8.self))
                 }
             )
         }

@@ -2,6 +2,7 @@ import Foundation
 import NIOCore
 import NIOPosix
 import PushMockCore
+import PushMockTestSupport
 import Testing
 
 @testable import PushMockTransport
@@ -118,18 +119,10 @@ struct TransportRoundTripTests {
         // framing layer" for GET too — so HTTP/2 sends one request.)
         let url = "http://127.0.0.1:\(port)/x"
         let urls = flag == "--http1.1" ? [url, url] : [url]
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
-        process.arguments = ["-s", "-S", "--head", flag, "--max-time", "20", "-w", "[%{http_code} %{size_download}]\n"] + urls
-        let output = Pipe()
-        let error = Pipe()
-        process.standardOutput = output
-        process.standardError = error
-        try process.run()
-        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        let errorText = String(decoding: error.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0, "\(flag): \(errorText)")
+        let result = try ChildProcess.run(
+            "/usr/bin/curl", ["-s", "-S", "--head", flag, "--max-time", "20", "-w", "[%{http_code} %{size_download}]\n"] + urls)
+        let (text, errorText) = (result.output, result.error)
+        #expect(result.status == 0, "\(flag): \(errorText)")
         #expect(text.components(separatedBy: "[200 0]").count == urls.count + 1, "\(flag): \(text)")
         #expect(text.lowercased().contains("x-method: head"), "\(text)")
         #expect(!text.contains("HEAD /x"), "the body leaked: \(text)")
@@ -167,14 +160,10 @@ struct TransportRoundTripTests {
         let server = try await startCleartextServer()
         let port = try #require(server.localAddress?.port)
         for (flag, expected) in [("--http1.1", "http/1.1"), ("--http2-prior-knowledge", "h2c")] {
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
-            process.arguments = ["-s", "-i", flag, "-X", "POST", "-d", "hello", "http://127.0.0.1:\(port)/x"]
-            let pipe = Pipe()
-            process.standardOutput = pipe
-            try process.run()
-            let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-            process.waitUntilExit()
+            let output = try ChildProcess.run(
+                "/usr/bin/curl", ["-s", "-i", flag, "-X", "POST", "-d", "hello", "http://127.0.0.1:\(port)/x"]
+            )
+            .output
             #expect(output.lowercased().contains("x-transport: \(expected)"), "\(flag): \(output)")
             #expect(output.hasSuffix("POST /x 5"))
         }

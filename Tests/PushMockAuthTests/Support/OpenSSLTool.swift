@@ -1,4 +1,5 @@
 import Foundation
+import PushMockTestSupport
 import Testing
 
 /// Runs the system `openssl` binary, the independent implementation the tests check
@@ -22,36 +23,11 @@ enum OpenSSLTool {
         var combinedOutput: String { standardOutput + standardError }
     }
 
-    /// Runs `openssl <arguments>` with `directory` as the working directory, capturing output via
-    /// files so that a chatty command can never block on a full pipe.
+    /// Runs `openssl <arguments>` with `directory` as the working directory; both pipes are
+    /// read at once, so a chatty command can never block on a full pipe.
     static func run(_ arguments: [String], in directory: TemporaryDirectory) throws -> Outcome {
-        let outputURL = directory.url.appendingPathComponent("openssl-\(UUID().uuidString).out")
-        let errorURL = directory.url.appendingPathComponent("openssl-\(UUID().uuidString).err")
-        try Data().write(to: outputURL)
-        try Data().write(to: errorURL)
-        let outputHandle = try FileHandle(forWritingTo: outputURL)
-        let errorHandle = try FileHandle(forWritingTo: errorURL)
-        defer {
-            try? outputHandle.close()
-            try? errorHandle.close()
-            try? FileManager.default.removeItem(at: outputURL)
-            try? FileManager.default.removeItem(at: errorURL)
-        }
-
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executablePath)
-        process.arguments = arguments
-        process.currentDirectoryURL = directory.url
-        process.standardInput = FileHandle.nullDevice
-        process.standardOutput = outputHandle
-        process.standardError = errorHandle
-        try process.run()
-        process.waitUntilExit()
-
-        return Outcome(
-            status: process.terminationStatus,
-            standardOutput: try String(contentsOf: outputURL, encoding: .utf8),
-            standardError: try String(contentsOf: errorURL, encoding: .utf8)
-        )
+        // posix_spawn, not Foundation's Process (see ChildProcess).
+        let result = try ChildProcess.run(executablePath, arguments, directory: directory.url.path)
+        return Outcome(status: result.status, standardOutput: result.output, standardError: result.error)
     }
 }

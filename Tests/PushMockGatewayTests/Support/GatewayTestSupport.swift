@@ -2,6 +2,7 @@ import Foundation
 import PushMockCore
 import PushMockGateway
 import PushMockRecording
+import PushMockTestSupport
 import PushMockTesting
 import PushMockTransport
 import Testing
@@ -52,21 +53,8 @@ func run(_ executable: String, _ arguments: [String], environment: [String: Stri
 private func runBlocking(_ executable: String, _ arguments: [String], environment: [String: String]?) throws -> (
     status: Int32, output: String, error: String
 ) {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: executable)
-    process.arguments = arguments
-    if let environment {
-        process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, new in new }
-    }
-    let output = Pipe()
-    let error = Pipe()
-    process.standardOutput = output
-    process.standardError = error
-    try process.run()
-    let outputData = output.fileHandleForReading.readDataToEndOfFile()
-    let errorData = error.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    return (process.terminationStatus, String(decoding: outputData, as: UTF8.self), String(decoding: errorData, as: UTF8.self))
+    // posix_spawn, not Foundation's Process (see ChildProcess).
+    try ChildProcess.run(executable, arguments, environment: environment ?? [:])
 }
 
 /// A temporary directory removed when the value is deinitialised... by the caller.

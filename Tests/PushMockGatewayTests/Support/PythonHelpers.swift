@@ -1,4 +1,5 @@
 import Foundation
+import PushMockTestSupport
 import Testing
 
 /// The interpreter of the virtual environment `scripts/test` prepares (`prometheus_client` and
@@ -51,7 +52,7 @@ final class WebhookReceiver: Sendable {
         """#
 
     let port: Int
-    private let process: Process
+    private let process: ChildProcess
     private let logPath: String
 
     init(secret: String = "", failFirst: Int = 0, delaySeconds: Double = 0) async throws {
@@ -60,11 +61,9 @@ final class WebhookReceiver: Sendable {
         let portFile = directory + "/port"
         logPath = directory + "/requests.jsonl"
         _ = FileManager.default.createFile(atPath: logPath, contents: nil)
-        process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
-        process.arguments = ["-c", Self.script, portFile, logPath, secret, String(failFirst), String(delaySeconds)]
-        process.standardOutput = FileHandle.nullDevice
-        try process.run()
+        process = try ChildProcess.spawn(
+            "/usr/bin/python3", ["-c", Self.script, portFile, logPath, secret, String(failFirst), String(delaySeconds)],
+            output: .discard)
         var port: Int?
         for _ in 0..<600 {
             if let text = try? String(contentsOfFile: portFile, encoding: .utf8), let value = Int(text) {
@@ -74,7 +73,8 @@ final class WebhookReceiver: Sendable {
             try await Task.sleep(for: .milliseconds(50))
         }
         guard let port else {
-            kill(process.processIdentifier, SIGKILL)
+            process.terminate(SIGKILL)
+            process.wait()
             throw ReceiverError(description: "the Python receiver did not start")
         }
         self.port = port
@@ -103,8 +103,8 @@ final class WebhookReceiver: Sendable {
 
     /// SIGKILL: the child may inherit a mask that blocks SIGTERM from the test runner's threads.
     func stop() {
-        kill(process.processIdentifier, SIGKILL)
-        process.waitUntilExit()
+        process.terminate(SIGKILL)
+        process.wait()
     }
 
     struct ReceiverError: Error, CustomStringConvertible {
