@@ -13,6 +13,7 @@ public final class DeliverySimulator: Sendable {
     struct State {
         var devices: [DeviceAddress: SimulatedDevice] = [:]
         var defaultConnectivity: Connectivity
+        var behaviour: EngagementModel?
     }
 
     public init(limits: DeliveryLimits = .defaults, defaultConnectivity: Connectivity = .online) {
@@ -26,6 +27,13 @@ public final class DeliverySimulator: Sendable {
         set { state.withLock { $0.defaultConnectivity = newValue } }
     }
 
+    /// The seeded behaviour model that decides opens, dismissals and actions on delivery;
+    /// `nil` (the default): only commands engage, and delivery does no extra work.
+    public var engagementModel: EngagementModel? {
+        get { state.withLock { $0.behaviour } }
+        set { state.withLock { $0.behaviour = newValue } }
+    }
+
     /// Hands accepted notifications to their devices.
     public func receive(
         _ deliveries: [(address: DeviceAddress, policy: StoragePolicy, notification: SimulatedNotification)], now: Timestamp
@@ -33,6 +41,7 @@ public final class DeliverySimulator: Sendable {
         guard !deliveries.isEmpty else { return }
         let limits = self.limits
         state.withLock { state in
+            let behaviour = state.behaviour
             for delivery in deliveries {
                 let connectivity = state.defaultConnectivity
                 state.devices[
@@ -44,7 +53,7 @@ public final class DeliverySimulator: Sendable {
                         limits: limits,
                         now: now
                     )
-                ].receive(delivery.notification, now: now, policy: delivery.policy)
+                ].receive(delivery.notification, now: now, policy: delivery.policy, behaviour: behaviour)
             }
             Self.evictIfNeeded(&state, limit: limits.devices)
         }
@@ -67,6 +76,7 @@ public final class DeliverySimulator: Sendable {
                     now: now
                 )
             if let policy { device.policy = policy }
+            device.behaviour = state.behaviour
             device.setConnectivity(connectivity, now: now)
             state.devices[address] = device
             Self.evictIfNeeded(&state, limit: limits.devices)
@@ -78,6 +88,7 @@ public final class DeliverySimulator: Sendable {
     public func device(_ address: DeviceAddress, now: Timestamp) -> SimulatedDevice? {
         state.withLock { state in
             guard var device = state.devices[address] else { return nil }
+            device.behaviour = state.behaviour
             device.settle(upTo: now)
             state.devices[address] = device
             return device
@@ -88,9 +99,50 @@ public final class DeliverySimulator: Sendable {
     public func devices(now: Timestamp) -> [SimulatedDevice] {
         state.withLock { state in
             for address in state.devices.keys {
+                state.devices[address]?.behaviour = state.behaviour
                 state.devices[address]?.settle(upTo: now)
             }
             return state.devices.values.sorted { $0.address < $1.address }
+        }
+    }
+
+    /// The user of a device displays, opens, dismisses or acts on a notification at `now`;
+    /// returns the device and the notification afterwards.
+    public func engage(
+        _ engagement: Engagement, notificationID: String, on address: DeviceAddress, now: Timestamp, reason: String? = "by command"
+    ) throws(EngagementRefusal) -> (device: SimulatedDevice, notification: DeviceNotification) {
+        try state.withLock { state throws(EngagementRefusal) in
+            guard var device = state.devices[address] else { throw .noDevice(address) }
+            device.behaviour = state.behaviour
+            defer { state.devices[address] = device }
+            let notification = try device.engage(engagement, notificationID: notificationID, now: now, reason: reason)
+            return (device, notification)
+        }
+    }
+
+    /// Sets whether the app may show notifications on a device (creating it if needed), and
+    /// returns it settled at `now`.
+    @discardableResult
+    public func setPermission(
+        _ permission: NotificationPermission, for address: DeviceAddress, policy: StoragePolicy? = nil, now: Timestamp
+    ) -> SimulatedDevice {
+        let limits = self.limits
+        return state.withLock { state in
+            var device =
+                state.devices[address]
+                ?? SimulatedDevice(
+                    address: address,
+                    policy: policy ?? (address.service == .apns ? .apns : .fcm),
+                    connectivity: state.defaultConnectivity,
+                    limits: limits,
+                    now: now
+                )
+            if let policy { device.policy = policy }
+            device.behaviour = state.behaviour
+            device.setPermission(permission, now: now)
+            state.devices[address] = device
+            Self.evictIfNeeded(&state, limit: limits.devices)
+            return device
         }
     }
 
@@ -126,8 +178,9 @@ public final class DeliverySimulator: Sendable {
 extension SimulatedDevice {
     /// Receives with the policy the sender's request implies (an FCM token may turn out to be
     /// an iOS one after it was first seen).
-    mutating func receive(_ notification: SimulatedNotification, now: Timestamp, policy: StoragePolicy) {
+    mutating func receive(_ notification: SimulatedNotification, now: Timestamp, policy: StoragePolicy, behaviour: EngagementModel?) {
         self.policy = policy
+        self.behaviour = behaviour
         receive(notification, now: now)
     }
 }

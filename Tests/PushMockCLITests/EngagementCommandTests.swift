@@ -1,0 +1,71 @@
+import Foundation
+import PushMockCore
+import PushMockJSON
+import Testing
+
+/// [engagement] from the command line: `pushmock serve` as a process with a frozen clock, curl to
+/// send, `pushmock device open|act|permission|behaviour|engagements` to script what users do.
+@Suite("Engagement from the command line (process)", .serialized)
+struct EngagementCommandTests {
+    typealias Session = SimulationCommandTests.Session
+    static let token = SimulationCommandTests.token
+    static let ids = (1...3).map { "5D2E8F10-0000-4000-8000-00000000000\($0)" }
+    static let dose = #"{"aps":{"alert":{"title":"Dose due"},"category":"DOSE"}}"#
+
+    @Test("a tester opens one, acts on another, revokes permission; the engagements list links them to the recordings")
+    func commands() async throws {
+        let session = try await Session()
+        defer { session.server.removeDirectory() }
+        for id in Self.ids.prefix(2) {
+            #expect(try await session.send(headers: ["apns-id: \(id)"], payload: Self.dose).status == 200)
+        }
+        try await session.pushmock(["clock", "advance", "30s"])
+        let opened = try await session.pushmock(["device", "open", Self.token, Self.ids[0]])
+        #expect(opened.output.contains("opened at 2026-11-21T09:58:30.000Z"), "\(opened.output)")
+        let acted = try await session.json(["device", "act", Self.token, Self.ids[1], "TAKEN"])
+        #expect(acted["notification"]?["action"]?.stringValue == "TAKEN")
+
+        let again = try await run(
+            ServeProcess.binary,
+            ["device", "dismiss", Self.token, Self.ids[0], "--server", "http://127.0.0.1:\(session.server.cleartextPort)"])
+        #expect(again.status != 0)
+        #expect(again.error.contains("already opened"), "\(again.error)")
+
+        try await session.pushmock(["device", "permission", Self.token, "revoked"])
+        #expect(try await session.send(headers: ["apns-id: \(Self.ids[2])"], payload: Self.dose).status == 200, "still accepted")
+        let device = try await session.json(["device", "show", Self.token])
+        #expect(device["permission"]?.stringValue == "denied")
+        #expect(device["showing"]?.arrayValue?.isEmpty == true, "nothing on screen: two engaged, one not displayed")
+
+        let shown = try await session.pushmock(["device", "show", Self.token])
+        #expect(shown.output.contains("action       \(Self.ids[1].lowercased()) TAKEN") || shown.output.contains("TAKEN"))
+        let events = try await session.json(["device", "engagements"])
+        let list = events["events"]?.arrayValue ?? []
+        #expect(list.compactMap { $0["event"]?.stringValue } == ["opened", "action"])
+        #expect(list.compactMap { $0["sequence"]?.intValue } == [1, 2])
+        let text = try await session.pushmock(["device", "engagements", "--sequence", "2"])
+        #expect(text.output.contains("action") && text.output.contains("#2 TAKEN"), "\(text.output)")
+        #expect(session.server.stop().status == 0)
+    }
+
+    @Test("a behaviour model from a file opens every DOSE notification 20 seconds after delivery")
+    func behaviourModel() async throws {
+        let session = try await Session()
+        defer { session.server.removeDirectory() }
+        let file = session.server.directory + "/model.json"
+        try Data(#"{"seed":7,"rules":[{"category":"DOSE","open":1,"delay":20}]}"#.utf8).write(to: URL(fileURLWithPath: file))
+        try await session.pushmock(["device", "behaviour", "--file", file])
+        let shown = try await session.json(["device", "behaviour"])
+        #expect(shown["seed"]?.intValue == 7)
+        #expect(try await session.send(headers: ["apns-id: \(Self.ids[0])"], payload: Self.dose).status == 200)
+        try await session.pushmock(["clock", "advance", "19s"])
+        #expect(try await session.json(["device", "engagements"])["events"]?.arrayValue?.isEmpty == true)
+        try await session.pushmock(["clock", "advance", "1s"])
+        let events = try await session.json(["device", "engagements"])["events"]?.arrayValue ?? []
+        #expect(events.count == 1)
+        #expect(events.first?["at"]?.stringValue == "2026-11-21T09:58:20.000Z")
+        #expect(events.first?["reason"]?.stringValue == "behaviour model (seed 7)")
+        try await session.pushmock(["device", "behaviour", "--clear"])
+        #expect(session.server.stop().status == 0)
+    }
+}
