@@ -126,6 +126,24 @@ struct EngagementTests {
         }
     }
 
+    @Test("a user's permission applies to every device they own")
+    func userPermission() async throws {
+        try await withPushMock { mock in
+            let control = try mock.controlClient()
+            let fcmToken = "fcm-token-of-ada:APA91b" + String(repeating: "x", count: 40)
+            _ = try await control.call("POST", "users", json: Array(#"{"id":"ada","tokens":["\#(token)","\#(fcmToken)"]}"#.utf8))
+            let answer = try JSONValue(
+                parsing: try await control.call("POST", "users/ada/permission", json: Array(#"{"permission":"denied"}"#.utf8)).body)
+            #expect(answer["devices"]?.arrayValue?.compactMap { $0["permission"]?.stringValue } == ["denied", "denied"])
+            #expect(mock.device(token)?.permission == .denied)
+            #expect(mock.device(fcmToken, service: .fcm)?.permission == .denied)
+            #expect(
+                try await control.request("POST", "users/nobody/permission", json: Array(#"{"permission":"denied"}"#.utf8)).status == 404)
+            #expect(try await control.request("POST", "users/ada/permission", json: Array(#"{"connectivity":"idle"}"#.utf8)).status == 400)
+            await control.close()
+        }
+    }
+
     /// Sends 60 DOSE notifications to 60 devices under one seed and returns what the users did.
     static func seededRun(seed: UInt64) async throws -> [String] {
         try await withPushMock { mock in

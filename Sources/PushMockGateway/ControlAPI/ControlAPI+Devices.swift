@@ -114,7 +114,7 @@ extension ControlAPI {
 
     /// `{service}/{token}`, or a bare token: APNs when it is hex and known as an APNs device,
     /// else FCM when known there, else by its shape.
-    private func deviceAddress(_ parts: ArraySlice<String>) throws -> DeviceAddress {
+    func deviceAddress(_ parts: ArraySlice<String>) throws -> DeviceAddress {
         if parts.count == 2 {
             let service = try Self.service(parts[parts.startIndex])
             let token = parts[parts.startIndex + 1].removingPercentEncoding ?? parts[parts.startIndex + 1]
@@ -132,7 +132,7 @@ extension ControlAPI {
     }
 
     /// FCM tokens registered as iOS follow APNs's storage rules.
-    private func storagePolicy(for address: DeviceAddress) -> StoragePolicy {
+    func storagePolicy(for address: DeviceAddress) -> StoragePolicy {
         if address.service == .fcm, state.fcmTokens.lookup(address.token)?.platform == .ios { return .apns }
         if address.service == .expo { return state.expoTokens.lookup(address.token)?.platform == .android ? .fcm : .apns }
         return address.service == .apns ? .apns : .fcm
