@@ -69,3 +69,23 @@ struct EngagementCommandTests {
         #expect(session.server.stop().status == 0)
     }
 }
+
+extension EngagementCommandTests {
+    @Test("pushmock report: text and exit 0 when targets hold, JUnit and exit 1 when one is missed")
+    func report() async throws {
+        let session = try await Session()
+        defer { session.server.removeDirectory() }
+        #expect(try await session.send(headers: ["apns-id: \(Self.ids[0])"], payload: Self.dose).status == 200)
+        try await session.pushmock(["device", "open", Self.token, Self.ids[0]])
+        let passed = try await session.pushmock(["report", "--target", "critical=high:5s"])
+        #expect(passed.output.contains("PASS  critical (high priority) delivered within 5 s"), "\(passed.output)")
+        #expect(passed.output.contains("category DOSE"))
+        let server = ["--server", "http://127.0.0.1:\(session.server.cleartextPort)"]
+        let missed = try await run(ServeProcess.binary, ["report", "--target", "low:1s", "--format", "junit"] + server)
+        #expect(missed.status == 1)
+        #expect(missed.output.contains("<failure"))
+        let bad = try await run(ServeProcess.binary, ["report", "--target", "urgent"] + server)
+        #expect(bad.status == 2)
+        #expect(session.server.stop().status == 0)
+    }
+}

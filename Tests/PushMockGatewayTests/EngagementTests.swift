@@ -5,6 +5,7 @@ import PushMockGateway
 import PushMockJSON
 import PushMockSimulation
 import PushMockTesting
+import PushMockToolkit
 import PushMockTransport
 import Testing
 
@@ -226,6 +227,51 @@ struct EngagementTests {
             #expect(bad.errorMessage?.contains("more than 1") == true)
             #expect(try await control.call("DELETE", "engagement/model").status == 200)
             #expect(try await control.request("GET", "engagement/model").status == 404)
+            await control.close()
+        }
+    }
+
+    @Test("the funnel and latency report over REST and Swift: stored high priority misses \"critical within 5 s\"")
+    func report() async throws {
+        try await withPushMock { mock in
+            mock.clock.freeze()
+            mock.clock.set(to: tenOClock)
+            let control = try mock.controlClient()
+            let other = String(repeating: "cd", count: 32)
+            let gone = String(repeating: "ef", count: 32)
+            _ = try await control.call(
+                "POST", "apns/tokens", json: Array(#"{"token":"\#(gone)","bundleId":"dev.pushmock.sample","state":"unregistered"}"#.utf8))
+            try await send(mock, id: uuid(1))
+            try await send(mock, id: uuid(2), payload: #"{"aps":{"content-available":1}}"#, pushType: "background", priority: "5")
+            try mock.open(uuid(1), token: token)
+            #expect(try await mock.sendOnNewConnection(try mock.apnsRequest(token: gone)).status == 410)
+
+            let met = try await control.request("GET", "report", query: [("target", "critical=high:5s")])
+            #expect(met.status == 200)
+            let json = try JSONValue(parsing: met.body)
+            #expect(json["total"]?["sent"]?.intValue == 3)
+            #expect(json["total"]?["accepted"]?.intValue == 2)
+            #expect(json["total"]?["delivered"]?.intValue == 2)
+            #expect(json["total"]?["displayed"]?.intValue == 1, "the background push shows nothing")
+            #expect(json["total"]?["opened"]?.intValue == 1)
+            #expect(json["passed"] == .bool(true))
+
+            mock.setConnectivity(.offline, token: other)
+            try await send(mock, id: uuid(3), token: other)
+            mock.clock.advance(by: .seconds(8))
+            mock.setConnectivity(.online, token: other)
+            let missed = try await control.request("GET", "report", query: [("target", "critical=high:5s"), ("format", "junit")])
+            #expect(missed.status == 417)
+            #expect(missed.text.contains("<failure"))
+            #expect(missed.text.contains("slowest of 2 was 8000 ms"))
+            let text = try await control.request("GET", "report", query: [("format", "text")])
+            #expect(text.text.contains("category DOSE"))
+
+            let swift = mock.funnelReport(targets: [LatencyTarget(name: "critical", priority: "high", withinMilliseconds: 10_000)])
+            #expect(swift.passed)
+            #expect(swift.latency.first { $0.priority == "high" }?.max == 8000)
+            #expect(try await control.request("GET", "report", query: [("target", "urgent:5s")]).status == 400)
+            #expect(try await control.request("POST", "report").status == 405)
             await control.close()
         }
     }
