@@ -61,6 +61,10 @@ public struct SimulatedDevice: Sendable {
     /// The gateway's behaviour model, handed in by the simulator before each operation; `nil`:
     /// no engagement is planned and delivery does no extra work.
     var behaviour: EngagementModel?
+    /// Whether someone listens for delivery receipts and engagement (webhooks): then those
+    /// timeline events are also kept in ``outbox`` until the simulator hands them on.
+    var emitting = false
+    var outbox: [DeviceTimelineEvent] = []
     let limits: DeliveryLimits
 
     public init(
@@ -433,6 +437,7 @@ public struct SimulatedDevice: Sendable {
 
     private mutating func record(_ event: DeviceTimelineEvent) {
         timeline.append(event)
+        if emitting, event.kind.isReported { outbox.append(event) }
     }
 
     /// Forgets the oldest settled notifications and timeline events beyond the limits. Trims

@@ -111,6 +111,11 @@ public struct DeviceTimelineEvent: Sendable, Hashable {
         public static let permission = Kind("permission")
 
         public var description: String { rawValue }
+
+        /// Delivery receipts and engagement: what the app's backend hears about (webhooks).
+        public var isReported: Bool {
+            self == .delivered || self == .displayed || self == .opened || self == .dismissed || self == .action
+        }
     }
 
     public var at: Timestamp
