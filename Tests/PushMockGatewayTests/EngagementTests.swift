@@ -275,4 +275,21 @@ struct EngagementTests {
             await control.close()
         }
     }
+
+    @Test("Expo error tickets inside a 200 answer count as refused in the funnel")
+    func expoTickets() async throws {
+        try await withPushMock { mock in
+            let answer = try await ExpoCurl.post(
+                mock,
+                json:
+                    #"[{"to":"ExponentPushToken[aaaaaaaaaaaaaaaaaaaaaa]","title":"Hi"},{"to":"ExponentPushToken[not.valid]","title":"Hi"}]"#
+            )
+            #expect(answer.status == 200, "\(answer.text)")
+            let report = mock.funnelReport()
+            #expect(report.total.sent == 2)
+            #expect(report.total.accepted == 1)
+            #expect(report.total.delivered == 1)
+            #expect(report.groups.first { $0.dimension == "platform" && $0.value == "expo" }?.stages.sent == 2)
+        }
+    }
 }

@@ -1,4 +1,5 @@
 import PushMockCore
+import PushMockJSON
 import PushMockRecording
 import PushMockSimulation
 
@@ -58,6 +59,18 @@ extension GatewayState {
                 record.platform == .apns
                 ? info?.priority.map { $0 == 10 ? "high" : $0 == 5 ? "normal" : "low" } ?? "high" : nil
             facts.append(FunnelFacts(platform: record.platform.rawValue, type: info?.pushType, priority: priority, accepted: false))
+        }
+        // Expo answers a batch with 200 and one ticket per message: error tickets are refusals.
+        let expoSends = recordings.records(filter: { record in
+            record.platform == .expo && record.response.status == 200 && record.request.path.hasPrefix("/--/api/v2/push/send")
+        })
+        for record in expoSends {
+            guard let answer = try? JSONValue(parsing: record.response.body.bytes), let tickets = answer["data"]?.arrayValue else {
+                continue
+            }
+            for ticket in tickets where ticket["status"]?.stringValue == "error" {
+                facts.append(FunnelFacts(platform: Platform.expo.rawValue, accepted: false))
+            }
         }
         return facts
     }
