@@ -89,3 +89,26 @@ extension EngagementCommandTests {
         #expect(session.server.stop().status == 0)
     }
 }
+
+extension EngagementCommandTests {
+    @Test("the behaviour model from the --config file's \"engagement\" section; a bad one stops serve")
+    func configFile() async throws {
+        let directory = NSTemporaryDirectory() + "pushmock-engagement-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        let config = directory + "/pushmock.json"
+        try Data(#"{"engagement":{"seed":9,"rules":[{"kind":"alert","dismiss":1,"delay":{"min":1,"max":2}}]}}"#.utf8)
+            .write(to: URL(fileURLWithPath: config))
+        let server = try await ServeProcess(arguments: ["--config", config], directory: directory)
+        defer { server.removeDirectory() }
+        let model = try await run(ServeProcess.binary, ["device", "behaviour", "--server", "http://127.0.0.1:\(server.cleartextPort)"])
+        #expect(model.status == 0)
+        #expect(model.output.contains("\"seed\" : 9"), "\(model.output)")
+        #expect(server.stop().status == 0)
+
+        try Data(#"{"engagement":{"seed":9,"rules":[{"open":2}]}}"#.utf8).write(to: URL(fileURLWithPath: config))
+        let refused = try await run(
+            ServeProcess.binary, ["serve", "--config", config, "--port", "0", "--tls-port", "0", "--certs-dir", directory + "/certs"])
+        #expect(refused.status != 0)
+        #expect((refused.output + refused.error).contains("between 0 and 1"))
+    }
+}

@@ -70,8 +70,9 @@ public final class DeliverySimulator: Sendable {
             for delivery in deliveries {
                 let connectivity = state.defaultConnectivity
                 if emitting {
+                    // Taken out of the table so that changing it copies no history.
                     var device =
-                        state.devices[delivery.address]
+                        state.devices.removeValue(forKey: delivery.address)
                         ?? SimulatedDevice(
                             address: delivery.address, policy: delivery.policy, connectivity: connectivity, limits: limits, now: now)
                     device.emitting = true
@@ -170,7 +171,7 @@ public final class DeliverySimulator: Sendable {
     ) throws(EngagementRefusal) -> (device: SimulatedDevice, notification: DeviceNotification) {
         let result = try state.withLock {
             state throws(EngagementRefusal) -> (SimulatedDevice, DeviceNotification, [DeviceEvent], (@Sendable ([DeviceEvent]) -> Void)?) in
-            guard var device = state.devices[address] else { throw .noDevice(address) }
+            guard var device = state.devices.removeValue(forKey: address) else { throw .noDevice(address) }
             device.behaviour = state.behaviour
             device.emitting = state.sink != nil
             // A refusal keeps what settling collected for the next operation to hand on.
