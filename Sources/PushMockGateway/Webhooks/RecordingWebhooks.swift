@@ -111,13 +111,17 @@ package final class RecordingWebhooks: Sendable {
         announceDeviceEvents()
     }
 
+    /// Reads the webhooks and tells the handler under one lock, so concurrent changes cannot
+    /// announce out of order (a late "not wanted" would silence a webhook just added).
     private func announceDeviceEvents() {
-        let wanted = hooks.withLock { hooks in
-            hooks.contains {
-                $0.events.contains(WebhookEventType.deliveryReceipt.name) || $0.events.contains(WebhookEventType.engagement.name)
+        deviceEventsWanted.withLock { handler in
+            let wanted = hooks.withLock { hooks in
+                hooks.contains {
+                    $0.events.contains(WebhookEventType.deliveryReceipt.name) || $0.events.contains(WebhookEventType.engagement.name)
+                }
             }
+            handler?(wanted)
         }
-        deviceEventsWanted.withLock { $0 }?(wanted)
     }
 
     /// Queues delivery receipts and engagement events for the webhooks that asked for them.
