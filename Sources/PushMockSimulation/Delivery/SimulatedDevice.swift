@@ -58,6 +58,8 @@ public struct SimulatedDevice: Sendable {
     /// How many delivered notifications wait for an engagement the behaviour model planned
     /// (kept so settling costs nothing when there is no model or nothing is due).
     public private(set) var plannedCount = 0
+    /// The earliest planned engagement, so settling before it scans nothing.
+    private var nextPlannedAt: Timestamp?
     /// The gateway's behaviour model, handed in by the simulator before each operation; `nil`:
     /// no engagement is planned and delivery does no extra work.
     var behaviour: EngagementModel?
@@ -271,10 +273,18 @@ public struct SimulatedDevice: Sendable {
 
     /// Applies the planned engagements due by `now`, each at its own instant.
     private mutating func settleEngagements(upTo now: Timestamp) {
+        if let next = nextPlannedAt, now < next { return }
         var due: [(at: Timestamp, index: Int)] = []
+        var later: Timestamp?
         for index in notifications.indices {
-            if let planned = notifications[index].planned, planned.at <= now { due.append((planned.at, index)) }
+            guard let planned = notifications[index].planned else { continue }
+            if planned.at <= now {
+                due.append((planned.at, index))
+            } else {
+                later = min(later ?? planned.at, planned.at)
+            }
         }
+        nextPlannedAt = later
         guard !due.isEmpty else { return }
         due.sort { ($0.at, $0.index) < ($1.at, $1.index) }
         let seed = behaviour?.seed
@@ -321,7 +331,10 @@ public struct SimulatedDevice: Sendable {
         if let index {
             // Only stored notifications are delivered in place.
             storedCount -= 1
-            if entry.planned != nil { plannedCount += 1 }
+            if let planned = entry.planned {
+                plannedCount += 1
+                nextPlannedAt = min(nextPlannedAt ?? planned.at, planned.at)
+            }
             notifications[index] = entry
             record(event(for: entry, kind: .delivered))
         } else {
@@ -421,7 +434,10 @@ public struct SimulatedDevice: Sendable {
     private mutating func append(_ entry: DeviceNotification, at now: Timestamp) {
         notifications.append(entry)
         if entry.status == .stored { storedCount += 1 }
-        if entry.planned != nil { plannedCount += 1 }
+        if let planned = entry.planned {
+            plannedCount += 1
+            nextPlannedAt = min(nextPlannedAt ?? planned.at, planned.at)
+        }
         record(event(for: entry, kind: DeviceTimelineEvent.Kind(entry.status)))
     }
 
