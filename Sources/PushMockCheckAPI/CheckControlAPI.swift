@@ -21,7 +21,7 @@ import PushMockToolkit
 package struct CheckControlAPI: ControlAPIExtension {
     package init() {}
 
-    package var areas: Set<String> { ["expectations", "checks", "report"] }
+    package var areas: Set<String> { ["expectations", "checks", "contracts", "report"] }
 
     package func handle(_ request: ControlRequest, context: ControlAPIContext) throws -> ControlAPIReply {
         if request.segments.first == "report" {
@@ -30,7 +30,61 @@ package struct CheckControlAPI: ControlAPIExtension {
         if request.segments.first == "expectations" {
             return try expectations(request, context: context)
         }
+        if request.segments.first == "contracts" {
+            return .now(try installedContracts(request, context: context))
+        }
         return .now(try check(request, context: context))
+    }
+
+    /// `/_pushmock/contracts`: the payload contracts checked at intake. `PUT` (or `POST`) a
+    /// contract file (inline, or `{"contractsFile": path}` under `--checks-dir`) to install or
+    /// replace it, `GET` to see what is installed, `DELETE` to stop checking.
+    private func installedContracts(_ request: ControlRequest, context: ControlAPIContext) throws -> HTTPResponseMessage {
+        let annotators = context.state.recordAnnotators
+        guard request.segments == ["contracts"] else {
+            throw ControlAPIError(404, "no control endpoint /_pushmock/\(request.segments.joined(separator: "/")); see docs/control-api.md")
+        }
+        switch request.method {
+        case "GET":
+            guard let installed = annotators.annotator(named: ContractAnnotator.installedName) as? ContractAnnotator else {
+                return Self.json(200, .object(["installed": .bool(false)]))
+            }
+            let contracts = installed.checker.contracts
+            var summary = JSONObject()
+            summary["installed"] = .bool(true)
+            if let name = contracts.name { summary["name"] = .string(name) }
+            summary["contracts"] = .array(contracts.contracts.map { .string($0.name) })
+            return Self.json(200, .object(summary))
+        case "PUT", "POST":
+            guard !request.body.isEmpty, let root = try? JSONValue(parsing: request.body) else {
+                throw ControlAPIError(400, "a JSON body is required: a contract file, or {\"contractsFile\": path}")
+            }
+            // 403 and 413 for the file come before anything is parsed.
+            let file = try root["contractsFile"]?.stringValue.map { ($0, try context.files.read($0, member: "contractsFile")) }
+            let contracts: ContractFile
+            do throws(ContractError) {
+                if let (path, bytes) = file {
+                    guard let bytes else { throw ContractError(.unreadableFile, "cannot read the contract file", file: path) }
+                    contracts = try ContractFile(parsing: bytes, file: path)
+                } else {
+                    contracts = try ContractFile(definition: root)
+                }
+            } catch {
+                throw ControlAPIError(400, "contracts: \(error.description)")
+            }
+            annotators.install(ContractAnnotator(contracts: contracts))
+            return Self.json(200, .object(["installed": .bool(true), "contracts": .array(contracts.contracts.map { .string($0.name) })]))
+        case "DELETE":
+            return Self.json(200, .object(["removed": .bool(annotators.remove(named: ContractAnnotator.installedName))]))
+        default:
+            throw ControlAPIError(405, "\(request.method) is not supported on /_pushmock/contracts; GET, PUT or DELETE")
+        }
+    }
+
+    private static func json(_ status: Int, _ value: JSONValue) -> HTTPResponseMessage {
+        var headers = HTTPHeaderList()
+        headers.append(name: "content-type", value: "application/json")
+        return HTTPResponseMessage(status: status, headers: headers, body: value.compactBytes)
     }
 
     private func expectations(_ request: ControlRequest, context: ControlAPIContext) throws -> ControlAPIReply {

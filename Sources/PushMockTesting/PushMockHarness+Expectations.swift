@@ -1,3 +1,4 @@
+import PushMockCheckAPI
 import PushMockCore
 import PushMockGateway
 public import PushMockRecording
@@ -57,6 +58,17 @@ extension PushMockHarness {
     /// The payload-contract check over the exchanges matching `query` (default: all).
     public func checkContracts(_ contracts: ContractFile, _ query: RecordingQuery = RecordingQuery()) -> ContractReport {
         ContractChecker(contracts: contracts).check(records(query))
+    }
+
+    /// Checks `contracts` at intake from now on: every accepted push's record carries its
+    /// violations in `notification.lint` (codes `contract.<name>.<keyword>`), replacing
+    /// contracts installed before; `nil` stops checking.
+    public func checkContractsAtIntake(_ contracts: ContractFile?) {
+        guard let contracts else {
+            state.recordAnnotators.remove(named: ContractAnnotator.installedName)
+            return
+        }
+        state.recordAnnotators.install(ContractAnnotator(contracts: contracts))
     }
 
     /// Asserts that nothing matches `query` — watching for `within` when given.

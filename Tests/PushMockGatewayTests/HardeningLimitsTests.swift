@@ -23,6 +23,8 @@ struct HardeningLimitsTests {
     static let hostileInputs: [HostileInput] = [
         .init(name: "clock/advance by 1e16 s", path: "/_pushmock/clock/advance", body: #"{"by":1e16}"#),
         .init(name: "clock/advance by 1e14 days", path: "/_pushmock/clock/advance", body: #"{"by":"100000000000000d"}"#),
+        // Found by scripts/fuzz (control-api target): a decimal far beyond Int64 with a fraction.
+        .init(name: "clock/advance by 1.3e22 s (fuzz)", path: "/_pushmock/clock/advance", body: #"{"by":13333333333333333333333.5}"#),
         .init(name: "clock/set Int64.min", path: "/_pushmock/clock/set", body: #"{"to":-9223372036854775808}"#),
         .init(name: "clock/set Int64.max", path: "/_pushmock/clock/set", body: #"{"to":9223372036854775807}"#),
         .init(name: "clock/freeze at 1e300", path: "/_pushmock/clock/freeze", body: #"{"at":1e300}"#),
@@ -221,6 +223,7 @@ struct HardeningLimitsTests {
             #"{"fcm":{"options":{"assertionClockSkewSeconds":1000000000000000}}}"#,
             #"{"clock":{"start":9223372036854775807}}"#,
             #"{"expo":{"options":{"receiptLifetimeSeconds":9223372036854775807}}}"#,
+            #"{"expo":{"options":{"maximumReceipts":0}}}"#,
         ]
     )
     func configurationRanges(_ text: String) throws {
@@ -235,7 +238,7 @@ struct HardeningLimitsTests {
         let text = #"""
             {"apns":{"options":{"providerTokenLifetimeSeconds":3600,"providerTokenUpdateIntervalSeconds":1200}},
              "fcm":{"options":{"accessTokenLifetimeSeconds":3600,"assertionClockSkewSeconds":300}},
-             "expo":{"options":{"receiptLifetimeSeconds":86400,"receiptDelayMilliseconds":10}},
+             "expo":{"options":{"receiptLifetimeSeconds":86400,"receiptDelayMilliseconds":10,"maximumReceipts":5,"authentication":"none"}},
              "clock":{"start":"2026-11-21T10:00:00Z"}}
             """#
         let path = NSTemporaryDirectory() + "pushmock-config-\(UUID().uuidString).json"
@@ -246,6 +249,8 @@ struct HardeningLimitsTests {
         file.apply(to: &configuration)
         #expect(configuration.apns.providerTokenLifetime == .seconds(3600))
         #expect(configuration.fcm.accessTokenLifetime == .seconds(3600))
+        #expect(configuration.expo.maximumReceipts == 5)
+        #expect(configuration.expo.authentication == .none)
     }
 
     @Test("at most 1000 fault rules are active")

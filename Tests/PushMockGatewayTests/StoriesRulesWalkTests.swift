@@ -285,4 +285,62 @@ struct StoriesRulesWalkTests {
             await control.close()
         }
     }
+
+    @Test("contracts at intake: PUT /contracts, every accepted push's record carries its violations as findings; DELETE stops")
+    func contractsAtIntake() async throws {
+        try await withPushMock { mock in
+            let contracts = #"""
+                {"version": 1, "name": "template",
+                 "contracts": [{"name": "order.confirmed", "types": ["order.confirmed"],
+                   "schema": {"type": "object", "required": ["entityId"], "properties": {"entityId": {"type": "string"}}}}]}
+                """#
+            let control = try mock.controlClient()
+            #expect(try JSONValue(parsing: try await control.request("GET", "contracts").body)["installed"]?.boolValue == false)
+            let installed = try await control.request("PUT", "contracts", json: Array(contracts.utf8))
+            #expect(installed.status == 200, "\(installed.text)")
+            #expect(
+                try JSONValue(parsing: try await control.request("GET", "contracts").body)["contracts"]
+                    == .array([.string("order.confirmed")]))
+
+            let connection = try await mock.connect()
+            let good = #"{"aps":{"alert":"Order confirmed"},"data":{"notificationType":"order.confirmed","entityId":"o-1"}}"#
+            let bad = #"{"aps":{"alert":"Order confirmed"},"data":{"notificationType":"order.confirmed","entityId":7}}"#
+            expectAccepted(try await connection.send(try mock.apnsRequest(payload: good)))
+            expectAccepted(try await connection.send(try mock.apnsRequest(payload: bad)))
+            // A background push at priority 10 keeps its lint finding beside the contract's.
+            expectAccepted(
+                try await connection.send(
+                    try mock.apnsRequest(
+                        pushType: "background",
+                        payload: #"{"aps":{"content-available":1},"data":{"notificationType":"order.confirmed"}}"#)))
+            #expect(try JSONValue(parsing: try await control.request("DELETE", "contracts").body)["removed"]?.boolValue == true)
+            expectAccepted(try await connection.send(try mock.apnsRequest(payload: bad)))
+            await connection.close()
+
+            let records = mock.recordings.records(newestFirst: false)
+            #expect(records.count == 4)
+            #expect(records[0].notification?.lint.isEmpty == true)
+            let badNotes = records[1].notification?.lint ?? []
+            #expect(badNotes.map(\.code) == ["contract.order.confirmed.type"], "\(badNotes)")
+            #expect(badNotes.first?.field == "/entityId")
+            #expect(badNotes.first?.severity == "error")
+            #expect(badNotes.first?.source == "contract:order.confirmed")
+            #expect(
+                Set(records[2].notification?.lint.map(\.code) ?? []) == [
+                    "apns.background-high-priority", "contract.order.confirmed.required",
+                ])
+            #expect(records[3].notification?.lint.isEmpty == true, "removed: no longer checked")
+            // The journal line as stored says the same (the REST view).
+            let listing = try await control.request("GET", "recordings", query: [("limit", "4")])
+            #expect(listing.text.contains("contract.order.confirmed.type"))
+
+            // The Swift form, the same annotator.
+            mock.checkContractsAtIntake(try ContractFile(parsing: contracts))
+            let again = try await mock.connect()
+            expectAccepted(try await again.send(try mock.apnsRequest(payload: bad)))
+            await again.close()
+            #expect(mock.recordings.records(limit: 1).first?.notification?.lint.map(\.code) == ["contract.order.confirmed.type"])
+            await control.close()
+        }
+    }
 }

@@ -203,20 +203,23 @@ public struct ExpoOptionsPatch: Codable, Sendable, Hashable {
     public var rejectUnknownTokens: Bool?
     public var receiptDelayMilliseconds: Int?
     public var receiptLifetimeSeconds: Int?
+    /// Receipts kept at most (default 100 000).
+    public var maximumReceipts: Int?
     public var notificationsPerSecondPerProject: Int?
     public var compressesResponses: Bool?
     /// `required` or `none` (as `--auth`).
     public var authentication: APNsOptions.Authentication?
 
     enum CodingKeys: String, CodingKey, CaseIterable {
-        case rejectUnknownTokens, receiptDelayMilliseconds, receiptLifetimeSeconds, notificationsPerSecondPerProject, compressesResponses,
-            authentication
+        case rejectUnknownTokens, receiptDelayMilliseconds, receiptLifetimeSeconds, maximumReceipts, notificationsPerSecondPerProject,
+            compressesResponses, authentication
     }
 
     public func apply(to options: inout ExpoOptions) {
         if let rejectUnknownTokens { options.rejectUnknownTokens = rejectUnknownTokens }
         if let receiptDelayMilliseconds { options.receiptDelay = .milliseconds(receiptDelayMilliseconds) }
         if let receiptLifetimeSeconds { options.receiptLifetime = .seconds(receiptLifetimeSeconds) }
+        if let maximumReceipts { options.maximumReceipts = maximumReceipts }
         if let notificationsPerSecondPerProject { options.notificationsPerSecondPerProject = notificationsPerSecondPerProject }
         if let compressesResponses { options.compressesResponses = compressesResponses }
         if let authentication { options.authentication = authentication }
@@ -229,7 +232,13 @@ extension ExpoOptionsPatch {
         rejectUnknownTokens = try container.decodeIfPresent(Bool.self, forKey: .rejectUnknownTokens)
         receiptDelayMilliseconds = try container.decodeMillisecondsIfPresent(forKey: .receiptDelayMilliseconds)
         receiptLifetimeSeconds = try container.decodeSecondsIfPresent(forKey: .receiptLifetimeSeconds)
+        maximumReceipts = try container.decodeIfPresent(Int.self, forKey: .maximumReceipts)
+        if let maximumReceipts, !(1...10_000_000).contains(maximumReceipts) {
+            throw DecodingError.dataCorruptedError(
+                forKey: .maximumReceipts, in: container, debugDescription: "maximumReceipts must be from 1 to 10000000")
+        }
         notificationsPerSecondPerProject = try container.decodeIfPresent(Int.self, forKey: .notificationsPerSecondPerProject)
         compressesResponses = try container.decodeIfPresent(Bool.self, forKey: .compressesResponses)
+        authentication = try container.decodeIfPresent(APNsOptions.Authentication.self, forKey: .authentication)
     }
 }

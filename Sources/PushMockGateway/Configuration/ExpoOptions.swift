@@ -12,6 +12,10 @@ public struct ExpoOptions: Sendable, Hashable {
     public var receiptDelay: Duration
     /// How long a receipt is kept (Expo: "cleared after 24 hours"). Default: 24 hours.
     public var receiptLifetime: Duration
+    /// Receipts kept at most; beyond it the oldest are dropped as if expired. Default 100 000
+    /// (about 30 MB), like the recordings' default: a long load test must not grow memory for
+    /// a day. Expo itself keeps every receipt for 24 hours; raise this to keep more.
+    public var maximumReceipts: Int
     /// Notifications per second per project before `TOO_MANY_REQUESTS` (Expo: 600).
     public var notificationsPerSecondPerProject: Int
     /// Receipt ids per `getReceipts` request (Expo: 1000).
@@ -30,6 +34,7 @@ public struct ExpoOptions: Sendable, Hashable {
         rejectUnknownTokens: Bool = false,
         receiptDelay: Duration = .seconds(2),
         receiptLifetime: Duration = .seconds(24 * 3600),
+        maximumReceipts: Int = 100_000,
         notificationsPerSecondPerProject: Int = 600,
         maximumReceiptIDs: Int = 1000,
         compressesResponses: Bool = true,
@@ -40,6 +45,7 @@ public struct ExpoOptions: Sendable, Hashable {
         self.rejectUnknownTokens = rejectUnknownTokens
         self.receiptDelay = receiptDelay
         self.receiptLifetime = receiptLifetime
+        self.maximumReceipts = maximumReceipts
         self.notificationsPerSecondPerProject = notificationsPerSecondPerProject
         self.maximumReceiptIDs = maximumReceiptIDs
         self.compressesResponses = compressesResponses

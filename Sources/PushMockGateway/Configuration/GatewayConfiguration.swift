@@ -75,6 +75,10 @@ public struct GatewayConfiguration: Sendable {
     /// Areas added to the control API by other targets (the check endpoints of
     /// `PushMockCheckAPI`, which `pushmock serve` and `withPushMock` install). Default: none.
     package var controlAPIExtensions: [any ControlAPIExtension] = []
+    /// Checks that add findings to accepted records at intake, installed at start (payload
+    /// contracts from `serve --contracts`; the control API's `/_pushmock/contracts` replaces
+    /// them at run time). Default: none.
+    package var recordAnnotators: [any RecordAnnotator] = []
     /// Connection count, handshake and idle timeouts, body buffering caps. Default
     /// ``ConnectionLimits/defaults``.
     public var connectionLimits: ConnectionLimits = .defaults

@@ -97,6 +97,8 @@ struct PipelineContext {
     let connection: GatewayConnectionContext
     let state: GatewayState
     let now: Timestamp
+    /// The record annotators in force for this batch (payload contracts), read once.
+    var annotators: [any RecordAnnotator] = []
 }
 
 /// The facts of a parsed request that fault rules can match on.

@@ -29,7 +29,8 @@ extension GatewayConnection {
     /// 2. faults — decided before anything changes state;
     /// 3. authenticate; 4. playback (`serve --playback`); 5. validate;
     /// 6. state changes — lifecycle counts, issued tokens, subscriptions, the success answer;
-    /// 7. lint and deliveries — only for accepted requests that reach a device;
+    /// 7. lint, deliveries and record annotators (payload contracts) — only for accepted
+    ///    requests that reach a device;
     /// 8. record; 9. reply (with the fault's SETTINGS and delay).
     ///
     /// A step that answers ends the request's journey through steps 3–6; every request still
@@ -94,6 +95,7 @@ extension GatewayConnection {
             for delivery in endpoint.deliveries(of: exchange, in: context) {
                 batch.deliveries.append((batch.records.count, delivery))
             }
+            for annotator in context.annotators { annotator.annotate(&record) }
         }
         if let fault { Self.annotate(&record, with: fault) }
         if let playback { Self.annotate(&record, with: playback) }

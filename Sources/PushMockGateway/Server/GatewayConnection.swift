@@ -40,7 +40,8 @@ final class GatewayConnection: HTTPConnectionResponder {
     }
 
     func respond(to requests: [HTTPRequestMessage]) -> HTTPReplyBatch {
-        let pipelineContext = PipelineContext(connection: context, state: state, now: state.clock.now())
+        let pipelineContext = PipelineContext(
+            connection: context, state: state, now: state.clock.now(), annotators: state.recordAnnotators.current)
         var batch = PipelineBatch(capacity: requests.count)
         // Unrecorded requests (control, metrics) are timed from the batch's start: one clock
         // read per batch; recorded ones carry their own latency.

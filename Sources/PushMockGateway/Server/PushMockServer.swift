@@ -147,6 +147,9 @@ package final class PushMockServer: Service, Sendable {
         for category in configuration.inbox.categories {
             state.notificationCategories.declare(category)
         }
+        for annotator in configuration.recordAnnotators {
+            state.recordAnnotators.install(annotator)
+        }
         if configuration.trustSampleAPNsKey, let sample = credentials.sampleAPNsKey {
             state.apnsKeys.register(
                 APNsKeyRecord(keyID: sample.keyID, teamID: sample.teamID, publicKey: sample.signingKey.publicKey)

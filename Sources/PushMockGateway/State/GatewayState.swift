@@ -44,6 +44,8 @@ package final class GatewayState: Sendable {
     package let simulatedDevices: DeliverySimulator
     /// Users behind the tokens and the app events posted for them.
     package let users: UserRegistry
+    /// Checks that add findings to accepted records at intake (payload contracts).
+    package let recordAnnotators: RecordAnnotators
     /// Recorded answers to play back; `nil` (the default) leaves the request path as it is.
     package let playback: PlaybackBook?
     /// The journal, if enabled.
@@ -85,10 +87,11 @@ package final class GatewayState: Sendable {
         self.fcmTokens = FCMRegistry()
         self.expoOptions = expoOptions
         self.expoTokens = ExpoRegistry()
-        self.expoReceipts = ExpoReceiptStore()
+        self.expoReceipts = ExpoReceiptStore(capacity: expoOptions.maximumReceipts)
         self.expoRate = ExpoRateLimiter()
         self.faults = FaultEngine()
         self.users = UserRegistry()
+        self.recordAnnotators = RecordAnnotators()
         self.simulationOptions = simulationOptions
         self.simulatedDevices = DeliverySimulator(
             limits: simulationOptions.limits,

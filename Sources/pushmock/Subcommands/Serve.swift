@@ -5,6 +5,7 @@ import PushMockCheckAPI
 import PushMockCore
 import PushMockGateway
 import PushMockSimulation
+import PushMockToolkit
 import ServiceLifecycle
 import UnixSignals
 
@@ -84,6 +85,15 @@ struct Serve: AsyncParsableCommand {
         )
     )
     var checksDirectories: [String] = []
+
+    @Option(
+        name: .customLong("contracts"),
+        help: ArgumentHelp(
+            "A payload-contract file (docs/payload-contracts.md) checked at intake: every accepted push's record carries its violations beside its lint findings.",
+            valueName: "file"
+        )
+    )
+    var contractsPath: String?
 
     @Option(
         name: .customLong("control-token"),
@@ -303,6 +313,17 @@ struct Serve: AsyncParsableCommand {
         configuration.metricsEnabled = !noMetrics
         configuration.webhooks.webhooks = webhooks.map { WebhookDefinition(url: $0, secret: webhookSecret, filter: webhookFilter) }
         configuration.controlAPIExtensions.append(CheckControlAPI())
+        if let contractsPath {
+            guard let bytes = FileManager.default.contents(atPath: contractsPath) else {
+                throw ValidationError("--contracts \(contractsPath): cannot read the file")
+            }
+            do {
+                let contracts = try ContractFile(parsing: Array(bytes), file: contractsPath)
+                configuration.recordAnnotators.append(ContractAnnotator(contracts: contracts))
+            } catch {
+                throw ValidationError("--contracts \(contractsPath): \(error.description)")
+            }
+        }
         configuration.simulation.simulateDevices = !noDeviceSimulation
         configuration.inbox.enabled = !noInbox
         configuration.inbox.port = inboxPort
