@@ -21,9 +21,12 @@ import PushMockToolkit
 package struct CheckControlAPI: ControlAPIExtension {
     package init() {}
 
-    package var areas: Set<String> { ["expectations", "checks", "contracts"] }
+    package var areas: Set<String> { ["expectations", "checks", "contracts", "report"] }
 
     package func handle(_ request: ControlRequest, context: ControlAPIContext) throws -> ControlAPIReply {
+        if request.segments.first == "report" {
+            return .now(try report(request, context: context))
+        }
         if request.segments.first == "expectations" {
             return try expectations(request, context: context)
         }

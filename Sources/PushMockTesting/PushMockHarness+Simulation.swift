@@ -28,6 +28,53 @@ extension PushMockHarness {
         return state.simulatedDevices.setConnectivity(connectivity, for: address, policy: policy, now: state.clock.now())
     }
 
+    /// The user of a device displays, opens, dismisses or acts on the notification `id`
+    /// (the `apns-id`, FCM message name or Expo ticket id) at the gateway's now. Throws
+    /// ``EngagementRefusal`` when a real user could not: not on screen, no alert, already
+    /// engaged, or notifications denied.
+    @discardableResult
+    public func engage(
+        _ engagement: Engagement, notification id: String, token: String, service: PushService = .apns
+    ) throws(EngagementRefusal) -> DeviceNotification {
+        try state.simulatedDevices.engage(
+            engagement, notificationID: id, on: DeviceAddress(service: service, token: token), now: state.clock.now()
+        ).notification
+    }
+
+    /// The user taps the notification `id`.
+    @discardableResult
+    public func open(_ id: String, token: String, service: PushService = .apns) throws(EngagementRefusal) -> DeviceNotification {
+        try engage(.opened, notification: id, token: token, service: service)
+    }
+
+    /// The user swipes the notification `id` away.
+    @discardableResult
+    public func dismiss(_ id: String, token: String, service: PushService = .apns) throws(EngagementRefusal) -> DeviceNotification {
+        try engage(.dismissed, notification: id, token: token, service: service)
+    }
+
+    /// The user chooses the action button `action` on the notification `id`.
+    @discardableResult
+    public func act(_ action: String, on id: String, token: String, service: PushService = .apns) throws(EngagementRefusal)
+        -> DeviceNotification
+    {
+        try engage(.acted(actionID: action), notification: id, token: token, service: service)
+    }
+
+    /// Sets whether the app may show notifications on a device now: `granted`, `provisional`
+    /// or `denied` (the services still accept and deliver; nothing is displayed).
+    @discardableResult
+    public func setPermission(_ permission: NotificationPermission, token: String, service: PushService = .apns) -> SimulatedDevice {
+        state.simulatedDevices.setPermission(permission, for: DeviceAddress(service: service, token: token), now: state.clock.now())
+    }
+
+    /// The seeded behaviour model that decides opens, dismissals and actions at delivery
+    /// (`nil`: only ``engage(_:notification:token:service:)`` engages).
+    public var engagementModel: EngagementModel? {
+        get { state.simulatedDevices.engagementModel }
+        nonmutating set { state.simulatedDevices.engagementModel = newValue }
+    }
+
     /// A control-API client for this gateway (cleartext listener), as another process would
     /// use it. Its per-request timeout (default 5 minutes) outlasts the longest long poll the
     /// control API takes, so a slow CI machine never cuts a `wait` short.

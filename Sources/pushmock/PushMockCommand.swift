@@ -18,12 +18,13 @@ struct PushMockCommand: AsyncParsableCommand {
             Serve.self, Send.self, ProviderToken.self,
             RecordingsCommand.self, ExpectCommand.self, CheckCommand.self, GoldenCommand.self, Replay.self,
             ClockCommand.self, DeviceCommand.self, TokenCommand.self, FaultCommand.self, UserCommand.self,
+            ReportCommand.self,
         ]
     )
 
     /// The commands CI uses as checks. Their contract is 0 passed, 1 failed, 2 the check could
     /// not run — bad flags included — so a CI script needs to test for three values only.
-    static let checkCommands: Set<String> = ["expect", "check", "golden", "replay"]
+    static let checkCommands: Set<String> = ["expect", "check", "golden", "replay", "report"]
 
     /// The standard entry point, except that the check commands report usage errors with exit
     /// status 2 instead of ArgumentParser's 64.

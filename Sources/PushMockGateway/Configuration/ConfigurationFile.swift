@@ -103,6 +103,10 @@ public struct ConfigurationFile: Codable, Sendable {
     /// Notification categories with action buttons, for the inbox's previews (`docs/inbox.md`).
     public var categories: [NotificationCategoryDefinition]?
 
+    /// The seeded behaviour model: opens, dismissals and actions after delivery
+    /// (`docs/engagement.md`).
+    public var engagement: EngagementModel?
+
     /// The directory relative paths are resolved against (the file's own directory).
     public var baseDirectory: String?
 
@@ -119,6 +123,7 @@ public struct ConfigurationFile: Codable, Sendable {
         case webhooks
         case metrics
         case users
+        case engagement
     }
 
     public init(apns: APNsSection? = nil, fcm: FCMSection? = nil) {
@@ -185,6 +190,11 @@ public struct ConfigurationFile: Codable, Sendable {
         for category in categories ?? [] {
             state.notificationCategories.declare(category)
         }
+        if let engagement {
+            let problems = engagement.problems
+            guard problems.isEmpty else { throw DefinitionError("\"engagement\": \(problems.joined(separator: "; "))") }
+            state.simulatedDevices.engagementModel = engagement
+        }
         for device in simulation?.devices ?? [] {
             let address = DeviceAddress(service: device.service, token: device.token)
             state.simulatedDevices.setConnectivity(device.connectivity, for: address, now: now)
@@ -241,7 +251,10 @@ public struct ConfigurationFile: Codable, Sendable {
     }
 
     private static let knownKeys: [String: Set<String>] = [
-        "": ["apns", "fcm", "expo", "clock", "simulation", "faults", "presets", "playback", "categories", "webhooks", "metrics", "users"],
+        "": [
+            "apns", "fcm", "expo", "clock", "simulation", "faults", "presets", "playback", "categories", "webhooks", "metrics", "users",
+            "engagement",
+        ],
         "metrics": ["enabled"],
         "playback": ["journal", "match", "unmatched"],
         "clock": ["start", "frozen"],

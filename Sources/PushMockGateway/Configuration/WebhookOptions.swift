@@ -46,6 +46,10 @@ public struct WebhookDefinition: Codable, Sendable, Hashable {
     public var maxBackoff: FlexibleDuration?
     /// For `https`: verify the receiver's certificate. Default true.
     public var verifyCertificate: Bool?
+    /// Which events to send: `recording` (every recorded exchange the filter selects),
+    /// `delivery-receipt` (a notification delivered to a simulated device) and `engagement`
+    /// (displayed, opened, dismissed, action). Default `["recording"]` (`docs/engagement.md`).
+    public var events: [String]?
 
     public init(
         id: String? = nil,
@@ -56,7 +60,8 @@ public struct WebhookDefinition: Codable, Sendable, Hashable {
         maxAttempts: Int? = nil,
         initialBackoff: FlexibleDuration? = nil,
         maxBackoff: FlexibleDuration? = nil,
-        verifyCertificate: Bool? = nil
+        verifyCertificate: Bool? = nil,
+        events: [String]? = nil
     ) {
         self.id = id
         self.url = url
@@ -67,5 +72,6 @@ public struct WebhookDefinition: Codable, Sendable, Hashable {
         self.initialBackoff = initialBackoff
         self.maxBackoff = maxBackoff
         self.verifyCertificate = verifyCertificate
+        self.events = events
     }
 }

@@ -10,8 +10,9 @@ import PushMockSimulation
 /// | GET | /devices | every device (summary); `service`, `connectivity` filters |
 /// | DELETE | /devices | forget every device |
 /// | GET | /devices/{service}/{token} (or /devices/{token}) | one device: notifications and timeline |
-/// | POST, PATCH | /devices/{service}/{token} | `{"connectivity": "online"\|"idle"\|"offline"}` |
+/// | POST, PATCH | /devices/{service}/{token} | `{"connectivity": "online"\|"idle"\|"offline", "permission": "granted"\|"provisional"\|"denied"}` (either or both) |
 /// | DELETE | /devices/{service}/{token} | forget it |
+/// | POST | /devices/{service}/{token}/notifications/{id}/open\|dismiss\|action\|display | the user engages (`action`: `{"action": "TAKEN"}`) |
 extension ControlAPI {
     func deviceRoutes(_ request: ControlRequest) throws -> HTTPResponseMessage? {
         let now = state.clock.now()
@@ -31,6 +32,9 @@ extension ControlAPI {
         if request.matches("DELETE", "devices") {
             return Self.json(status: 200, ["removed": JSONValue(state.simulatedDevices.removeAll())])
         }
+        if request.segments.count == 6, request.segments[3] == "notifications" {
+            return try engagementCommand(request, now: now)
+        }
         guard request.segments.count == 2 || request.segments.count == 3 else { return nil }
         let address = try deviceAddress(request.segments.dropFirst())
         switch request.method {
@@ -43,8 +47,18 @@ extension ControlAPI {
         case "POST", "PATCH":
             guard !request.body.isEmpty else { throw ControlAPIError(400, "give the connectivity: {\"connectivity\": \"offline\"}") }
             let change = try JSONDecoder().decode(DeviceChange.self, from: Data(request.body))
-            let device = state.simulatedDevices.setConnectivity(
-                change.connectivity, for: address, policy: storagePolicy(for: address), now: now)
+            guard change.connectivity != nil || change.permission != nil else {
+                throw ControlAPIError(400, "give the connectivity and/or the permission: {\"connectivity\": \"offline\"}")
+            }
+            let policy = storagePolicy(for: address)
+            var device: SimulatedDevice?
+            if let permission = change.permission {
+                device = state.simulatedDevices.setPermission(permission, for: address, policy: policy, now: now)
+            }
+            if let connectivity = change.connectivity {
+                device = state.simulatedDevices.setConnectivity(connectivity, for: address, policy: policy, now: now)
+            }
+            guard let device else { return nil }
             return try Self.encoded(DeviceReport(device, detailed: true))
         case "DELETE":
             guard state.simulatedDevices.remove(address) else { throw ControlAPIError(404, "no simulated device \(address)") }
@@ -54,9 +68,53 @@ extension ControlAPI {
         }
     }
 
+    /// `POST /devices/{service}/{token}/notifications/{id}/{verb}`: the user engages.
+    private func engagementCommand(_ request: ControlRequest, now: Timestamp) throws -> HTTPResponseMessage? {
+        guard request.method == "POST" else { return nil }
+        let address = try deviceAddress(request.segments[1...2])
+        let id = request.segments[4].removingPercentEncoding ?? request.segments[4]
+        let engagement: Engagement
+        switch request.segments[5] {
+        case "open": engagement = .opened
+        case "dismiss": engagement = .dismissed
+        case "display": engagement = .displayed
+        case "action":
+            let body = request.body.isEmpty ? nil : try JSONDecoder().decode(ActionChoice.self, from: Data(request.body))
+            guard let action = body?.action, !action.isEmpty else {
+                throw ControlAPIError(400, "name the action: {\"action\": \"TAKEN\"} (the category's action identifier)")
+            }
+            try checkDeclaredAction(action, notificationID: id, on: address, now: now)
+            engagement = .acted(actionID: action)
+        default:
+            throw ControlAPIError(404, "engagements are open, dismiss, action and display, not \(request.segments[5])")
+        }
+        let result: (device: SimulatedDevice, notification: DeviceNotification)
+        do {
+            result = try state.simulatedDevices.engage(engagement, notificationID: id, on: address, now: now)
+        } catch {
+            throw ControlAPIError(error.status, error.message)
+        }
+        let report = DeviceReport(result.device, detailed: true)
+        return try Self.encoded(report.notifications?.last { $0.id == id }, key: "notification")
+    }
+
+    /// When the notification's category is declared (`/categories`) with actions, the action
+    /// must be one of them, as a device only offers those buttons.
+    private func checkDeclaredAction(_ action: String, notificationID id: String, on address: DeviceAddress, now: Timestamp) throws {
+        guard let device = state.simulatedDevices.device(address, now: now),
+            let entry = device.notifications.last(where: { $0.notification.id == id }),
+            let category = NotificationFace(entry.notification, service: address.service).category
+        else { return }
+        let declared = state.notificationCategories.all.filter { $0.id == category && ($0.app == nil || $0.app == entry.notification.app) }
+        let actions = declared.flatMap(\.actions).map(\.id)
+        guard !declared.isEmpty, !actions.contains(action) else { return }
+        throw ControlAPIError(
+            400, "category \(category) offers the actions \(actions.joined(separator: ", ")); \(action) is not one of them")
+    }
+
     /// `{service}/{token}`, or a bare token: APNs when it is hex and known as an APNs device,
     /// else FCM when known there, else by its shape.
-    private func deviceAddress(_ parts: ArraySlice<String>) throws -> DeviceAddress {
+    func deviceAddress(_ parts: ArraySlice<String>) throws -> DeviceAddress {
         if parts.count == 2 {
             let service = try Self.service(parts[parts.startIndex])
             let token = parts[parts.startIndex + 1].removingPercentEncoding ?? parts[parts.startIndex + 1]
@@ -74,7 +132,7 @@ extension ControlAPI {
     }
 
     /// FCM tokens registered as iOS follow APNs's storage rules.
-    private func storagePolicy(for address: DeviceAddress) -> StoragePolicy {
+    func storagePolicy(for address: DeviceAddress) -> StoragePolicy {
         if address.service == .fcm, state.fcmTokens.lookup(address.token)?.platform == .ios { return .apns }
         if address.service == .expo { return state.expoTokens.lookup(address.token)?.platform == .android ? .fcm : .apns }
         return address.service == .apns ? .apns : .fcm
@@ -90,5 +148,11 @@ extension ControlAPI {
 
 /// The body of a device change.
 struct DeviceChange: Decodable {
-    var connectivity: Connectivity
+    var connectivity: Connectivity?
+    var permission: NotificationPermission?
+}
+
+/// The body of an action engagement.
+struct ActionChoice: Decodable {
+    var action: String?
 }

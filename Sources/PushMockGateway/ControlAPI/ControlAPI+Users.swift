@@ -1,6 +1,7 @@
 import Foundation
 package import PushMockCore
 import PushMockJSON
+import PushMockSimulation
 
 /// `/_pushmock/users…`: who owns which token, with time zone, locale and preferences, and the
 /// app events a test posts for them (stamped with the gateway clock). The policy checks judge
@@ -16,6 +17,7 @@ import PushMockJSON
 /// | DELETE | /users/{id} | forget the user and its events |
 /// | POST | /users/{id}/events | `{"name":"completeSetup","properties":{…}}` or an array; recorded at gateway-clock now |
 /// | GET | /users/{id}/events | `{"events":[…]}` |
+/// | POST | /users/{id}/permission | `{"permission":"denied"}`: on every device of the user's tokens |
 extension ControlAPI {
     func userRoutes(_ request: ControlRequest) throws -> HTTPResponseMessage? {
         let users = state.users
@@ -58,6 +60,9 @@ extension ControlAPI {
                 return nil
             }
         }
+        if request.matches("POST", "users", "*", "permission") {
+            return try userPermission(id, body: request.body)
+        }
         guard request.segments.count == 3, request.segments[2] == "events" else { return nil }
         switch request.method {
         case "GET":
@@ -78,6 +83,23 @@ extension ControlAPI {
         default:
             return nil
         }
+    }
+
+    /// `POST /users/{id}/permission`: the user allows, quiets or turns off the app's
+    /// notifications on every device they own (`docs/engagement.md`).
+    private func userPermission(_ id: String, body: [UInt8]) throws -> HTTPResponseMessage {
+        guard let user = state.users.user(id) else { throw Self.unknownUser(id) }
+        guard !body.isEmpty else { throw ControlAPIError(400, "give the permission: {\"permission\": \"denied\"}") }
+        let change = try JSONDecoder().decode(DeviceChange.self, from: Data(body))
+        guard let permission = change.permission else {
+            throw ControlAPIError(400, "give the permission: granted, provisional or denied")
+        }
+        let now = state.clock.now()
+        let devices = try user.tokens.map { token in
+            let address = try deviceAddress([token][...])
+            return state.simulatedDevices.setPermission(permission, for: address, policy: storagePolicy(for: address), now: now)
+        }
+        return try Self.encoded(devices.map { DeviceReport($0, detailed: false) }, key: "devices")
     }
 
     private func put(_ user: PushUser) throws -> Bool {

@@ -16,7 +16,9 @@ extension ControlAPI {
         let webhooks = state.webhooks
         if request.matches("GET", "webhooks") {
             let filters = webhooks.filters
-            return try Self.encoded(webhooks.dispatcher.reports().map { WebhookView(report: $0, filter: filters[$0.id]) }, key: "webhooks")
+            return try Self.encoded(
+                webhooks.dispatcher.reports().map { WebhookView(report: $0, filter: filters[$0.id], events: webhooks.eventTypes[$0.id]) },
+                key: "webhooks")
         }
         if request.matches("POST", "webhooks") {
             let definitions: [WebhookDefinition] = try Self.decodeOneOrMany(request.body)
@@ -31,13 +33,15 @@ extension ControlAPI {
                 throw error
             }
             let filters = webhooks.filters
-            let views = added.compactMap { id in webhooks.dispatcher.report(id: id).map { WebhookView(report: $0, filter: filters[id]) } }
+            let views = added.compactMap { id in
+                webhooks.dispatcher.report(id: id).map { WebhookView(report: $0, filter: filters[id], events: webhooks.eventTypes[id]) }
+            }
             return try Self.encoded(views, status: 201, key: "webhooks")
         }
         if request.matches("GET", "webhooks", "*") {
             let id = request.segments[1]
             guard let report = webhooks.dispatcher.report(id: id) else { throw ControlAPIError(404, "no webhook \"\(id)\"") }
-            return try Self.encoded(WebhookView(report: report, filter: webhooks.filters[id]))
+            return try Self.encoded(WebhookView(report: report, filter: webhooks.filters[id], events: webhooks.eventTypes[id]))
         }
         if request.matches("DELETE", "webhooks", "*") {
             let id = request.segments[1]
@@ -52,12 +56,15 @@ extension ControlAPI {
 struct WebhookView: Encodable {
     let report: WebhookReport
     let filter: String?
+    /// `recording`, `delivery-receipt`, `engagement`.
+    let events: [String]?
 
-    private enum CodingKeys: String, CodingKey { case filter }
+    private enum CodingKeys: String, CodingKey { case filter, events }
 
     func encode(to encoder: any Encoder) throws {
         try report.encode(to: encoder)
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(filter ?? "", forKey: .filter)
+        try container.encode(events ?? ["recording"], forKey: .events)
     }
 }

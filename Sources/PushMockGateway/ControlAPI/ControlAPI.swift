@@ -170,6 +170,7 @@ package struct ControlAPI: Sendable {
         case "categories": response = try categoryRoutes(request)
         case "webhooks": response = try webhookRoutes(request)
         case "users": response = try userRoutes(request)
+        case "engagement": response = try engagementRoutes(request)
         default: response = nil
         }
         if let response { return response }
@@ -182,6 +183,7 @@ package struct ControlAPI: Sendable {
     /// The first path segments the gateway serves itself.
     static let builtInAreas: Set<String> = [
         "health", "info", "recordings", "apns", "fcm", "expo", "faults", "clock", "devices", "categories", "webhooks", "users",
+        "engagement",
     ]
 
     // MARK: JSON helpers

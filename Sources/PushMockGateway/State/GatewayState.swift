@@ -103,6 +103,13 @@ package final class GatewayState: Sendable {
         self.journal = journal
         self.serverInfo = Mutex(nil)
         self.addedClientCertificateAuthorities = Mutex([])
+        // Delivery receipts and engagement reach webhooks only while one asks for them: the
+        // simulator collects nothing otherwise.
+        let devices = simulatedDevices
+        webhooks.onDeviceEventsWanted { [weak webhooks] wanted in
+            guard wanted, let webhooks else { return devices.setEventSink(nil) }
+            devices.setEventSink { [weak webhooks] events in webhooks?.offer(deviceEvents: events) }
+        }
     }
 
     /// The clock, when it can be frozen, set and advanced (the default for `pushmock serve` and

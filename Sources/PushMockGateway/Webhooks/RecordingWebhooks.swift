@@ -1,7 +1,9 @@
 import Foundation
 import PushMockCore
+import PushMockJSON
 import PushMockQuery
 import PushMockRecording
+package import PushMockSimulation
 package import PushMockWebhooks
 import Synchronization
 
@@ -14,11 +16,18 @@ package final class RecordingWebhooks: Sendable {
         var id: String
         var query: RecordingQuery
         var filter: String?
+        var events: Set<String>
     }
+
+    /// The event types a webhook may ask for.
+    package static let eventTypes: [WebhookEventType] = [.recording, .deliveryReceipt, .engagement]
 
     package let dispatcher: WebhookDispatcher
     private let hooks = Mutex<[Hook]>([])
     private let hookCount = Atomic<Int>(0)
+    /// Told whether any webhook wants delivery receipts or engagement, so the simulator only
+    /// collects them then.
+    private let deviceEventsWanted = Mutex<(@Sendable (Bool) -> Void)?>(nil)
 
     package init(dispatcher: WebhookDispatcher) {
         self.dispatcher = dispatcher
@@ -35,6 +44,12 @@ package final class RecordingWebhooks: Sendable {
     @discardableResult
     package func add(_ definition: WebhookDefinition) throws -> String {
         let query = try Self.query(definition.filter)
+        let events = Set(definition.events ?? [WebhookEventType.recording.name])
+        let known = Self.eventTypes.map(\.name)
+        if let unknown = events.first(where: { !known.contains($0) }) {
+            throw DefinitionError("webhook events: unknown \"\(unknown)\" (expected \(known.joined(separator: ", ")))")
+        }
+        guard !events.isEmpty else { throw DefinitionError("webhook events: name at least one of \(known.joined(separator: ", "))") }
         let id = definition.id ?? dispatcher.unusedID()
         var retry = WebhookRetryPolicy()
         if let attempts = definition.maxAttempts {
@@ -60,9 +75,10 @@ package final class RecordingWebhooks: Sendable {
             throw DefinitionError(error.description)
         }
         hooks.withLock { hooks in
-            hooks.append(Hook(id: id, query: query, filter: definition.filter))
+            hooks.append(Hook(id: id, query: query, filter: definition.filter, events: events))
             hookCount.store(hooks.count, ordering: .releasing)
         }
+        announceDeviceEvents()
         return id
     }
 
@@ -74,12 +90,66 @@ package final class RecordingWebhooks: Sendable {
             hookCount.store(hooks.count, ordering: .releasing)
             return hooks.count != before
         }
+        announceDeviceEvents()
         return dispatcher.remove(id: id) || removed
     }
 
     /// The filter of each webhook, by id.
     package var filters: [String: String] {
         hooks.withLock { hooks in Dictionary(hooks.map { ($0.id, $0.filter ?? "") }, uniquingKeysWith: { $1 }) }
+    }
+
+    /// The event types of each webhook, by id.
+    package var eventTypes: [String: [String]] {
+        hooks.withLock { hooks in Dictionary(hooks.map { ($0.id, $0.events.sorted()) }, uniquingKeysWith: { $1 }) }
+    }
+
+    /// Calls `handler` now and whenever webhooks change, with whether any wants delivery
+    /// receipts or engagement.
+    package func onDeviceEventsWanted(_ handler: @escaping @Sendable (Bool) -> Void) {
+        deviceEventsWanted.withLock { $0 = handler }
+        announceDeviceEvents()
+    }
+
+    /// Reads the webhooks and tells the handler under one lock, so concurrent changes cannot
+    /// announce out of order (a late "not wanted" would silence a webhook just added).
+    private func announceDeviceEvents() {
+        deviceEventsWanted.withLock { handler in
+            let wanted = hooks.withLock { hooks in
+                hooks.contains {
+                    $0.events.contains(WebhookEventType.deliveryReceipt.name) || $0.events.contains(WebhookEventType.engagement.name)
+                }
+            }
+            handler?(wanted)
+        }
+    }
+
+    /// Queues delivery receipts and engagement events for the webhooks that asked for them.
+    package func offer(deviceEvents: [DeliverySimulator.DeviceEvent]) {
+        guard !deviceEvents.isEmpty, hookCount.load(ordering: .acquiring) > 0 else { return }
+        let current = hooks.withLock { $0 }
+        var events: [(webhook: String, event: WebhookEvent)] = []
+        for (address, event) in deviceEvents {
+            let type: WebhookEventType = event.kind == .delivered ? .deliveryReceipt : .engagement
+            let wanting = current.filter { $0.events.contains(type.name) }
+            guard !wanting.isEmpty else { continue }
+            var object = JSONObject()
+            object.members.append((key: "service", value: .string(address.service.rawValue)))
+            object.members.append((key: "token", value: .string(address.token)))
+            object.members.append((key: "event", value: .string(event.kind.rawValue)))
+            object.members.append((key: "at", value: .string(event.at.description)))
+            if let id = event.notificationID { object.members.append((key: "id", value: .string(id))) }
+            if let sequence = event.sequence { object.members.append((key: "sequence", value: JSONValue(Int(sequence)))) }
+            if let action = event.actionID { object.members.append((key: "action", value: .string(action))) }
+            if let reason = event.reason { object.members.append((key: "reason", value: .string(reason))) }
+            let data = JSONValue.object(object).compactBytes
+            // The same id on every attempt, so the receiver can deduplicate.
+            let id = "\(type.name)-\(event.kind.rawValue)-\(address.service.rawValue)-\(address.token)-\(event.notificationID ?? "")"
+            for hook in wanting {
+                events.append((hook.id, WebhookEvent(type: type, id: id, data: data)))
+            }
+        }
+        dispatcher.enqueue(events)
     }
 
     /// Stops delivering (shutdown).
@@ -97,7 +167,7 @@ package final class RecordingWebhooks: Sendable {
         var events: [(webhook: String, event: WebhookEvent)] = []
         for record in records {
             var data: [UInt8]?
-            for hook in current where hook.query.matches(record) {
+            for hook in current where hook.events.contains(WebhookEventType.recording.name) && hook.query.matches(record) {
                 if data == nil {
                     var line: [UInt8] = []
                     record.encodeJSONLine(into: &line)

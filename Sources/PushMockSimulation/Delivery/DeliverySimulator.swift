@@ -13,7 +13,12 @@ public final class DeliverySimulator: Sendable {
     struct State {
         var devices: [DeviceAddress: SimulatedDevice] = [:]
         var defaultConnectivity: Connectivity
+        var behaviour: EngagementModel?
+        var sink: (@Sendable ([DeviceEvent]) -> Void)?
     }
+
+    /// A timeline event the simulator hands to its sink, with its device.
+    public typealias DeviceEvent = (address: DeviceAddress, event: DeviceTimelineEvent)
 
     public init(limits: DeliveryLimits = .defaults, defaultConnectivity: Connectivity = .online) {
         self.limits = limits
@@ -26,15 +31,56 @@ public final class DeliverySimulator: Sendable {
         set { state.withLock { $0.defaultConnectivity = newValue } }
     }
 
+    /// The seeded behaviour model that decides opens, dismissals and actions on delivery;
+    /// `nil` (the default): only commands engage, and delivery does no extra work.
+    public var engagementModel: EngagementModel? {
+        get { state.withLock { $0.behaviour } }
+        set { state.withLock { $0.behaviour = newValue } }
+    }
+
+    /// Receives every delivery receipt (`delivered`) and engagement (`displayed`, `opened`,
+    /// `dismissed`, `action`) after the operation that caused it, outside the lock; `nil` (the
+    /// default): nothing is collected.
+    public func setEventSink(_ sink: (@Sendable ([DeviceEvent]) -> Void)?) {
+        state.withLock { $0.sink = sink }
+    }
+
+    /// Takes what `device` collected for the sink.
+    private static func drain(_ device: inout SimulatedDevice, into events: inout [DeviceEvent]) {
+        guard !device.outbox.isEmpty else { return }
+        events += device.outbox.map { (device.address, $0) }
+        device.outbox.removeAll()
+    }
+
+    private func hand(_ events: [DeviceEvent], to sink: (@Sendable ([DeviceEvent]) -> Void)?) {
+        guard let sink, !events.isEmpty else { return }
+        sink(events)
+    }
+
     /// Hands accepted notifications to their devices.
     public func receive(
         _ deliveries: [(address: DeviceAddress, policy: StoragePolicy, notification: SimulatedNotification)], now: Timestamp
     ) {
         guard !deliveries.isEmpty else { return }
         let limits = self.limits
-        state.withLock { state in
+        let (events, sink) = state.withLock { state -> ([DeviceEvent], (@Sendable ([DeviceEvent]) -> Void)?) in
+            let behaviour = state.behaviour
+            let emitting = state.sink != nil
+            var events: [DeviceEvent] = []
             for delivery in deliveries {
                 let connectivity = state.defaultConnectivity
+                if emitting {
+                    // Taken out of the table so that changing it copies no history.
+                    var device =
+                        state.devices.removeValue(forKey: delivery.address)
+                        ?? SimulatedDevice(
+                            address: delivery.address, policy: delivery.policy, connectivity: connectivity, limits: limits, now: now)
+                    device.emitting = true
+                    device.receive(delivery.notification, now: now, policy: delivery.policy, behaviour: behaviour)
+                    Self.drain(&device, into: &events)
+                    state.devices[delivery.address] = device
+                    continue
+                }
                 state.devices[
                     delivery.address,
                     default: SimulatedDevice(
@@ -44,10 +90,12 @@ public final class DeliverySimulator: Sendable {
                         limits: limits,
                         now: now
                     )
-                ].receive(delivery.notification, now: now, policy: delivery.policy)
+                ].receive(delivery.notification, now: now, policy: delivery.policy, behaviour: behaviour)
             }
             Self.evictIfNeeded(&state, limit: limits.devices)
+            return (events, state.sink)
         }
+        hand(events, to: sink)
     }
 
     /// Sets a device's connectivity (creating it if needed) and returns it settled at `now`.
@@ -56,7 +104,7 @@ public final class DeliverySimulator: Sendable {
         -> SimulatedDevice
     {
         let limits = self.limits
-        return state.withLock { state in
+        let result = state.withLock { state -> (SimulatedDevice, [DeviceEvent], (@Sendable ([DeviceEvent]) -> Void)?) in
             var device =
                 state.devices[address]
                 ?? SimulatedDevice(
@@ -67,31 +115,105 @@ public final class DeliverySimulator: Sendable {
                     now: now
                 )
             if let policy { device.policy = policy }
+            device.behaviour = state.behaviour
+            device.emitting = state.sink != nil
             device.setConnectivity(connectivity, now: now)
+            var events: [DeviceEvent] = []
+            Self.drain(&device, into: &events)
             state.devices[address] = device
             Self.evictIfNeeded(&state, limit: limits.devices)
-            return device
+            return (device, events, state.sink)
         }
+        hand(result.1, to: result.2)
+        return result.0
     }
 
     /// One device, settled at `now`.
     public func device(_ address: DeviceAddress, now: Timestamp) -> SimulatedDevice? {
-        state.withLock { state in
-            guard var device = state.devices[address] else { return nil }
+        let result = state.withLock { state -> (SimulatedDevice?, [DeviceEvent], (@Sendable ([DeviceEvent]) -> Void)?) in
+            guard var device = state.devices[address] else { return (nil, [], nil) }
+            device.behaviour = state.behaviour
+            device.emitting = state.sink != nil
             device.settle(upTo: now)
+            var events: [DeviceEvent] = []
+            Self.drain(&device, into: &events)
             state.devices[address] = device
-            return device
+            return (device, events, state.sink)
         }
+        hand(result.1, to: result.2)
+        return result.0
     }
 
     /// Every device, settled at `now`, sorted by address.
     public func devices(now: Timestamp) -> [SimulatedDevice] {
-        state.withLock { state in
+        let result = state.withLock { state -> ([SimulatedDevice], [DeviceEvent], (@Sendable ([DeviceEvent]) -> Void)?) in
+            let emitting = state.sink != nil
+            var events: [DeviceEvent] = []
             for address in state.devices.keys {
+                state.devices[address]?.behaviour = state.behaviour
+                state.devices[address]?.emitting = emitting
                 state.devices[address]?.settle(upTo: now)
+                if emitting, var device = state.devices[address], !device.outbox.isEmpty {
+                    Self.drain(&device, into: &events)
+                    state.devices[address] = device
+                }
             }
-            return state.devices.values.sorted { $0.address < $1.address }
+            return (state.devices.values.sorted { $0.address < $1.address }, events, state.sink)
         }
+        hand(result.1, to: result.2)
+        return result.0
+    }
+
+    /// The user of a device displays, opens, dismisses or acts on a notification at `now`;
+    /// returns the device and the notification afterwards.
+    public func engage(
+        _ engagement: Engagement, notificationID: String, on address: DeviceAddress, now: Timestamp, reason: String? = "by command"
+    ) throws(EngagementRefusal) -> (device: SimulatedDevice, notification: DeviceNotification) {
+        let result = try state.withLock {
+            state throws(EngagementRefusal) -> (SimulatedDevice, DeviceNotification, [DeviceEvent], (@Sendable ([DeviceEvent]) -> Void)?) in
+            guard var device = state.devices.removeValue(forKey: address) else { throw .noDevice(address) }
+            device.behaviour = state.behaviour
+            device.emitting = state.sink != nil
+            // A refusal keeps what settling collected for the next operation to hand on.
+            defer { state.devices[address] = device }
+            let notification = try device.engage(engagement, notificationID: notificationID, now: now, reason: reason)
+            var events: [DeviceEvent] = []
+            Self.drain(&device, into: &events)
+            return (device, notification, events, state.sink)
+        }
+        hand(result.2, to: result.3)
+        return (result.0, result.1)
+    }
+
+    /// Sets whether the app may show notifications on a device (creating it if needed), and
+    /// returns it settled at `now`.
+    @discardableResult
+    public func setPermission(
+        _ permission: NotificationPermission, for address: DeviceAddress, policy: StoragePolicy? = nil, now: Timestamp
+    ) -> SimulatedDevice {
+        let limits = self.limits
+        let result = state.withLock { state -> (SimulatedDevice, [DeviceEvent], (@Sendable ([DeviceEvent]) -> Void)?) in
+            var device =
+                state.devices[address]
+                ?? SimulatedDevice(
+                    address: address,
+                    policy: policy ?? (address.service == .apns ? .apns : .fcm),
+                    connectivity: state.defaultConnectivity,
+                    limits: limits,
+                    now: now
+                )
+            if let policy { device.policy = policy }
+            device.behaviour = state.behaviour
+            device.emitting = state.sink != nil
+            device.setPermission(permission, now: now)
+            var events: [DeviceEvent] = []
+            Self.drain(&device, into: &events)
+            state.devices[address] = device
+            Self.evictIfNeeded(&state, limit: limits.devices)
+            return (device, events, state.sink)
+        }
+        hand(result.1, to: result.2)
+        return result.0
     }
 
     /// Forgets one device; returns whether it existed.
@@ -126,8 +248,9 @@ public final class DeliverySimulator: Sendable {
 extension SimulatedDevice {
     /// Receives with the policy the sender's request implies (an FCM token may turn out to be
     /// an iOS one after it was first seen).
-    mutating func receive(_ notification: SimulatedNotification, now: Timestamp, policy: StoragePolicy) {
+    mutating func receive(_ notification: SimulatedNotification, now: Timestamp, policy: StoragePolicy, behaviour: EngagementModel?) {
         self.policy = policy
+        self.behaviour = behaviour
         receive(notification, now: now)
     }
 }

@@ -9,6 +9,8 @@ public struct DeviceReport: Codable, Sendable, Hashable {
     /// `apns` (one stored notification per app) or `fcm` (100 messages, 4 collapse keys).
     public var storage: StoragePolicy
     public var connectivity: Connectivity
+    /// Whether the app may show notifications: `granted`, `provisional` (quietly) or `denied`.
+    public var permission: NotificationPermission?
     /// How many notifications are in each state (`delivered`, `stored`, …).
     public var counts: [String: Int]
     /// The ids of the notifications the user would see now, oldest first: delivered, showing
@@ -41,8 +43,21 @@ public struct DeviceReport: Codable, Sendable, Hashable {
         public var statusAt: String
         public var deliveredAt: String?
         public var reason: String?
-        /// Whether the user sees it now.
+        /// Whether the user sees it now (delivered with an alert, permission not denied, not yet
+        /// opened, dismissed or acted on).
         public var shown: Bool
+        /// The payload's category (`aps.category`, `click_action`/`data.category`, `categoryId`).
+        public var category: String?
+        /// When a test said it was displayed.
+        public var displayedAt: String?
+        /// `opened`, `dismissed` or `action`, once the user did it.
+        public var engagement: String?
+        public var engagedAt: String?
+        /// The action identifier, for `action`.
+        public var action: String?
+        /// What the behaviour model will do, and when (until it happens).
+        public var planned: String?
+        public var plannedAt: String?
         /// The alert's title and body, when it has one.
         public var title: String?
         public var body: String?
@@ -54,11 +69,15 @@ public struct DeviceReport: Codable, Sendable, Hashable {
     public struct TimelineEntry: Codable, Sendable, Hashable {
         public var at: String
         /// `delivered`, `stored`, `expired`, `collapsed`, `dropped`, `connectivity`,
-        /// `deleted-messages`.
+        /// `deleted-messages`, `displayed`, `opened`, `dismissed`, `action`, `permission`.
         public var event: String
         public var id: String?
         public var sequence: UInt64?
         public var connectivity: Connectivity?
+        /// The action identifier, for `action`.
+        public var action: String?
+        /// The new permission, for `permission`.
+        public var permission: NotificationPermission?
         public var reason: String?
     }
 
@@ -68,6 +87,7 @@ public struct DeviceReport: Codable, Sendable, Hashable {
         self.token = device.address.token
         self.storage = device.policy
         self.connectivity = device.connectivity
+        self.permission = device.permission
         self.deletedMessagesPending = device.deletedMessagesPending
         self.lastActivity = device.lastActivity.description
         var counts: [String: Int] = [:]
@@ -75,7 +95,9 @@ public struct DeviceReport: Codable, Sendable, Hashable {
             counts[status.rawValue] = count
         }
         self.counts = counts
-        let notifications = device.notifications.map { NotificationReport($0, service: device.address.service) }
+        let notifications = device.notifications.map {
+            NotificationReport($0, service: device.address.service, permission: device.permission)
+        }
         self.showing = notifications.filter(\.shown).map(\.id)
         if detailed {
             self.notifications = notifications
@@ -85,7 +107,7 @@ public struct DeviceReport: Codable, Sendable, Hashable {
 }
 
 extension DeviceReport.NotificationReport {
-    init(_ entry: DeviceNotification, service: PushService) {
+    init(_ entry: DeviceNotification, service: PushService, permission: NotificationPermission) {
         let notification = entry.notification
         let payload = try? JSONValue(parsing: notification.payload)
         let alert = payload.flatMap { payload -> AlertText? in
@@ -114,7 +136,16 @@ extension DeviceReport.NotificationReport {
         self.reason = entry.reason
         self.title = alert?.title
         self.body = alert?.body
-        self.shown = entry.status == .delivered && (alert?.isVisible ?? false)
+        self.shown =
+            entry.status == .delivered && (alert?.isVisible ?? false) && permission.displays && !entry.suppressed
+            && entry.engagement == nil
+        self.category = payload.flatMap { NotificationFace.category(of: $0, service: service) }
+        self.displayedAt = entry.displayedAt?.description
+        self.engagement = entry.engagement?.kind.rawValue
+        self.engagedAt = entry.engagedAt?.description
+        self.action = entry.engagement?.actionID
+        self.planned = entry.planned?.engagement.description
+        self.plannedAt = entry.planned?.at.description
         self.payload = payload
     }
 }
@@ -126,7 +157,41 @@ extension DeviceReport.TimelineEntry {
         self.id = event.notificationID
         self.sequence = event.sequence
         self.connectivity = event.connectivity
+        self.action = event.actionID
+        self.permission = event.permission
         self.reason = event.reason
+    }
+}
+
+/// What engagement needs to know of a notification: whether it shows anything, and its category.
+package struct NotificationFace {
+    package var visible: Bool
+    package var category: String?
+
+    package init(_ notification: SimulatedNotification, service: PushService) {
+        guard let payload = try? JSONValue(parsing: notification.payload) else {
+            self.visible = false
+            return
+        }
+        let alert: AlertText?
+        switch service {
+        case .apns: alert = AlertText(apnsPayload: payload)
+        case .expo: alert = AlertText(expoMessage: payload)
+        default: alert = AlertText(fcmMessage: payload)
+        }
+        self.visible = alert?.isVisible ?? false
+        self.category = Self.category(of: payload, service: service)
+    }
+
+    static func category(of payload: JSONValue, service: PushService) -> String? {
+        switch service {
+        case .apns: return payload["aps"]?["category"]?.stringValue
+        case .expo: return payload["categoryId"]?.stringValue
+        default:
+            return payload["android"]?["notification"]?["click_action"]?.stringValue
+                ?? payload["data"]?["category"]?.stringValue
+                ?? payload["apns"]?["payload"]?["aps"]?["category"]?.stringValue
+        }
     }
 }
 

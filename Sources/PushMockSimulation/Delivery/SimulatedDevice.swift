@@ -53,6 +53,20 @@ public struct SimulatedDevice: Sendable {
     public private(set) var deletedMessagesPending = false
     /// The last time anything happened to the device.
     public private(set) var lastActivity: Timestamp
+    /// Whether the app may show notifications on this device. Default `granted`.
+    public private(set) var permission: NotificationPermission = .granted
+    /// How many delivered notifications wait for an engagement the behaviour model planned
+    /// (kept so settling costs nothing when there is no model or nothing is due).
+    public private(set) var plannedCount = 0
+    /// The earliest planned engagement, so settling before it scans nothing.
+    private var nextPlannedAt: Timestamp?
+    /// The gateway's behaviour model, handed in by the simulator before each operation; `nil`:
+    /// no engagement is planned and delivery does no extra work.
+    var behaviour: EngagementModel?
+    /// Whether someone listens for delivery receipts and engagement (webhooks): then those
+    /// timeline events are also kept in ``outbox`` until the simulator hands them on.
+    var emitting = false
+    var outbox: [DeviceTimelineEvent] = []
     let limits: DeliveryLimits
 
     public init(
@@ -99,6 +113,11 @@ public struct SimulatedDevice: Sendable {
             // `deliver`).
             var entry = DeviceNotification(notification: notification, status: .delivered, statusAt: now)
             entry.deliveredAt = now
+            if permission != .granted {
+                entry.reason = permissionReason
+                entry.suppressed = !permission.displays
+            }
+            if behaviour != nil { plan(&entry, at: now) }
             collapseOnScreen(by: entry, at: now)
             append(entry, at: now)
         } else if notification.hasExpired(by: now) {
@@ -141,9 +160,14 @@ public struct SimulatedDevice: Sendable {
         trim()
     }
 
-    /// Settles expirations up to `now` (reading a device does this first).
+    /// Settles expirations and planned engagements up to `now` (reading a device does this
+    /// first).
     public mutating func settle(upTo now: Timestamp) {
-        guard storedCount > 0 else { return }
+        if storedCount > 0 { settleExpirations(upTo: now) }
+        if plannedCount > 0 { settleEngagements(upTo: now) }
+    }
+
+    private mutating func settleExpirations(upTo now: Timestamp) {
         var expiring: [(at: Timestamp, index: Int)] = []
         for index in notifications.indices where notifications[index].status == .stored {
             if case .at(let limit) = notifications[index].notification.expiry, limit <= now {
@@ -161,6 +185,138 @@ public struct SimulatedDevice: Sendable {
         }
     }
 
+    // MARK: Engagement
+
+    /// The user displays, opens, dismisses or acts on the notification `id` at `now`.
+    /// Refused when the notification is not on screen (stored, expired, replaced), carries
+    /// nothing to show (a background push), was already opened, dismissed or acted on, or the
+    /// app's notifications are denied on this device.
+    @discardableResult
+    public mutating func engage(
+        _ engagement: Engagement, notificationID id: String, now: Timestamp, reason: String? = nil
+    ) throws(EngagementRefusal) -> DeviceNotification {
+        settle(upTo: now)
+        guard let index = notifications.lastIndex(where: { $0.notification.id == id }) else {
+            throw .noNotification(id, address)
+        }
+        let entry = notifications[index]
+        guard entry.status == .delivered else {
+            throw EngagementRefusal(
+                status: 409, message: "notification \(id) is \(entry.status), not on screen: it cannot be \(Self.verb(engagement))")
+        }
+        guard permission.displays, !entry.suppressed else {
+            throw EngagementRefusal(
+                status: 409,
+                message: "notifications are denied for this app on \(address): \(id) was delivered but never displayed")
+        }
+        guard NotificationFace(entry.notification, service: address.service).visible else {
+            throw EngagementRefusal(
+                status: 409,
+                message: "notification \(id) has no alert (a background or data-only push): nothing to \(Self.verb(engagement))")
+        }
+        if let done = entry.engagement {
+            throw EngagementRefusal(
+                status: 409, message: "notification \(id) was already \(Self.verb(done)) at \(entry.engagedAt?.description ?? "?")")
+        }
+        if engagement == .displayed, entry.displayedAt != nil {
+            throw EngagementRefusal(status: 409, message: "notification \(id) was already displayed")
+        }
+        apply(engagement, at: now, index: index, reason: reason)
+        lastActivity = max(lastActivity, now)
+        let engaged = notifications[index]
+        trim()
+        return engaged
+    }
+
+    /// The user allows, quiets or turns off the app's notifications at `now`. While denied,
+    /// nothing shows; allowing again does not bring back what was delivered while denied.
+    public mutating func setPermission(_ newValue: NotificationPermission, now: Timestamp) {
+        settle(upTo: now)
+        lastActivity = now
+        guard newValue != permission else { return }
+        permission = newValue
+        record(DeviceTimelineEvent(at: now, kind: .permission, permission: newValue, reason: permissionReason))
+        trim()
+    }
+
+    private mutating func apply(_ engagement: Engagement, at now: Timestamp, index: Int, reason: String?) {
+        if engagement.isFinal {
+            notifications[index].engagement = engagement
+            notifications[index].engagedAt = now
+            if notifications[index].planned != nil {
+                notifications[index].planned = nil
+                plannedCount -= 1
+            }
+        } else {
+            notifications[index].displayedAt = now
+        }
+        let entry = notifications[index]
+        record(
+            DeviceTimelineEvent(
+                at: now,
+                kind: engagement.kind,
+                notificationID: entry.notification.id,
+                sequence: entry.notification.sequence,
+                actionID: engagement.actionID,
+                reason: reason
+            )
+        )
+    }
+
+    /// Decides at delivery what the behaviour model's user will do, when the user can see it.
+    private func plan(_ entry: inout DeviceNotification, at now: Timestamp) {
+        guard let behaviour, permission.displays else { return }
+        let face = NotificationFace(entry.notification, service: address.service)
+        guard face.visible else { return }
+        entry.planned = behaviour.plan(entry.notification, category: face.category, device: address, deliveredAt: now)
+    }
+
+    /// Applies the planned engagements due by `now`, each at its own instant.
+    private mutating func settleEngagements(upTo now: Timestamp) {
+        if let next = nextPlannedAt, now < next { return }
+        var due: [(at: Timestamp, index: Int)] = []
+        var later: Timestamp?
+        for index in notifications.indices {
+            guard let planned = notifications[index].planned else { continue }
+            if planned.at <= now {
+                due.append((planned.at, index))
+            } else {
+                later = min(later ?? planned.at, planned.at)
+            }
+        }
+        nextPlannedAt = later
+        guard !due.isEmpty else { return }
+        due.sort { ($0.at, $0.index) < ($1.at, $1.index) }
+        let seed = behaviour?.seed
+        for (at, index) in due {
+            guard let planned = notifications[index].planned else { continue }
+            notifications[index].planned = nil
+            plannedCount -= 1
+            // Replaced on screen, or the user already acted by command: the plan lapses.
+            guard notifications[index].status == .delivered, notifications[index].engagement == nil, permission.displays else {
+                continue
+            }
+            apply(planned.engagement, at: at, index: index, reason: "behaviour model" + (seed.map { " (seed \($0))" } ?? ""))
+        }
+    }
+
+    private var permissionReason: String? {
+        switch permission {
+        case .granted: return nil
+        case .provisional: return "provisional authorization: delivered quietly to Notification Center (no banner or sound)"
+        default: return "notifications are denied for this app: delivered, nothing displayed"
+        }
+    }
+
+    private static func verb(_ engagement: Engagement) -> String {
+        switch engagement {
+        case .displayed: return "displayed"
+        case .opened: return "opened"
+        case .dismissed: return "dismissed"
+        case .acted(let id): return "acted on (\(id))"
+        }
+    }
+
     // MARK: Rules
 
     private mutating func deliver(_ entry: DeviceNotification, at now: Timestamp, reason: String?, index: Int? = nil) {
@@ -168,11 +324,17 @@ public struct SimulatedDevice: Sendable {
         entry.status = .delivered
         entry.statusAt = now
         entry.deliveredAt = now
-        entry.reason = reason
+        entry.reason = permission == .granted ? reason : [reason, permissionReason].compactMap { $0 }.joined(separator: "; ")
+        entry.suppressed = !permission.displays
+        if behaviour != nil { plan(&entry, at: now) }
         collapseOnScreen(by: entry, at: now)
         if let index {
             // Only stored notifications are delivered in place.
             storedCount -= 1
+            if let planned = entry.planned {
+                plannedCount += 1
+                nextPlannedAt = min(nextPlannedAt ?? planned.at, planned.at)
+            }
             notifications[index] = entry
             record(event(for: entry, kind: .delivered))
         } else {
@@ -272,6 +434,10 @@ public struct SimulatedDevice: Sendable {
     private mutating func append(_ entry: DeviceNotification, at now: Timestamp) {
         notifications.append(entry)
         if entry.status == .stored { storedCount += 1 }
+        if let planned = entry.planned {
+            plannedCount += 1
+            nextPlannedAt = min(nextPlannedAt ?? planned.at, planned.at)
+        }
         record(event(for: entry, kind: DeviceTimelineEvent.Kind(entry.status)))
     }
 
@@ -287,6 +453,7 @@ public struct SimulatedDevice: Sendable {
 
     private mutating func record(_ event: DeviceTimelineEvent) {
         timeline.append(event)
+        if emitting, event.kind.isReported { outbox.append(event) }
     }
 
     /// Forgets the oldest settled notifications and timeline events beyond the limits. Trims
@@ -299,6 +466,9 @@ public struct SimulatedDevice: Sendable {
                 guard excess > 0, entry.status != .stored else { return false }
                 excess -= 1
                 return true
+            }
+            if plannedCount > 0 {
+                plannedCount = notifications.reduce(0) { $0 + ($1.planned == nil ? 0 : 1) }
             }
         }
         if timeline.count > limits.timelineEventsPerDevice + Self.slack(limits.timelineEventsPerDevice) {

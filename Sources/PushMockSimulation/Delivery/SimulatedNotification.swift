@@ -68,6 +68,16 @@ public struct DeviceNotification: Sendable, Hashable {
     public var reason: String?
     /// When it was delivered (kept when a delivered notification is later collapsed on screen).
     public var deliveredAt: Timestamp?
+    /// When a test said the app or system displayed it (``Engagement/displayed``).
+    public var displayedAt: Timestamp?
+    /// What the user did with it (opened, dismissed, an action), once.
+    public var engagement: Engagement?
+    public var engagedAt: Timestamp?
+    /// What the behaviour model decided at delivery, until it happens.
+    public var planned: PlannedEngagement?
+    /// Delivered while the app's notifications were denied: never displayed, even if the user
+    /// allows notifications later.
+    public var suppressed = false
 }
 
 /// One line of a device's delivery timeline.
@@ -89,8 +99,23 @@ public struct DeviceTimelineEvent: Sendable, Hashable {
         public static let connectivity = Kind("connectivity")
         /// FCM told the app that stored messages were discarded (`onDeletedMessages`).
         public static let deletedMessages = Kind("deleted-messages")
+        /// The app or system displayed the notification (said by a test).
+        public static let displayed = Kind("displayed")
+        /// The user tapped it.
+        public static let opened = Kind("opened")
+        /// The user swiped it away.
+        public static let dismissed = Kind("dismissed")
+        /// The user chose an action button (``DeviceTimelineEvent/actionID``).
+        public static let action = Kind("action")
+        /// The user changed the app's notification permission (``DeviceTimelineEvent/permission``).
+        public static let permission = Kind("permission")
 
         public var description: String { rawValue }
+
+        /// Delivery receipts and engagement: what the app's backend hears about (webhooks).
+        public var isReported: Bool {
+            self == .delivered || self == .displayed || self == .opened || self == .dismissed || self == .action
+        }
     }
 
     public var at: Timestamp
@@ -100,6 +125,10 @@ public struct DeviceTimelineEvent: Sendable, Hashable {
     public var sequence: UInt64?
     /// The new connectivity, for ``Kind/connectivity``.
     public var connectivity: Connectivity?
+    /// The action identifier, for ``Kind/action``.
+    public var actionID: String?
+    /// The new permission, for ``Kind/permission``.
+    public var permission: NotificationPermission?
     public var reason: String?
 
     public init(
@@ -108,6 +137,8 @@ public struct DeviceTimelineEvent: Sendable, Hashable {
         notificationID: String? = nil,
         sequence: UInt64? = nil,
         connectivity: Connectivity? = nil,
+        actionID: String? = nil,
+        permission: NotificationPermission? = nil,
         reason: String?
     ) {
         self.at = at
@@ -115,6 +146,8 @@ public struct DeviceTimelineEvent: Sendable, Hashable {
         self.notificationID = notificationID
         self.sequence = sequence
         self.connectivity = connectivity
+        self.actionID = actionID
+        self.permission = permission
         self.reason = reason
     }
 }

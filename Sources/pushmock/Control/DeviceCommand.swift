@@ -20,8 +20,14 @@ struct DeviceCommand: AsyncParsableCommand {
               pushmock clock advance 10m
               pushmock device online 00fc13ad…
               pushmock device show 00fc13ad…
+              pushmock device open 00fc13ad… 8C2B4D1E-…
+              pushmock device act 00fc13ad… 8C2B4D1E-… TAKEN
+              pushmock device permission 00fc13ad… denied
             """,
-        subcommands: [List.self, Show.self, Online.self, Idle.self, Offline.self, Forget.self],
+        subcommands: [
+            List.self, Show.self, Online.self, Idle.self, Offline.self, Forget.self,
+            Open.self, Dismiss.self, Act.self, Display.self, Permission.self, Behaviour.self, Engagements.self,
+        ],
         defaultSubcommand: List.self
     )
 
@@ -155,7 +161,8 @@ private func setConnectivity(_ connectivity: Connectivity, _ device: DeviceSelec
 }
 
 private func printReport(_ report: DeviceReport) {
-    print("\(report.service) \(report.token): \(report.connectivity) (\(report.storage) storage rules)")
+    let permission = report.permission.map { $0 == .granted ? "" : ", notifications \($0)" } ?? ""
+    print("\(report.service) \(report.token): \(report.connectivity)\(permission) (\(report.storage) storage rules)")
     let notifications = report.notifications ?? []
     let showing = notifications.filter(\.shown)
     print(showing.isEmpty ? "showing: nothing" : "showing:")
@@ -179,6 +186,8 @@ private func printReport(_ report: DeviceReport) {
             var line = "  \(event.at)  \(event.event.padding(toLength: 12, withPad: " ", startingAt: 0))"
             if let id = event.id { line += " \(id)" }
             if let connectivity = event.connectivity { line += " \(connectivity)" }
+            if let action = event.action { line += " \(action)" }
+            if let permission = event.permission { line += " \(permission)" }
             if let reason = event.reason { line += " — \(reason)" }
             print(line)
         }
