@@ -24,8 +24,8 @@ extension PushMockHarness {
     @discardableResult
     public func setConnectivity(_ connectivity: Connectivity, token: String, service: PushService = .apns) -> SimulatedDevice {
         let address = DeviceAddress(service: service, token: token)
-        let policy: StoragePolicy? = service == .fcm && state.fcmTokens.lookup(token)?.platform == .ios ? .apns : nil
-        return state.simulatedDevices.setConnectivity(connectivity, for: address, policy: policy, now: state.clock.now())
+        return state.simulatedDevices.setConnectivity(
+            connectivity, for: address, policy: state.storagePolicy(for: address), now: state.clock.now())
     }
 
     /// The user of a device displays, opens, dismisses or acts on the notification `id`

@@ -55,13 +55,15 @@ let c1Cases: [C1Case] = [
         name: "token of the other environment",
         status: 400,
         reason: "BadDeviceToken",
-        prepare: { $0.state.devices.register(APNsDeviceRecord(token: token, bundleID: $0.topic, environment: .production)) }
+        prepare: {
+            $0.state.devices.register(APNsDeviceRecord(token: APNsDeviceToken(token), bundleID: $0.topic, environment: .production))
+        }
     ) { try $0.apnsRequest() },
     C1Case(
         name: "token for another app",
         status: 400,
         reason: "DeviceTokenNotForTopic",
-        prepare: { $0.state.devices.register(APNsDeviceRecord(token: token, bundleID: "com.example.other")) }
+        prepare: { $0.state.devices.register(APNsDeviceRecord(token: APNsDeviceToken(token), bundleID: "com.example.other")) }
     ) { try $0.apnsRequest() },
     C1Case(
         name: "unknown token in strict registry mode",
@@ -74,7 +76,7 @@ let c1Cases: [C1Case] = [
         status: 200,
         reason: nil,
         configure: { $0.apns.rejectUnknownTokens = true },
-        prepare: { $0.state.devices.register(APNsDeviceRecord(token: token, bundleID: $0.topic)) }
+        prepare: { $0.state.devices.register(APNsDeviceRecord(token: APNsDeviceToken(token), bundleID: $0.topic)) }
     ) { try $0.apnsRequest() },
     C1Case(
         name: "token uninstalled",
@@ -83,7 +85,8 @@ let c1Cases: [C1Case] = [
         prepare: { mock in
             mock.state.devices.register(
                 APNsDeviceRecord(
-                    token: token, bundleID: mock.topic, state: .unregistered(at: Timestamp(millisecondsSince1970: 1_700_000_000_123)))
+                    token: APNsDeviceToken(token), bundleID: mock.topic,
+                    state: .unregistered(at: Timestamp(millisecondsSince1970: 1_700_000_000_123)))
             )
         }
     ) { try $0.apnsRequest() },
@@ -94,7 +97,8 @@ let c1Cases: [C1Case] = [
         prepare: { mock in
             mock.state.devices.register(
                 APNsDeviceRecord(
-                    token: token, bundleID: mock.topic, state: .expired(at: Timestamp(millisecondsSince1970: 1_700_000_000_123)))
+                    token: APNsDeviceToken(token), bundleID: mock.topic,
+                    state: .expired(at: Timestamp(millisecondsSince1970: 1_700_000_000_123)))
             )
         }
     ) { try $0.apnsRequest() },
@@ -104,7 +108,8 @@ let c1Cases: [C1Case] = [
         reason: nil,
         prepare: { mock in
             let later = mock.state.clock.now() + .seconds(3600)
-            mock.state.devices.register(APNsDeviceRecord(token: token, bundleID: mock.topic, state: .unregistered(at: later)))
+            mock.state.devices.register(
+                APNsDeviceRecord(token: APNsDeviceToken(token), bundleID: mock.topic, state: .unregistered(at: later)))
         }
     ) { try $0.apnsRequest() },
     C1Case(name: "apns-id not a UUID", status: 400, reason: "BadMessageId") {
@@ -195,12 +200,12 @@ let c1Cases: [C1Case] = [
     C1Case(
         name: "production authority with a sandbox token", status: 400, reason: "BadDeviceToken",
         prepare: {
-            $0.state.devices.register(APNsDeviceRecord(token: token, bundleID: $0.topic, environment: .sandbox))
+            $0.state.devices.register(APNsDeviceRecord(token: APNsDeviceToken(token), bundleID: $0.topic, environment: .sandbox))
         }, request: { try $0.apnsRequest() }, authority: "api.push.apple.com"),
     C1Case(
         name: "production authority with a production token", status: 200, reason: nil,
         prepare: {
-            $0.state.devices.register(APNsDeviceRecord(token: token, bundleID: $0.topic, environment: .production))
+            $0.state.devices.register(APNsDeviceRecord(token: APNsDeviceToken(token), bundleID: $0.topic, environment: .production))
         }, request: { try $0.apnsRequest() }, authority: "api.push.apple.com:443"),
 ]
 
@@ -236,7 +241,7 @@ struct APNsDeviceEndpointTests {
         try await withPushMock { mock in
             let at = Timestamp(millisecondsSince1970: 1_700_000_000_123)
             let state: APNsDeviceRecord.State = reason == "Unregistered" ? .unregistered(at: at) : .expired(at: at)
-            mock.state.devices.register(APNsDeviceRecord(token: token, bundleID: mock.topic, state: state))
+            mock.state.devices.register(APNsDeviceRecord(token: APNsDeviceToken(token), bundleID: mock.topic, state: state))
             let response = try await mock.sendOnNewConnection(try mock.apnsRequest())
             #expect(response.status == 410)
             #expect(String(decoding: response.body, as: UTF8.self) == #"{"reason":"\#(reason)","timestamp":1700000000123}"#)

@@ -83,7 +83,9 @@ let expoTicketErrorCases: [ExpoTicketErrorCase] = [
         messagePrefix: "\"\(tokenA)\" is not a registered push notification recipient",
         prepare: {
             $0.state.expoTokens.register(
-                ExpoTokenRecord(token: tokenA, project: project, state: .unregistered(at: Timestamp(millisecondsSince1970: 0))))
+                ExpoTokenRecord(
+                    token: ExpoTokenID(tokenA), project: ExpoProjectName(project),
+                    state: .unregistered(at: Timestamp(millisecondsSince1970: 0))))
         }
     ),
     ExpoTicketErrorCase(
@@ -111,7 +113,9 @@ let expoTicketErrorCases: [ExpoTicketErrorCase] = [
         messagePrefix: "\"\(tokenA)\" is receiving messages too frequently.",
         prepare: {
             $0.state.expoTokens.register(
-                ExpoTokenRecord(token: tokenA, project: project, relayFailure: .init(error: "MessageRateExceeded", stage: .ticket)))
+                ExpoTokenRecord(
+                    token: ExpoTokenID(tokenA), project: ExpoProjectName(project),
+                    relayFailure: .init(error: "MessageRateExceeded", stage: .ticket)))
         }
     ),
     ExpoTicketErrorCase(
@@ -121,7 +125,8 @@ let expoTicketErrorCases: [ExpoTicketErrorCase] = [
         prepare: {
             $0.state.expoTokens.register(
                 ExpoTokenRecord(
-                    token: tokenA, project: project, platform: .android, relayFailure: .init(error: "MismatchSenderId", stage: .ticket)))
+                    token: ExpoTokenID(tokenA), project: ExpoProjectName(project), platform: .android,
+                    relayFailure: .init(error: "MismatchSenderId", stage: .ticket)))
         }
     ),
     ExpoTicketErrorCase(
@@ -129,9 +134,11 @@ let expoTicketErrorCases: [ExpoTicketErrorCase] = [
         code: "InvalidCredentials",
         messagePrefix: "Could not find APNs credentials for com.acme.reminders (@acme/reminders).",
         prepare: {
-            $0.state.expoTokens.register(project: ExpoProjectRecord(name: project, bundleIdentifier: "com.acme.reminders"))
+            $0.state.expoTokens.register(project: ExpoProjectRecord(name: ExpoProjectName(project), bundleIdentifier: "com.acme.reminders"))
             $0.state.expoTokens.register(
-                ExpoTokenRecord(token: tokenA, project: project, relayFailure: .init(error: "InvalidCredentials", stage: .ticket)))
+                ExpoTokenRecord(
+                    token: ExpoTokenID(tokenA), project: ExpoProjectName(project),
+                    relayFailure: .init(error: "InvalidCredentials", stage: .ticket)))
         }
     ),
 ]
@@ -181,8 +188,8 @@ let expoRequestErrorCases: [ExpoRequestErrorCase] = [
         message: "All push notification messages in the same request must be for the same project.",
         body: #"{"to":["\#(tokenA)","\#(tokenB)"],"body":"x"}"#,
         prepare: {
-            $0.state.expoTokens.register(ExpoTokenRecord(token: tokenA, project: project))
-            $0.state.expoTokens.register(ExpoTokenRecord(token: tokenB, project: "@acme/other"))
+            $0.state.expoTokens.register(ExpoTokenRecord(token: ExpoTokenID(tokenA), project: ExpoProjectName(project)))
+            $0.state.expoTokens.register(ExpoTokenRecord(token: ExpoTokenID(tokenB), project: "@acme/other"))
         }
     ),
     ExpoRequestErrorCase(
@@ -203,8 +210,8 @@ let expoRequestErrorCases: [ExpoRequestErrorCase] = [
         body: #"{"to":"\#(tokenA)","body":"x"}"#,
         prepare: {
             $0.state.expoTokens.register(
-                project: ExpoProjectRecord(name: project, accessTokens: ["secret-token"], requiresAccessToken: true))
-            $0.state.expoTokens.register(ExpoTokenRecord(token: tokenA, project: project))
+                project: ExpoProjectRecord(name: ExpoProjectName(project), accessTokens: ["secret-token"], requiresAccessToken: true))
+            $0.state.expoTokens.register(ExpoTokenRecord(token: ExpoTokenID(tokenA), project: ExpoProjectName(project)))
         }
     ),
     ExpoRequestErrorCase(
@@ -216,8 +223,8 @@ let expoRequestErrorCases: [ExpoRequestErrorCase] = [
         headers: ["content-type: application/json", "authorization: Bearer wrong"],
         prepare: {
             $0.state.expoTokens.register(
-                project: ExpoProjectRecord(name: project, accessTokens: ["secret-token"], requiresAccessToken: true))
-            $0.state.expoTokens.register(ExpoTokenRecord(token: tokenA, project: project))
+                project: ExpoProjectRecord(name: ExpoProjectName(project), accessTokens: ["secret-token"], requiresAccessToken: true))
+            $0.state.expoTokens.register(ExpoTokenRecord(token: ExpoTokenID(tokenA), project: ExpoProjectName(project)))
         }
     ),
     ExpoRequestErrorCase(
@@ -263,8 +270,9 @@ struct ExpoEndpointTests {
     @Test("array body, single object, to list: one ok ticket per recipient, devices and records")
     func success() async throws {
         try await withPushMock { mock in
-            mock.state.expoTokens.register(ExpoTokenRecord(token: tokenA, project: project, platform: .ios))
-            mock.state.expoTokens.register(ExpoTokenRecord(token: tokenB, project: project, platform: .android))
+            mock.state.expoTokens.register(ExpoTokenRecord(token: ExpoTokenID(tokenA), project: ExpoProjectName(project), platform: .ios))
+            mock.state.expoTokens.register(
+                ExpoTokenRecord(token: ExpoTokenID(tokenB), project: ExpoProjectName(project), platform: .android))
             let array = try await ExpoCurl.post(
                 mock, json: #"[{"to":"\#(tokenA)","title":"Hi","priority":"high"},{"to":"\#(tokenB)","body":"There","ttl":60}]"#)
             #expect(array.status == 200)
@@ -288,7 +296,7 @@ struct ExpoEndpointTests {
             #expect(iosDevice.displayed.count == 3)
             let androidDevice = try #require(mock.state.simulatedDevices.device(DeviceAddress(service: .expo, token: tokenB), now: now))
             #expect(androidDevice.policy == .fcm)
-            #expect(mock.state.expoTokens.lookup(tokenA)?.acceptedSends == 3)
+            #expect(mock.state.expoTokens.lookup(ExpoTokenID(tokenA))?.acceptedSends == 3)
 
             let records = mock.recordings.records { $0.platform == .expo }
             #expect(records.count == 3)
@@ -341,8 +349,8 @@ struct ExpoEndpointTests {
     func accessTokenAccepted() async throws {
         try await withPushMock { mock in
             mock.state.expoTokens.register(
-                project: ExpoProjectRecord(name: project, accessTokens: ["secret-token"], requiresAccessToken: true))
-            mock.state.expoTokens.register(ExpoTokenRecord(token: tokenA, project: project))
+                project: ExpoProjectRecord(name: ExpoProjectName(project), accessTokens: ["secret-token"], requiresAccessToken: true))
+            mock.state.expoTokens.register(ExpoTokenRecord(token: ExpoTokenID(tokenA), project: ExpoProjectName(project)))
             let answer = try await ExpoCurl.post(
                 mock,
                 json: #"{"to":"\#(tokenA)","body":"x"}"#,
@@ -403,11 +411,13 @@ struct ExpoEndpointTests {
         try await withPushMock { mock in
             let clock = try #require(mock.state.virtualClock)
             clock.freeze()
-            mock.state.expoTokens.register(ExpoTokenRecord(token: tokenA, project: project))
-            mock.state.expoTokens.register(ExpoTokenRecord(token: tokenB, project: project))
-            mock.state.expoTokens.register(project: ExpoProjectRecord(name: project, bundleIdentifier: "com.acme.reminders"))
+            mock.state.expoTokens.register(ExpoTokenRecord(token: ExpoTokenID(tokenA), project: ExpoProjectName(project)))
+            mock.state.expoTokens.register(ExpoTokenRecord(token: ExpoTokenID(tokenB), project: ExpoProjectName(project)))
             mock.state.expoTokens.register(
-                ExpoTokenRecord(token: tokenC, project: project, relayFailure: .init(error: "InvalidCredentials")))
+                project: ExpoProjectRecord(name: ExpoProjectName(project), bundleIdentifier: "com.acme.reminders"))
+            mock.state.expoTokens.register(
+                ExpoTokenRecord(
+                    token: ExpoTokenID(tokenC), project: ExpoProjectName(project), relayFailure: .init(error: "InvalidCredentials")))
             let sent = try await ExpoCurl.post(
                 mock, json: #"[{"to":"\#(tokenA)","body":"1"},{"to":"\#(tokenB)","body":"2"},{"to":"\#(tokenC)","body":"3"}]"#)
             let ids = try #require(sent.json?["data"]?.arrayValue?.compactMap { $0["id"]?.stringValue })
@@ -419,7 +429,9 @@ struct ExpoEndpointTests {
             #expect(early.text == #"{"data":{}}"#)
 
             // QA uninstalls the app behind tokenA after the ticket, before the relay.
-            _ = mock.state.expoTokens.update(tokenA, project: project) { $0.state = .unregistered(at: clock.now()) }
+            _ = mock.state.expoTokens.update(ExpoTokenID(tokenA), project: ExpoProjectName(project)) {
+                $0.state = .unregistered(at: clock.now())
+            }
             clock.advance(by: .seconds(3))
             let later = try await ExpoCurl.post(mock, "/--/api/v2/push/getReceipts", json: request)
             let data = try #require(later.json?["data"])
@@ -441,7 +453,8 @@ struct ExpoEndpointTests {
     @Test("token lifecycle: expire after N sends, rotate")
     func lifecycle() async throws {
         try await withPushMock { mock in
-            mock.state.expoTokens.register(ExpoTokenRecord(token: tokenA, project: project, expireAfterSends: 2))
+            mock.state.expoTokens.register(
+                ExpoTokenRecord(token: ExpoTokenID(tokenA), project: ExpoProjectName(project), expireAfterSends: 2))
             let body = #"{"to":"\#(tokenA)","body":"x"}"#
             for _ in 0..<2 {
                 let answer = try await ExpoCurl.post(mock, json: body)
@@ -450,7 +463,8 @@ struct ExpoEndpointTests {
             let third = try await ExpoCurl.post(mock, json: body)
             #expect(third.json?["data"]?["details"]?["error"]?.stringValue == "DeviceNotRegistered")
 
-            let rotated = mock.state.expoTokens.rotate(tokenB, to: tokenC, project: project, at: mock.state.clock.now())
+            let rotated = mock.state.expoTokens.rotate(
+                ExpoTokenID(tokenB), to: ExpoTokenID(tokenC), project: ExpoProjectName(project), at: mock.state.clock.now())
             #expect(rotated.new.isActive(at: mock.state.clock.now()))
             let old = try await ExpoCurl.post(mock, json: #"{"to":"\#(tokenB)","body":"x"}"#)
             #expect(old.json?["data"]?["details"]?["error"]?.stringValue == "DeviceNotRegistered")
@@ -546,7 +560,8 @@ struct ExpoEndpointTests {
     @Test("lint: what Expo would relay to APNs, reported against the Expo fields")
     func lint() async throws {
         try await withPushMock { mock in
-            mock.state.expoTokens.register(ExpoTokenRecord(token: tokenB, project: project, platform: .android))
+            mock.state.expoTokens.register(
+                ExpoTokenRecord(token: ExpoTokenID(tokenB), project: ExpoProjectName(project), platform: .android))
             let body = #"""
                 [{"to":"\#(tokenA)","_contentAvailable":true,"data":{"sync":true}},
                  {"to":"\#(tokenA)","_contentAvailable":true,"priority":"normal","data":{"sync":true}},
@@ -573,7 +588,8 @@ struct ExpoEndpointTests {
     @Test("lint: what Expo would relay to FCM for an Android token, reported against the Expo fields")
     func lintAndroid() async throws {
         try await withPushMock { mock in
-            mock.state.expoTokens.register(ExpoTokenRecord(token: tokenB, project: project, platform: .android))
+            mock.state.expoTokens.register(
+                ExpoTokenRecord(token: ExpoTokenID(tokenB), project: ExpoProjectName(project), platform: .android))
             let body = #"""
                 [{"to":"\#(tokenB)","priority":"high","data":{"sync":true}},
                  {"to":"\#(tokenB)","ttl":0,"title":"Now or never"},
@@ -608,7 +624,9 @@ struct ExpoEndpointTests {
                 let clock = try #require(mock.state.virtualClock)
                 clock.freeze()
                 mock.state.expoTokens.register(
-                    ExpoTokenRecord(token: tokenC, project: project, state: .unregistered(at: Timestamp(millisecondsSince1970: 0))))
+                    ExpoTokenRecord(
+                        token: ExpoTokenID(tokenC), project: ExpoProjectName(project),
+                        state: .unregistered(at: Timestamp(millisecondsSince1970: 0))))
                 let sent = try await ExpoCurl.post(
                     mock,
                     json:
@@ -684,7 +702,7 @@ struct ExpoEndpointTests {
                 body: #"[{"token":"\#(tokenA)","project":"\#(project)","platform":"android"}]"#
             )
             #expect(created.status == 201)
-            #expect(mock.state.expoTokens.lookup(tokenA)?.platform == .android)
+            #expect(mock.state.expoTokens.lookup(ExpoTokenID(tokenA))?.platform == .android)
             let projects = try await ControlAPITests.curl(
                 mock,
                 "POST",
@@ -692,7 +710,7 @@ struct ExpoEndpointTests {
                 body: #"{"name":"\#(project)","accessTokens":["abcdefghijkl"]}"#
             )
             #expect(projects.status == 201)
-            #expect(mock.state.expoTokens.project(named: project)?.requiresAccessToken == true)
+            #expect(mock.state.expoTokens.project(named: ExpoProjectName(project))?.requiresAccessToken == true)
             let encoded = tokenA.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? tokenA
             let patched = try await ControlAPITests.curl(
                 mock, "PATCH", "/_pushmock/expo/tokens/\(encoded)", body: #"{"state":"uninstalled"}"#)
@@ -735,7 +753,7 @@ struct ExpoReceiptStoreTests {
         let store = ExpoReceiptStore(capacity: 3)
         let now = Timestamp(millisecondsSince1970: 1_000_000)
         func entry(_ token: String) -> ExpoReceiptStore.Entry {
-            ExpoReceiptStore.Entry(token: token, issuedAt: now, availableAt: now, expiresAt: now + .seconds(60))
+            ExpoReceiptStore.Entry(token: ExpoTokenID(token), issuedAt: now, availableAt: now, expiresAt: now + .seconds(60))
         }
         let ids = (0..<5).map { ExpoReceiptID("id-\($0)") }
         store.issue(ids.map { ($0, entry("t")) }, now: now)

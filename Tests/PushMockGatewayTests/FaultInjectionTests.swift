@@ -112,7 +112,7 @@ struct InjectedGoogleTests {
             #expect(response.status == status)
             #expect(response.jsonObject?["error"] as? String == error)
             // The fault answered instead of the endpoint: nothing was subscribed.
-            #expect(mock.state.fcmTokens.lookup(fcmToken) == nil)
+            #expect(mock.state.fcmTokens.lookup(FCMRegistrationToken(fcmToken)) == nil)
             await connection.close()
         }
     }

@@ -85,7 +85,7 @@ let c3Cases: [C3Case] = [
         canonical: "PERMISSION_DENIED",
         errorCode: "SENDER_ID_MISMATCH",
         message: "SenderId mismatch",
-        prepare: { $0.state.fcmTokens.register(FCMTokenRecord(token: token, project: "other-project")) }
+        prepare: { $0.state.fcmTokens.register(FCMTokenRecord(token: FCMRegistrationToken(token), project: "other-project")) }
     ),
     C3Case(
         name: "malformed registration token",
@@ -101,7 +101,10 @@ let c3Cases: [C3Case] = [
         canonical: "INVALID_ARGUMENT",
         errorCode: "INVALID_ARGUMENT",
         message: "The registration token is not a valid FCM registration token",
-        prepare: { $0.state.fcmTokens.register(FCMTokenRecord(token: token, project: $0.project, state: .invalid)) }
+        prepare: {
+            $0.state.fcmTokens.register(
+                FCMTokenRecord(token: FCMRegistrationToken(token), project: FCMProjectID($0.project), state: .invalid))
+        }
     ),
     C3Case(
         name: "unregistered token",
@@ -111,7 +114,9 @@ let c3Cases: [C3Case] = [
         message: "Requested entity was not found.",
         prepare: {
             $0.state.fcmTokens.register(
-                FCMTokenRecord(token: token, project: $0.project, state: .unregistered(at: Timestamp(millisecondsSince1970: 0))))
+                FCMTokenRecord(
+                    token: FCMRegistrationToken(token), project: FCMProjectID($0.project),
+                    state: .unregistered(at: Timestamp(millisecondsSince1970: 0))))
         }
     ),
     C3Case(
@@ -122,7 +127,9 @@ let c3Cases: [C3Case] = [
         message: "Requested entity was not found.",
         prepare: {
             $0.state.fcmTokens.register(
-                FCMTokenRecord(token: token, project: $0.project, state: .unregistered(at: Timestamp(millisecondsSince1970: 0))))
+                FCMTokenRecord(
+                    token: FCMRegistrationToken(token), project: FCMProjectID($0.project),
+                    state: .unregistered(at: Timestamp(millisecondsSince1970: 0))))
         },
         body: { _ in #"{"validate_only":true,"message":{"token":"\#(token)"}}"# }
     ),
@@ -197,7 +204,8 @@ let c3Cases: [C3Case] = [
         prepare: {
             $0.state.fcmTokens.register(
                 FCMTokenRecord(
-                    token: token, project: $0.project, platform: .ios, apnsFailure: .init(status: 403, reason: "BadEnvironmentKeyInToken"))
+                    token: FCMRegistrationToken(token), project: FCMProjectID($0.project), platform: .ios,
+                    apnsFailure: .init(status: 403, reason: "BadEnvironmentKeyInToken"))
             )
         }
     ),
@@ -209,7 +217,9 @@ let c3Cases: [C3Case] = [
         message: nil,
         prepare: {
             $0.state.fcmTokens.register(
-                FCMTokenRecord(token: token, project: $0.project, platform: .ios, apnsFailure: .init(status: 410, reason: "Unregistered"))
+                FCMTokenRecord(
+                    token: FCMRegistrationToken(token), project: FCMProjectID($0.project), platform: .ios,
+                    apnsFailure: .init(status: 410, reason: "Unregistered"))
             )
         }
     ),
@@ -253,7 +263,8 @@ struct FCMSendTests {
         try await withPushMock { mock in
             mock.state.fcmTokens.register(
                 FCMTokenRecord(
-                    token: token, project: mock.project, platform: .ios, apnsFailure: .init(status: 403, reason: "InvalidProviderToken"))
+                    token: FCMRegistrationToken(token), project: FCMProjectID(mock.project), platform: .ios,
+                    apnsFailure: .init(status: 403, reason: "InvalidProviderToken"))
             )
             let connection = try await mock.connect()
             let accessToken = try await mock.fetchAccessToken(over: connection)
@@ -290,9 +301,12 @@ struct FCMSendTests {
     @Test("topic and condition sends record the registered tokens they reach")
     func fanOut() async throws {
         try await withPushMock { mock in
-            mock.state.fcmTokens.register(FCMTokenRecord(token: token, project: mock.project, topics: ["news", "sport"]))
-            mock.state.fcmTokens.register(FCMTokenRecord(token: otherToken, project: mock.project, topics: ["news"]))
-            mock.state.fcmTokens.register(FCMTokenRecord(token: "zz" + otherToken, project: "other", topics: ["news"]))
+            mock.state.fcmTokens.register(
+                FCMTokenRecord(token: FCMRegistrationToken(token), project: FCMProjectID(mock.project), topics: ["news", "sport"]))
+            mock.state.fcmTokens.register(
+                FCMTokenRecord(token: FCMRegistrationToken(otherToken), project: FCMProjectID(mock.project), topics: ["news"]))
+            mock.state.fcmTokens.register(
+                FCMTokenRecord(token: FCMRegistrationToken("zz" + otherToken), project: "other", topics: ["news"]))
             let connection = try await mock.connect()
             let accessToken = try await mock.fetchAccessToken(over: connection)
             #expect(try await connection.send(mock.fcmSend(#"{"message":{"topic":"news"}}"#, accessToken: accessToken)).status == 200)
@@ -584,8 +598,8 @@ struct IIDTests {
             let connection = try await mock.connect()
             let accessToken = try await mock.fetchAccessToken(over: connection)
             await connection.close()
-            mock.state.fcmTokens.register(FCMTokenRecord(token: token, project: mock.project))
-            var full = FCMTokenRecord(token: otherToken, project: mock.project)
+            mock.state.fcmTokens.register(FCMTokenRecord(token: FCMRegistrationToken(token), project: FCMProjectID(mock.project)))
+            var full = FCMTokenRecord(token: FCMRegistrationToken(otherToken), project: FCMProjectID(mock.project))
             full.topics = Set((0..<FCMRegistry.maximumTopicsPerToken).map { "t\($0)" })
             mock.state.fcmTokens.register(full)
             let body = #"{"to":"/topics/news","registration_tokens":["\#(token)","bad token!","zz\#(token)","\#(otherToken)"]}"#
@@ -597,11 +611,11 @@ struct IIDTests {
             #expect(results[1]["error"] as? String == "INVALID_ARGUMENT")
             #expect(results[2]["error"] as? String == "NOT_FOUND")
             #expect(results[3]["error"] as? String == "TOO_MANY_TOPICS")
-            #expect(mock.state.fcmTokens.lookup(token)?.topics == ["news"])
+            #expect(mock.state.fcmTokens.lookup(FCMRegistrationToken(token))?.topics == ["news"])
             let (_, removed) = try await Self.call(
                 mock, path: "/iid/v1:batchRemove", body: #"{"to":"news","registration_tokens":["\#(token)"]}"#, accessToken: accessToken)
             #expect((removed["results"] as? [[String: Any]])?.first?.isEmpty == true)
-            #expect(mock.state.fcmTokens.lookup(token)?.topics == [])
+            #expect(mock.state.fcmTokens.lookup(FCMRegistrationToken(token))?.topics == [])
             #expect(mock.recordings.records(limit: 1).first?.platform == .iid)
         }
     }
@@ -615,7 +629,7 @@ struct IIDTests {
             let (status, _) = try await Self.call(
                 mock, body: #"{"to":"/topics/news","registration_tokens":["\#(token)"]}"#, accessToken: accessToken)
             #expect(status == 200)
-            #expect(mock.state.fcmTokens.lookup(token)?.project == mock.project)
+            #expect(mock.state.fcmTokens.lookup(FCMRegistrationToken(token))?.project == FCMProjectID(mock.project))
         }
     }
 

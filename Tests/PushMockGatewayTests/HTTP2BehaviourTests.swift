@@ -48,7 +48,7 @@ struct HTTP2BehaviourTests {
             // 410 is not an error condition for this purpose.
             mock.state.devices.register(
                 APNsDeviceRecord(
-                    token: PushMockHarness.sampleDeviceToken, bundleID: mock.topic,
+                    token: APNsDeviceToken(PushMockHarness.sampleDeviceToken), bundleID: mock.topic,
                     state: .unregistered(at: Timestamp(millisecondsSince1970: 0)))
             )
             #expect(try await connection.send(try mock.apnsRequest()).status == 410)

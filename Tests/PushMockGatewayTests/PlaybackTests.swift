@@ -17,7 +17,7 @@ struct PlaybackTests {
         try await withPushMock(configure: { $0.recording.journalPath = path }) { mock in
             mock.state.devices.register(
                 APNsDeviceRecord(
-                    token: Self.goneToken, bundleID: mock.topic,
+                    token: APNsDeviceToken(Self.goneToken), bundleID: mock.topic,
                     state: .unregistered(at: Timestamp(millisecondsSince1970: 1_700_000_000_000)))
             )
             let connection = try await mock.connect()
@@ -151,9 +151,12 @@ struct PlaybackTests {
             let clock = try #require(mock.state.virtualClock)
             clock.freeze()
             mock.state.expoTokens.register(
-                ExpoTokenRecord(token: tokenC, project: project, state: .unregistered(at: Timestamp(millisecondsSince1970: 0))))
+                ExpoTokenRecord(
+                    token: ExpoTokenID(tokenC), project: ExpoProjectName(project),
+                    state: .unregistered(at: Timestamp(millisecondsSince1970: 0))))
             mock.state.expoTokens.register(
-                ExpoTokenRecord(token: tokenB, project: project, relayFailure: .init(error: "InvalidCredentials")))
+                ExpoTokenRecord(
+                    token: ExpoTokenID(tokenB), project: ExpoProjectName(project), relayFailure: .init(error: "InvalidCredentials")))
             let sent = try await ExpoCurl.post(mock, json: batch)
             recordedSend = Array(sent.text.utf8)
             recordedIDs = try #require(sent.json?["data"]?.arrayValue?.compactMap { $0["id"]?.stringValue })

@@ -234,8 +234,10 @@ struct SimulatedFCMDeviceTests {
     func fcmStorage() async throws {
         try await withPushMock { mock in
             mock.clock.freeze()
-            mock.state.fcmTokens.register(FCMTokenRecord(token: Self.android, project: mock.project, platform: .android))
-            mock.state.fcmTokens.register(FCMTokenRecord(token: Self.iphone, project: mock.project, platform: .ios))
+            mock.state.fcmTokens.register(
+                FCMTokenRecord(token: FCMRegistrationToken(Self.android), project: FCMProjectID(mock.project), platform: .android))
+            mock.state.fcmTokens.register(
+                FCMTokenRecord(token: FCMRegistrationToken(Self.iphone), project: FCMProjectID(mock.project), platform: .ios))
             mock.setConnectivity(.offline, token: Self.android, service: .fcm)
             mock.setConnectivity(.offline, token: Self.iphone, service: .fcm)
             let connection = try await mock.connect()
@@ -278,7 +280,8 @@ struct SimulatedFCMDeviceTests {
     func topicFanOut() async throws {
         try await withPushMock { mock in
             for name in ["a-token-123", "b-token-123"] {
-                mock.state.fcmTokens.register(FCMTokenRecord(token: name, project: mock.project, topics: ["news"]))
+                mock.state.fcmTokens.register(
+                    FCMTokenRecord(token: FCMRegistrationToken(name), project: FCMProjectID(mock.project), topics: ["news"]))
             }
             let connection = try await mock.connect()
             let accessToken = try await mock.fetchAccessToken(over: connection)
@@ -342,7 +345,7 @@ struct TokenLifecycleTests {
     @Test("rotation: the old token dies, the new one works for the same app")
     func apnsRotation() async throws {
         try await withPushMock { mock in
-            mock.state.devices.register(APNsDeviceRecord(token: token, bundleID: mock.topic, environment: .sandbox))
+            mock.state.devices.register(APNsDeviceRecord(token: APNsDeviceToken(token), bundleID: mock.topic, environment: .sandbox))
             let control = try mock.controlClient()
             let rotation = try decodeJSON(try await control.call("POST", "apns/tokens/\(token)/rotate"))
             let newToken = try #require(rotation["new"]?["token"]?.stringValue)
@@ -362,7 +365,8 @@ struct TokenLifecycleTests {
     func fcmLifecycle() async throws {
         try await withPushMock { mock in
             let registration = PushMockHarness.sampleRegistrationToken
-            mock.state.fcmTokens.register(FCMTokenRecord(token: registration, project: mock.project, topics: ["news"]))
+            mock.state.fcmTokens.register(
+                FCMTokenRecord(token: FCMRegistrationToken(registration), project: FCMProjectID(mock.project), topics: ["news"]))
             let control = try mock.controlClient()
             _ = try await control.call("PATCH", "fcm/tokens/\(registration)", json: Array(#"{"expireAfterSends":1}"#.utf8))
             let connection = try await mock.connect()
@@ -522,7 +526,8 @@ struct LintRecordingTests {
     func fcmFinding() async throws {
         try await withPushMock { mock in
             let iphone = "ios-token-1:APA91bXYZ"
-            mock.state.fcmTokens.register(FCMTokenRecord(token: iphone, project: mock.project, platform: .ios))
+            mock.state.fcmTokens.register(
+                FCMTokenRecord(token: FCMRegistrationToken(iphone), project: FCMProjectID(mock.project), platform: .ios))
             let connection = try await mock.connect()
             let accessToken = try await mock.fetchAccessToken(over: connection)
             let body = #"{"message":{"token":"\#(iphone)","data":{"k":"v"},"apns":{"headers":{"apns-priority":"10"}}}}"#

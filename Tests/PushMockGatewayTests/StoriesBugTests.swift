@@ -185,9 +185,9 @@ struct StoriesBugTests {
 
             let project = "@acme/secure"
             mock.state.expoTokens.register(
-                project: ExpoProjectRecord(name: project, accessTokens: ["abcdefghijkl"], requiresAccessToken: true))
+                project: ExpoProjectRecord(name: ExpoProjectName(project), accessTokens: ["abcdefghijkl"], requiresAccessToken: true))
             let expoToken = "ExponentPushToken[xxxxxxxxxxxxxxxxxxxxxx]"
-            mock.state.expoTokens.register(ExpoTokenRecord(token: expoToken, project: project))
+            mock.state.expoTokens.register(ExpoTokenRecord(token: ExpoTokenID(expoToken), project: ExpoProjectName(project)))
             let expo = try await ExpoCurl.post(mock, json: #"{"to":"\#(expoToken)","title":"Hi"}"#)
             #expect(expo.status == 200, "\(expo.text)")
             #expect(expo.json?["data"]?["status"]?.stringValue == "ok", "\(expo.text)")
@@ -199,9 +199,9 @@ struct StoriesBugTests {
         try await withPushMock { mock in
             let project = "@acme/secure"
             mock.state.expoTokens.register(
-                project: ExpoProjectRecord(name: project, accessTokens: ["abcdefghijkl"], requiresAccessToken: true))
+                project: ExpoProjectRecord(name: ExpoProjectName(project), accessTokens: ["abcdefghijkl"], requiresAccessToken: true))
             let expoToken = "ExponentPushToken[xxxxxxxxxxxxxxxxxxxxxx]"
-            mock.state.expoTokens.register(ExpoTokenRecord(token: expoToken, project: project))
+            mock.state.expoTokens.register(ExpoTokenRecord(token: ExpoTokenID(expoToken), project: ExpoProjectName(project)))
             let expo = try await ExpoCurl.post(mock, json: #"{"to":"\#(expoToken)","title":"Hi"}"#)
             #expect(expo.status == 401, "\(expo.text)")
         }

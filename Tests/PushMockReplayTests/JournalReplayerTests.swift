@@ -79,7 +79,7 @@ struct JournalReplayerTests {
         try await withPushMock { target in
             target.state.devices.register(
                 APNsDeviceRecord(
-                    token: deviceToken(1), bundleID: target.topic,
+                    token: APNsDeviceToken(deviceToken(1)), bundleID: target.topic,
                     state: .unregistered(at: Timestamp(millisecondsSince1970: 1_700_000_000_000)))
             )
             let report = try await withAPNsSender(configuration: try target.apnsConfiguration()) { sender in
@@ -159,7 +159,8 @@ struct JournalReplayerTests {
             // The same journal, with the token gone on the target.
             target.state.fcmTokens.register(
                 FCMTokenRecord(
-                    token: token, project: "replay-project", state: .unregistered(at: Timestamp(millisecondsSince1970: 1_700_000_000_000))))
+                    token: FCMRegistrationToken(token), project: "replay-project",
+                    state: .unregistered(at: Timestamp(millisecondsSince1970: 1_700_000_000_000))))
             let again = try await withFCMSender(configuration: try target.fcmConfiguration(account: account.json)) { sender in
                 await JournalReplayer(fcm: sender, fcmProject: "replay-project").replay(records)
             }
@@ -176,7 +177,9 @@ struct JournalReplayerTests {
         let project = "@acme/reminders"
         func uninstall(_ token: String, on mock: PushMockHarness) {
             mock.state.expoTokens.register(
-                ExpoTokenRecord(token: token, project: project, state: .unregistered(at: Timestamp(millisecondsSince1970: 0))))
+                ExpoTokenRecord(
+                    token: ExpoTokenID(token), project: ExpoProjectName(project),
+                    state: .unregistered(at: Timestamp(millisecondsSince1970: 0))))
         }
         func sender(for mock: PushMockHarness, accessToken: String? = nil) throws -> ExpoSender {
             try ExpoSender(
@@ -209,7 +212,7 @@ struct JournalReplayerTests {
             uninstall(tokens[2], on: target)
             // The target demands an access token for the project; the replay brings its own.
             target.state.expoTokens.register(
-                project: ExpoProjectRecord(name: project, accessTokens: ["replay-secret"], requiresAccessToken: true))
+                project: ExpoProjectRecord(name: ExpoProjectName(project), accessTokens: ["replay-secret"], requiresAccessToken: true))
             let expo = try sender(for: target, accessToken: "replay-secret")
             let report = await JournalReplayer(expo: expo).replay(records)
             #expect(report.allMatch, "\(report.renderText())")

@@ -94,7 +94,8 @@ struct APNsOutcomeTests {
         try await withPushMock { mock in
             let gone = Timestamp(millisecondsSince1970: 1_700_000_000_123)
             mock.state.devices.register(
-                APNsDeviceRecord(token: PushMockHarness.sampleDeviceToken, bundleID: mock.topic, state: .unregistered(at: gone))
+                APNsDeviceRecord(
+                    token: APNsDeviceToken(PushMockHarness.sampleDeviceToken), bundleID: mock.topic, state: .unregistered(at: gone))
             )
             let sleeps = RecordedSleeps()
             try await withAPNsSender(configuration: try mock.apnsConfiguration(sleeps: sleeps)) { sender in
@@ -502,7 +503,8 @@ struct APNsConnectionTests {
             let gone = Timestamp(millisecondsSince1970: 1_700_000_000_000)
             for index in 0..<5 {
                 mock.state.devices.register(
-                    APNsDeviceRecord(token: deviceToken(200 + index), bundleID: mock.topic, state: .unregistered(at: gone)))
+                    APNsDeviceRecord(token: APNsDeviceToken(deviceToken(200 + index)), bundleID: mock.topic, state: .unregistered(at: gone))
+                )
             }
             try mock.addFault(FaultRule(match: FaultMatch(token: Glob("*7")), action: .apnsError(reason: "ServiceUnavailable")))
             let notifications = (0..<240).map { index -> APNsNotification in

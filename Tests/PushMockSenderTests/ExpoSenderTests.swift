@@ -36,8 +36,9 @@ struct ExpoSenderTests {
             let dead = Self.token(7)
             let uninstalledLater = Self.token(8)
             mock.state.expoTokens.register(
-                ExpoTokenRecord(token: dead, project: "@acme/app", state: .unregistered(at: Timestamp(millisecondsSince1970: 0))))
-            mock.state.expoTokens.register(ExpoTokenRecord(token: uninstalledLater, project: "@acme/app"))
+                ExpoTokenRecord(
+                    token: ExpoTokenID(dead), project: "@acme/app", state: .unregistered(at: Timestamp(millisecondsSince1970: 0))))
+            mock.state.expoTokens.register(ExpoTokenRecord(token: ExpoTokenID(uninstalledLater), project: "@acme/app"))
             // The clock stands still, so 1,050 notifications are over the project's 600/s: the
             // sender's backoff (advancing the gateway clock instead of sleeping) gets them through.
             let sender = try Self.sender(mock, tls: tls) { $0.sleep = RetrySleep { clock.advance(by: $0) } }
@@ -54,7 +55,9 @@ struct ExpoSenderTests {
 
             let early = try await sender.receipts(for: Array(report.receiptIDs.keys))
             #expect(early.count == 0)
-            _ = mock.state.expoTokens.update(uninstalledLater, project: "@acme/app") { $0.state = .unregistered(at: clock.now()) }
+            _ = mock.state.expoTokens.update(ExpoTokenID(uninstalledLater), project: "@acme/app") {
+                $0.state = .unregistered(at: clock.now())
+            }
             clock.advance(by: .seconds(121))
             let receipts = await sender.pollReceipts(for: report, interval: .milliseconds(10), timeout: .seconds(30))
             #expect(receipts.missing.isEmpty)
@@ -104,7 +107,7 @@ struct ExpoSenderTests {
         try await withPushMock { mock in
             mock.state.expoTokens.register(
                 project: ExpoProjectRecord(name: "@acme/app", accessTokens: ["tok-123"], requiresAccessToken: true))
-            mock.state.expoTokens.register(ExpoTokenRecord(token: Self.token(1), project: "@acme/app"))
+            mock.state.expoTokens.register(ExpoTokenRecord(token: ExpoTokenID(Self.token(1)), project: "@acme/app"))
             let without = try Self.sender(mock)
             let denied = await without.send([ExpoPushMessage(to: Self.token(1), body: "x")])
             #expect(denied.tickets.first?.outcome.errorCode == "UNAUTHORIZED")

@@ -113,7 +113,8 @@ struct FCMSenderTests {
         try await withPushMock { mock in
             mock.state.fcmTokens.register(
                 FCMTokenRecord(
-                    token: registrationToken, project: mock.project, state: .unregistered(at: Timestamp(millisecondsSince1970: 0))))
+                    token: FCMRegistrationToken(registrationToken), project: FCMProjectID(mock.project),
+                    state: .unregistered(at: Timestamp(millisecondsSince1970: 0))))
             try await withFCMSender(configuration: try mock.fcmConfiguration()) { sender in
                 let result = await sender.send(FCMPushMessage(target: .token(registrationToken)))
                 #expect(result.outcome == .tokenInvalid(TokenInvalidation(status: 404, reason: "UNREGISTERED")))
@@ -125,7 +126,7 @@ struct FCMSenderTests {
     @Test("INVALID_ARGUMENT and SENDER_ID_MISMATCH are rejected, not retried")
     func rejected() async throws {
         try await withPushMock { mock in
-            mock.state.fcmTokens.register(FCMTokenRecord(token: registrationToken, project: "other-project"))
+            mock.state.fcmTokens.register(FCMTokenRecord(token: FCMRegistrationToken(registrationToken), project: "other-project"))
             let sleeps = RecordedSleeps()
             try await withFCMSender(configuration: try mock.fcmConfiguration(sleeps: sleeps)) { sender in
                 let malformed = await sender.send(FCMPushMessage(target: .token("not a token!")))

@@ -95,3 +95,11 @@ enum HexDigit {
         return (byte &- 0x30) < 10 || (lowered &- 0x61) < 6
     }
 }
+
+/// One APNs device token, in canonical form (lower-case hex): the key the gateway's registries
+/// and device simulation use, whatever case the path spelled it in.
+public struct APNsDeviceToken: StringIdentifier {
+    public let rawValue: String
+
+    public init(_ text: String) { self.rawValue = APNsDeviceTokenFormat.canonical(text) }
+}

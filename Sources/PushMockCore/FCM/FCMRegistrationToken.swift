@@ -5,7 +5,14 @@
 /// document the format, so by default the mock only rejects what can never be a token (wrong
 /// characters, too short, absurdly long), which lets tests use readable fake tokens; the
 /// ``Rule/realistic`` rule insists on the real shape.
-public enum FCMRegistrationToken {
+///
+/// A value names one token as issued (registries key by it); the static members say whether a
+/// string can be one.
+public struct FCMRegistrationToken: StringIdentifier {
+    public let rawValue: String
+
+    public init(_ text: String) { self.rawValue = text }
+
     /// How strictly identifiers (`token`, `fid`) are checked.
     public struct Rule: Sendable, Hashable, CustomStringConvertible {
         private enum Known: String, CaseIterable, Sendable {

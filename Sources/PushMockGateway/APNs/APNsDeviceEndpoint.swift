@@ -165,7 +165,7 @@ struct APNsDeviceEndpoint: GatewayEndpoint {
         guard options.tokenFormat.accepts(deviceToken) else {
             return reject(APNsError(.badDeviceToken), apnsID: headers.apnsID, &exchange, connection: connection)
         }
-        if let device = devices.lookup(deviceToken) {
+        if let device = devices.lookup(APNsDeviceToken(deviceToken)) {
             exchange.isKnownDevice = true
             if let tokenEnvironment = device.environment, tokenEnvironment != exchange.environment {
                 return reject(APNsError(.badDeviceToken), apnsID: headers.apnsID, &exchange, connection: connection)
@@ -188,7 +188,7 @@ struct APNsDeviceEndpoint: GatewayEndpoint {
     func applyState(_ exchange: inout APNsExchange, in context: PipelineContext) {
         guard let headers = exchange.headers, let deviceToken = exchange.deviceToken else { return }
         // Counted only now, so a rejected request never uses up a token's remaining sends.
-        if exchange.isKnownDevice, let gone = devices.admitSend(to: deviceToken, now: context.now) {
+        if exchange.isKnownDevice, let gone = devices.admitSend(to: APNsDeviceToken(deviceToken), now: context.now) {
             return reject(gone, apnsID: headers.apnsID, &exchange, connection: context.connection)
         }
         accept(apnsID: headers.apnsID, &exchange, connection: context.connection)

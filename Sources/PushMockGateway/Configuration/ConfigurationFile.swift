@@ -227,7 +227,7 @@ public struct ConfigurationFile: Codable, Sendable {
                 state.serviceAccounts.register(try account.makeRecord(relativeTo: baseDirectory))
             }
             for token in fcm.tokens ?? [] {
-                state.fcmTokens.register(try token.makeRecord(now: now, defaultProject: state.fcmOptions.sampleProjectID))
+                state.fcmTokens.register(try token.makeRecord(now: now, defaultProject: FCMProjectID(state.fcmOptions.sampleProjectID)))
             }
         }
         if let expo {

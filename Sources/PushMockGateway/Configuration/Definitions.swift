@@ -144,7 +144,8 @@ public struct APNsDeviceDefinition: Codable, Sendable, Hashable {
         guard APNsDeviceTokenFormat.variable.accepts(token.utf8) else {
             throw DefinitionError("token \(token): not an even-length hex string of 8 to 200 bytes")
         }
-        var record = APNsDeviceRecord(token: token, bundleID: bundleID, environment: environment, acceptedSends: sends ?? 0)
+        var record = APNsDeviceRecord(
+            token: APNsDeviceToken(token), bundleID: bundleID, environment: environment, acceptedSends: sends ?? 0)
         try APNsTokenPatch(state: state, at: at, expireAs: expireAs).apply(to: &record, now: now)
         if let expireAfterSends {
             // A total, like `sends`, so a listed definition posts back unchanged.
@@ -155,13 +156,13 @@ public struct APNsDeviceDefinition: Codable, Sendable, Hashable {
     }
 
     package init(_ record: APNsDeviceRecord) {
-        self.token = record.token
+        self.token = record.token.rawValue
         self.bundleId = record.bundleID
         self.environment = record.environment
         self.expireAfterSends = record.expireAfterSends
         self.expireAs = record.expireAfterSends == nil ? nil : record.endOfLife
         self.sends = record.acceptedSends
-        self.replacedBy = record.replacedBy
+        self.replacedBy = record.replacedBy?.rawValue
         switch record.state {
         case .active:
             self.state = "active"

@@ -56,8 +56,8 @@ public struct ExpoTokenDefinition: Codable, Sendable, Hashable {
             throw DefinitionError("Expo token \(token): expireAfterSends must be at least 1")
         }
         return ExpoTokenRecord(
-            token: token,
-            project: project ?? Self.defaultProject,
+            token: ExpoTokenID(token),
+            project: ExpoProjectName(project ?? Self.defaultProject),
             platform: platform ?? .ios,
             state: parsedState ?? .active,
             relayFailure: failure,
@@ -67,13 +67,13 @@ public struct ExpoTokenDefinition: Codable, Sendable, Hashable {
     }
 
     package init(_ record: ExpoTokenRecord) {
-        self.token = record.token
-        self.project = record.project
+        self.token = record.token.rawValue
+        self.project = record.project.rawValue
         self.platform = record.platform
         self.failure = record.relayFailure
         self.expireAfterSends = record.expireAfterSends
         self.sends = record.acceptedSends
-        self.replacedBy = record.replacedBy
+        self.replacedBy = record.replacedBy?.rawValue
         switch record.state {
         case .active: self.state = "active"
         case .unregistered(let at):
@@ -82,10 +82,12 @@ public struct ExpoTokenDefinition: Codable, Sendable, Hashable {
         }
     }
 
-    static func checkToken(_ token: String) throws {
+    @discardableResult
+    static func checkToken(_ token: String) throws -> ExpoTokenID {
         guard ExpoPushToken(token, syntax: .service) != nil else {
             throw DefinitionError("Expo token \(token): not an Expo push token (ExponentPushToken[…] or ExpoPushToken[…])")
         }
+        return ExpoTokenID(token)
     }
 
     static func state(_ text: String?, at: FlexibleTimestamp?, now: Timestamp, token: String) throws -> ExpoTokenRecord.State? {
@@ -133,9 +135,9 @@ public struct ExpoTokenPatch: Codable, Sendable, Hashable {
     }
 
     package func apply(to record: inout ExpoTokenRecord, now: Timestamp) throws {
-        if let project { record.project = project }
+        if let project { record.project = ExpoProjectName(project) }
         if let platform { record.platform = platform }
-        if let state = try ExpoTokenDefinition.state(state, at: at, now: now, token: record.token) {
+        if let state = try ExpoTokenDefinition.state(state, at: at, now: now, token: record.token.rawValue) {
             record.state = state
         }
         if let expireAfterSends {
@@ -180,8 +182,8 @@ public struct ExpoProjectDefinition: Codable, Sendable, Hashable {
             throw DefinitionError("Expo project \(name): requireAccessToken needs at least one access token")
         }
         return ExpoProjectRecord(
-            name: name,
-            projectID: projectId,
+            name: ExpoProjectName(name),
+            projectID: projectId.map(ExpoProjectName.init),
             accessTokens: tokens,
             requiresAccessToken: requires,
             bundleIdentifier: bundleIdentifier
@@ -190,8 +192,8 @@ public struct ExpoProjectDefinition: Codable, Sendable, Hashable {
 
     /// The project as reported: access tokens shortened to a fingerprint.
     package init(_ record: ExpoProjectRecord) {
-        self.name = record.name
-        self.projectId = record.projectID
+        self.name = record.name.rawValue
+        self.projectId = record.projectID?.rawValue
         self.accessTokens = record.accessTokens.map { "…" + String($0.suffix(6)) }
         self.requireAccessToken = record.requiresAccessToken
         self.bundleIdentifier = record.bundleIdentifier

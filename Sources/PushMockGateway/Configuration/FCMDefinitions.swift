@@ -146,7 +146,7 @@ public struct FCMTokenDefinition: Codable, Sendable, Hashable {
         self.apns = apns
     }
 
-    package func makeRecord(now: Timestamp, defaultProject: String) throws -> FCMTokenRecord {
+    package func makeRecord(now: Timestamp, defaultProject: FCMProjectID) throws -> FCMTokenRecord {
         guard FCMRegistrationToken.isWellFormed(token) else {
             throw DefinitionError("FCM token \(token): not a well-formed registration token")
         }
@@ -164,8 +164,8 @@ public struct FCMTokenDefinition: Codable, Sendable, Hashable {
             throw DefinitionError("FCM token \(token): expireAfterSends must be at least 1")
         }
         return FCMTokenRecord(
-            token: token,
-            project: project ?? defaultProject,
+            token: FCMRegistrationToken(token),
+            project: project.map(FCMProjectID.init) ?? defaultProject,
             platform: platform ?? .android,
             state: parsedState,
             topics: Set(topics ?? []),
@@ -176,14 +176,14 @@ public struct FCMTokenDefinition: Codable, Sendable, Hashable {
     }
 
     package init(_ record: FCMTokenRecord) {
-        self.token = record.token
-        self.project = record.project
+        self.token = record.token.rawValue
+        self.project = record.project.rawValue
         self.platform = record.platform
         self.topics = record.topics.sorted()
         self.apns = record.apnsFailure
         self.expireAfterSends = record.expireAfterSends
         self.sends = record.acceptedSends
-        self.replacedBy = record.replacedBy
+        self.replacedBy = record.replacedBy?.rawValue
         switch record.state {
         case .active: self.state = "active"
         case .unregistered(let at):
@@ -254,7 +254,7 @@ public struct FCMTokenPatch: Codable, Sendable, Hashable {
     }
 
     package func apply(to record: inout FCMTokenRecord, now: Timestamp) throws {
-        if let project { record.project = project }
+        if let project { record.project = FCMProjectID(project) }
         if let platform { record.platform = platform }
         if let state {
             switch state.lowercased() {

@@ -40,7 +40,7 @@ extension ControlAPI {
             return try Self.encoded(records.map(APNsDeviceDefinition.init), status: 201)
         case "GET" where request.matches("GET", "apns", "tokens", "*"):
             let token = segments[2]
-            guard let record = state.devices.lookup(token) else { throw ControlAPIError(404, "no token \(token)") }
+            guard let record = state.devices.lookup(APNsDeviceToken(token)) else { throw ControlAPIError(404, "no token \(token)") }
             return try Self.encoded(APNsDeviceDefinition(record))
         case "PATCH" where request.matches("PATCH", "apns", "tokens", "*"),
             "POST" where request.matches("POST", "apns", "tokens", "*"):
@@ -57,7 +57,7 @@ extension ControlAPI {
             return try Self.encoded(["old": APNsDeviceDefinition(old), "new": APNsDeviceDefinition(new)], status: 201)
         case "DELETE" where request.matches("DELETE", "apns", "tokens", "*"):
             let token = segments[2]
-            guard state.devices.remove(token) else { throw ControlAPIError(404, "no token \(token)") }
+            guard state.devices.remove(APNsDeviceToken(token)) else { throw ControlAPIError(404, "no token \(token)") }
             return Self.json(status: 200, ["removed": JSONValue(token)])
         case "POST" where request.matches("POST", "apns", "certificate-authorities"):
             let upload = try JSONDecoder().decode(CertificateAuthorityUpload.self, from: Data(body))
@@ -74,20 +74,21 @@ extension ControlAPI {
         }
     }
 
-    static func apnsToken(_ text: String) throws -> String {
+    static func apnsToken(_ text: String) throws -> APNsDeviceToken {
         guard APNsDeviceTokenFormat.variable.accepts(text.utf8) else {
             throw ControlAPIError(400, "\(text) is not an APNs device token (an even-length hex string)")
         }
-        return APNsDeviceTokenFormat.canonical(text)
+        return APNsDeviceToken(text)
     }
 
     /// A new 32-byte token, as iOS issues them.
-    static func randomAPNsToken() -> String {
+    static func randomAPNsToken() -> APNsDeviceToken {
         var generator = SystemRandomNumberGenerator()
-        return (0..<32).map { _ in
+        let hex = (0..<32).map { _ in
             let byte = UInt8.random(in: 0...255, using: &generator)
             return String(byte, radix: 16).leftPadded(to: 2)
         }.joined()
+        return APNsDeviceToken(hex)
     }
 
     private struct CertificateAuthorityUpload: Decodable {

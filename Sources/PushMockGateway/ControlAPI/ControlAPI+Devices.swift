@@ -50,7 +50,7 @@ extension ControlAPI {
             guard change.connectivity != nil || change.permission != nil else {
                 throw ControlAPIError(400, "give the connectivity and/or the permission: {\"connectivity\": \"offline\"}")
             }
-            let policy = storagePolicy(for: address)
+            let policy = state.storagePolicy(for: address)
             var device: SimulatedDevice?
             if let permission = change.permission {
                 device = state.simulatedDevices.setPermission(permission, for: address, policy: policy, now: now)
@@ -118,7 +118,7 @@ extension ControlAPI {
         if parts.count == 2 {
             let service = try Self.service(parts[parts.startIndex])
             let token = parts[parts.startIndex + 1].removingPercentEncoding ?? parts[parts.startIndex + 1]
-            return DeviceAddress(service: service, token: service == .apns ? try Self.apnsToken(token) : token)
+            return DeviceAddress(service: service, token: service == .apns ? try Self.apnsToken(token).rawValue : token)
         }
         let token = parts[parts.startIndex].removingPercentEncoding ?? parts[parts.startIndex]
         if ExpoPushToken(token, syntax: .sdk) != nil { return DeviceAddress(service: .expo, token: token) }
@@ -129,13 +129,6 @@ extension ControlAPI {
         if isHex, state.simulatedDevices.device(apns, now: now) != nil { return apns }
         if state.simulatedDevices.device(fcm, now: now) != nil { return fcm }
         return isHex ? apns : fcm
-    }
-
-    /// FCM tokens registered as iOS follow APNs's storage rules.
-    func storagePolicy(for address: DeviceAddress) -> StoragePolicy {
-        if address.service == .fcm, state.fcmTokens.lookup(address.token)?.platform == .ios { return .apns }
-        if address.service == .expo { return state.expoTokens.lookup(address.token)?.platform == .android ? .fcm : .apns }
-        return address.service == .apns ? .apns : .fcm
     }
 
     static func service(_ text: String) throws -> PushService {

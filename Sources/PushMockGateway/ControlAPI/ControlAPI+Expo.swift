@@ -11,7 +11,7 @@ extension ControlAPI {
         let registry = state.expoTokens
         switch request.method {
         case "GET" where request.matches("GET", "expo", "tokens"):
-            let project = request.query["project"]
+            let project = request.query["project"].map(ExpoProjectName.init)
             return try Self.encoded(registry.all.filter { project == nil || $0.project == project }.map(ExpoTokenDefinition.init))
         case "POST" where request.matches("POST", "expo", "tokens"):
             let definitions: [ExpoTokenDefinition] = try Self.decodeOneOrMany(body)
@@ -20,33 +20,30 @@ extension ControlAPI {
             records.forEach(registry.register)
             return try Self.encoded(records.map(ExpoTokenDefinition.init), status: 201)
         case "GET" where request.matches("GET", "expo", "tokens", "*"):
-            guard let record = registry.lookup(segments[2]) else { throw ControlAPIError(404, "no Expo token \(segments[2])") }
+            guard let record = registry.lookup(ExpoTokenID(segments[2])) else { throw ControlAPIError(404, "no Expo token \(segments[2])") }
             return try Self.encoded(ExpoTokenDefinition(record))
         case "PATCH" where request.matches("PATCH", "expo", "tokens", "*"),
             "POST" where request.matches("POST", "expo", "tokens", "*"):
-            let token = segments[2]
-            try ExpoTokenDefinition.checkToken(token)
+            let token = try ExpoTokenDefinition.checkToken(segments[2])
             let patch = body.isEmpty ? ExpoTokenPatch() : try JSONDecoder().decode(ExpoTokenPatch.self, from: Data(body))
             let now = state.clock.now()
-            let record = try registry.update(token, project: patch.project ?? ExpoTokenDefinition.defaultProject) {
+            let record = try registry.update(token, project: ExpoProjectName(patch.project ?? ExpoTokenDefinition.defaultProject)) {
                 try patch.apply(to: &$0, now: now)
             }
             return try Self.encoded(ExpoTokenDefinition(record))
         case "POST" where request.matches("POST", "expo", "tokens", "*", "rotate"):
-            let token = segments[2]
-            try ExpoTokenDefinition.checkToken(token)
+            let token = try ExpoTokenDefinition.checkToken(segments[2])
             let rotation = body.isEmpty ? TokenRotation() : try JSONDecoder().decode(TokenRotation.self, from: Data(body))
-            let newToken = rotation.newToken ?? Self.randomExpoToken()
-            try ExpoTokenDefinition.checkToken(newToken)
+            let newToken = try ExpoTokenDefinition.checkToken(rotation.newToken ?? Self.randomExpoToken())
             let (old, new) = registry.rotate(
                 token,
                 to: newToken,
-                project: rotation.project ?? ExpoTokenDefinition.defaultProject,
+                project: ExpoProjectName(rotation.project ?? ExpoTokenDefinition.defaultProject),
                 at: rotation.at?.timestamp ?? state.clock.now()
             )
             return try Self.encoded(["old": ExpoTokenDefinition(old), "new": ExpoTokenDefinition(new)], status: 201)
         case "DELETE" where request.matches("DELETE", "expo", "tokens", "*"):
-            guard registry.remove(segments[2]) else { throw ControlAPIError(404, "no Expo token \(segments[2])") }
+            guard registry.remove(ExpoTokenID(segments[2])) else { throw ControlAPIError(404, "no Expo token \(segments[2])") }
             return Self.json(status: 200, ["removed": JSONValue(segments[2])])
         case "GET" where request.matches("GET", "expo", "projects"):
             return try Self.encoded(registry.projects.map(ExpoProjectDefinition.init))
@@ -56,10 +53,14 @@ extension ControlAPI {
             records.forEach { registry.register(project: $0) }
             return try Self.encoded(records.map(ExpoProjectDefinition.init), status: 201)
         case "GET" where request.matches("GET", "expo", "projects", "*"):
-            guard let record = registry.project(named: segments[2]) else { throw ControlAPIError(404, "no Expo project \(segments[2])") }
+            guard let record = registry.project(named: ExpoProjectName(segments[2])) else {
+                throw ControlAPIError(404, "no Expo project \(segments[2])")
+            }
             return try Self.encoded(ExpoProjectDefinition(record))
         case "DELETE" where request.matches("DELETE", "expo", "projects", "*"):
-            guard registry.remove(project: segments[2]) else { throw ControlAPIError(404, "no Expo project \(segments[2])") }
+            guard registry.remove(project: ExpoProjectName(segments[2])) else {
+                throw ControlAPIError(404, "no Expo project \(segments[2])")
+            }
             return Self.json(status: 200, ["removed": JSONValue(segments[2])])
         default:
             return nil

@@ -26,18 +26,22 @@ extension ControlAPI {
         case "POST" where request.matches("POST", "fcm", "tokens"):
             let definitions: [FCMTokenDefinition] = try Self.decodeOneOrMany(body)
             let now = state.clock.now()
-            let records = try definitions.map { try $0.makeRecord(now: now, defaultProject: state.fcmOptions.sampleProjectID) }
+            let records = try definitions.map {
+                try $0.makeRecord(now: now, defaultProject: FCMProjectID(state.fcmOptions.sampleProjectID))
+            }
             records.forEach(state.fcmTokens.register)
             return try Self.encoded(records.map(FCMTokenDefinition.init), status: 201)
         case "GET" where request.matches("GET", "fcm", "tokens", "*"):
-            guard let record = state.fcmTokens.lookup(segments[2]) else { throw ControlAPIError(404, "no FCM token \(segments[2])") }
+            guard let record = state.fcmTokens.lookup(FCMRegistrationToken(segments[2])) else {
+                throw ControlAPIError(404, "no FCM token \(segments[2])")
+            }
             return try Self.encoded(FCMTokenDefinition(record))
         case "PATCH" where request.matches("PATCH", "fcm", "tokens", "*"),
             "POST" where request.matches("POST", "fcm", "tokens", "*"):
             let token = try Self.fcmToken(segments[2])
             let patch = body.isEmpty ? FCMTokenPatch() : try JSONDecoder().decode(FCMTokenPatch.self, from: Data(body))
             let now = state.clock.now()
-            let record = try state.fcmTokens.update(token, project: patch.project ?? state.fcmOptions.sampleProjectID) {
+            let record = try state.fcmTokens.update(token, project: FCMProjectID(patch.project ?? state.fcmOptions.sampleProjectID)) {
                 try patch.apply(to: &$0, now: now)
             }
             return try Self.encoded(FCMTokenDefinition(record))
@@ -48,15 +52,18 @@ extension ControlAPI {
             let (old, new) = state.fcmTokens.rotate(
                 token,
                 to: newToken,
-                project: rotation.project ?? state.fcmOptions.sampleProjectID,
+                project: FCMProjectID(rotation.project ?? state.fcmOptions.sampleProjectID),
                 at: rotation.at?.timestamp ?? state.clock.now()
             )
             return try Self.encoded(["old": FCMTokenDefinition(old), "new": FCMTokenDefinition(new)], status: 201)
         case "DELETE" where request.matches("DELETE", "fcm", "tokens", "*"):
-            guard state.fcmTokens.remove(segments[2]) else { throw ControlAPIError(404, "no FCM token \(segments[2])") }
+            guard state.fcmTokens.remove(FCMRegistrationToken(segments[2])) else {
+                throw ControlAPIError(404, "no FCM token \(segments[2])")
+            }
             return Self.json(status: 200, ["removed": JSONValue(segments[2])])
         case "GET" where request.matches("GET", "fcm", "topics"):
-            return try Self.encoded(state.fcmTokens.topics(project: request.query["project"]).mapValues { $0.sorted() })
+            return try Self.encoded(
+                state.fcmTokens.topics(project: request.query["project"].map(FCMProjectID.init)).mapValues { $0.sorted() })
         case "POST" where request.matches("POST", "fcm", "access-tokens", "revoke"):
             let count = state.accessTokens.count
             state.accessTokens.revokeAll()
@@ -66,21 +73,21 @@ extension ControlAPI {
         }
     }
 
-    static func fcmToken(_ text: String) throws -> String {
+    static func fcmToken(_ text: String) throws -> FCMRegistrationToken {
         guard FCMRegistrationToken.isWellFormed(text) else {
             throw ControlAPIError(400, "\(text) is not a well-formed FCM registration token")
         }
-        return text
+        return FCMRegistrationToken(text)
     }
 
     /// A token shaped like the ones FCM issues: an 11-character instance id, `:APA91b`, and
     /// 134 URL-safe base64 characters.
-    static func randomFCMToken() -> String {
+    static func randomFCMToken() -> FCMRegistrationToken {
         let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_")
         var generator = SystemRandomNumberGenerator()
         func characters(_ count: Int) -> String {
             String((0..<count).map { _ in alphabet[Int.random(in: 0..<alphabet.count, using: &generator)] })
         }
-        return characters(11) + ":APA91b" + characters(134)
+        return FCMRegistrationToken(characters(11) + ":APA91b" + characters(134))
     }
 }

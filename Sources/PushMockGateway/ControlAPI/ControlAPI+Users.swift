@@ -97,7 +97,7 @@ extension ControlAPI {
         let now = state.clock.now()
         let devices = try user.tokens.map { token in
             let address = try deviceAddress([token][...])
-            return state.simulatedDevices.setPermission(permission, for: address, policy: storagePolicy(for: address), now: now)
+            return state.simulatedDevices.setPermission(permission, for: address, policy: state.storagePolicy(for: address), now: now)
         }
         return try Self.encoded(devices.map { DeviceReport($0, detailed: false) }, key: "devices")
     }

@@ -58,15 +58,15 @@ struct ExpoReceiptsEndpoint: GatewayEndpoint {
             let registry = self.registry
             let ready = receipts.receipts(for: ids, now: context.now) { Self.outcome(of: $0, registry: registry) }
             exchange.receipts = ready.map { entry in
-                let token = receipts.entry(entry.id.rawValue)?.token ?? ""
-                let record = registry.lookup(token)
+                let token = receipts.entry(entry.id.rawValue)?.token
+                let record = token.flatMap(registry.lookup)
                 let project = record.flatMap { registry.project(named: $0.project) }
                 let error = ExpoDeliveryError.named(
                     ExpoErrorCode(rawValue: code),
-                    token: token,
+                    token: token?.rawValue ?? "",
                     message: message,
                     platform: record?.platform ?? .ios,
-                    project: project?.name ?? record?.project,
+                    project: (project?.name ?? record?.project)?.rawValue,
                     bundleIdentifier: project?.bundleIdentifier,
                     sentAt: context.now.secondsSince1970
                 )
@@ -103,17 +103,17 @@ struct ExpoReceiptsEndpoint: GatewayEndpoint {
         if let preset = entry.presetError { return .error(preset) }
         guard let record = registry.lookup(entry.token) else { return .ok }
         if !record.isActive(at: entry.availableAt) {
-            return .error(.deviceNotRegistered(entry.token))
+            return .error(.deviceNotRegistered(entry.token.rawValue))
         }
         if let failure = record.relayFailure, failure.stage == .receipt {
             let project = registry.project(named: record.project)
             return .error(
                 .named(
                     ExpoErrorCode(rawValue: failure.error),
-                    token: entry.token,
+                    token: entry.token.rawValue,
                     message: failure.message,
                     platform: record.platform,
-                    project: project?.name ?? record.project,
+                    project: (project?.name ?? record.project).rawValue,
                     bundleIdentifier: project?.bundleIdentifier,
                     sentAt: entry.availableAt.secondsSince1970
                 )

@@ -57,7 +57,7 @@ struct ExpoSendEndpoint: GatewayEndpoint {
         let validation = options.validation
         let parsed = http.parse(&exchange.request, coding: &exchange.receivedCoding) { body throws(ExpoRequestError) in
             try ExpoPushRequestParser.parse(body: body, options: validation) { token in
-                registry.project(ofToken: token.rawValue)
+                registry.project(ofToken: ExpoTokenID(token.rawValue))?.rawValue
             }
         }
         exchange.parsed = parsed
@@ -76,8 +76,8 @@ struct ExpoSendEndpoint: GatewayEndpoint {
                 return
             }
             exchange.tickets = send.entries.map { entry in
-                let record = registry.lookup(entry.message.to)
-                let project = send.project.flatMap(registry.project(named:))
+                let record = registry.lookup(ExpoTokenID(entry.message.to))
+                let project = send.project.flatMap { registry.project(named: ExpoProjectName($0)) }
                 return .error(
                     ExpoDeliveryError.named(
                         ExpoErrorCode(rawValue: code),
@@ -99,7 +99,8 @@ struct ExpoSendEndpoint: GatewayEndpoint {
     /// Enhanced push security: a project that requires an access token refuses requests
     /// without one of its tokens.
     func authenticate(_ exchange: inout ExpoSendExchange, in context: PipelineContext) {
-        guard options.authentication == .required, let name = exchange.send?.project, let project = registry.project(named: name),
+        guard options.authentication == .required, let name = exchange.send?.project,
+            let project = registry.project(named: ExpoProjectName(name)),
             project.requiresAccessToken
         else {
             return
@@ -129,7 +130,7 @@ struct ExpoSendEndpoint: GatewayEndpoint {
                 tickets.append(.error(error))
                 continue
             }
-            let record = registry.lookup(token)
+            let record = registry.lookup(ExpoTokenID(token))
             if let error = ticketError(for: token, record: record, entry: entry, send: send, now: now) {
                 tickets.append(.error(error))
                 continue
@@ -140,8 +141,8 @@ struct ExpoSendEndpoint: GatewayEndpoint {
                 (
                     id,
                     ExpoReceiptStore.Entry(
-                        token: token,
-                        project: send.project,
+                        token: ExpoTokenID(token),
+                        project: send.project.map(ExpoProjectName.init),
                         issuedAt: now,
                         availableAt: now + options.receiptDelay,
                         expiresAt: now + options.receiptLifetime,
@@ -178,7 +179,7 @@ struct ExpoSendEndpoint: GatewayEndpoint {
                 token: token,
                 message: failure.message,
                 platform: record.platform,
-                project: project?.name ?? record.project,
+                project: (project?.name ?? record.project).rawValue,
                 bundleIdentifier: project?.bundleIdentifier,
                 sentAt: nil,
                 payloadSize: entry.payloadSize,
@@ -186,7 +187,7 @@ struct ExpoSendEndpoint: GatewayEndpoint {
             )
         }
         // Counted last, so only an accepted message uses up one of the token's sends.
-        guard registry.admitSend(to: token, now: now) else { return .deviceNotRegistered(token) }
+        guard registry.admitSend(to: ExpoTokenID(token), now: now) else { return .deviceNotRegistered(token) }
         return nil
     }
 
@@ -266,8 +267,8 @@ extension ExpoSendEndpoint {
                     (
                         id,
                         ExpoReceiptStore.Entry(
-                            token: send.entries[index].message.to,
-                            project: send.project,
+                            token: ExpoTokenID(send.entries[index].message.to),
+                            project: send.project.map(ExpoProjectName.init),
                             issuedAt: now,
                             availableAt: now + options.receiptDelay,
                             expiresAt: now + options.receiptLifetime,

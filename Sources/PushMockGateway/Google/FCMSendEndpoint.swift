@@ -10,7 +10,7 @@ struct FCMSendExchange: EndpointExchange {
     var status = 0
     var error: FCMError?
     /// `projects/{project}` of the path.
-    var project: String?
+    var project: FCMProjectID?
     /// The body, parsed once: the typed request or the error FCM gives for it (answered only
     /// after authentication, as Google's front end checks the credential first).
     var body: Result<FCMSendRequest, FCMError>?
@@ -18,7 +18,7 @@ struct FCMSendExchange: EndpointExchange {
     var json: JSONValue?
     var grant: AccessTokenGrant?
     var messageName: String?
-    var resolvedTokens: [String] = []
+    var resolvedTokens: [FCMRegistrationToken] = []
 
     /// The validated request, when the body passed validation.
     var send: FCMSendRequest? {
@@ -29,7 +29,7 @@ struct FCMSendExchange: EndpointExchange {
     var isAccepted: Bool { status == 200 }
 
     var faultFacts: FaultFacts {
-        var facts = FaultFacts(project: project, payload: json.map { PayloadView(bytes: request.body, json: $0) })
+        var facts = FaultFacts(project: project?.rawValue, payload: json.map { PayloadView(bytes: request.body, json: $0) })
         switch send?.message.target {
         case .token(let token), .fid(let token): facts.token = token
         case .topic(let topic): facts.topic = topic
@@ -67,7 +67,7 @@ struct FCMSendEndpoint: GatewayEndpoint {
             fail(&exchange, FCMError.notFound(path: String(request.pathWithoutQuery)))
             return exchange
         }
-        exchange.project = project
+        exchange.project = FCMProjectID(project)
         guard request.method == "POST" else {
             fail(&exchange, FCMError.notFound(path: String(request.pathWithoutQuery)))
             return exchange
@@ -108,7 +108,7 @@ struct FCMSendEndpoint: GatewayEndpoint {
             return fail(&exchange, .insufficientScopes())
         }
         guard grant.owns(project: project) else {
-            return fail(&exchange, .permissionDenied(project: project))
+            return fail(&exchange, .permissionDenied(project: project.rawValue))
         }
     }
 
@@ -136,10 +136,10 @@ struct FCMSendEndpoint: GatewayEndpoint {
         switch send.message.target {
         case .token(let registrationToken), .fid(let registrationToken):
             // Counted last, so only a message FCM accepts uses up one of the token's sends.
-            if !send.validateOnly, !registry.admitSend(to: registrationToken, now: now) {
+            if !send.validateOnly, !registry.admitSend(to: FCMRegistrationToken(registrationToken), now: now) {
                 return fail(&exchange, .unregistered())
             }
-            exchange.resolvedTokens = [registrationToken]
+            exchange.resolvedTokens = [FCMRegistrationToken(registrationToken)]
         case .topic(let topic):
             exchange.resolvedTokens = registry.activeTokens(project: project, now: now) { $0.contains(topic) }
         case .condition(let condition):
@@ -185,17 +185,17 @@ struct FCMSendEndpoint: GatewayEndpoint {
             time: context.now,
             latencyMicroseconds: latencyMicroseconds
         )
-        record.namespace = ExchangeRecorder.namespace(of: exchange.request, app: exchange.project)
+        record.namespace = ExchangeRecorder.namespace(of: exchange.request, app: exchange.project?.rawValue)
         return record
     }
 
     /// The registry's verdict on a registration token (C3 rows INVALID_ARGUMENT,
     /// SENDER_ID_MISMATCH, UNREGISTERED, and the APNs failures FCM relays for iOS tokens).
-    private func checkToken(_ token: String, project: String, validateOnly: Bool, now: Timestamp) -> FCMError? {
+    private func checkToken(_ token: String, project: FCMProjectID, validateOnly: Bool, now: Timestamp) -> FCMError? {
         guard FCMRegistrationToken.isWellFormed(token) else {
             return .invalidRegistrationToken(field: "message.token")
         }
-        guard let record = registry.lookup(token) else {
+        guard let record = registry.lookup(FCMRegistrationToken(token)) else {
             return options.rejectUnknownTokens ? .invalidRegistrationToken(field: "message.token") : nil
         }
         if case .invalid = record.state {

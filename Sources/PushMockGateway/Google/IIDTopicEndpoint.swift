@@ -126,10 +126,10 @@ struct IIDTopicEndpoint: GatewayEndpoint {
             }
             seen.append(token)
             switch registry.changeSubscription(
-                token: token,
+                token: FCMRegistrationToken(token),
                 topic: topic,
                 subscribe: operation == .add,
-                project: project,
+                project: FCMProjectID(project),
                 createUnknown: !options.rejectUnknownTokens,
                 now: context.now
             ) {

@@ -17,9 +17,9 @@ extension ExchangeRecorder {
     ) -> ExchangeRecord {
         let request = outcome.request
         var notification = NotificationInfo()
-        notification.project = outcome.project
+        notification.project = outcome.project?.rawValue
         notification.messageID = outcome.messageName
-        notification.resolvedTokens = outcome.resolvedTokens
+        notification.resolvedTokens = outcome.resolvedTokens.map(\.rawValue)
         if let message = outcome.send?.message {
             switch message.target {
             case .token(let token), .fid(let token): notification.token = token

@@ -51,7 +51,7 @@ struct DeliveryIntake {
                 let collapseID = values.collapseID
                 notification = SimulatedNotification(
                     id: name,
-                    app: project,
+                    app: project.rawValue,
                     sentAt: now,
                     priority: DeliveryPriority(values.priority ?? .immediate),
                     expiry: apnsExpiry(values.expiration, now: now),
@@ -60,7 +60,7 @@ struct DeliveryIntake {
                     kind: kind,
                     payload: payload
                 )
-                return (DeviceAddress(service: .fcm, token: token), .apns, notification)
+                return (DeviceAddress(service: .fcm, token: token.rawValue), .apns, notification)
             case .web:
                 let headers = message.webpush?.headers
                 let urgency = headers.flatMap { Self.value(named: "Urgency", in: $0) }?.lowercased()
@@ -68,7 +68,7 @@ struct DeliveryIntake {
                     headers.flatMap { Self.value(named: "TTL", in: $0) }.flatMap { Int64($0) } ?? FCMMessageValidator.maximumTTLSeconds
                 notification = SimulatedNotification(
                     id: name,
-                    app: project,
+                    app: project.rawValue,
                     sentAt: now,
                     priority: urgency == "high" ? .high : (urgency == "low" || urgency == "very-low" ? .low : .normal),
                     expiry: ttl <= 0 ? .immediately : .at(now + .seconds(ttl)),
@@ -89,7 +89,7 @@ struct DeliveryIntake {
                 let ttl = android?.ttlSeconds ?? FCMMessageValidator.maximumTTLSeconds
                 notification = SimulatedNotification(
                     id: name,
-                    app: project,
+                    app: project.rawValue,
                     sentAt: now,
                     priority: priority,
                     expiry: ttl <= 0 ? .immediately : .at(now + .seconds(ttl)),
@@ -99,7 +99,7 @@ struct DeliveryIntake {
                     payload: payload
                 )
             }
-            return (DeviceAddress(service: .fcm, token: token), .fcm, notification)
+            return (DeviceAddress(service: .fcm, token: token.rawValue), .fcm, notification)
         }
     }
 

@@ -50,7 +50,7 @@ struct NotificationLinting {
     func fcm(_ outcome: FCMSendExchange, now: Timestamp) -> [LintNote] {
         guard outcome.status == 200, let send = outcome.send else { return [] }
         var platform = LintTargetPlatform.unknown
-        if case .token(let token) = send.message.target, let record = fcmTokens.lookup(token) {
+        if case .token(let token) = send.message.target, let record = fcmTokens.lookup(FCMRegistrationToken(token)) {
             platform = LintTargetPlatform(rawValue: record.platform.rawValue) ?? .unknown
         }
         return FCMLinter.lint(send, platform: platform, now: now, configuration: configuration).map(Self.note)
@@ -103,7 +103,7 @@ struct NotificationLinting {
                 continue
             }
             guard lintedForIOS.insert(message.messageIndex).inserted else { continue }
-            let bundleID = expoTokens.project(named: send.project ?? "")?.bundleIdentifier
+            let bundleID = send.project.flatMap { expoTokens.project(named: ExpoProjectName($0)) }?.bundleIdentifier
             let (input, payload) = Self.apnsRequest(for: message, topic: bundleID, now: now)
             for finding in APNsLinter.lint(input, payload: payload, now: now, configuration: configuration)
             where Self.expoRelevantAPNsRules.contains(finding.code) {

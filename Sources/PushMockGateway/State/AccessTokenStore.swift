@@ -24,8 +24,8 @@ package struct AccessTokenGrant: Sendable, Hashable {
         }
     }
 
-    package func owns(project: String) -> Bool {
-        project == projectID || (projectNumber.map { $0 == project } ?? false)
+    package func owns(project: FCMProjectID) -> Bool {
+        project.rawValue == projectID || (projectNumber.map { $0 == project.rawValue } ?? false)
     }
 }
 

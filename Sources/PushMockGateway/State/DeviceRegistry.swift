@@ -21,8 +21,8 @@ package struct APNsDeviceRecord: Sendable, Hashable, Codable {
         case expired
     }
 
-    /// The token in canonical (lower-case hex) form.
-    package var token: String
+    /// The token (canonical, lower-case hex).
+    package var token: APNsDeviceToken
     /// The bundle ID of the app the token belongs to; `nil`: any app (a token registered only
     /// to script its lifecycle).
     package var bundleID: String?
@@ -38,19 +38,19 @@ package struct APNsDeviceRecord: Sendable, Hashable, Codable {
     /// Notifications accepted for this token so far.
     package var acceptedSends: Int
     /// The token that replaced this one (``DeviceRegistry/rotate(_:to:at:)``).
-    package var replacedBy: String?
+    package var replacedBy: APNsDeviceToken?
 
     package init(
-        token: String,
+        token: APNsDeviceToken,
         bundleID: String?,
         environment: APNsEnvironment? = .sandbox,
         state: State = .active,
         expireAfterSends: Int? = nil,
         endOfLife: EndOfLife = .expired,
         acceptedSends: Int = 0,
-        replacedBy: String? = nil
+        replacedBy: APNsDeviceToken? = nil
     ) {
-        self.token = APNsDeviceTokenFormat.canonical(token)
+        self.token = token
         self.bundleID = bundleID
         self.environment = environment
         self.state = state
@@ -78,10 +78,10 @@ package struct APNsDeviceRecord: Sendable, Hashable, Codable {
 ///
 /// Shared by every connection; a `Mutex` keeps each lookup a short critical section.
 package final class DeviceRegistry: Sendable {
-    private let devices: Mutex<[String: APNsDeviceRecord]>
+    private let devices: Mutex<[APNsDeviceToken: APNsDeviceRecord]>
 
     package init(_ records: [APNsDeviceRecord] = []) {
-        var initial: [String: APNsDeviceRecord] = [:]
+        var initial: [APNsDeviceToken: APNsDeviceRecord] = [:]
         for record in records {
             initial[record.token] = record
         }
@@ -93,20 +93,18 @@ package final class DeviceRegistry: Sendable {
         devices.withLock { $0[record.token] = record }
     }
 
-    /// Looks a token up (any case).
-    package func lookup(_ token: String) -> APNsDeviceRecord? {
-        let key = APNsDeviceTokenFormat.canonical(token)
-        return devices.withLock { $0[key] }
+    /// Looks a token up.
+    package func lookup(_ token: APNsDeviceToken) -> APNsDeviceRecord? {
+        devices.withLock { $0[token] }
     }
 
     /// Changes a token's state; returns the updated record, or `nil` if unknown.
     @discardableResult
-    package func setState(_ state: APNsDeviceRecord.State, for token: String) -> APNsDeviceRecord? {
-        let key = APNsDeviceTokenFormat.canonical(token)
-        return devices.withLock { devices in
-            guard var record = devices[key] else { return nil }
+    package func setState(_ state: APNsDeviceRecord.State, for token: APNsDeviceToken) -> APNsDeviceRecord? {
+        devices.withLock { devices in
+            guard var record = devices[token] else { return nil }
             record.state = state
-            devices[key] = record
+            devices[token] = record
             return record
         }
     }
@@ -114,16 +112,15 @@ package final class DeviceRegistry: Sendable {
     /// Counts one accepted notification, atomically with a last look at the token's state:
     /// returns the 410 error if the token ended meanwhile (another connection's send used up
     /// its last one). Unknown tokens are not counted.
-    package func admitSend(to token: String, now: Timestamp) -> APNsError? {
-        let key = APNsDeviceTokenFormat.canonical(token)
-        return devices.withLock { devices -> APNsError? in
-            guard var record = devices[key] else { return nil }
+    package func admitSend(to token: APNsDeviceToken, now: Timestamp) -> APNsError? {
+        devices.withLock { devices -> APNsError? in
+            guard var record = devices[token] else { return nil }
             if let gone = record.goneError(at: now) { return gone }
             record.acceptedSends.addSaturating(1)
             if let limit = record.expireAfterSends, record.acceptedSends >= limit, case .active = record.state {
                 record.state = record.endOfLife == .expired ? .expired(at: now) : .unregistered(at: now)
             }
-            devices[key] = record
+            devices[token] = record
             return nil
         }
     }
@@ -133,13 +130,13 @@ package final class DeviceRegistry: Sendable {
     /// the same app and environment. Unknown old tokens are registered first, for any app.
     /// A token already replaced rotates the newest token of its chain (``RotationChain``);
     /// `old` is the record that was replaced.
-    package func rotate(_ token: String, to newToken: String, at now: Timestamp) -> (old: APNsDeviceRecord, new: APNsDeviceRecord) {
-        let first = APNsDeviceTokenFormat.canonical(token)
-        let newKey = APNsDeviceTokenFormat.canonical(newToken)
-        return devices.withLock { devices in
-            let key = RotationChain.newest(from: first) { devices[$0]?.replacedBy }
+    package func rotate(_ token: APNsDeviceToken, to newToken: APNsDeviceToken, at now: Timestamp) -> (
+        old: APNsDeviceRecord, new: APNsDeviceRecord
+    ) {
+        devices.withLock { devices in
+            let key = RotationChain.newest(from: token) { devices[$0]?.replacedBy }
             var old = devices[key] ?? APNsDeviceRecord(token: key, bundleID: nil, environment: nil)
-            if key == newKey, let previous = devices.values.first(where: { $0.replacedBy == key }) {
+            if key == newToken, let previous = devices.values.first(where: { $0.replacedBy == key }) {
                 return (previous, old)
             }
             let new = APNsDeviceRecord(token: newToken, bundleID: old.bundleID, environment: old.environment)
@@ -153,21 +150,19 @@ package final class DeviceRegistry: Sendable {
 
     /// Applies `change` to a token's record (creating it for any app and environment if
     /// unknown) and returns the result.
-    package func update(_ token: String, _ change: (inout APNsDeviceRecord) throws -> Void) rethrows -> APNsDeviceRecord {
-        let key = APNsDeviceTokenFormat.canonical(token)
-        return try devices.withLock { devices in
-            var record = devices[key] ?? APNsDeviceRecord(token: key, bundleID: nil, environment: nil)
+    package func update(_ token: APNsDeviceToken, _ change: (inout APNsDeviceRecord) throws -> Void) rethrows -> APNsDeviceRecord {
+        try devices.withLock { devices in
+            var record = devices[token] ?? APNsDeviceRecord(token: token, bundleID: nil, environment: nil)
             try change(&record)
-            devices[key] = record
+            devices[token] = record
             return record
         }
     }
 
     /// Removes a token; returns whether it was known.
     @discardableResult
-    package func remove(_ token: String) -> Bool {
-        let key = APNsDeviceTokenFormat.canonical(token)
-        return devices.withLock { $0.removeValue(forKey: key) != nil }
+    package func remove(_ token: APNsDeviceToken) -> Bool {
+        devices.withLock { $0.removeValue(forKey: token) != nil }
     }
 
     /// Every registered token, sorted.

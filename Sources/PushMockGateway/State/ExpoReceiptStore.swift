@@ -11,8 +11,8 @@ import Synchronization
 package final class ExpoReceiptStore: Sendable {
     /// One issued ticket's future receipt.
     package struct Entry: Sendable {
-        package var token: String
-        package var project: String?
+        package var token: ExpoTokenID
+        package var project: ExpoProjectName?
         package var issuedAt: Timestamp
         /// When the relay happens and the receipt can be fetched.
         package var availableAt: Timestamp
@@ -23,7 +23,7 @@ package final class ExpoReceiptStore: Sendable {
         var receipt: ExpoReceipt?
 
         package init(
-            token: String, project: String? = nil, issuedAt: Timestamp, availableAt: Timestamp, expiresAt: Timestamp,
+            token: ExpoTokenID, project: ExpoProjectName? = nil, issuedAt: Timestamp, availableAt: Timestamp, expiresAt: Timestamp,
             presetError: ExpoDeliveryError? = nil
         ) {
             self.token = token

@@ -54,10 +54,10 @@ package struct ExpoTokenRecord: Sendable, Hashable, Codable {
         }
     }
 
-    package var token: String
+    package var token: ExpoTokenID
     /// The project: its experience id (`@owner/slug`) or project id. Requests mixing tokens of
     /// two projects get `PUSH_TOO_MANY_EXPERIENCE_IDS`.
-    package var project: String
+    package var project: ExpoProjectName
     package var platform: Platform
     package var state: State
     package var relayFailure: RelayFailure?
@@ -66,17 +66,17 @@ package struct ExpoTokenRecord: Sendable, Hashable, Codable {
     /// Messages accepted for this token so far.
     package var acceptedSends: Int
     /// The token that replaced this one.
-    package var replacedBy: String?
+    package var replacedBy: ExpoTokenID?
 
     package init(
-        token: String,
-        project: String,
+        token: ExpoTokenID,
+        project: ExpoProjectName,
         platform: Platform = .ios,
         state: State = .active,
         relayFailure: RelayFailure? = nil,
         expireAfterSends: Int? = nil,
         acceptedSends: Int = 0,
-        replacedBy: String? = nil
+        replacedBy: ExpoTokenID? = nil
     ) {
         self.token = token
         self.project = project
@@ -100,9 +100,9 @@ package struct ExpoTokenRecord: Sendable, Hashable, Codable {
 /// An Expo project: its name (experience id `@owner/slug` or project id) and, with "enhanced
 /// push security", the access tokens a sender must present.
 package struct ExpoProjectRecord: Sendable, Hashable, Codable {
-    package var name: String
+    package var name: ExpoProjectName
     /// The EAS project id (a UUID), when known; tokens may name either.
-    package var projectID: String?
+    package var projectID: ExpoProjectName?
     /// Access tokens accepted as `Authorization: Bearer …`.
     package var accessTokens: [String]
     /// Enhanced push security: requests for this project need one of ``accessTokens``.
@@ -111,8 +111,8 @@ package struct ExpoProjectRecord: Sendable, Hashable, Codable {
     package var bundleIdentifier: String?
 
     package init(
-        name: String,
-        projectID: String? = nil,
+        name: ExpoProjectName,
+        projectID: ExpoProjectName? = nil,
         accessTokens: [String] = [],
         requiresAccessToken: Bool = false,
         bundleIdentifier: String? = nil
@@ -128,8 +128,8 @@ package struct ExpoProjectRecord: Sendable, Hashable, Codable {
 /// Expo push tokens and projects. Shared by all connections.
 package final class ExpoRegistry: Sendable {
     private struct Contents {
-        var tokens: [String: ExpoTokenRecord] = [:]
-        var projects: [String: ExpoProjectRecord] = [:]
+        var tokens: [ExpoTokenID: ExpoTokenRecord] = [:]
+        var projects: [ExpoProjectName: ExpoProjectRecord] = [:]
     }
 
     private let contents = Mutex(Contents())
@@ -140,17 +140,17 @@ package final class ExpoRegistry: Sendable {
         contents.withLock { $0.tokens[record.token] = record }
     }
 
-    package func lookup(_ token: String) -> ExpoTokenRecord? {
+    package func lookup(_ token: ExpoTokenID) -> ExpoTokenRecord? {
         contents.withLock { $0.tokens[token] }
     }
 
     @discardableResult
-    package func remove(_ token: String) -> Bool {
+    package func remove(_ token: ExpoTokenID) -> Bool {
         contents.withLock { $0.tokens.removeValue(forKey: token) != nil }
     }
 
     /// The canonical project name of a token (a project id resolves to the project's name).
-    package func project(ofToken token: String) -> String? {
+    package func project(ofToken token: ExpoTokenID) -> ExpoProjectName? {
         contents.withLock { contents in
             guard let project = contents.tokens[token]?.project else { return nil }
             return Self.canonicalName(project, in: contents.projects)
@@ -159,7 +159,7 @@ package final class ExpoRegistry: Sendable {
 
     /// Counts one accepted message, atomically with a last look at the token's state; `false`
     /// if the token stopped being active. Unknown tokens are not counted.
-    package func admitSend(to token: String, now: Timestamp) -> Bool {
+    package func admitSend(to token: ExpoTokenID, now: Timestamp) -> Bool {
         contents.withLock { contents in
             guard var record = contents.tokens[token] else { return true }
             guard record.isActive(at: now) else { return false }
@@ -175,7 +175,7 @@ package final class ExpoRegistry: Sendable {
     /// Replaces `token` with `newToken` at `now` (reinstall): the old one is unregistered, the
     /// new one active for the same project and platform. A token already replaced rotates the
     /// newest token of its chain (``RotationChain``); `old` is the record that was replaced.
-    package func rotate(_ token: String, to newToken: String, project: String, at now: Timestamp) -> (
+    package func rotate(_ token: ExpoTokenID, to newToken: ExpoTokenID, project: ExpoProjectName, at now: Timestamp) -> (
         old: ExpoTokenRecord, new: ExpoTokenRecord
     ) {
         contents.withLock { contents in
@@ -194,7 +194,9 @@ package final class ExpoRegistry: Sendable {
     }
 
     /// Applies `change` to a token's record (creating it for `project` if unknown).
-    package func update(_ token: String, project: String, _ change: (inout ExpoTokenRecord) throws -> Void) rethrows -> ExpoTokenRecord {
+    package func update(_ token: ExpoTokenID, project: ExpoProjectName, _ change: (inout ExpoTokenRecord) throws -> Void) rethrows
+        -> ExpoTokenRecord
+    {
         try contents.withLock { contents in
             var record = contents.tokens[token] ?? ExpoTokenRecord(token: token, project: project)
             try change(&record)
@@ -218,14 +220,14 @@ package final class ExpoRegistry: Sendable {
     }
 
     /// The project called `name`, or whose project id is `name`.
-    package func project(named name: String) -> ExpoProjectRecord? {
+    package func project(named name: ExpoProjectName) -> ExpoProjectRecord? {
         contents.withLock { contents in
             contents.projects[name] ?? contents.projects.values.first { $0.projectID == name }
         }
     }
 
     @discardableResult
-    package func remove(project name: String) -> Bool {
+    package func remove(project name: ExpoProjectName) -> Bool {
         contents.withLock { $0.projects.removeValue(forKey: name) != nil }
     }
 
@@ -233,7 +235,7 @@ package final class ExpoRegistry: Sendable {
         contents.withLock { Array($0.projects.values) }.sorted { $0.name < $1.name }
     }
 
-    private static func canonicalName(_ name: String, in projects: [String: ExpoProjectRecord]) -> String {
+    private static func canonicalName(_ name: ExpoProjectName, in projects: [ExpoProjectName: ExpoProjectRecord]) -> ExpoProjectName {
         if projects[name] != nil { return name }
         return projects.values.first { $0.projectID == name }?.name ?? name
     }

@@ -32,9 +32,9 @@ package struct FCMTokenRecord: Sendable, Hashable, Codable {
         }
     }
 
-    package var token: String
+    package var token: FCMRegistrationToken
     /// The project (sender) the token was issued for.
-    package var project: String
+    package var project: FCMProjectID
     package var platform: Platform
     package var state: State
     /// Topics the token is subscribed to.
@@ -48,18 +48,18 @@ package struct FCMTokenRecord: Sendable, Hashable, Codable {
     /// Messages accepted for this token so far.
     package var acceptedSends: Int
     /// The token that replaced this one (``FCMRegistry/rotate(_:to:project:at:)``).
-    package var replacedBy: String?
+    package var replacedBy: FCMRegistrationToken?
 
     package init(
-        token: String,
-        project: String,
+        token: FCMRegistrationToken,
+        project: FCMProjectID,
         platform: Platform = .android,
         state: State = .active,
         topics: Set<String> = [],
         apnsFailure: APNsFailure? = nil,
         expireAfterSends: Int? = nil,
         acceptedSends: Int = 0,
-        replacedBy: String? = nil
+        replacedBy: FCMRegistrationToken? = nil
     ) {
         self.token = token
         self.project = project
@@ -84,7 +84,7 @@ package struct FCMTokenRecord: Sendable, Hashable, Codable {
 
 /// FCM registration tokens and their topic subscriptions. Shared by all connections.
 package final class FCMRegistry: Sendable {
-    private let tokens = Mutex<[String: FCMTokenRecord]>([:])
+    private let tokens = Mutex<[FCMRegistrationToken: FCMTokenRecord]>([:])
 
     /// Google's limit on topics per app instance.
     package static let maximumTopicsPerToken = 2000
@@ -95,18 +95,18 @@ package final class FCMRegistry: Sendable {
         tokens.withLock { $0[record.token] = record }
     }
 
-    package func lookup(_ token: String) -> FCMTokenRecord? {
+    package func lookup(_ token: FCMRegistrationToken) -> FCMTokenRecord? {
         tokens.withLock { $0[token] }
     }
 
     @discardableResult
-    package func remove(_ token: String) -> Bool {
+    package func remove(_ token: FCMRegistrationToken) -> Bool {
         tokens.withLock { $0.removeValue(forKey: token) != nil }
     }
 
     /// Counts one accepted message, atomically with a last look at the token's state; returns
     /// `false` if the token stopped being active meanwhile. Unknown tokens are not counted.
-    package func admitSend(to token: String, now: Timestamp) -> Bool {
+    package func admitSend(to token: FCMRegistrationToken, now: Timestamp) -> Bool {
         tokens.withLock { tokens in
             guard var record = tokens[token] else { return true }
             guard record.isActive(at: now) else { return false }
@@ -124,7 +124,7 @@ package final class FCMRegistry: Sendable {
     /// platform with the same topic subscriptions. Unknown old tokens are registered first for
     /// `project`. A token already replaced rotates the newest token of its chain
     /// (``RotationChain``); `old` is the record that was replaced.
-    package func rotate(_ token: String, to newToken: String, project: String, at now: Timestamp) -> (
+    package func rotate(_ token: FCMRegistrationToken, to newToken: FCMRegistrationToken, project: FCMProjectID, at now: Timestamp) -> (
         old: FCMTokenRecord, new: FCMTokenRecord
     ) {
         tokens.withLock { tokens in
@@ -144,7 +144,9 @@ package final class FCMRegistry: Sendable {
     }
 
     /// Applies `change` to a token's record (creating it for `project` if unknown).
-    package func update(_ token: String, project: String, _ change: (inout FCMTokenRecord) throws -> Void) rethrows -> FCMTokenRecord {
+    package func update(_ token: FCMRegistrationToken, project: FCMProjectID, _ change: (inout FCMTokenRecord) throws -> Void) rethrows
+        -> FCMTokenRecord
+    {
         try tokens.withLock { tokens in
             var record = tokens[token] ?? FCMTokenRecord(token: token, project: project)
             try change(&record)
@@ -172,10 +174,10 @@ package final class FCMRegistry: Sendable {
     /// Subscribes (`subscribe == true`) or unsubscribes a token. Unknown tokens are created
     /// for `project` when `createUnknown` is set (zero-configuration use), else `notFound`.
     package func changeSubscription(
-        token: String,
+        token: FCMRegistrationToken,
         topic: String,
         subscribe: Bool,
-        project: String,
+        project: FCMProjectID,
         createUnknown: Bool,
         now: Timestamp
     ) -> SubscriptionResult {
@@ -205,15 +207,15 @@ package final class FCMRegistry: Sendable {
 
     /// Active tokens of `project` for which `reaches(topics)` holds, sorted (topic and
     /// condition sends).
-    package func activeTokens(project: String, now: Timestamp, where reaches: (Set<String>) -> Bool) -> [String] {
+    package func activeTokens(project: FCMProjectID, now: Timestamp, where reaches: (Set<String>) -> Bool) -> [FCMRegistrationToken] {
         tokens.withLock { tokens in
             tokens.values.filter { $0.project == project && $0.isActive(at: now) && reaches($0.topics) }.map(\.token)
         }.sorted()
     }
 
     /// Topic → subscribed tokens, for one project or all.
-    package func topics(project: String? = nil) -> [String: [String]] {
-        var result: [String: [String]] = [:]
+    package func topics(project: FCMProjectID? = nil) -> [String: [FCMRegistrationToken]] {
+        var result: [String: [FCMRegistrationToken]] = [:]
         for record in all where project == nil || record.project == project {
             for topic in record.topics {
                 result[topic, default: []].append(record.token)

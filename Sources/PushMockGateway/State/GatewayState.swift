@@ -119,3 +119,16 @@ package final class GatewayState: Sendable {
     /// The journal's path, if journaling is on.
     package var journalPath: String? { journal?.path }
 }
+
+extension GatewayState {
+    /// How a device stores notifications while offline: by the service that finally delivers
+    /// to it. FCM tokens registered as iOS, and Expo tokens of iOS apps, are reached through
+    /// APNs and follow its rules (one stored notification per app).
+    package func storagePolicy(for address: DeviceAddress) -> StoragePolicy {
+        switch address.service {
+        case .fcm: return fcmTokens.lookup(FCMRegistrationToken(address.token))?.platform == .ios ? .apns : .fcm
+        case .expo: return expoTokens.lookup(ExpoTokenID(address.token))?.platform == .android ? .fcm : .apns
+        default: return .apns
+        }
+    }
+}
