@@ -178,8 +178,24 @@ package struct ChildProcess: Sendable {
         kill(pid, signal)
     }
 
-    /// Runs `executable` to the end: its status, standard output and error as text.
+    /// Runs `executable` to the end: its status, standard output and error as text. Waits on a
+    /// Dispatch thread (``offloaded(_:)``), never on one of the cooperative threads every test
+    /// of the run shares.
     package static func run(
+        _ executable: String,
+        _ arguments: [String],
+        environment: [String: String] = [:],
+        inheritEnvironment: Bool = true,
+        directory: String? = nil
+    ) async throws -> (status: Int32, output: String, error: String) {
+        try await offloaded {
+            try runBlocking(executable, arguments, environment: environment, inheritEnvironment: inheritEnvironment, directory: directory)
+        }
+    }
+
+    /// Runs `executable` to the end, blocking the calling thread: only for synchronous code that
+    /// is not on the cooperative pool (async code uses ``run(_:_:environment:inheritEnvironment:directory:)``).
+    package static func runBlocking(
         _ executable: String,
         _ arguments: [String],
         environment: [String: String] = [:],
@@ -191,5 +207,14 @@ package struct ChildProcess: Sendable {
         let (output, error) = child.readOutput()
         let status = child.wait()
         return (status, String(decoding: output, as: UTF8.self), String(decoding: error, as: UTF8.self))
+    }
+}
+
+/// Runs blocking work (waiting for a child process, reading its pipes) on a Dispatch thread, so
+/// it never holds one of the few cooperative threads all tests share: on a 2-core machine two
+/// tests blocked in `waitpid` stall every other test of the run, timers and long polls included.
+package func offloaded<Value: Sendable>(_ work: @escaping @Sendable () throws -> Value) async throws -> Value {
+    try await withCheckedThrowingContinuation { continuation in
+        DispatchQueue.global().async { continuation.resume(with: Result { try work() }) }
     }
 }

@@ -16,28 +16,28 @@ struct OpenSSLCertificateInteropTests {
         try PEM.writePrivateKeyPEM(authority.privateKeyPEM, to: directory.path("ca-key.pem"))
     }
 
-    @Test func opensslVerifiesTheServerCertificate() throws {
+    @Test func opensslVerifiesTheServerCertificate() async throws {
         let server = try LocalPKI.makeServerCertificate(issuer: authority, dnsNames: ["localhost"], ipAddresses: ["127.0.0.1", "::1"])
         try PEM.writeCertificatePEM(server.certificatePEM, to: directory.path("server.pem"))
 
-        let plain = try OpenSSLTool.run(["verify", "-CAfile", "ca.pem", "server.pem"], in: directory)
+        let plain = try await OpenSSLTool.run(["verify", "-CAfile", "ca.pem", "server.pem"], in: directory)
         #expect(plain.succeeded, "openssl verify failed: \(plain.combinedOutput)")
         #expect(plain.standardOutput.contains("server.pem: OK"))
 
         for identity in [["-verify_hostname", "localhost"], ["-verify_ip", "127.0.0.1"], ["-verify_ip", "::1"]] {
-            let strict = try OpenSSLTool.run(
+            let strict = try await OpenSSLTool.run(
                 ["verify", "-x509_strict", "-purpose", "sslserver", "-CAfile", "ca.pem"] + identity + ["server.pem"],
                 in: directory
             )
             #expect(strict.succeeded, "strict verify with \(identity) failed: \(strict.combinedOutput)")
         }
 
-        let wrongName = try OpenSSLTool.run(
+        let wrongName = try await OpenSSLTool.run(
             ["verify", "-CAfile", "ca.pem", "-verify_hostname", "example.com", "server.pem"], in: directory)
         #expect(!wrongName.succeeded)
     }
 
-    @Test func opensslShowsTheSubjectAlternativeNames() throws {
+    @Test func opensslShowsTheSubjectAlternativeNames() async throws {
         let server = try LocalPKI.makeServerCertificate(
             issuer: authority,
             dnsNames: ["localhost", "api.push.apple.com"],
@@ -45,7 +45,7 @@ struct OpenSSLCertificateInteropTests {
         )
         try PEM.writeCertificatePEM(server.certificatePEM, to: directory.path("server.pem"))
 
-        let text = try OpenSSLTool.run(["x509", "-noout", "-text", "-in", "server.pem"], in: directory)
+        let text = try await OpenSSLTool.run(["x509", "-noout", "-text", "-in", "server.pem"], in: directory)
         try #require(text.succeeded, "openssl x509 failed: \(text.combinedOutput)")
         let output = text.standardOutput
         #expect(output.contains("DNS:localhost"))
@@ -57,27 +57,27 @@ struct OpenSSLCertificateInteropTests {
         #expect(output.contains("X509v3 Authority Key Identifier"))
         #expect(output.contains("ecdsa-with-SHA256"))
 
-        let caText = try OpenSSLTool.run(["x509", "-noout", "-text", "-in", "ca.pem"], in: directory)
+        let caText = try await OpenSSLTool.run(["x509", "-noout", "-text", "-in", "ca.pem"], in: directory)
         #expect(caText.standardOutput.contains("CA:TRUE"))
         #expect(caText.standardOutput.contains("Certificate Sign, CRL Sign"))
     }
 
-    @Test func opensslReadsTheWrittenKeys() throws {
+    @Test func opensslReadsTheWrittenKeys() async throws {
         let server = try LocalPKI.makeServerCertificate(issuer: authority, dnsNames: ["localhost"], ipAddresses: [])
         try PEM.writeCertificatePEM(server.certificatePEM, to: directory.path("server.pem"))
         try PEM.writePrivateKeyPEM(server.privateKeyPEM, to: directory.path("server-key.pem"))
 
         // The key matches the certificate: both give the same public key.
-        let fromKey = try OpenSSLTool.run(["pkey", "-in", "server-key.pem", "-pubout"], in: directory)
-        let fromCertificate = try OpenSSLTool.run(["x509", "-in", "server.pem", "-noout", "-pubkey"], in: directory)
+        let fromKey = try await OpenSSLTool.run(["pkey", "-in", "server-key.pem", "-pubout"], in: directory)
+        let fromCertificate = try await OpenSSLTool.run(["x509", "-in", "server.pem", "-noout", "-pubkey"], in: directory)
         #expect(fromKey.succeeded && fromCertificate.succeeded)
         #expect(fromKey.standardOutput == fromCertificate.standardOutput)
-        let caKey = try OpenSSLTool.run(["pkey", "-in", "ca-key.pem", "-noout"], in: directory)
+        let caKey = try await OpenSSLTool.run(["pkey", "-in", "ca-key.pem", "-noout"], in: directory)
         #expect(caKey.succeeded)
     }
 
     @Test(arguments: [false, true])
-    func opensslAcceptsTheAPNsClientCertificateForClientAuth(multiTopic: Bool) throws {
+    func opensslAcceptsTheAPNsClientCertificateForClientAuth(multiTopic: Bool) async throws {
         let client = try LocalPKI.makeAPNsClientCertificate(
             issuer: authority,
             bundleID: "com.example.app",
@@ -91,19 +91,19 @@ struct OpenSSLCertificateInteropTests {
         )
         try PEM.writeCertificatePEM(client.certificatePEM, to: directory.path("client.pem"))
 
-        let verify = try OpenSSLTool.run(
+        let verify = try await OpenSSLTool.run(
             ["verify", "-x509_strict", "-purpose", "sslclient", "-CAfile", "ca.pem", "client.pem"],
             in: directory
         )
         #expect(verify.succeeded, "openssl verify -purpose sslclient failed: \(verify.combinedOutput)")
 
-        let asServer = try OpenSSLTool.run(["verify", "-purpose", "sslserver", "-CAfile", "ca.pem", "client.pem"], in: directory)
+        let asServer = try await OpenSSLTool.run(["verify", "-purpose", "sslserver", "-CAfile", "ca.pem", "client.pem"], in: directory)
         #expect(!asServer.succeeded, "a client-auth-only certificate must not pass as a server certificate")
 
-        let subject = try OpenSSLTool.run(["x509", "-noout", "-subject", "-nameopt", "compat", "-in", "client.pem"], in: directory)
+        let subject = try await OpenSSLTool.run(["x509", "-noout", "-subject", "-nameopt", "compat", "-in", "client.pem"], in: directory)
         #expect(subject.standardOutput.contains("UID=com.example.app/CN=Apple Push Services: com.example.app/OU=PUSHMOCK00"))
 
-        let text = try OpenSSLTool.run(["x509", "-noout", "-text", "-in", "client.pem"], in: directory)
+        let text = try await OpenSSLTool.run(["x509", "-noout", "-text", "-in", "client.pem"], in: directory)
         #expect(text.standardOutput.contains("1.2.840.113635.100.6.3.1"))
         #expect(text.standardOutput.contains("1.2.840.113635.100.6.3.2"))
         #expect(text.standardOutput.contains("1.2.840.113635.100.6.3.6") == multiTopic)

@@ -6,9 +6,9 @@ import Testing
 /// provider tokens by hand (and whose output is DER, not JOSE's raw `R || S`).
 @Suite("ES256 interoperability with openssl", .enabled(if: OpenSSLTool.isAvailable, OpenSSLTool.unavailableReason))
 struct OpenSSLSignatureInteropTests {
-    @Test func verifiesATokenSignedWithOpensslDgst() throws {
+    @Test func verifiesATokenSignedWithOpensslDgst() async throws {
         let directory = try TemporaryDirectory()
-        let generate = try OpenSSLTool.run(
+        let generate = try await OpenSSLTool.run(
             ["genpkey", "-algorithm", "EC", "-pkeyopt", "ec_paramgen_curve:P-256", "-out", "AuthKey.p8"],
             in: directory
         )
@@ -20,7 +20,7 @@ struct OpenSSLSignatureInteropTests {
             Base64URL.encode(#"{"alg":"ES256","kid":"OPENSSL001"}"#) + "."
             + Base64URL.encode(#"{"iss":"TEAM000001","iat":1700000000}"#)
         try directory.write(signingInput, to: "input.txt")
-        let sign = try OpenSSLTool.run(
+        let sign = try await OpenSSLTool.run(
             ["dgst", "-sha256", "-sign", "AuthKey.p8", "-out", "signature.der", "input.txt"],
             in: directory
         )
@@ -36,7 +36,7 @@ struct OpenSSLSignatureInteropTests {
         #expect(!token.isSigned(by: APNsSigningKey.generate(keyID: "X", teamID: "Y").publicKey))
     }
 
-    @Test func opensslVerifiesOurDERSignatures() throws {
+    @Test func opensslVerifiesOurDERSignatures() async throws {
         let directory = try TemporaryDirectory()
         let key = APNsSigningKey.generate(keyID: "OURS000001", teamID: "TEAM000001")
         try directory.write(key.publicKeyPEM, to: "public.pem")
@@ -46,7 +46,7 @@ struct OpenSSLSignatureInteropTests {
         try directory.write(parts[0] + "." + parts[1], to: "input.txt")
         try Data(Base64URL.decode(parts[2]) ?? []).write(to: URL(fileURLWithPath: directory.path("signature.der")))
 
-        let verify = try OpenSSLTool.run(
+        let verify = try await OpenSSLTool.run(
             ["dgst", "-sha256", "-verify", "public.pem", "-signature", "signature.der", "input.txt"],
             in: directory
         )
@@ -54,21 +54,21 @@ struct OpenSSLSignatureInteropTests {
         #expect(verify.standardOutput.contains("Verified OK"))
     }
 
-    @Test func readsKeysWithAnECParametersBlockFirst() throws {
+    @Test func readsKeysWithAnECParametersBlockFirst() async throws {
         let directory = try TemporaryDirectory()
-        let generate = try OpenSSLTool.run(["ecparam", "-name", "prime256v1", "-genkey", "-out", "key.pem"], in: directory)
+        let generate = try await OpenSSLTool.run(["ecparam", "-name", "prime256v1", "-genkey", "-out", "key.pem"], in: directory)
         try #require(generate.succeeded, "openssl ecparam failed: \(generate.combinedOutput)")
         let pem = try directory.read("key.pem")
         #expect(pem.hasPrefix("-----BEGIN EC PARAMETERS-----"))
 
         let key = try APNsSigningKey(pem: pem, keyID: "K", teamID: "T")
-        let publicKey = try OpenSSLTool.run(["ec", "-in", "key.pem", "-pubout"], in: directory)
+        let publicKey = try await OpenSSLTool.run(["ec", "-in", "key.pem", "-pubout"], in: directory)
         #expect(publicKey.standardOutput == key.publicKeyPEM)
     }
 
-    @Test func readsSEC1KeysWrittenByOpenssl() throws {
+    @Test func readsSEC1KeysWrittenByOpenssl() async throws {
         let directory = try TemporaryDirectory()
-        let generate = try OpenSSLTool.run(
+        let generate = try await OpenSSLTool.run(
             ["ecparam", "-name", "prime256v1", "-genkey", "-noout", "-out", "sec1.pem"],
             in: directory
         )
@@ -77,13 +77,13 @@ struct OpenSSLSignatureInteropTests {
         #expect(sec1PEM.hasPrefix("-----BEGIN EC PRIVATE KEY-----"))
 
         let key = try APNsSigningKey(pem: sec1PEM, keyID: "K", teamID: "T")
-        let publicKey = try OpenSSLTool.run(["ec", "-in", "sec1.pem", "-pubout"], in: directory)
+        let publicKey = try await OpenSSLTool.run(["ec", "-in", "sec1.pem", "-pubout"], in: directory)
         try #require(publicKey.succeeded)
         #expect(publicKey.standardOutput == key.publicKeyPEM)
 
         // Our PKCS#8 export is readable by openssl.
         try directory.write(key.pkcs8PEM, to: "exported.p8")
-        let check = try OpenSSLTool.run(["pkey", "-in", "exported.p8", "-noout"], in: directory)
+        let check = try await OpenSSLTool.run(["pkey", "-in", "exported.p8", "-noout"], in: directory)
         #expect(check.succeeded, "openssl could not read the exported key: \(check.combinedOutput)")
     }
 }

@@ -231,7 +231,7 @@ private func runGoldenBlocking(_ arguments: [String], environment: [String: Stri
     let inherited = ProcessInfo.processInfo.environment
     for name in ["PATH", "HOME"] { variables[name] = variables[name] ?? inherited[name] }
     // Only these variables: the golden record mode must not leak in from the test's environment.
-    return try ChildProcess.run(ServeProcess.binary, ["golden"] + arguments, environment: variables, inheritEnvironment: false)
+    return try ChildProcess.runBlocking(ServeProcess.binary, ["golden"] + arguments, environment: variables, inheritEnvironment: false)
 }
 
 /// A temporary directory removed when the test's value goes away.

@@ -105,17 +105,7 @@ func run(
     directory: String? = nil,
     environment: [String: String] = [:]
 ) async throws -> (status: Int32, output: String, error: String) {
-    try await offloaded { try runBlocking(executable, arguments, directory: directory, environment: environment) }
-}
-
-private func runBlocking(
-    _ executable: String,
-    _ arguments: [String],
-    directory: String?,
-    environment: [String: String]
-) throws -> (status: Int32, output: String, error: String) {
-    // posix_spawn, not Foundation's Process (see ChildProcess).
-    try ChildProcess.run(executable, arguments, environment: environment, directory: directory)
+    try await ChildProcess.run(executable, arguments, environment: environment, directory: directory)
 }
 
 /// Where Debian installs a tool, or `nil` (the test then reports it as missing).
@@ -125,13 +115,4 @@ func tool(_ name: String) -> String? {
         if FileManager.default.isExecutableFile(atPath: path) { return path }
     }
     return nil
-}
-
-/// Runs blocking work (waiting for a child process) on a Dispatch thread, so it never holds one
-/// of the few cooperative threads all tests share: on a 2-core machine two tests blocked in
-/// `waitUntilExit` stall every other test of the run.
-func offloaded<Value: Sendable>(_ work: @escaping @Sendable () throws -> Value) async throws -> Value {
-    try await withCheckedThrowingContinuation { continuation in
-        DispatchQueue.global().async { continuation.resume(with: Result { try work() }) }
-    }
 }

@@ -392,7 +392,7 @@ struct ExpoEndpointTests {
 
             let deflated = try await ExpoCurl.post(
                 mock,
-                body: try zlibCompress(json),
+                body: try await zlibCompress(json),
                 headers: ["content-type: application/json", "content-encoding: deflate"]
             )
             #expect(deflated.status == 200, "\(deflated.text)")
@@ -725,20 +725,16 @@ struct ExpoEndpointTests {
 }
 
 /// zlib-wrapped deflate (RFC 1950) made by Python's zlib, an independent encoder.
-private func zlibCompress(_ bytes: [UInt8]) throws -> [UInt8] {
+private func zlibCompress(_ bytes: [UInt8]) async throws -> [UInt8] {
     let directory = try makeTemporaryDirectory()
     defer { try? FileManager.default.removeItem(atPath: directory) }
     let input = directory + "/in"
     let output = directory + "/out"
     try Data(bytes).write(to: URL(fileURLWithPath: input))
     let script = "import zlib,sys; open(sys.argv[2],'wb').write(zlib.compress(open(sys.argv[1],'rb').read()))"
-    let result = try runSync("/usr/bin/python3", ["-c", script, input, output])
-    guard result == 0 else { throw ExpoTestError("python3 zlib failed") }
+    let result = try await ChildProcess.run("/usr/bin/python3", ["-c", script, input, output])
+    guard result.status == 0 else { throw ExpoTestError("python3 zlib failed") }
     return try [UInt8](Data(contentsOf: URL(fileURLWithPath: output)))
-}
-
-private func runSync(_ executable: String, _ arguments: [String]) throws -> Int32 {
-    try ChildProcess.run(executable, arguments).status
 }
 
 struct ExpoTestError: Error, CustomStringConvertible {

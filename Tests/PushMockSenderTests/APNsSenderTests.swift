@@ -380,7 +380,7 @@ struct APNsAuthenticationTests {
                 // What Keychain Access exports: 3DES / SHA-1.
                 arguments += ["-keypbe", "PBE-SHA1-3DES", "-certpbe", "PBE-SHA1-3DES", "-macalg", "sha1"]
             }
-            let status = try runProcess(openssl, arguments)
+            let status = try await runProcess(openssl, arguments)
             try #require(status == 0)
             #expect(throws: SenderError.self) { try ClientIdentity.pkcs12(path: directory + "/identity.p12", passphrase: "wrong") }
             let identity = try ClientIdentity.pkcs12(path: directory + "/identity.p12", passphrase: "s3cret")
@@ -541,7 +541,6 @@ func temporaryDirectory() throws -> String {
 }
 
 @discardableResult
-func runProcess(_ executable: String, _ arguments: [String]) throws -> Int32 {
-    let child = try ChildProcess.spawn(executable, arguments, output: .discard)
-    return child.wait()
+func runProcess(_ executable: String, _ arguments: [String]) async throws -> Int32 {
+    try await ChildProcess.run(executable, arguments).status
 }

@@ -27,7 +27,7 @@ struct JSONSchemaOracleTests {
         """#
 
     @Test("generated schemas and instances: same verdicts as jsonschema", arguments: [1 as UInt64, 2, 3, 4])
-    func agreesWithJSONSchema(seed: UInt64) throws {
+    func agreesWithJSONSchema(seed: UInt64) async throws {
         var generator = SchemaCaseGenerator(seed: seed)
         var cases: [(schema: JSONValue, instance: JSONValue)] = []
         for _ in 0..<500 {
@@ -47,7 +47,7 @@ struct JSONSchemaOracleTests {
         try Data(document.compactBytes).write(to: casesFile)
         try Data(Self.oracleScript.utf8).write(to: scriptFile)
 
-        let output = try Self.run(Self.python, [scriptFile.path, casesFile.path])
+        let output = try await Self.run(Self.python, [scriptFile.path, casesFile.path])
         try #require(output.status == 0, "jsonschema is required in \(Self.python) (scripts/test installs it): \(output.error)")
         let verdicts = try #require(try JSONValue(parsing: output.output).arrayValue)
         try #require(verdicts.count == cases.count)
@@ -101,8 +101,8 @@ struct JSONSchemaOracleTests {
         (##"{"format":"date-time"}"##, ##""not a date""##), (##"{"minProperties":2}"##, ##"{"a":1,"a":2}"##),
     ]
 
-    static func run(_ executable: String, _ arguments: [String]) throws -> (status: Int32, output: String, error: String) {
-        let result = try ChildProcess.run(executable, arguments)
+    static func run(_ executable: String, _ arguments: [String]) async throws -> (status: Int32, output: String, error: String) {
+        let result = try await ChildProcess.run(executable, arguments)
         return (result.status, result.output, String(result.error.suffix(4000)))
     }
 }

@@ -119,7 +119,7 @@ struct TransportRoundTripTests {
         // framing layer" for GET too — so HTTP/2 sends one request.)
         let url = "http://127.0.0.1:\(port)/x"
         let urls = flag == "--http1.1" ? [url, url] : [url]
-        let result = try ChildProcess.run(
+        let result = try await ChildProcess.run(
             "/usr/bin/curl", ["-s", "-S", "--head", flag, "--max-time", "20", "-w", "[%{http_code} %{size_download}]\n"] + urls)
         let (text, errorText) = (result.output, result.error)
         #expect(result.status == 0, "\(flag): \(errorText)")
@@ -160,7 +160,7 @@ struct TransportRoundTripTests {
         let server = try await startCleartextServer()
         let port = try #require(server.localAddress?.port)
         for (flag, expected) in [("--http1.1", "http/1.1"), ("--http2-prior-knowledge", "h2c")] {
-            let output = try ChildProcess.run(
+            let output = try await ChildProcess.run(
                 "/usr/bin/curl", ["-s", "-i", flag, "-X", "POST", "-d", "hello", "http://127.0.0.1:\(port)/x"]
             )
             .output

@@ -25,9 +25,9 @@ enum OpenSSLTool {
 
     /// Runs `openssl <arguments>` with `directory` as the working directory; both pipes are
     /// read at once, so a chatty command can never block on a full pipe.
-    static func run(_ arguments: [String], in directory: TemporaryDirectory) throws -> Outcome {
+    static func run(_ arguments: [String], in directory: TemporaryDirectory) async throws -> Outcome {
         // posix_spawn, not Foundation's Process (see ChildProcess).
-        let result = try ChildProcess.run(executablePath, arguments, directory: directory.url.path)
+        let result = try await ChildProcess.run(executablePath, arguments, directory: directory.url.path)
         return Outcome(status: result.status, standardOutput: result.output, standardError: result.error)
     }
 }

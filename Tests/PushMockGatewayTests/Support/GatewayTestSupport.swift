@@ -47,14 +47,7 @@ func expectAccepted(_ response: HTTPResponseMessage, sourceLocation: SourceLocat
 func run(_ executable: String, _ arguments: [String], environment: [String: String]? = nil) async throws -> (
     status: Int32, output: String, error: String
 ) {
-    try await offloaded { try runBlocking(executable, arguments, environment: environment) }
-}
-
-private func runBlocking(_ executable: String, _ arguments: [String], environment: [String: String]?) throws -> (
-    status: Int32, output: String, error: String
-) {
-    // posix_spawn, not Foundation's Process (see ChildProcess).
-    try ChildProcess.run(executable, arguments, environment: environment ?? [:])
+    try await ChildProcess.run(executable, arguments, environment: environment ?? [:])
 }
 
 /// A temporary directory removed when the value is deinitialised... by the caller.
@@ -62,13 +55,4 @@ func makeTemporaryDirectory() throws -> String {
     let path = NSTemporaryDirectory() + "pushmock-test-\(UUID().uuidString)"
     try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
     return path
-}
-
-/// Runs blocking work (waiting for a child process) on a Dispatch thread, so it never holds one
-/// of the few cooperative threads all tests share: on a 2-core machine two tests blocked in
-/// `waitUntilExit` stall every other test of the run.
-func offloaded<Value: Sendable>(_ work: @escaping @Sendable () throws -> Value) async throws -> Value {
-    try await withCheckedThrowingContinuation { continuation in
-        DispatchQueue.global().async { continuation.resume(with: Result { try work() }) }
-    }
 }
