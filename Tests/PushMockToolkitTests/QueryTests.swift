@@ -116,7 +116,8 @@ struct RecordingQueryTests {
 
 @Suite("Free-text search (text=)")
 struct TextSearchTests {
-    static let fcmBody = #"{"message":{"token":"fcm-tok","notification":{"title":"Lab results ready","body":"Open the app"},"data":{"orderId":"ORD-77"}}}"#
+    static let fcmBody =
+        #"{"message":{"token":"fcm-tok","notification":{"title":"Lab results ready","body":"Open the app"},"data":{"orderId":"ORD-77"}}}"#
     static let expoBody = #"[{"to":"ExponentPushToken[abc]","title":"Dose reminder","body":"Café at 10"}]"#
 
     @Test(

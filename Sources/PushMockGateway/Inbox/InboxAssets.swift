@@ -98,8 +98,10 @@ th { font-size: 12px; color: var(--muted); font-weight: 600; }
 #list { font-size: 13px; }
 #list td { white-space: nowrap; }
 #list th, #list td { padding: 5px 6px; }
-td.title { max-width: 180px; overflow: hidden; text-overflow: ellipsis; }
-td.app { max-width: 120px; overflow: hidden; text-overflow: ellipsis; }
+td.title { max-width: 170px; overflow: hidden; text-overflow: ellipsis; }
+td.app { max-width: 100px; overflow: hidden; text-overflow: ellipsis; }
+/* A long reason must not push the checks column (lint, contract, fault badges) out of view at 1280 px. */
+td.status { max-width: 130px; overflow: hidden; text-overflow: ellipsis; }
 td.token { font-family: ui-monospace, Menlo, monospace; font-size: 12px; }
 .badge { display: inline-block; padding: 0 6px; border-radius: 9px; font-size: 11.5px; border: 1px solid currentColor; margin-right: 3px; white-space: nowrap; }
 .ok { color: var(--ok); } .warn { color: var(--warn); } .bad { color: var(--bad); }
@@ -416,7 +418,7 @@ function row(record, fresh) {
     h("td", { class: "app", title: model.app }, model.app),
     h("td", { class: "token", title: model.token || "" }, shortToken(model.token)),
     h("td", { class: "title", title }, title),
-    h("td", {}, h("span", { class: `badge ${statusClass(status)}` }, String(status)), " ", reasonOf(record)),
+    h("td", { class: "status", title: `${status} ${reasonOf(record)}`.trim() }, h("span", { class: `badge ${statusClass(status)}` }, String(status)), " ", reasonOf(record)),
     h("td", {}, model.priority !== undefined ? String(model.priority) : ""),
     h("td", {}, checks),
   );

@@ -316,7 +316,9 @@ struct Serve: AsyncParsableCommand {
             configuration.connectionLimits[keyPath: keyPath] = duration
         }
         configuration.metricsEnabled = !noMetrics
-        configuration.webhooks.webhooks = webhooks.map { WebhookDefinition(url: $0, secret: webhookSecret, filter: webhookFilter, caCertificate: webhookCA) }
+        configuration.webhooks.webhooks = webhooks.map {
+            WebhookDefinition(url: $0, secret: webhookSecret, filter: webhookFilter, caCertificate: webhookCA)
+        }
         configuration.controlAPIExtensions.append(CheckControlAPI())
         if let contractsPath {
             guard let bytes = FileManager.default.contents(atPath: contractsPath) else {

@@ -264,7 +264,7 @@ function row(record, fresh) {
     h("td", { class: "app", title: model.app }, model.app),
     h("td", { class: "token", title: model.token || "" }, shortToken(model.token)),
     h("td", { class: "title", title }, title),
-    h("td", {}, h("span", { class: `badge ${statusClass(status)}` }, String(status)), " ", reasonOf(record)),
+    h("td", { class: "status", title: `${status} ${reasonOf(record)}`.trim() }, h("span", { class: `badge ${statusClass(status)}` }, String(status)), " ", reasonOf(record)),
     h("td", {}, model.priority !== undefined ? String(model.priority) : ""),
     h("td", {}, checks),
   );
