@@ -174,6 +174,7 @@ const state = {
   categories: [],
   detailPoll: null, // timer refreshing the open detail's device and engagement
   detailRecord: null, // the record the detail shows (it may not be in the loaded list)
+  detailDevice: null, // control API path of the detail's device, once found
 };
 
 // ---------- small helpers ----------
@@ -710,8 +711,13 @@ async function refreshEngagement(seq) {
   if (state.selected !== seq) return;
   const record = state.records.get(seq) || state.detailRecord;
   if (!record || record.seq !== seq) return;
-  const device = await deviceFor(record);
+  // The device is known once the detail found it: read it directly rather than list every
+  // device each second; if it was forgotten meanwhile, look it up again.
+  let device = null;
+  if (state.detailDevice) device = await api(state.detailDevice).catch(() => null);
+  if (!device) device = await deviceFor(record);
   if (state.selected !== seq) return;
+  state.detailDevice = device ? `/devices/${device.service}/${encodeURIComponent(device.token)}` : null;
   const view = deviceView(record, device);
   const signature = JSON.stringify([device && device.permission, device && device.connectivity, view.delivery, view.timeline]);
   const current = $("#engagement");
@@ -724,6 +730,7 @@ async function refreshEngagement(seq) {
 
 async function showDetail(seq) {
   stopDetailPoll();
+  state.detailDevice = null;
   state.selected = seq;
   markSelected();
   const detail = $("#detail");
@@ -738,6 +745,7 @@ async function showDetail(seq) {
   const lint = lintOf(record);
   const contract = contractOf(record);
   const device = await deviceFor(record);
+  state.detailDevice = device ? `/devices/${device.service}/${encodeURIComponent(device.token)}` : null;
   const view = deviceView(record, device);
 
   const engagement = engagementSection(record, view, actions, Boolean(model.title || model.body || model.subtitle));
