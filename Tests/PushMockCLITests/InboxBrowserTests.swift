@@ -346,13 +346,35 @@ struct InboxBrowserTests {
             results["searchByToken"] = sorted(row_titles(driver))
             driver.save_screenshot(os.path.join(shots, "inbox-search.png"))
 
+            # 4. Load older, pause and resume, clear: 69 recordings, 50 on the first page.
+            driver.get(inbox)
+            wait(driver, lambda d: d.find_element(By.ID, "live-state").text == "Live")
+            wait(driver, lambda d: len(row_titles(d)) == 50)
+            results["olderShown"] = driver.find_element(By.ID, "older").is_displayed()
+            driver.find_element(By.ID, "older").click()
+            wait(driver, lambda d: len(row_titles(d)) > 50)
+            results["rowsAfterOlder"] = len(row_titles(driver))
+            results["olderAfterLast"] = driver.find_element(By.ID, "older").is_displayed()
+            driver.find_element(By.ID, "pause").click()
+            send(T3, "Held back", "while paused")
+            wait(driver, lambda d: d.find_element(By.ID, "live-state").text == "Paused (1 waiting)")
+            results["heldWhilePaused"] = "Held back" in row_titles(driver)
+            driver.find_element(By.ID, "pause").click()
+            wait(driver, lambda d: row_titles(d)[:1] == ["Held back"])
+            results["afterResume"] = driver.find_element(By.ID, "live-state").text
+            driver.find_element(By.ID, "clear").click()
+            wait(driver, lambda d: len(row_titles(d)) == 0)
+            results["storeAfterClear"] = rest("GET", "/recordings")["count"]
+
             results["consoleErrors"] = [entry["message"] for entry in driver.get_log("browser") if entry["level"] == "SEVERE"]
         finally:
             driver.quit()
         print(json.dumps(results))
         """#
 
-    @Test("engagement in the detail (buttons, live from elsewhere, permission), server-side search, contract badges with serve --contracts")
+    @Test(
+        "engagement in the detail (buttons, live from elsewhere, permission), server-side search, contract badges with serve --contracts, older pages, pause, clear"
+    )
     func engagementSearchContracts() async throws {
         try await requireBrowser()
         let directory = NSTemporaryDirectory() + "pushmock-cli-\(UUID().uuidString)"
@@ -408,6 +430,13 @@ struct InboxBrowserTests {
         #expect(results["searchFieldAfterReload"] as? String == "NEEDLE")
         #expect(results["searchLive"] as? [String] == ["Another needle", "Needle in the haystack"])
         #expect(results["searchByToken"] as? [String] == ["Clean order", "Needle in the haystack", "Order confirmed"])
+        // Load older, pause/resume, clear.
+        #expect(results["olderShown"] as? Bool == true)
+        #expect(results["rowsAfterOlder"] as? Int == 69)
+        #expect(results["olderAfterLast"] as? Bool == false)
+        #expect(results["heldWhilePaused"] as? Bool == false)
+        #expect(results["afterResume"] as? String == "Live")
+        #expect(results["storeAfterClear"] as? Int == 0)
         #expect(results["consoleErrors"] as? [String] == [])
         for name in ["inbox-contract.png", "inbox-engagement.png", "inbox-search.png"] {
             #expect(FileManager.default.fileExists(atPath: screenshots + "/" + name), "\(name)")
