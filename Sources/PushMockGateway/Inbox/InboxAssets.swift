@@ -618,8 +618,16 @@ function pretty(value) {
   return value === undefined ? "" : JSON.stringify(value, null, 2);
 }
 
+// The recipients a record reached: its token, or those a topic, condition or Expo batch
+// resolved to.
+function recipientsOf(record) {
+  const n = record.notification || {};
+  if (n.token) return [n.token];
+  return Array.isArray(n.resolvedTokens) ? n.resolvedTokens : [];
+}
+
 async function deviceFor(record) {
-  const token = record.notification && record.notification.token;
+  const token = recipientsOf(record)[0];
   const service = ["apns", "fcm", "expo"].includes(record.platform) ? record.platform : null;
   if (!token || !service) return null;
   // Look in the list first: asking for an unknown device would be a 404.
@@ -652,6 +660,10 @@ function engagementSection(record, view, actions, canShow) {
   if (!device) {
     section.append(h("p", { class: "hint" }, "No simulated device received it (the service refused it, or it is not a push)."));
     return section;
+  }
+  const recipients = recipientsOf(record);
+  if (recipients.length > 1) {
+    section.append(h("p", { class: "hint" }, `This request reached ${recipients.length} devices; this is the first (${shortToken(device.token)}). The others are on the Devices page.`));
   }
   const path = `/devices/${device.service}/${encodeURIComponent(device.token)}`;
   const permission = device.permission || "granted";
