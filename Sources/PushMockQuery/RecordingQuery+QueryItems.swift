@@ -5,7 +5,7 @@ extension RecordingQuery {
     /// The query item names this type reads (others are left to the caller: `limit`, `after`…).
     public static let queryItemNames: Set<String> = [
         "platform", "token", "topic", "project", "namespace", "status", "reason", "pushType", "priority",
-        "environment", "collapseId", "messageId", "since", "until", "where",
+        "environment", "collapseId", "messageId", "since", "until", "where", "text",
     ]
 
     /// Parses query items; unknown names are ignored (see ``queryItemNames``).
@@ -43,6 +43,8 @@ extension RecordingQuery {
                     until = Timestamp(millisecondsSince1970: milliseconds)
                 }
             case "where": payload.append(try PayloadPredicate(parsing: value))
+            // An empty search box means no condition, not "matches nothing".
+            case "text": text = TextSearch(value)
             default: continue
             }
         }
@@ -66,6 +68,7 @@ extension RecordingQuery {
         if let since { items.append(("since", since.description)) }
         if let until { items.append(("until", until.description)) }
         for predicate in payload { items.append(("where", predicate.description)) }
+        if let text { items.append(("text", text.text)) }
         return items
     }
 }

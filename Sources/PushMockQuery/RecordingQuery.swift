@@ -22,6 +22,7 @@ public import PushMockRecording
 /// | `messageID` (apns-id or FCM message name) | `messageId=…` | `--message-id …` |
 /// | `since`, `until` (gateway clock; `until` exclusive) | `since=2026-11-21T10:00:00Z` | `--since 10:00` |
 /// | `payload` (``PayloadPredicate``s) | `where=$.aps.alert.title=Hi` (repeatable) | `--json-path '$.aps.alert.title=Hi'` (repeatable) |
+/// | `text` (free text, ``TextSearch``) | `text=lab results` | `--text 'lab results'` |
 ///
 /// `docs/queries.md` has the full description.
 public struct RecordingQuery: Sendable, Hashable, Codable {
@@ -40,6 +41,9 @@ public struct RecordingQuery: Sendable, Hashable, Codable {
     public var since: Timestamp?
     public var until: Timestamp?
     public var payload: [PayloadPredicate]
+    /// Free text found, case-insensitively, in the titles, bodies and other strings of the
+    /// payload, the token, topic or project, the reason or the path (``TextSearch``).
+    public var text: TextSearch?
 
     public init(
         platform: Platform? = nil,
@@ -56,7 +60,8 @@ public struct RecordingQuery: Sendable, Hashable, Codable {
         messageID: String? = nil,
         since: Timestamp? = nil,
         until: Timestamp? = nil,
-        payload: [PayloadPredicate] = []
+        payload: [PayloadPredicate] = [],
+        text: TextSearch? = nil
     ) {
         self.platform = platform
         self.token = token
@@ -73,10 +78,11 @@ public struct RecordingQuery: Sendable, Hashable, Codable {
         self.since = since
         self.until = until
         self.payload = payload
+        self.text = text
     }
 
     enum CodingKeys: String, CodingKey {
-        case platform, token, topic, project, namespace, status, reason, pushType, priority, environment, since, until, payload
+        case platform, token, topic, project, namespace, status, reason, pushType, priority, environment, since, until, payload, text
         case collapseID = "collapseId"
         case messageID = "messageId"
     }
@@ -98,6 +104,7 @@ public struct RecordingQuery: Sendable, Hashable, Codable {
         since = try container.decodeIfPresent(FlexibleTimestamp.self, forKey: .since)?.timestamp
         until = try container.decodeIfPresent(FlexibleTimestamp.self, forKey: .until)?.timestamp
         payload = try container.decodeIfPresent([PayloadPredicate].self, forKey: .payload) ?? []
+        text = try container.decodeIfPresent(String.self, forKey: .text).flatMap(TextSearch.init)
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -117,6 +124,7 @@ public struct RecordingQuery: Sendable, Hashable, Codable {
         try container.encodeIfPresent(since.map(FlexibleTimestamp.init), forKey: .since)
         try container.encodeIfPresent(until.map(FlexibleTimestamp.init), forKey: .until)
         if !payload.isEmpty { try container.encode(payload, forKey: .payload) }
+        try container.encodeIfPresent(text?.text, forKey: .text)
     }
 
     /// Whether `record` satisfies every condition.
@@ -197,6 +205,13 @@ public struct RecordingQuery: Sendable, Hashable, Codable {
                     let result = predicate.evaluate(record.request.body.jsonValue)
                     let actual = result.found.isEmpty ? "(absent)" : result.found.map(PayloadPredicate.render).joined(separator: ", ")
                     return (result.passed, actual)
+                })
+        }
+        if let text {
+            conditions.append(
+                QueryCondition(name: "text", expected: "contains \"\(text.text)\"") { record in
+                    let found = text.firstMatch(in: record)
+                    return (found != nil, found ?? "(nowhere)")
                 })
         }
         return conditions

@@ -260,7 +260,8 @@ package final class WebhookDispatcher: Sendable {
                 headers: headers,
                 body: job.body,
                 timeout: subscription.timeout,
-                verifyCertificate: subscription.verifyCertificate
+                verifyCertificate: subscription.verifyCertificate,
+                trustedCertificates: subscription.trustedCertificates
             )
             record.status = answer.status
             record.responseBody = answer.bodyPrefix

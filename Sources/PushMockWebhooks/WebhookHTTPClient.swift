@@ -28,7 +28,8 @@ struct WebhookHTTPClient: Sendable {
         headers extra: [(String, String)],
         body: [UInt8],
         timeout: Duration,
-        verifyCertificate: Bool
+        verifyCertificate: Bool,
+        trustedCertificates: [NIOSSLCertificate]
     ) async throws -> Answer {
         var headers = HTTPHeaders()
         headers.add(name: "Host", value: target.hostHeader)
@@ -43,7 +44,11 @@ struct WebhookHTTPClient: Sendable {
         if target.isTLS {
             var configuration = TLSConfiguration.makeClientConfiguration()
             configuration.applicationProtocols = ["http/1.1"]
-            if !verifyCertificate { configuration.certificateVerification = .none }
+            if !verifyCertificate {
+                configuration.certificateVerification = .none
+            } else if !trustedCertificates.isEmpty {
+                configuration.additionalTrustRoots = [.certificates(trustedCertificates)]
+            }
             sslContext = try NIOSSLContext(configuration: configuration)
         } else {
             sslContext = nil

@@ -1,3 +1,5 @@
+package import NIOSSL
+
 /// One configured receiver: where events go, how they are signed, how long an attempt may take
 /// and how failures are retried.
 package struct WebhookSubscription: Sendable {
@@ -12,6 +14,9 @@ package struct WebhookSubscription: Sendable {
     /// For `https` targets: verify the receiver's certificate against the system's trust roots.
     /// Default `true`; `false` accepts any certificate (a local receiver with a self-signed one).
     package var verifyCertificate: Bool
+    /// For `https` targets: certificate authorities trusted besides the system's roots (a test
+    /// or company CA that signed the receiver's certificate). Default none.
+    package var trustedCertificates: [NIOSSLCertificate]
 
     package init(
         id: String,
@@ -19,7 +24,8 @@ package struct WebhookSubscription: Sendable {
         secret: String? = nil,
         timeout: Duration = .seconds(5),
         retry: WebhookRetryPolicy = WebhookRetryPolicy(),
-        verifyCertificate: Bool = true
+        verifyCertificate: Bool = true,
+        trustedCertificates: [NIOSSLCertificate] = []
     ) {
         self.id = id
         self.target = target
@@ -27,6 +33,22 @@ package struct WebhookSubscription: Sendable {
         self.timeout = timeout
         self.retry = retry
         self.verifyCertificate = verifyCertificate
+        self.trustedCertificates = trustedCertificates
+    }
+
+    /// The certificates of a PEM file (one or more `CERTIFICATE` blocks), for
+    /// ``trustedCertificates``.
+    package static func certificates(pemFile path: String) throws(WebhookConfigurationError) -> [NIOSSLCertificate] {
+        let certificates: [NIOSSLCertificate]
+        do {
+            certificates = try NIOSSLCertificate.fromPEMFile(path)
+        } catch {
+            throw WebhookConfigurationError("webhook caCertificate \"\(path)\": cannot read PEM certificates (\(error))")
+        }
+        guard !certificates.isEmpty else {
+            throw WebhookConfigurationError("webhook caCertificate \"\(path)\": no certificate in the file")
+        }
+        return certificates
     }
 }
 

@@ -132,6 +132,13 @@ struct ExpectCommandTests {
         let journalPage = try json(try await session.offline(["recordings", "--token", Self.token, "--json"]).output)
         #expect(journalPage["count"] as? Int == 3)
 
+        // Free text, any case, answered by the gateway and from the journal alike.
+        let searched = try json(try await session.pushmock(["recordings", "--text", "tHREE", "--json"]).output)
+        #expect(searched["count"] as? Int == 1)
+        let searchedOffline = try json(try await session.offline(["recordings", "--text", "two", "--json"]).output)
+        #expect(searchedOffline["count"] as? Int == 1)
+        #expect(try await session.pushmock(["expect", "--text", "one", "--count", "1"]).status == 0)
+
         let shown = try json(try await session.pushmock(["recordings", "show", "1"]).output)
         #expect(shown["seq"] as? Int == 1)
 

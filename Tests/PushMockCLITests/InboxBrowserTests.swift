@@ -195,6 +195,254 @@ struct InboxBrowserTests {
         print(json.dumps(results))
         """#
 
+    /// Engagement in the detail view, the search box answered by the gateway, and contract
+    /// badges from the findings contracts record at intake (`serve --contracts`).
+    static let engagementScript = #"""
+        import json, os, subprocess, sys, time, urllib.request
+        from selenium import webdriver
+        from selenium.webdriver.chrome.service import Service
+        from selenium.common.exceptions import StaleElementReferenceException
+        from selenium.webdriver.common.by import By
+        from selenium.webdriver.support.ui import WebDriverWait, Select
+
+        inbox, control, binary, ready_file, shots = sys.argv[1:6]
+        os.makedirs(shots, exist_ok=True)
+        results = {}
+
+        def rest(method, path, body=None):
+            data = None if body is None else json.dumps(body).encode()
+            request = urllib.request.Request(control + path, data=data, method=method, headers={"content-type": "application/json"})
+            with urllib.request.urlopen(request, timeout=30) as response:
+                return json.loads(response.read() or b"null")
+
+        def send(token, title, body, *extra):
+            done = subprocess.run([binary, "send", "apns", "--ready-file", ready_file, "--token", token,
+                                   "--title", title, "--body", body, *extra], capture_output=True, text=True, timeout=120)
+            if done.returncode != 0:
+                raise SystemExit("send failed: " + done.stdout + done.stderr)
+
+        def wait(driver, condition, seconds=30):
+            return WebDriverWait(driver, seconds, poll_frequency=0.05,
+                                 ignored_exceptions=[StaleElementReferenceException]).until(lambda d: condition(d))
+
+        def row_titles(driver):
+            return driver.execute_script("return [...document.querySelectorAll('#rows tr')].map(tr => tr.children[4].textContent)")
+
+        def row_checks(driver, title):
+            return driver.execute_script("""const tr = [...document.querySelectorAll('#rows tr')].find(tr => tr.children[4].textContent === arguments[0]);
+                return tr ? [...tr.children[7].querySelectorAll('.badge')].map(b => [b.className, b.textContent, b.title]) : null""", title)
+
+        def open_row(driver, title):
+            seq = driver.execute_script("""const tr = [...document.querySelectorAll('#rows tr')].find(tr => tr.children[4].textContent === arguments[0]);
+                if (!tr) return null; tr.click(); return Number(tr.dataset.seq)""", title)
+            wait(driver, lambda d: d.execute_script("return (document.querySelector('#detail-title') || {}).textContent || ''").startswith("#%d " % seq))
+            wait(driver, lambda d: d.find_elements(By.ID, "engagement"))
+            return seq
+
+        def events_shown(driver):
+            return driver.execute_script("return [...document.querySelectorAll('#engagement-events li')].map(li => li.dataset.event)")
+
+        def notification_id(token, seq):
+            device = rest("GET", "/devices/apns/" + token)
+            return next(n["id"] for n in device["notifications"] if n.get("sequence") == seq)
+
+        T1 = "a1" * 32
+        T2 = "b2" * 32
+        T3 = "c3" * 32
+        rest("POST", "/categories", {"id": "DOSE_REMINDER", "actions": [
+            {"id": "log_dose", "title": "Log dose", "foreground": True}, {"id": "snooze_15", "title": "Snooze 15 min"}]})
+
+        options = webdriver.ChromeOptions()
+        options.binary_location = "/usr/bin/chromium"
+        for argument in ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--window-size=1280,1350"]:
+            options.add_argument(argument)
+        options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+        driver = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
+        try:
+            driver.get(inbox)
+            wait(driver, lambda d: d.find_element(By.ID, "live-state").text == "Live")
+            driver.execute_script("window.__noReload = true")
+
+            # 1. Contracts checked at intake: the badge and the detail read the contract.* findings.
+            send(T2, "Order confirmed", "Order 7 is on its way", "--custom", "notificationType=order.confirmed", "--custom", "entityId=7")
+            send(T2, "Clean order", "Order 8", "--custom", "notificationType=order.confirmed", "--custom", "entityId=\"8\"")
+            wait(driver, lambda d: "Clean order" in row_titles(d) and "Order confirmed" in row_titles(d))
+            results["violationChecks"] = row_checks(driver, "Order confirmed")
+            results["cleanChecks"] = row_checks(driver, "Clean order")
+            open_row(driver, "Order confirmed")
+            results["contractDetail"] = driver.execute_script("return [...document.querySelectorAll('#contract-violations li')].map(li => li.textContent)")
+            results["lintHeading"] = driver.execute_script("return [...document.querySelectorAll('#detail h3')].map(h => h.textContent).filter(t => t.startsWith('Lint') || t.startsWith('Contract'))")
+            driver.save_screenshot(os.path.join(shots, "inbox-contract.png"))
+
+            # 2. Engagement from the inbox: an action button, then live from elsewhere, then dismiss.
+            send(T1, "Dose reminder", "Time for your 10:00 dose", "--category", "DOSE_REMINDER")
+            wait(driver, lambda d: "Dose reminder" in row_titles(d))
+            seq = open_row(driver, "Dose reminder")
+            results["engagementBefore"] = driver.find_element(By.ID, "engagement-state").text
+            results["engageButtons"] = driver.execute_script("return [...document.querySelectorAll('#engagement [data-engage]')].map(b => b.textContent)")
+            wait(driver, lambda d: d.find_element(By.CSS_SELECTOR, "#engagement [data-engage='action'][data-action='log_dose']")).click()
+            wait(driver, lambda d: events_shown(d) == ["action"])
+            results["afterAction"] = driver.find_element(By.ID, "engagement-state").text
+            results["actionEvents"] = [e["event"] + ":" + (e.get("action") or "") for e in rest("GET", "/engagement/events?sequence=%d" % seq)["events"]]
+            results["buttonsAfterAction"] = driver.execute_script("return document.querySelectorAll('#engagement [data-engage]').length")
+            driver.save_screenshot(os.path.join(shots, "inbox-engagement.png"))
+
+            send(T1, "Second dose", "Time for your 14:00 dose", "--category", "DOSE_REMINDER")
+            wait(driver, lambda d: "Second dose" in row_titles(d))
+            second = open_row(driver, "Second dose")
+            # Opened from outside the page (what `pushmock device open` does): the open detail follows.
+            rest("POST", "/devices/apns/%s/notifications/%s/open" % (T1, notification_id(T1, second)))
+            wait(driver, lambda d: events_shown(d) == ["opened"])
+            results["openedLive"] = driver.find_element(By.ID, "engagement-state").text
+
+            send(T1, "Third dose", "Time for your 18:00 dose", "--category", "DOSE_REMINDER")
+            wait(driver, lambda d: "Third dose" in row_titles(d))
+            third = open_row(driver, "Third dose")
+            wait(driver, lambda d: d.find_element(By.CSS_SELECTOR, "#engagement [data-engage='display']")).click()
+            wait(driver, lambda d: events_shown(d) == ["displayed"])
+            wait(driver, lambda d: d.find_element(By.CSS_SELECTOR, "#engagement [data-engage='dismiss']")).click()
+            wait(driver, lambda d: events_shown(d) == ["displayed", "dismissed"])
+            results["dismissEvents"] = [e["event"] for e in rest("GET", "/engagement/events?sequence=%d" % third)["events"]]
+
+            # Permission from the detail: denied, then nothing can be engaged with.
+            send(T1, "Fourth dose", "Time for your 22:00 dose", "--category", "DOSE_REMINDER")
+            wait(driver, lambda d: "Fourth dose" in row_titles(d))
+            open_row(driver, "Fourth dose")
+            wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "#engagement [data-engage='open']"))
+            Select(driver.find_element(By.ID, "engagement-permission")).select_by_value("denied")
+            wait(driver, lambda d: rest("GET", "/devices/apns/" + T1)["permission"] == "denied")
+            wait(driver, lambda d: not d.find_elements(By.CSS_SELECTOR, "#engagement [data-engage]"))
+            results["deniedText"] = driver.find_element(By.ID, "engagement").text
+            rest("PATCH", "/devices/apns/" + T1, {"permission": "granted"})
+            results["noReloadEngagement"] = driver.execute_script("return window.__noReload === true")
+
+            # 3. The search box asks the gateway: it finds a record the page never loaded.
+            send(T2, "Needle in the haystack", "Lab results ready")
+            send(T3, "Filler", "hay", "--repeat", "60")
+            driver.get(inbox)
+            wait(driver, lambda d: d.find_element(By.ID, "live-state").text == "Live")
+            wait(driver, lambda d: len(row_titles(d)) == 50)
+            results["needleLoadedBefore"] = "Needle in the haystack" in row_titles(driver)
+            field = driver.find_element(By.NAME, "text")
+            field.clear()
+            field.send_keys("NEEDLE")
+            driver.find_element(By.CSS_SELECTOR, "#filters button[type=submit]").click()
+            wait(driver, lambda d: row_titles(d) == ["Needle in the haystack"])
+            results["searchTitles"] = row_titles(driver)
+            results["searchURL"] = driver.current_url
+            driver.refresh()
+            wait(driver, lambda d: d.find_element(By.ID, "live-state").text == "Live")
+            wait(driver, lambda d: row_titles(d) == ["Needle in the haystack"])
+            results["searchAfterReload"] = row_titles(driver)
+            results["searchFieldAfterReload"] = driver.find_element(By.NAME, "text").get_attribute("value")
+            send(T3, "More filler", "hay")
+            send(T3, "Another needle", "in the body too")
+            wait(driver, lambda d: row_titles(d)[:1] == ["Another needle"])
+            results["searchLive"] = row_titles(driver)
+            # By token fragment and by body text: every field the gateway searches.
+            driver.get(inbox.rstrip("/") + "/?text=" + T2[:12].upper())
+            wait(driver, lambda d: d.find_element(By.ID, "live-state").text == "Live")
+            wait(driver, lambda d: "Needle in the haystack" in row_titles(d))
+            results["searchByToken"] = sorted(row_titles(driver))
+            driver.save_screenshot(os.path.join(shots, "inbox-search.png"))
+
+            # 4. Load older, pause and resume, clear: 69 recordings, 50 on the first page.
+            driver.get(inbox)
+            wait(driver, lambda d: d.find_element(By.ID, "live-state").text == "Live")
+            wait(driver, lambda d: len(row_titles(d)) == 50)
+            results["olderShown"] = driver.find_element(By.ID, "older").is_displayed()
+            driver.find_element(By.ID, "older").click()
+            wait(driver, lambda d: len(row_titles(d)) > 50)
+            results["rowsAfterOlder"] = len(row_titles(driver))
+            results["olderAfterLast"] = driver.find_element(By.ID, "older").is_displayed()
+            driver.find_element(By.ID, "pause").click()
+            send(T3, "Held back", "while paused")
+            wait(driver, lambda d: d.find_element(By.ID, "live-state").text == "Paused (1 waiting)")
+            results["heldWhilePaused"] = "Held back" in row_titles(driver)
+            driver.find_element(By.ID, "pause").click()
+            wait(driver, lambda d: row_titles(d)[:1] == ["Held back"])
+            results["afterResume"] = driver.find_element(By.ID, "live-state").text
+            driver.find_element(By.ID, "clear").click()
+            wait(driver, lambda d: len(row_titles(d)) == 0)
+            results["storeAfterClear"] = rest("GET", "/recordings")["count"]
+
+            results["consoleErrors"] = [entry["message"] for entry in driver.get_log("browser") if entry["level"] == "SEVERE"]
+        finally:
+            driver.quit()
+        print(json.dumps(results))
+        """#
+
+    @Test(
+        "engagement in the detail (buttons, live from elsewhere, permission), server-side search, contract badges with serve --contracts, older pages, pause, clear"
+    )
+    func engagementSearchContracts() async throws {
+        try await requireBrowser()
+        let directory = NSTemporaryDirectory() + "pushmock-cli-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        let contracts = #"""
+            {"version": 1, "name": "orders", "typeField": "notificationType",
+             "contracts": [{"name": "order.confirmed", "types": ["order.confirmed"],
+               "schema": {"type": "object", "required": ["entityId"], "properties": {"entityId": {"type": "string"}}}}]}
+            """#
+        try contracts.write(toFile: directory + "/contracts.json", atomically: true, encoding: .utf8)
+        let server = try await ServeProcess(arguments: ["--contracts", directory + "/contracts.json"], directory: directory)
+        defer { server.removeDirectory() }
+        let inbox = try #require(server.info.inbox)
+        let control = try #require(server.info.controlAPI)
+        let scriptPath = server.directory + "/inbox_engagement.py"
+        try Self.engagementScript.write(toFile: scriptPath, atomically: true, encoding: .utf8)
+        let screenshots = Self.packageRoot.appendingPathComponent(".build/inbox-screenshots").path
+        let result = try await run(
+            ExpoPythonSDKTests.python,
+            [scriptPath, inbox, control, ServeProcess.binary, server.directory + "/ready.json", screenshots]
+        )
+        try #require(result.status == 0, "the browser script failed: \(result.output) \(result.error)")
+        let line = try #require(result.output.split(separator: "\n").last.map(String.init))
+        let results = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+        print("inbox engagement results: \(line)")
+
+        // Contracts: a violation badge from the intake finding, none on the clean push.
+        let violation = results["violationChecks"] as? [[String]] ?? []
+        #expect(
+            violation.contains { $0[0].contains("contract") && $0[1] == "contract" && $0[2].contains("contract.order.confirmed.type") },
+            "\(violation)")
+        #expect(!violation.contains { $0[1].hasPrefix("lint") }, "contract findings are not counted as lint: \(violation)")
+        #expect((results["cleanChecks"] as? [[String]] ?? [["?"]]).allSatisfy { !$0[0].contains("contract") })
+        let detail = results["contractDetail"] as? [String] ?? []
+        #expect(detail.count == 1 && detail[0].contains("contract.order.confirmed.type") && detail[0].contains("/entityId"), "\(detail)")
+        #expect(results["lintHeading"] as? [String] == ["Lint (0)", "Contract violations (1)"])
+        // Engagement: an action pressed in the page, an open made elsewhere appearing live, display then dismiss, permission.
+        #expect((results["engagementBefore"] as? String)?.hasPrefix("No engagement yet") == true)
+        #expect(
+            results["engageButtons"] as? [String] == ["Open", "Dismiss", "Action: Log dose", "Action: Snooze 15 min", "Displayed by app"])
+        #expect((results["afterAction"] as? String)?.hasPrefix("action log_dose at ") == true, "\(results["afterAction"] ?? "")")
+        #expect(results["actionEvents"] as? [String] == ["action:log_dose"])
+        #expect(results["buttonsAfterAction"] as? Int == 0, "a notification acted on cannot be engaged again")
+        #expect((results["openedLive"] as? String)?.hasPrefix("opened at ") == true, "\(results["openedLive"] ?? "")")
+        #expect(results["dismissEvents"] as? [String] == ["displayed", "dismissed"])
+        #expect((results["deniedText"] as? String)?.contains("nothing is displayed") == true)
+        #expect(results["noReloadEngagement"] as? Bool == true)
+        // Search: evaluated by the gateway over the whole store, in the URL, live.
+        #expect(results["needleLoadedBefore"] as? Bool == false, "the record is beyond the first page")
+        #expect(results["searchTitles"] as? [String] == ["Needle in the haystack"])
+        #expect((results["searchURL"] as? String)?.contains("text=NEEDLE") == true)
+        #expect(results["searchAfterReload"] as? [String] == ["Needle in the haystack"])
+        #expect(results["searchFieldAfterReload"] as? String == "NEEDLE")
+        #expect(results["searchLive"] as? [String] == ["Another needle", "Needle in the haystack"])
+        #expect(results["searchByToken"] as? [String] == ["Clean order", "Needle in the haystack", "Order confirmed"])
+        // Load older, pause/resume, clear.
+        #expect(results["olderShown"] as? Bool == true)
+        #expect(results["rowsAfterOlder"] as? Int == 69)
+        #expect(results["olderAfterLast"] as? Bool == false)
+        #expect(results["heldWhilePaused"] as? Bool == false)
+        #expect(results["afterResume"] as? String == "Live")
+        #expect(results["storeAfterClear"] as? Int == 0)
+        #expect(results["consoleErrors"] as? [String] == [])
+        for name in ["inbox-contract.png", "inbox-engagement.png", "inbox-search.png"] {
+            #expect(FileManager.default.fileExists(atPath: screenshots + "/" + name), "\(name)")
+        }
+    }
+
     private func requireBrowser() async throws {
         for path in ["/usr/bin/chromium", "/usr/bin/chromedriver"] {
             try #require(

@@ -37,6 +37,8 @@ struct QueryAPITests {
                     "Time for your BPC-157", "Time for your TB-500",
                 ])
             #expect(try await titles([("status", "4xx")]) == ["-"])
+            #expect(try await titles([("text", "tb-500")]) == ["Time for your TB-500"], "free text, any case")
+            #expect(try await titles([("text", "time for"), ("where", "$.aps.alert.title~*BPC*")]) == ["Time for your BPC-157"])
             #expect(
                 try await titles([("where", "$.deep_link=loop://protocols/p1/log"), ("where", "$.aps.alert.title=Weekly check-in")]) == [
                     "Weekly check-in"

@@ -114,6 +114,65 @@ struct RecordingQueryTests {
     }
 }
 
+@Suite("Free-text search (text=)")
+struct TextSearchTests {
+    static let fcmBody =
+        #"{"message":{"token":"fcm-tok","notification":{"title":"Lab results ready","body":"Open the app"},"data":{"orderId":"ORD-77"}}}"#
+    static let expoBody = #"[{"to":"ExponentPushToken[abc]","title":"Dose reminder","body":"Café at 10"}]"#
+
+    @Test(
+        "finds the text, ignoring case, in payload strings on every platform and in the token, topic, reason, path",
+        arguments: [
+            ("hi", 1, true),  // APNs title "Hi"
+            ("THERE", 1, true),  // APNs body
+            ("00FC13", 1, true),  // token, any case
+            ("example.APP", 1, true),  // topic
+            ("unregist", 2, true),  // reason
+            ("/3/device", 1, true),  // path
+            ("lab results", 3, true),  // FCM notification title
+            ("ord-77", 3, true),  // FCM data value
+            ("dose REMINDER", 4, true),  // Expo title in an array body
+            ("cafe", 4, true),  // diacritics do not matter
+            ("title", 1, false),  // keys are not searched
+            ("nowhere", 1, false),
+        ] as [(String, Int, Bool)])
+    func matches(text: String, record: Int, expected: Bool) throws {
+        let records = [
+            apnsRecord(1),
+            apnsRecord(2, status: 410, reason: "Unregistered"),
+            apnsRecord(3, token: "fcm-tok", payload: Self.fcmBody),
+            apnsRecord(4, token: "ExponentPushToken[abc]", payload: Self.expoBody),
+        ]
+        let search = try #require(TextSearch(text))
+        #expect(search.matches(records[record - 1]) == expected)
+        #expect(RecordingQuery(text: search).matches(records[record - 1]) == expected)
+    }
+
+    @Test("blank text is no condition; the item round trips through REST items and JSON")
+    func itemsAndJSON() throws {
+        #expect(TextSearch("  ") == nil)
+        #expect(try RecordingQuery(queryItems: [("text", "")]).isEmpty)
+        let query = try RecordingQuery(queryItems: [("platform", "apns"), ("text", " Lab results ")])
+        #expect(query.text?.text == "Lab results")
+        #expect(query.queryItems.last?.name == "text")
+        #expect(query.queryItems.last?.value == "Lab results")
+        #expect(try RecordingQuery(queryItems: query.queryItems) == query)
+        let decoded = try JSONDecoder().decode(RecordingQuery.self, from: Data(#"{"text":"lab"}"#.utf8))
+        #expect(decoded.text == TextSearch("lab"))
+        #expect(try JSONDecoder().decode(RecordingQuery.self, from: JSONEncoder().encode(decoded)) == decoded)
+        #expect(RecordingQuery.queryItemNames.contains("text"))
+    }
+
+    @Test("a near miss names the text condition")
+    func nearMiss() {
+        let query = RecordingQuery(text: TextSearch("Lab results"))
+        let result = ExpectationEvaluator.evaluate(Expectation(query: query), records: [apnsRecord(1)])
+        #expect(!result.passed)
+        #expect(result.nearestMisses.first?.mismatches.map(\.condition) == ["text"])
+        #expect(query.summary == "text=Lab results")
+    }
+}
+
 @Suite("Expectations")
 struct ExpectationTests {
     let records = [

@@ -46,6 +46,10 @@ public struct WebhookDefinition: Codable, Sendable, Hashable {
     public var maxBackoff: FlexibleDuration?
     /// For `https`: verify the receiver's certificate. Default true.
     public var verifyCertificate: Bool?
+    /// For `https`: a PEM file with the certificate(s) of the authority that signed the
+    /// receiver's certificate, trusted besides the system's roots (a relative path is relative to
+    /// the working directory). Default: the system's roots only.
+    public var caCertificate: String?
     /// Which events to send: `recording` (every recorded exchange the filter selects),
     /// `delivery-receipt` (a notification delivered to a simulated device) and `engagement`
     /// (displayed, opened, dismissed, action). Default `["recording"]` (`docs/engagement.md`).
@@ -61,6 +65,7 @@ public struct WebhookDefinition: Codable, Sendable, Hashable {
         initialBackoff: FlexibleDuration? = nil,
         maxBackoff: FlexibleDuration? = nil,
         verifyCertificate: Bool? = nil,
+        caCertificate: String? = nil,
         events: [String]? = nil
     ) {
         self.id = id
@@ -72,6 +77,7 @@ public struct WebhookDefinition: Codable, Sendable, Hashable {
         self.initialBackoff = initialBackoff
         self.maxBackoff = maxBackoff
         self.verifyCertificate = verifyCertificate
+        self.caCertificate = caCertificate
         self.events = events
     }
 }

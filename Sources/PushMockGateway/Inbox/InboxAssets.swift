@@ -98,8 +98,10 @@ th { font-size: 12px; color: var(--muted); font-weight: 600; }
 #list { font-size: 13px; }
 #list td { white-space: nowrap; }
 #list th, #list td { padding: 5px 6px; }
-td.title { max-width: 180px; overflow: hidden; text-overflow: ellipsis; }
-td.app { max-width: 120px; overflow: hidden; text-overflow: ellipsis; }
+td.title { max-width: 170px; overflow: hidden; text-overflow: ellipsis; }
+td.app { max-width: 100px; overflow: hidden; text-overflow: ellipsis; }
+/* A long reason must not push the checks column (lint, contract, fault badges) out of view at 1280 px. */
+td.status { max-width: 130px; overflow: hidden; text-overflow: ellipsis; }
 td.token { font-family: ui-monospace, Menlo, monospace; font-size: 12px; }
 .badge { display: inline-block; padding: 0 6px; border-radius: 9px; font-size: 11.5px; border: 1px solid currentColor; margin-right: 3px; white-space: nowrap; }
 .ok { color: var(--ok); } .warn { color: var(--warn); } .bad { color: var(--bad); }
@@ -156,7 +158,9 @@ form.inline { margin: 8px 0; }
 "use strict";
 
 const API = "/_pushmock";
-const QUERY_NAMES = ["platform", "status", "token", "topic", "project", "namespace", "where"];
+// Every filter, the search box's `text` included, is evaluated by the gateway over the whole
+// store (docs/queries.md): the page never filters what it loaded.
+const QUERY_NAMES = ["platform", "status", "token", "topic", "project", "namespace", "where", "text"];
 const PAGE_SIZE = 50;
 
 const state = {
@@ -168,6 +172,9 @@ const state = {
   selected: null,
   source: null,
   categories: [],
+  detailPoll: null, // timer refreshing the open detail's device and engagement
+  detailRecord: null, // the record the detail shows (it may not be in the loaded list)
+  detailDevice: null, // control API path of the detail's device, once found
 };
 
 // ---------- small helpers ----------
@@ -351,19 +358,24 @@ function reasonOf(record) {
   return "";
 }
 
-function lintOf(record) { return (record.notification && record.notification.lint) || []; }
+function findingsOf(record) { return (record.notification && record.notification.lint) || []; }
 
-function contractOf(record) {
-  const annotations = record.annotations || {};
-  return Object.entries(annotations).filter(([key]) => /contract/i.test(key));
-}
+// Contracts checked at intake record their violations among the findings, with codes
+// `contract.<name>.<keyword>` (docs/payload-contracts.md); the rest is the linter's.
+function isContractFinding(finding) { return typeof finding.code === "string" && finding.code.startsWith("contract."); }
+
+function lintOf(record) { return findingsOf(record).filter((f) => !isContractFinding(f)); }
+
+function contractOf(record) { return findingsOf(record).filter(isContractFinding); }
 
 // ---------- list ----------
 
 function queryFromURL() {
   const params = new URLSearchParams(location.search);
+  // Links made before the search went to the gateway said `q`.
+  if (!params.has("text") && params.get("q")) params.set("text", params.get("q"));
   const form = $("#filters");
-  for (const name of [...QUERY_NAMES, "q"]) {
+  for (const name of QUERY_NAMES) {
     const field = form.elements[name];
     if (field) field.value = params.get(name) || "";
   }
@@ -372,18 +384,10 @@ function queryFromURL() {
 
 function apiQuery() {
   const params = new URLSearchParams(location.search);
+  if (!params.has("text") && params.get("q")) params.set("text", params.get("q"));
   const out = new URLSearchParams();
   for (const name of QUERY_NAMES) for (const value of params.getAll(name)) if (value) out.append(name, value);
   return out;
-}
-
-function matchesText(record) {
-  const q = (new URLSearchParams(location.search).get("q") || "").toLowerCase();
-  if (!q) return true;
-  const model = notificationModel(record);
-  const haystack = [model.title, model.subtitle, model.body, model.app, model.token, record.request.path, reasonOf(record)]
-    .filter(Boolean).join(" ").toLowerCase();
-  return haystack.includes(q) || JSON.stringify(record.request.body || "").toLowerCase().includes(q);
 }
 
 function row(record, fresh) {
@@ -396,7 +400,10 @@ function row(record, fresh) {
     const worst = lint.some((l) => l.severity === "error") ? "bad" : "warn";
     checks.push(h("span", { class: `badge ${worst}`, title: lint.map((l) => l.code).join(", ") }, `lint ${lint.length}`));
   }
-  if (contract.length) checks.push(h("span", { class: "badge bad", title: contract.map((c) => c[1]).join("; ") }, "contract"));
+  if (contract.length) {
+    checks.push(h("span", { class: "badge bad contract", title: contract.map((c) => `${c.code}${c.field ? ` ${c.field}` : ""}: ${c.message}`).join("; ") },
+      contract.length === 1 ? "contract" : `contract ${contract.length}`));
+  }
   if (record.annotations && record.annotations.fault) checks.push(h("span", { class: "badge warn", title: record.annotations.fault }, "fault"));
   const title = model.title || model.body || (model.silent ? "(background)" : record.request.path);
   const tr = h("tr", {
@@ -412,7 +419,7 @@ function row(record, fresh) {
     h("td", { class: "app", title: model.app }, model.app),
     h("td", { class: "token", title: model.token || "" }, shortToken(model.token)),
     h("td", { class: "title", title }, title),
-    h("td", {}, h("span", { class: `badge ${statusClass(status)}` }, String(status)), " ", reasonOf(record)),
+    h("td", { class: "status", title: `${status} ${reasonOf(record)}`.trim() }, h("span", { class: `badge ${statusClass(status)}` }, String(status)), " ", reasonOf(record)),
     h("td", {}, model.priority !== undefined ? String(model.priority) : ""),
     h("td", {}, checks),
   );
@@ -421,7 +428,7 @@ function row(record, fresh) {
 
 function renderList() {
   const rows = $("#rows");
-  const records = [...state.records.values()].filter(matchesText).sort((a, b) => b.seq - a.seq);
+  const records = [...state.records.values()].sort((a, b) => b.seq - a.seq);
   rows.replaceChildren(...records.map((r) => row(r, false)));
   $("#empty").hidden = records.length > 0;
   $("#older").hidden = state.next === null;
@@ -431,7 +438,6 @@ function addLive(record) {
   if (state.records.has(record.seq)) return;
   state.records.set(record.seq, record);
   state.newest = Math.max(state.newest, record.seq);
-  if (!matchesText(record)) return;
   const rows = $("#rows");
   rows.prepend(row(record, true));
   $("#empty").hidden = true;
@@ -509,7 +515,7 @@ async function applyFilters(event) {
   if (event) event.preventDefault();
   const form = $("#filters");
   const params = new URLSearchParams();
-  for (const name of [...QUERY_NAMES, "q"]) {
+  for (const name of QUERY_NAMES) {
     const value = form.elements[name].value.trim();
     if (value) params.set(name, value);
   }
@@ -612,8 +618,16 @@ function pretty(value) {
   return value === undefined ? "" : JSON.stringify(value, null, 2);
 }
 
+// The recipients a record reached: its token, or those a topic, condition or Expo batch
+// resolved to.
+function recipientsOf(record) {
+  const n = record.notification || {};
+  if (n.token) return [n.token];
+  return Array.isArray(n.resolvedTokens) ? n.resolvedTokens : [];
+}
+
 async function deviceFor(record) {
-  const token = record.notification && record.notification.token;
+  const token = recipientsOf(record)[0];
   const service = ["apns", "fcm", "expo"].includes(record.platform) ? record.platform : null;
   if (!token || !service) return null;
   // Look in the list first: asking for an unknown device would be a 404.
@@ -623,7 +637,112 @@ async function deviceFor(record) {
   return api(`/devices/${service}/${encodeURIComponent(known.token)}`).catch(() => null);
 }
 
+const ENGAGEMENT_EVENTS = ["displayed", "opened", "dismissed", "action"];
+
+// What the device did with this record: its notification there and the timeline lines about it.
+function deviceView(record, device) {
+  if (!device) return { device: null, delivery: null, timeline: [], engagement: [] };
+  const delivery = (device.notifications || []).find((n) => n.sequence === record.seq) || null;
+  const timeline = (device.timeline || []).filter((e) => e.sequence === record.seq || (delivery && e.id === delivery.id));
+  return { device, delivery, timeline, engagement: timeline.filter((e) => ENGAGEMENT_EVENTS.includes(e.event)) };
+}
+
+function describeEvent(e) {
+  const what = e.event === "action" ? `action ${e.action}` : e.event;
+  return `${what} at ${e.at}${e.reason ? ` (${e.reason})` : ""}`;
+}
+
+// The simulated user's side: the device, its permission, what happened to this notification
+// after delivery (docs/engagement.md), and buttons that do it through the control API.
+function engagementSection(record, view, actions, canShow) {
+  const { device, delivery, timeline, engagement } = view;
+  const section = h("section", { id: "engagement", "aria-labelledby": "engagement-title" }, h("h3", { id: "engagement-title" }, "Device and engagement"));
+  if (!device) {
+    section.append(h("p", { class: "hint" }, "No simulated device received it (the service refused it, or it is not a push)."));
+    return section;
+  }
+  const recipients = recipientsOf(record);
+  if (recipients.length > 1) {
+    section.append(h("p", { class: "hint" }, `This request reached ${recipients.length} devices; this is the first (${shortToken(device.token)}). The others are on the Devices page.`));
+  }
+  const path = `/devices/${device.service}/${encodeURIComponent(device.token)}`;
+  const permission = device.permission || "granted";
+  const permissionSelect = h("select", { id: "engagement-permission", "aria-label": "Notification permission on this device" },
+    ["granted", "provisional", "denied"].map((p) => h("option", { value: p, selected: p === permission }, p)));
+  permissionSelect.addEventListener("change", attempt(async () => {
+    await api(path, { method: "PATCH", body: { permission: permissionSelect.value } });
+    await refreshEngagement(record.seq);
+  }));
+  section.append(facts([
+    ["Device", `${device.connectivity} (${device.service})`],
+    ["On the device", delivery ? `${delivery.status}${delivery.reason ? ` (${delivery.reason})` : ""}${delivery.shown ? ", shown" : ""}` : "not on the device"],
+    ["Notification id", delivery && delivery.id],
+  ]), h("p", {}, h("label", {}, "Permission ", permissionSelect), " ",
+    permission === "denied" ? h("span", { class: "badge bad" }, "nothing is displayed") : permission === "provisional" ? h("span", { class: "badge warn" }, "quietly, to Notification Center") : null));
+
+  const engaged = delivery && delivery.engagement ? delivery.engagement : null;
+  const summary = engaged
+    ? h("p", { id: "engagement-state" }, h("span", { class: `badge ${engaged === "dismissed" ? "warn" : "ok"}` }, engaged === "action" ? `action ${delivery.action}` : engaged),
+      ` at ${delivery.engagedAt}`, delivery.displayedAt ? ` · displayed by the app at ${delivery.displayedAt}` : "")
+    : h("p", { id: "engagement-state", class: "hint" }, delivery && delivery.displayedAt ? `Displayed by the app at ${delivery.displayedAt}; not opened yet.` : "No engagement yet: nobody opened, dismissed or acted on it.");
+  section.append(summary);
+  if (delivery && delivery.planned) section.append(h("p", { class: "hint" }, `The behaviour model plans ${delivery.planned} at ${delivery.plannedAt}.`));
+  section.append(h("ol", { class: "notes", id: "engagement-events", "aria-label": "Engagement events" },
+    engagement.map((e) => h("li", { "data-event": e.event }, h("span", { class: "badge" }, e.event === "action" ? `action ${e.action}` : e.event), ` ${e.at}${e.reason ? ` — ${e.reason}` : ""}`))));
+
+  // Engaging is possible while the notification is on screen and nothing final happened yet;
+  // the gateway has the last word (409 with the reason otherwise, shown as a toast).
+  const engageable = delivery && delivery.status === "delivered" && !delivery.engagement && permission !== "denied" && canShow;
+  if (engageable) {
+    const engage = (verb, body) => attempt(async () => {
+      await api(`${path}/notifications/${encodeURIComponent(delivery.id)}/${verb}`, { method: "POST", body: body || {} });
+      await refreshEngagement(record.seq);
+    });
+    section.append(h("div", { class: "toolbar", role: "group", "aria-label": "Act as the user" },
+      h("button", { type: "button", "data-engage": "open", onclick: engage("open") }, "Open"),
+      h("button", { type: "button", "data-engage": "dismiss", onclick: engage("dismiss") }, "Dismiss"),
+      actions.map((a) => h("button", { type: "button", "data-engage": "action", "data-action": a.id, onclick: engage("action", { action: a.id }) }, `Action: ${a.title}`)),
+      delivery.displayedAt ? null : h("button", { type: "button", "data-engage": "display", title: "The app displayed it itself (a local notification)", onclick: engage("display") }, "Displayed by app")));
+  }
+
+  if (timeline.length) {
+    section.append(h("h4", {}, "Device timeline"),
+      h("ol", { class: "notes", "aria-label": "Device timeline" }, timeline.map((e) => h("li", {}, `${e.at} ${e.event}${e.action ? ` ${e.action}` : ""}${e.reason ? ` (${e.reason})` : ""}${e.connectivity ? ` → ${e.connectivity}` : ""}`))));
+  }
+  return section;
+}
+
+function stopDetailPoll() {
+  if (state.detailPoll) clearInterval(state.detailPoll);
+  state.detailPoll = null;
+}
+
+// Re-reads the device and redraws the engagement section when something changed: engagement
+// may come from anywhere (the buttons, `pushmock device open`, the behaviour model).
+async function refreshEngagement(seq) {
+  if (state.selected !== seq) return;
+  const record = state.records.get(seq) || state.detailRecord;
+  if (!record || record.seq !== seq) return;
+  // The device is known once the detail found it: read it directly rather than list every
+  // device each second; if it was forgotten meanwhile, look it up again.
+  let device = null;
+  if (state.detailDevice) device = await api(state.detailDevice).catch(() => null);
+  if (!device) device = await deviceFor(record);
+  if (state.selected !== seq) return;
+  state.detailDevice = device ? `/devices/${device.service}/${encodeURIComponent(device.token)}` : null;
+  const view = deviceView(record, device);
+  const signature = JSON.stringify([device && device.permission, device && device.connectivity, view.delivery, view.timeline]);
+  const current = $("#engagement");
+  if (current && current.dataset.signature === signature) return;
+  const model = notificationModel(record);
+  const section = engagementSection(record, view, actionsFor(model, record), Boolean(model.title || model.body || model.subtitle));
+  section.dataset.signature = signature;
+  if (current) current.replaceWith(section);
+}
+
 async function showDetail(seq) {
+  stopDetailPoll();
+  state.detailDevice = null;
   state.selected = seq;
   markSelected();
   const detail = $("#detail");
@@ -631,15 +750,18 @@ async function showDetail(seq) {
   if (!record) {
     try { record = await api(`/recordings/${seq}`); } catch (error) { detail.replaceChildren(h("p", { class: "empty" }, error.message)); return; }
   }
+  state.detailRecord = record;
   state.categories = (await api("/categories").catch(() => ({ categories: [] }))).categories || [];
   const model = notificationModel(record);
   const actions = actionsFor(model, record);
   const lint = lintOf(record);
   const contract = contractOf(record);
   const device = await deviceFor(record);
-  const delivery = device && (device.notifications || []).find((n) => n.sequence === record.seq);
-  const timeline = device ? (device.timeline || []).filter((e) => e.sequence === record.seq || (delivery && e.id === delivery.id)) : [];
+  state.detailDevice = device ? `/devices/${device.service}/${encodeURIComponent(device.token)}` : null;
+  const view = deviceView(record, device);
 
+  const engagement = engagementSection(record, view, actions, Boolean(model.title || model.body || model.subtitle));
+  engagement.dataset.signature = JSON.stringify([device && device.permission, device && device.connectivity, view.delivery, view.timeline]);
   const parts = [
     h("h3", { id: "detail-title" }, `#${record.seq} · ${record.platform} · ${record.request.method} ${record.request.path}`),
     h("div", { class: "previews" }, iosPreview(model, actions, record), androidPreview(model, actions)),
@@ -655,24 +777,19 @@ async function showDetail(seq) {
       ["Priority", model.priority],
       ["Environment", record.environment],
       ["Collapse id", record.notification && record.notification.collapseID],
-      ["Device", device ? `${device.connectivity} (${device.service})` : "not simulated"],
-      ["On the device", delivery ? `${delivery.status}${delivery.reason ? ` (${delivery.reason})` : ""}${delivery.shown ? ", shown" : ""}` : null],
       ["Latency", `${record.latencyMicroseconds} µs`],
     ]),
+    engagement,
   ];
-  if (timeline.length) {
-    parts.push(h("h3", {}, "Device timeline"),
-      h("ol", { class: "notes", "aria-label": "Device timeline" }, timeline.map((e) => h("li", {}, `${e.at} ${e.event}${e.reason ? ` (${e.reason})` : ""}${e.connectivity ? ` → ${e.connectivity}` : ""}`))));
-  }
-  const engagement = timeline.filter((e) => /open|dismiss|action|engag/i.test(e.event));
-  parts.push(h("h3", {}, "Engagement"), h("p", { class: "hint" }, engagement.length ? engagement.map((e) => `${e.event} at ${e.at}`).join(", ") : "No engagement recorded for this notification."));
   parts.push(h("h3", {}, `Lint (${lint.length})`),
     lint.length ? h("ul", { class: "notes", "aria-label": "Lint findings" }, lint.map((l) => h("li", {},
       h("span", { class: `badge ${l.severity === "error" ? "bad" : "warn"}` }, l.severity), ` ${l.code}: ${l.message} `,
       l.field ? h("code", {}, l.field) : null, l.source ? h("span", { class: "hint" }, ` — source: ${l.source}`) : null))) : h("p", { class: "hint" }, "No findings."));
-  if (contract.length) {
-    parts.push(h("h3", {}, "Contract violations"), h("ul", { class: "notes" }, contract.map(([k, v]) => h("li", {}, `${k}: ${v}`))));
-  }
+  parts.push(h("h3", {}, `Contract violations (${contract.length})`),
+    contract.length ? h("ul", { class: "notes", id: "contract-violations", "aria-label": "Contract violations" }, contract.map((c) => h("li", {},
+      h("span", { class: "badge bad" }, "contract"), ` ${c.code}: ${c.message} `,
+      c.field ? h("code", {}, c.field) : null, c.source ? h("span", { class: "hint" }, ` — ${c.source}`) : null)))
+      : h("p", { class: "hint" }, "None (contracts are checked at intake when installed: serve --contracts, PUT /_pushmock/contracts)."));
   parts.push(h("h3", {}, "Deep links"),
     model.deepLinks.length ? h("ul", { class: "notes", "aria-label": "Deep links" }, model.deepLinks.map((link) => {
       let resolved = link;
@@ -690,7 +807,11 @@ async function showDetail(seq) {
       h("pre", { "aria-label": "Response" }, `${record.response.status}\n${redactedHeaders(record.response.headers)}${record.response.body !== undefined ? `\n\n${pretty(record.response.body)}` : ""}`)),
   );
   if (record.auth) parts.push(h("details", {}, h("summary", {}, "Authentication"), h("pre", {}, pretty(record.auth))));
+  if (state.selected !== seq) return;
   detail.replaceChildren(...parts);
+  if (device) {
+    state.detailPoll = setInterval(() => { refreshEngagement(seq).catch(() => { /* the next tick retries */ }); }, 1000);
+  }
 }
 
 // ---------- devices and tokens ----------
@@ -704,16 +825,23 @@ async function renderDevices() {
       await api(`/devices/${d.service}/${encodeURIComponent(d.token)}`, { method: "PATCH", body: { connectivity: select.value } });
       await renderDevices();
     }));
+    const permission = h("select", { "aria-label": `Notification permission of ${d.service} device ${shortToken(d.token)}`, "data-permission-token": d.token },
+      ["granted", "provisional", "denied"].map((p) => h("option", { value: p, selected: p === (d.permission || "granted") }, p)));
+    permission.addEventListener("change", attempt(async () => {
+      await api(`/devices/${d.service}/${encodeURIComponent(d.token)}`, { method: "PATCH", body: { permission: permission.value } });
+      await renderDevices();
+    }));
     return h("tr", {},
       h("td", {}, d.service),
       h("td", { class: "token", title: d.token }, shortToken(d.token)),
       h("td", {}, select),
+      h("td", {}, permission),
       h("td", {}, Object.entries(d.counts || {}).map(([k, v]) => `${k} ${v}`).join(", ")),
       h("td", {}, (d.showing || []).length),
       h("td", {}, h("button", { type: "button", "aria-label": `Forget device ${shortToken(d.token)}`,
         onclick: attempt(async () => { await api(`/devices/${d.service}/${encodeURIComponent(d.token)}`, { method: "DELETE" }); await renderDevices(); }) }, "Forget")));
   });
-  $("#device-rows").replaceChildren(...(rows.length ? rows : [h("tr", {}, h("td", { colspan: "6", class: "empty" }, "No simulated device yet."))]));
+  $("#device-rows").replaceChildren(...(rows.length ? rows : [h("tr", {}, h("td", { colspan: "7", class: "empty" }, "No simulated device yet."))]));
   await renderTokens();
 }
 
@@ -810,6 +938,7 @@ async function route() {
     if (page === "clock") await renderClock();
     if (page === "categories") await renderCategories();
     if (recordMatch) await showDetail(Number(recordMatch[1]));
+    else stopDetailPoll();
   } catch (error) {
     toast(error.message);
   }
@@ -840,11 +969,11 @@ function onKey(event) {
   const typing = /^(INPUT|TEXTAREA|SELECT)$/.test(event.target.tagName);
   if (event.key === "Escape") {
     if (typing) { event.target.blur(); return; }
-    if (location.hash.startsWith("#/r/")) { history.replaceState(null, "", `${location.pathname}${location.search}#/`); state.selected = null; markSelected(); $("#detail").replaceChildren(h("p", { class: "empty" }, "Select a recording.")); }
+    if (location.hash.startsWith("#/r/")) { history.replaceState(null, "", `${location.pathname}${location.search}#/`); state.selected = null; stopDetailPoll(); markSelected(); $("#detail").replaceChildren(h("p", { class: "empty" }, "Select a recording.")); }
     return;
   }
   if (typing || event.metaKey || event.ctrlKey || event.altKey) return;
-  if (event.key === "/") { event.preventDefault(); $("#filters").elements.q.focus(); }
+  if (event.key === "/") { event.preventDefault(); $("#filters").elements.text.focus(); }
   else if (event.key === "j" || event.key === "ArrowDown") { if ($("#page-inbox").hidden) return; event.preventDefault(); moveSelection(1); }
   else if (event.key === "k" || event.key === "ArrowUp") { if ($("#page-inbox").hidden) return; event.preventDefault(); moveSelection(-1); }
 }
@@ -863,7 +992,7 @@ async function start() {
   $("#older").addEventListener("click", attempt(loadOlder));
   $("#clear").addEventListener("click", attempt(async () => {
     await api("/recordings", { method: "DELETE" });
-    state.records.clear(); state.next = null; state.selected = null;
+    state.records.clear(); state.next = null; state.selected = null; stopDetailPoll();
     renderList();
     $("#detail").replaceChildren(h("p", { class: "empty" }, "Cleared."));
   }));
@@ -943,8 +1072,8 @@ document.addEventListener("DOMContentLoaded", start);
       <label>Project <input name="project" size="10"></label>
       <label>Namespace <input name="namespace" size="8"></label>
       <label>JSON path <input name="where" size="22" placeholder="$.aps.category=LAB_RESULTS"></label>
-      <label>Text <input name="q" type="search" size="14" placeholder="title, body, token…" aria-describedby="text-hint"></label>
-      <span id="text-hint" class="visually-hidden">Searches the loaded recordings in the page</span>
+      <label>Text <input name="text" type="search" size="14" placeholder="title, body, token…" aria-describedby="text-hint"></label>
+      <span id="text-hint" class="visually-hidden">The gateway searches every recording: titles, bodies and other payload text, token, topic, reason</span>
       <button type="submit">Apply</button>
       <button type="button" id="reset-filters">Reset</button>
     </form>
@@ -977,7 +1106,7 @@ document.addEventListener("DOMContentLoaded", start);
     <p class="hint">A device appears once a push reaches its token. Offline devices store notifications
       (APNs keeps the last one per app, FCM up to 100) and receive them when they come back online.</p>
     <table aria-label="Devices">
-      <thead><tr><th scope="col">Service</th><th scope="col">Token</th><th scope="col">Connectivity</th>
+      <thead><tr><th scope="col">Service</th><th scope="col">Token</th><th scope="col">Connectivity</th><th scope="col">Permission</th>
         <th scope="col">Counts</th><th scope="col">Showing</th><th scope="col"><span class="visually-hidden">Actions</span></th></tr></thead>
       <tbody id="device-rows"></tbody>
     </table>

@@ -68,7 +68,10 @@ package final class RecordingWebhooks: Sendable {
                     secret: definition.secret.flatMap { $0.isEmpty ? nil : $0 },
                     timeout: timeout,
                     retry: retry,
-                    verifyCertificate: definition.verifyCertificate ?? true
+                    verifyCertificate: definition.verifyCertificate ?? true,
+                    trustedCertificates: try definition.caCertificate.map { path throws(WebhookConfigurationError) in
+                        try WebhookSubscription.certificates(pemFile: path)
+                    } ?? []
                 )
             )
         } catch {

@@ -47,6 +47,9 @@ struct QueryOptions: ParsableArguments {
     @Option(help: "Only exchanges before this time (ISO 8601 or milliseconds).")
     var until: String?
 
+    @Option(help: "Free text, any case: in titles, bodies and other payload strings, token, topic, project, reason or path.")
+    var text: String?
+
     @Option(
         name: [.customLong("json-path"), .customLong("where")],
         help: ArgumentHelp(
@@ -78,6 +81,7 @@ struct QueryOptions: ParsableArguments {
         add("since", since)
         add("until", until)
         for predicate in predicates { items.append(("where", predicate)) }
+        add("text", text)
         return items
     }
 

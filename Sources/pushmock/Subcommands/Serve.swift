@@ -222,6 +222,11 @@ struct Serve: AsyncParsableCommand {
     @Option(name: .customLong("webhook-filter"), help: "Send only recordings matching this query (platform=apns&status=4xx).")
     var webhookFilter: String?
 
+    @Option(
+        name: .customLong("webhook-ca"),
+        help: "PEM file of the CA that signed an https --webhook receiver's certificate (trusted besides the system roots).")
+    var webhookCA: String?
+
     @Option(name: .customLong("log-level"), help: "trace, debug, info, notice, warning, error or critical.")
     var logLevel: LogLevelArgument = .info
 
@@ -311,7 +316,9 @@ struct Serve: AsyncParsableCommand {
             configuration.connectionLimits[keyPath: keyPath] = duration
         }
         configuration.metricsEnabled = !noMetrics
-        configuration.webhooks.webhooks = webhooks.map { WebhookDefinition(url: $0, secret: webhookSecret, filter: webhookFilter) }
+        configuration.webhooks.webhooks = webhooks.map {
+            WebhookDefinition(url: $0, secret: webhookSecret, filter: webhookFilter, caCertificate: webhookCA)
+        }
         configuration.controlAPIExtensions.append(CheckControlAPI())
         if let contractsPath {
             guard let bytes = FileManager.default.contents(atPath: contractsPath) else {

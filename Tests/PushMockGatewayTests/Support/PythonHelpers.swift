@@ -14,11 +14,13 @@ var venvPython: String {
 /// A local HTTP receiver for webhooks: Python's `http.server`, started as a process. It logs
 /// every POST as a JSON line (path, headers, body, whether the HMAC-SHA256 signature of the
 /// body — computed by Python's `hmac` with `secret` — matches the header), answers 500 to the
-/// first `failFirst` requests and 200 after, each after `delaySeconds`.
+/// first `failFirst` requests and 200 after, each after `delaySeconds`. With `tls` it serves
+/// HTTPS with that certificate and key (Python's `ssl`) and logs the TLS version of each request.
 final class WebhookReceiver: Sendable {
     static let script = #"""
-        import hashlib, hmac, http.server, json, sys, threading, time
+        import hashlib, hmac, http.server, json, ssl, sys, threading, time
         port_file, log_file, secret, fail_first, delay = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4]), float(sys.argv[5])
+        certificate, key = (sys.argv[6], sys.argv[7]) if len(sys.argv) > 7 else (None, None)
         lock = threading.Lock()
         seen = [0]
         class Handler(http.server.BaseHTTPRequestHandler):
@@ -31,7 +33,8 @@ final class WebhookReceiver: Sendable {
                 time.sleep(delay)
                 expected = "sha256=" + hmac.new(secret.encode(), body, hashlib.sha256).hexdigest()
                 entry = {"n": number, "path": self.path, "headers": {k.lower(): v for k, v in self.headers.items()},
-                         "body": json.loads(body), "signatureValid": hmac.compare_digest(expected, self.headers.get("x-pushmock-signature-256", ""))}
+                         "body": json.loads(body), "signatureValid": hmac.compare_digest(expected, self.headers.get("x-pushmock-signature-256", "")),
+                         "tls": self.connection.version() if isinstance(self.connection, ssl.SSLSocket) else None}
                 with lock:
                     with open(log_file, "a") as log:
                         log.write(json.dumps(entry) + "\n")
@@ -44,6 +47,12 @@ final class WebhookReceiver: Sendable {
             def log_message(self, *args):
                 pass
         server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        if certificate:
+            context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+            context.load_cert_chain(certificate, key)
+            # A client that refuses the certificate fails the handshake in accept(): an OSError the
+            # server drops, and it keeps serving.
+            server.socket = context.wrap_socket(server.socket, server_side=True)
         with open(port_file + ".tmp", "w") as f:
             f.write(str(server.server_address[1]))
         import os
@@ -55,14 +64,19 @@ final class WebhookReceiver: Sendable {
     private let process: ChildProcess
     private let logPath: String
 
-    init(secret: String = "", failFirst: Int = 0, delaySeconds: Double = 0) async throws {
+    let isTLS: Bool
+
+    init(secret: String = "", failFirst: Int = 0, delaySeconds: Double = 0, tls: (certificate: String, key: String)? = nil) async throws {
+        isTLS = tls != nil
         let directory = NSTemporaryDirectory() + "pushmock-receiver-\(UUID().uuidString)"
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         let portFile = directory + "/port"
         logPath = directory + "/requests.jsonl"
         _ = FileManager.default.createFile(atPath: logPath, contents: nil)
         process = try ChildProcess.spawn(
-            "/usr/bin/python3", ["-c", Self.script, portFile, logPath, secret, String(failFirst), String(delaySeconds)],
+            "/usr/bin/python3",
+            ["-c", Self.script, portFile, logPath, secret, String(failFirst), String(delaySeconds)]
+                + (tls.map { [$0.certificate, $0.key] } ?? []),
             output: .discard)
         var port: Int?
         for _ in 0..<600 {
@@ -80,7 +94,7 @@ final class WebhookReceiver: Sendable {
         self.port = port
     }
 
-    var url: String { "http://127.0.0.1:\(port)/hooks/push" }
+    var url: String { "\(isTLS ? "https" : "http")://127.0.0.1:\(port)/hooks/push" }
 
     /// The requests received so far, in order.
     func requests() throws -> [[String: Any]] {
