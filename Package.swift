@@ -407,6 +407,32 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
+
+        // Worked examples, one per seed (Examples/<Name>/)
+        .target(
+            name: "WhistlExample",
+            dependencies: ["PushMockSender", "PushMockCore", "PushMockJSON"],
+            path: "Examples/Whistl/Sources",
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "WhistlExampleTests",
+            dependencies: ["WhistlExample", "PushMockTesting", "PushMockToolkit", "PushMockControl"],
+            path: "Examples/Whistl/Tests",
+            swiftSettings: swiftSettings
+        ),
+        .target(
+            name: "PushDesignTemplateExample",
+            dependencies: ["PushMockSender", "PushMockCore", "PushMockJSON"],
+            path: "Examples/PushDesignTemplate/Sources",
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "PushDesignTemplateExampleTests",
+            dependencies: ["PushDesignTemplateExample", "PushMockTesting", "PushMockToolkit", "PushMockControl", "PushMockTestSupport"],
+            path: "Examples/PushDesignTemplate/Tests",
+            swiftSettings: swiftSettings
+        ),
     ]
 )
 
