@@ -13,7 +13,7 @@ struct DoseReminderTests {
     /// The app's route table (which links open which screens), kept next to the app's code.
     static let routesFile = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("Recordings/examples/loop/routes.json").path
+        .appendingPathComponent("pushmock/routes.json").path
 
     @Test("exactly one alert with this title and this deep link")
     func oneReminder() async throws {
