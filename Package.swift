@@ -338,14 +338,6 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
 
-        // Example tests to copy (Swift Testing and XCTest): a slice of an app backend sends,
-        // the tests assert what the in-process gateway received.
-        .testTarget(
-            name: "ExampleTests",
-            dependencies: ["PushMockTesting"],
-            swiftSettings: swiftSettings
-        ),
-
         // Replay: send a journal's requests again with fresh credentials (through the sender) and
         // compare the outcomes with the recorded ones.
         .target(
@@ -431,6 +423,33 @@ let package = Package(
             name: "PushDesignTemplateExampleTests",
             dependencies: ["PushDesignTemplateExample", "PushMockTesting", "PushMockToolkit", "PushMockControl", "PushMockTestSupport"],
             path: "Examples/PushDesignTemplate/Tests",
+            swiftSettings: swiftSettings
+        ),
+        // Loop Health: Knock-style workflows sent to Expo push tokens. Its test target also holds
+        // the starter tests to copy (Swift Testing and XCTest, Tests/StarterTests).
+        .target(
+            name: "LoopHealthExample",
+            dependencies: ["PushMockSender", "PushMockJSON"],
+            path: "Examples/LoopHealth/Sources",
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "LoopHealthExampleTests",
+            dependencies: ["LoopHealthExample", "PushMockTesting", "PushMockToolkit", "PushMockControl"],
+            path: "Examples/LoopHealth/Tests",
+            swiftSettings: swiftSettings
+        ),
+        // FODMAP reminders: expo-notifications, local on the device plus Expo push.
+        .target(
+            name: "FODMAPRemindersExample",
+            dependencies: ["PushMockSender", "PushMockJSON"],
+            path: "Examples/FODMAPReminders/Sources",
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "FODMAPRemindersExampleTests",
+            dependencies: ["FODMAPRemindersExample", "PushMockTesting", "PushMockToolkit", "PushMockControl"],
+            path: "Examples/FODMAPReminders/Tests",
             swiftSettings: swiftSettings
         ),
     ]

@@ -31,14 +31,20 @@ extension PushMockHarness {
     /// The user of a device displays, opens, dismisses or acts on the notification `id`
     /// (the `apns-id`, FCM message name or Expo ticket id) at the gateway's now. Throws
     /// ``EngagementRefusal`` when a real user could not: not on screen, no alert, already
-    /// engaged, or notifications denied.
+    /// engaged, notifications denied, or (400) an action its declared category does not offer.
     @discardableResult
     public func engage(
         _ engagement: Engagement, notification id: String, token: String, service: PushService = .apns
     ) throws(EngagementRefusal) -> DeviceNotification {
-        try state.simulatedDevices.engage(
-            engagement, notificationID: id, on: DeviceAddress(service: service, token: token), now: state.clock.now()
-        ).notification
+        let address = DeviceAddress(service: service, token: token)
+        let now = state.clock.now()
+        // A declared category offers only its own buttons, as on the control API.
+        if case .acted(let action) = engagement,
+            let refusal = state.undeclaredActionRefusal(action, notificationID: id, on: address, now: now)
+        {
+            throw refusal
+        }
+        return try state.simulatedDevices.engage(engagement, notificationID: id, on: address, now: now).notification
     }
 
     /// The user taps the notification `id`.

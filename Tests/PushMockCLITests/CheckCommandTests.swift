@@ -10,7 +10,7 @@ import Testing
 struct CheckCommandTests {
     static let loopExamples = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("Recordings/examples/loop").path
+        .appendingPathComponent("Examples/LoopHealth/pushmock").path
     static let token = "740f4707bebcf74f9b7c25d48e3358945f6aa01da5ddb387462c7eaf61bb78ad"
 
     static func time(_ iso: String) -> Int64 { ISO8601Milliseconds.parse(iso) ?? 0 }

@@ -192,7 +192,7 @@ struct ExpectCommandTests {
             ], directory: session.server.directory)
         try #require(sent.status == 0, "\(sent.error)")
         let routes = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("Recordings/examples/loop/routes.json").path
+            .appendingPathComponent("Examples/LoopHealth/pushmock/routes.json").path
         let title = ["expect", "--token", Self.token, "--json-path", "$.aps.alert.title=Time for your BPC-157", "--routes", routes]
         for check in [session.pushmock, session.offline] as [([String]) async throws -> (status: Int32, output: String, error: String)] {
             let wrong = try await check(title + ["--opens", "/protocols/p1/log"])

@@ -167,7 +167,7 @@ struct GoldenCommandTests {
     func fromRunningGateway() async throws {
         let serve = try await ServeProcess()
         defer { _ = serve.stop(); serve.removeDirectory() }
-        let loop = packageRoot + "/Recordings/examples/loop"
+        let loop = packageRoot + "/Examples/LoopHealth/pushmock"
         let data = try String(contentsOfFile: loop + "/data/dose-reminder.json", encoding: .utf8)
         let send = try await run(
             ServeProcess.binary,

@@ -13,7 +13,7 @@ private let token = PushMockHarness.sampleDeviceToken
 
 private let loopExamples = URL(fileURLWithPath: #filePath)
     .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-    .appendingPathComponent("Recordings/examples/loop").path
+    .appendingPathComponent("Examples/LoopHealth/pushmock").path
 
 private func linked(_ title: String, _ link: String?, extra: String = "") -> String {
     let member = link.map { #","deep_link":"\#($0)""# } ?? ""
@@ -24,7 +24,8 @@ private func linked(_ title: String, _ link: String?, extra: String = "") -> Str
 struct ChecksAPITests {
     @Test("POST /checks/links: 417 with the problems, 200 when the query leaves only good links; text and JUnit")
     func links() async throws {
-        try await withPushMock { mock in
+        // The example files live under Examples/, outside the default checks directory.
+        try await withPushMock(configure: { $0.checksDirectories = [loopExamples] }) { mock in
             let connection = try await mock.connect()
             expectAccepted(try await connection.send(try mock.apnsRequest(payload: linked("Dose", "loop://protocols/p1/log"))))
             expectAccepted(try await connection.send(try mock.apnsRequest(payload: linked("Settings", "loop://settings"))))
@@ -85,7 +86,8 @@ struct ChecksAPITests {
 
     @Test("POST /checks/policy: quiet hours in the recipient's zone on the gateway's clock, exemptions, caps")
     func policy() async throws {
-        try await withPushMock { mock in
+        // The example files live under Examples/, outside the default checks directory.
+        try await withPushMock(configure: { $0.checksDirectories = [loopExamples] }) { mock in
             // Whatever the real time, give the device a zone in which it is now 23:xx.
             mock.clock.freeze()
             let utcHour = Int((mock.clock.now().millisecondsSince1970 / 3_600_000) % 24)
@@ -144,7 +146,8 @@ struct ChecksAPITests {
 
     @Test("POST /expectations with a deep-link requirement; the near miss shows the resolved link")
     func expectationWithDeepLink() async throws {
-        try await withPushMock { mock in
+        // The example files live under Examples/, outside the default checks directory.
+        try await withPushMock(configure: { $0.checksDirectories = [loopExamples] }) { mock in
             expectAccepted(
                 try await mock.sendOnNewConnection(try mock.apnsRequest(payload: linked("Time for BPC-157", "loop://protocols/p2/log"))))
             let control = try mock.controlClient()

@@ -92,6 +92,22 @@ struct EngagementTests {
         }
     }
 
+    @Test("the Swift harness refuses an action the declared category does not offer, as the control API does")
+    func harnessChecksDeclaredActions() async throws {
+        try await withPushMock { mock in
+            let control = try mock.controlClient()
+            _ = try await control.call(
+                "POST", "categories",
+                json: Array(#"{"id":"DOSE","actions":[{"id":"TAKEN","title":"Taken"},{"id":"SNOOZE","title":"Later"}]}"#.utf8))
+            await control.close()
+            try await send(mock, id: uuid(1))
+            let refusal = #expect(throws: EngagementRefusal.self) { try mock.act("DELETE", on: uuid(1), token: token) }
+            #expect(refusal?.status == 400)
+            #expect(refusal?.message == "category DOSE offers the actions TAKEN, SNOOZE; DELETE is not one of them")
+            #expect(try mock.act("TAKEN", on: uuid(1), token: token).engagement == .acted(actionID: "TAKEN"))
+        }
+    }
+
     @Test("permission: denied is delivered but never displayed and cannot be tapped; provisional is quiet; Swift harness")
     func permission() async throws {
         try await withPushMock { mock in

@@ -8,10 +8,10 @@ import PushMockToolkit
 import Testing
 
 /// The worked example (issue #6 item 9): the six notification workflows of the example health
-/// app "Loop", written as sender templates under `Recordings/examples/loop/templates/`, rendered
-/// with the sample data in `Recordings/examples/loop/data/`, sent through the real in-process
+/// app "Loop", written as sender templates under `Examples/LoopHealth/pushmock/templates/`, rendered
+/// with the sample data in `Examples/LoopHealth/pushmock/data/`, sent through the real in-process
 /// gateway by PushMockSender, and compared with the golden files in
-/// `Recordings/examples/loop/golden/`.
+/// `Examples/LoopHealth/pushmock/golden/`.
 ///
 /// Changing a template, its data or the headers below changes what the gateway records, so the
 /// golden check fails with a diff. Re-record after an intended change with
@@ -74,14 +74,17 @@ struct LoopGoldenTests {
     }
 
     @Test(
-        "the whole example together: the six templates' links all open known screens, a day passes the policy, a late check-in and a third dose reminder do not"
+        "the whole example together: the six templates' links all open known screens, a day passes the policy in each user's own zone (users.json), a late check-in and a third dose reminder do not"
     )
     func linksAndPolicy() async throws {
         let routes = try RouteTable(contentsOfFile: try LoopExample.absolutePath("routes.json"))
         let policy = try PolicyFile(contentsOfFile: try LoopExample.absolutePath("policy.json"))
         try await withPushMock { mock in
-            // Saturday 21 November 2026, 12:00 in Berlin (the policy's default zone).
-            mock.clock.set(to: Timestamp(millisecondsSince1970: ISO8601Milliseconds.parse("2026-11-21T11:00:00Z") ?? 0))
+            // The users behind the tokens, with their zones and preferences: the APNs device is
+            // Maya's (Berlin), the FCM device Sam's (New York).
+            for user in try LoopExample.users().users { try mock.addUser(user) }
+            // Saturday 21 November 2026, 15:00 in Berlin, 09:00 in New York.
+            mock.clock.set(to: Timestamp(millisecondsSince1970: ISO8601Milliseconds.parse("2026-11-21T14:00:00Z") ?? 0))
             mock.clock.freeze()
             for workflow in LoopWorkflow.all {
                 try await send(workflow, through: mock)
@@ -98,23 +101,28 @@ struct LoopGoldenTests {
             let day = mock.checkPolicy(policy)
             #expect(day.isClean, "\(day.text)")
 
-            // 23:30 in Berlin. The passive check-in breaks quiet hours. The dose reminder is
-            // time-sensitive on APNs, so exempt there — but its FCM variant carries no such
-            // marker (Android has none), so the policy flags it: the kind of gap this check is
-            // for. Sent twice, it is also the third dose reminder of the day to each device.
-            mock.clock.set(to: Timestamp(millisecondsSince1970: ISO8601Milliseconds.parse("2026-11-21T22:30:00Z") ?? 0))
+            // 03:30 UTC: Sunday 04:30 for Maya in Berlin, still Saturday 22:30 for Sam in New
+            // York. The passive check-in breaks Loop's night and Maya's own quiet hours. The dose
+            // reminder is time-sensitive on APNs, so exempt there — but its FCM variant carries
+            // no such marker (Android has none), so the night and Sam's quiet hours flag it: the
+            // kind of gap this check is for. Sent twice, it is Sam's third dose reminder of his
+            // Saturday; for Maya a new day has begun, so her two are within the cap.
+            mock.clock.set(to: Timestamp(millisecondsSince1970: ISO8601Milliseconds.parse("2026-11-22T03:30:00Z") ?? 0))
             let checkIn = try #require(LoopWorkflow.all.first { $0.name == "weekly-checkin" })
             let dose = try #require(LoopWorkflow.all.first { $0.name == "dose-reminder" })
             try await send(checkIn, through: mock)
             try await send(dose, through: mock)
             try await send(dose, through: mock)
             let night = mock.checkPolicy(policy)
-            let quiet = night.violations(.quietHours)
+            let quiet = night.violations(rule: "night")
             #expect(quiet.map(\.notificationType) == ["check-in", "dose-reminder", "dose-reminder"], "\(night.text)")
-            #expect(quiet.dropFirst().allSatisfy { $0.notification.platform == .fcm }, "\(night.text)")
-            #expect(
-                night.violations(rule: "dose-reminders-per-day").count == 2, "the third to the APNs and to the FCM device: \(night.text)")
-            #expect(night.violations(.quietHours).first?.rule == "night")
+            #expect(quiet.first?.timeZone == "Europe/Berlin", "\(night.text)")
+            #expect(quiet.dropFirst().allSatisfy { $0.notification.platform == .fcm && $0.timeZone == "America/New_York" }, "\(night.text)")
+            #expect(night.violations(rule: "users.maya.quietHours[0]").map(\.notificationType) == ["check-in"], "\(night.text)")
+            #expect(night.violations(rule: "users.sam.quietHours[0]").count == 2, "\(night.text)")
+            let cap = night.violations(rule: "dose-reminders-per-day")
+            #expect(cap.map(\.notification.platform) == [.fcm], "only Sam's Saturday has three: \(night.text)")
+            #expect(cap.first?.localTime?.hasPrefix("2026-11-21 22:30") == true, "\(night.text)")
         }
     }
 
@@ -206,7 +214,7 @@ struct LoopWorkflow: Sendable, CustomTestStringConvertible {
 /// Where the example's files are and the fixed recipients the test sends to (the golden files
 /// show them as `<token-1>`, `<token-2>`).
 enum LoopExample {
-    static let directory = "Recordings/examples/loop"
+    static let directory = "Examples/LoopHealth/pushmock"
     static let topic = "com.example.loop"
     static let apnsToken = "8f3c2a9e4b7d1f6a0c5e8b2d4f7a9c1e3b5d7f9a2c4e6b8d0f1a3c5e7b9d2f4a"
     static let fcmToken = "eLoopSampleRegistrationToken:APA91bH7sQ2kX9mZ4vN1cR8tY6wP3jL5dF0gS7hK2aB"
@@ -228,6 +236,11 @@ enum LoopExample {
 
     static func template(_ workflow: String, platform: String) throws -> NotificationTemplate {
         try NotificationTemplate(json: templateText(workflow, platform: platform))
+    }
+
+    /// users.json: Maya (Berlin) owns the APNs token, Sam (New York) the FCM token.
+    static func users() throws -> UserDirectory {
+        try JSONDecoder().decode(UserDirectory.self, from: Data(contentsOf: URL(fileURLWithPath: absolutePath("users.json"))))
     }
 
     static func data(_ workflow: String) throws -> JSONObject {

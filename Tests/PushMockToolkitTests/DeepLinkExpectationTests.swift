@@ -11,7 +11,7 @@ import struct PushMockToolkit.Expectation
 struct DeepLinkExpectationTests {
     static let loopRoutes = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("Recordings/examples/loop/routes.json").path
+        .appendingPathComponent("Examples/LoopHealth/pushmock/routes.json").path
 
     static func alert(_ title: String, link: String?, sequence: UInt64, token: String = LinkPolicyFixtures.token) -> ExchangeRecord {
         let linkMember = link.map { #","deep_link":"\#($0)""# } ?? ""

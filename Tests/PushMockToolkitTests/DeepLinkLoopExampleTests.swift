@@ -4,7 +4,7 @@ import PushMockRecording
 import PushMockToolkit
 import Testing
 
-/// The worked example: `Recordings/examples/loop/routes.json` against the six Loop workflows.
+/// The worked example: `Examples/LoopHealth/pushmock/routes.json` against the six Loop workflows.
 @Suite("Deep links: the Loop example")
 struct DeepLinkLoopExampleTests {
     typealias Payload = LinkPolicyFixtures.LoopPayload

@@ -90,11 +90,11 @@ enum LinkPolicyFixtures {
 
     // MARK: The Loop example
 
-    /// `Recordings/examples/loop` in this checkout.
+    /// `Examples/LoopHealth/pushmock` in this checkout.
     static let loopDirectory: String = {
         var url = URL(fileURLWithPath: #filePath)
         for _ in 0..<3 { url.deleteLastPathComponent() }
-        return url.appendingPathComponent("Recordings/examples/loop").path
+        return url.appendingPathComponent("Examples/LoopHealth/pushmock").path
     }()
 
     static func loopRoutes() throws -> RouteTable {

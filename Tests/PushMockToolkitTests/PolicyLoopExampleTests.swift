@@ -5,7 +5,7 @@ import PushMockRecording
 import PushMockToolkit
 import Testing
 
-/// The worked example: `Recordings/examples/loop/policy.json` against Loop's notifications.
+/// The worked example: `Examples/LoopHealth/pushmock/policy.json` against Loop's notifications.
 @Suite("Policy: the Loop example")
 struct PolicyLoopExampleTests {
     typealias Payload = LinkPolicyFixtures.LoopPayload

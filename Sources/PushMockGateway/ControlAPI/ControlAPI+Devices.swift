@@ -83,7 +83,9 @@ extension ControlAPI {
             guard let action = body?.action, !action.isEmpty else {
                 throw ControlAPIError(400, "name the action: {\"action\": \"TAKEN\"} (the category's action identifier)")
             }
-            try checkDeclaredAction(action, notificationID: id, on: address, now: now)
+            if let refusal = state.undeclaredActionRefusal(action, notificationID: id, on: address, now: now) {
+                throw ControlAPIError(refusal.status, refusal.message)
+            }
             engagement = .acted(actionID: action)
         default:
             throw ControlAPIError(404, "engagements are open, dismiss, action and display, not \(request.segments[5])")
@@ -96,20 +98,6 @@ extension ControlAPI {
         }
         let report = DeviceReport(result.device, detailed: true)
         return try Self.encoded(report.notifications?.last { $0.id == id }, key: "notification")
-    }
-
-    /// When the notification's category is declared (`/categories`) with actions, the action
-    /// must be one of them, as a device only offers those buttons.
-    private func checkDeclaredAction(_ action: String, notificationID id: String, on address: DeviceAddress, now: Timestamp) throws {
-        guard let device = state.simulatedDevices.device(address, now: now),
-            let entry = device.notifications.last(where: { $0.notification.id == id }),
-            let category = NotificationFace(entry.notification, service: address.service).category
-        else { return }
-        let declared = state.notificationCategories.all.filter { $0.id == category && ($0.app == nil || $0.app == entry.notification.app) }
-        let actions = declared.flatMap(\.actions).map(\.id)
-        guard !declared.isEmpty, !actions.contains(action) else { return }
-        throw ControlAPIError(
-            400, "category \(category) offers the actions \(actions.joined(separator: ", ")); \(action) is not one of them")
     }
 
     /// `{service}/{token}`, or a bare token: APNs when it is hex and known as an APNs device,

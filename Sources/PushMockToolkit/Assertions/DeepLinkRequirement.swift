@@ -8,7 +8,7 @@ public import PushMockRecording
 /// JSON (the `deepLink` member of an expectation):
 ///
 /// ```json
-/// {"routes": "Recordings/examples/loop/routes.json",
+/// {"routes": "Examples/LoopHealth/pushmock/routes.json",
 ///  "screen": "/protocols/{id}/log", "parameters": {"id": "p1"}}
 /// ```
 ///

@@ -18,7 +18,7 @@ public struct ContractChecker: Sendable {
         var count = 0
         var violations: [ContractViolation] = []
         for record in records {
-            guard let platform = record.platform.pushService else { continue }
+            guard let platform = record.platform.pushService, !NotificationPayloadFacts.isExpoReceiptsRequest(record) else { continue }
             if !includeRejected && (record.response.status != 200 || NotificationPayloadFacts.isValidateOnly(record)) { continue }
             count += 1
             let facts = NotificationPayloadFacts(record: record, platform: platform)

@@ -52,10 +52,11 @@ public struct DeepLinkChecker: Sendable {
         DeepLinkReport(notifications: records.compactMap { check($0) })
     }
 
-    /// The check of one record; `nil` when it is not an APNs/FCM send, or was rejected and
+    /// The check of one record; `nil` when it is not an APNs/FCM/Expo send (an Expo getReceipts
+    /// request is none), or was rejected and
     /// ``Options/includeRejected`` is off.
     public func check(_ record: ExchangeRecord) -> DeepLinkNotificationReport? {
-        guard let platform = record.platform.pushService else { return nil }
+        guard let platform = record.platform.pushService, !NotificationPayloadFacts.isExpoReceiptsRequest(record) else { return nil }
         if !options.includeRejected && (record.response.status != 200 || NotificationPayloadFacts.isValidateOnly(record)) {
             return nil
         }

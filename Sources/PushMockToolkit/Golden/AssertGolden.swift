@@ -50,7 +50,7 @@ public func assertGolden(
 /// Checks the records that match `query` against the golden file at `path` and throws a
 /// ``GoldenError`` whose description is the readable diff. A relative `path` is resolved
 /// against the package that contains the calling file, so any file name works — for example
-/// `Recordings/examples/loop/golden/dose-reminder.json`.
+/// `Examples/LoopHealth/pushmock/golden/dose-reminder.json`.
 ///
 /// ```swift
 /// try assertGolden(

@@ -45,7 +45,7 @@ public struct PolicyChecker: Sendable {
     public func check(_ records: some Sequence<ExchangeRecord>) -> PolicyReport {
         var notifications: [CheckedNotification] = []
         for (order, record) in records.enumerated() {
-            guard let platform = record.platform.pushService else { continue }
+            guard let platform = record.platform.pushService, !NotificationPayloadFacts.isExpoReceiptsRequest(record) else { continue }
             if !countRejected && (record.response.status != 200 || NotificationPayloadFacts.isValidateOnly(record)) { continue }
             var subject = PolicySubject(facts: NotificationPayloadFacts(record: record, platform: platform))
             subject.type = policy.type(of: subject)

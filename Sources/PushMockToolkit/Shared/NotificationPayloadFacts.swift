@@ -161,6 +161,14 @@ struct NotificationPayloadFacts: Sendable {
     }
 
     /// Whether an FCM send only validated (`validate_only`): nothing reached a device.
+    /// An Expo `getReceipts` request: the sender asking for receipts, not a notification, so
+    /// the checks (links, policy, contracts) leave it out.
+    static func isExpoReceiptsRequest(_ record: ExchangeRecord) -> Bool {
+        guard record.platform == .expo else { return false }
+        let path = record.request.path.split(separator: "?", maxSplits: 1).first ?? ""
+        return path.hasSuffix("/getReceipts")
+    }
+
     static func isValidateOnly(_ record: ExchangeRecord) -> Bool {
         if record.annotations["validateOnly"] == "true" { return true }
         guard let body = record.request.body.jsonValue else { return false }

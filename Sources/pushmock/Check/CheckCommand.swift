@@ -14,8 +14,8 @@ struct CheckCommand: AsyncParsableCommand {
             invalid route table, policy or journal, a bad query, an unreachable gateway).
 
             Examples:
-              pushmock check links --routes Recordings/examples/loop/routes.json --journal Recordings/run.jsonl
-              pushmock check policy --policy Recordings/examples/loop/policy.json --namespace ci-7 --junit policy.xml
+              pushmock check links --routes Examples/LoopHealth/pushmock/routes.json --journal Recordings/run.jsonl
+              pushmock check policy --policy Examples/LoopHealth/pushmock/policy.json --namespace ci-7 --junit policy.xml
               pushmock check contracts --contracts contracts.json --journal Recordings/run.jsonl
             """,
         subcommands: [CheckLinks.self, CheckPolicy.self, CheckContracts.self]

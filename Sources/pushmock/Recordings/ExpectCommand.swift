@@ -23,7 +23,7 @@ struct ExpectCommand: AsyncParsableCommand {
               pushmock expect --file expectations.json --json         # many at once, as for POST /_pushmock/expectations
               pushmock expect --journal Recordings/journal.jsonl --reason BadDeviceToken --none
               pushmock expect --token 00fc13ad… --json-path '$.aps.alert.title=Time for your BPC-157' \\
-                  --routes Recordings/examples/loop/routes.json --opens /protocols/p1/log
+                  --routes Examples/LoopHealth/pushmock/routes.json --opens /protocols/p1/log
             """
     )
 

@@ -13,7 +13,7 @@ final class DoseReminderXCTests: XCTestCase {
 
             let routes = URL(fileURLWithPath: #filePath)
                 .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-                .appendingPathComponent("Recordings/examples/loop/routes.json").path
+                .appendingPathComponent("pushmock/routes.json").path
             try await mock.expect(
                 RecordingQuery(token: Glob(self.token), payload: [try .equals("$.aps.alert.title", "Time for your BPC-157")]),
                 deepLink: try DeepLinkRequirement(routesFile: routes, screen: "/protocols/p1/log")

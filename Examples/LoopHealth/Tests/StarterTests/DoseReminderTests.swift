@@ -13,7 +13,7 @@ struct DoseReminderTests {
     /// The app's route table (which links open which screens), kept next to the app's code.
     static let routesFile = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("Recordings/examples/loop/routes.json").path
+        .appendingPathComponent("pushmock/routes.json").path
 
     @Test("exactly one alert with this title and this deep link")
     func oneReminder() async throws {
@@ -66,12 +66,12 @@ struct DoseReminderTests {
         }
     }
 
-    @Test("an asynchronous sender: wait until it has sent", .timeLimit(.minutes(1)))
+    @Test("an asynchronous sender: wait until it has sent", .timeLimit(.minutes(5)))
     func asynchronous() async throws {
         try await withPushMock { mock in
             let notifier = LoopNotifier(sender: mock.apnsSender)
             Task { try await notifier.sendDoseReminder(to: token, for: .init(id: "p2", compoundName: "NAD+")) }
-            try await mock.expect(RecordingQuery(token: Glob(token), payload: [try .equals("$.protocol_id", "p2")]), within: .seconds(10))
+            try await mock.expect(RecordingQuery(token: Glob(token), payload: [try .equals("$.protocol_id", "p2")]), within: .seconds(60))
         }
     }
 }
