@@ -124,13 +124,16 @@ public struct EngagementModel: Codable, Sendable, Hashable {
         return problems
     }
 
-    /// What the user of `device` does with `notification`, delivered at `deliveredAt`; `nil`
-    /// when no rule matches or the draw says nothing happens.
+    /// What the user of `device` does with `notification`, the `ordinal`-th the model judged on
+    /// that device, delivered at `deliveredAt`; `nil` when no rule matches or the draw says
+    /// nothing happens. The draw depends on the seed, the device and the ordinal only, so a
+    /// run that sends the same notifications to each device in the same order gets the same
+    /// engagement, whatever ids the services made up.
     func plan(
-        _ notification: SimulatedNotification, category: String?, device: DeviceAddress, deliveredAt: Timestamp
+        _ notification: SimulatedNotification, category: String?, device: DeviceAddress, ordinal: UInt64, deliveredAt: Timestamp
     ) -> PlannedEngagement? {
         guard let rule = rules.first(where: { $0.matches(notification, category: category) }) else { return nil }
-        var generator = SplitMix64(seed: seed ^ Self.fnv1a(device.token) ^ (Self.fnv1a(notification.id) &* 0x9E37_79B9_7F4A_7C15))
+        var generator = SplitMix64(seed: seed ^ Self.fnv1a(device.token) ^ (ordinal &* 0x9E37_79B9_7F4A_7C15))
         let draw = generator.nextUnit()
         let delayDraw = generator.nextUnit()
         var outcomes: [(Engagement, Double)] = [(.opened, rule.open ?? 0), (.dismissed, rule.dismiss ?? 0)]

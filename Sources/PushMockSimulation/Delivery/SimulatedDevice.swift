@@ -60,6 +60,10 @@ public struct SimulatedDevice: Sendable {
     public private(set) var plannedCount = 0
     /// The earliest planned engagement, so settling before it scans nothing.
     private var nextPlannedAt: Timestamp?
+    /// How many notifications the behaviour model has judged on this device: the draw for the
+    /// n-th is keyed by n rather than by the notification's id, because FCM message names and
+    /// Expo ticket ids are random — the same run must give the same engagement.
+    private var judgedCount: UInt64 = 0
     /// The gateway's behaviour model, handed in by the simulator before each operation; `nil`:
     /// no engagement is planned and delivery does no extra work.
     var behaviour: EngagementModel?
@@ -264,11 +268,13 @@ public struct SimulatedDevice: Sendable {
     }
 
     /// Decides at delivery what the behaviour model's user will do, when the user can see it.
-    private func plan(_ entry: inout DeviceNotification, at now: Timestamp) {
+    private mutating func plan(_ entry: inout DeviceNotification, at now: Timestamp) {
         guard let behaviour, permission.displays else { return }
         let face = NotificationFace(entry.notification, service: address.service)
         guard face.visible else { return }
-        entry.planned = behaviour.plan(entry.notification, category: face.category, device: address, deliveredAt: now)
+        judgedCount &+= 1
+        entry.planned = behaviour.plan(
+            entry.notification, category: face.category, device: address, ordinal: judgedCount, deliveredAt: now)
     }
 
     /// Applies the planned engagements due by `now`, each at its own instant.
