@@ -407,6 +407,19 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
+        // Worked examples, one per seed (Examples/<Name>/)
+        .target(
+            name: "CriticalMomentsExample",
+            dependencies: ["PushMockSender", "PushMockCore", "PushMockJSON"],
+            path: "Examples/CriticalMoments/Sources",
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "CriticalMomentsExampleTests",
+            dependencies: ["CriticalMomentsExample", "PushMockTesting", "PushMockToolkit", "PushMockControl"],
+            path: "Examples/CriticalMoments/Tests",
+            swiftSettings: swiftSettings
+        ),
     ]
 )
 
