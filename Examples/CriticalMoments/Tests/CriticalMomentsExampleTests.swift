@@ -194,6 +194,9 @@ struct CriticalMomentsExampleTests {
             #expect(funnel.total.displayed == 2)  // Ben and Fay; silent pushes and Cy's show nothing
             #expect(funnel.total.opened == 1)  // Ben, by command
             #expect(funnel.total.dismissed == 1)  // Fay, by the model
+            let android = try #require(funnel.groups.first { $0.dimension == "platform" && $0.value == "fcm" })
+            #expect(
+                [android.stages.sent, android.stages.delivered, android.stages.displayed, android.stages.opened] == [2, 2, 1, 1] as [Int])
             await control.close()
         }
     }
