@@ -60,6 +60,11 @@ struct ScheduleCommandTests {
             ], directory: directory)
         #expect(offline.status == 0, "\(offline.output)\(offline.error)")
         #expect(offline.output.contains("completeSetupReminder: 1 delivered, delivered"), "\(offline.output)")
+        let json = try await pushmock([
+            "check", "schedule", "--config", "notifications.json", "--user", "ada", "--from", "2026-01-05T19:00:00Z", "--json",
+        ])
+        #expect(json.status == 0, "\(json.error)")
+        #expect(json.output.contains(#""reason" : "moved-into-window""#), "\(json.output)")
 
         let bad = try await pushmock(["check", "schedule", "--config", "bad.json", "--user", "ada", "--from", "now"])
         #expect(bad.status == 2)

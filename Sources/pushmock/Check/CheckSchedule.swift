@@ -87,9 +87,15 @@ struct CheckSchedule: AsyncParsableCommand {
             } catch {
                 throw CheckError("\(error)")
             }
-            print(
-                OnDeviceScheduler(config: notifications, options: options).schedule(
-                    for: owner, events: directory.events, from: start, until: end))
+            let schedule = OnDeviceScheduler(config: notifications, options: options).schedule(
+                for: owner, events: directory.events, from: start, until: end)
+            if control.json {
+                let encoder = JSONEncoder()
+                encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+                print(String(decoding: try encoder.encode(schedule), as: UTF8.self))
+            } else {
+                print(schedule)
+            }
         }
     }
 }
