@@ -452,6 +452,19 @@ let package = Package(
             path: "Examples/FODMAPReminders/Tests",
             swiftSettings: swiftSettings
         ),
+        // Critical Moments: on-device scheduling from a config, pushed config and events.
+        .target(
+            name: "CriticalMomentsExample",
+            dependencies: ["PushMockSender", "PushMockCore", "PushMockJSON"],
+            path: "Examples/CriticalMoments/Sources",
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "CriticalMomentsExampleTests",
+            dependencies: ["CriticalMomentsExample", "PushMockTesting", "PushMockToolkit", "PushMockControl"],
+            path: "Examples/CriticalMoments/Tests",
+            swiftSettings: swiftSettings
+        ),
     ]
 )
 

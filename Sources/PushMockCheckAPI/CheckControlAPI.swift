@@ -181,11 +181,59 @@ package struct CheckControlAPI: ControlAPIExtension {
             return try Self.checkResponse(
                 CheckOutcome(report), format: body.format, junit: { JUnitReport.testCases(report) }, text: report.text)
         }
-        if request.segments.count == 2, ["links", "policy", "contracts"].contains(request.segments[1]) {
+        if request.matches("POST", "checks", "schedule") {
+            return try schedule(request, context: context)
+        }
+        if request.segments.count == 2, ["links", "policy", "contracts", "schedule"].contains(request.segments[1]) {
             throw ControlAPIError(405, "\(request.method) is not supported on /_pushmock/checks/\(request.segments[1]); POST the check")
         }
         throw ControlAPIError(
-            404, "no check /_pushmock/\(request.segments.joined(separator: "/")); the checks are links, policy and contracts")
+            404, "no check /_pushmock/\(request.segments.joined(separator: "/")); the checks are links, policy, contracts and schedule")
+    }
+
+    /// `POST /_pushmock/checks/schedule`: an in-app notification config (`config` inline or
+    /// `configFile` under `--checks-dir`) played for `user` from `from` to `until` (default: the
+    /// gateway's now) over the gateway's users and events (or the body's `users`); always 200
+    /// with the schedule (`docs/on-device-scheduling.md`). No recordings are read.
+    private func schedule(_ request: ControlRequest, context: ControlAPIContext) throws -> HTTPResponseMessage {
+        let body = try CheckRequestBody(request, definition: "config", allowed: ["user", "from", "until", "checkEvery", "users"])
+        guard body.query == RecordingQuery() else { throw ControlAPIError(400, "the schedule reads no recordings: give no query") }
+        let file = try body.definitionFile.map { ($0, try context.files.read($0, member: "configFile")) }
+        let config: InAppNotificationConfig
+        do throws(InAppConfigError) {
+            if let (path, bytes) = file {
+                guard let bytes else { throw InAppConfigError("", "cannot read \(path)") }
+                config = try InAppNotificationConfig(json: bytes)
+            } else {
+                config = try InAppNotificationConfig(json: (body.definition ?? .null).compactBytes)
+            }
+        } catch {
+            throw ControlAPIError(400, "config: \(error.description)")
+        }
+        guard let userID = try body.decode(String.self, member: "user") else { throw ControlAPIError(400, "give the \"user\"") }
+        guard let from = try body.decode(FlexibleTimestamp.self, member: "from")?.timestamp else {
+            throw ControlAPIError(400, "give \"from\": when the config reached the device (ISO 8601 or milliseconds)")
+        }
+        let until = try body.decode(FlexibleTimestamp.self, member: "until")?.timestamp ?? context.state.clock.now()
+        var options = OnDeviceScheduler.Options()
+        if let text = try body.decode(String.self, member: "checkEvery") {
+            guard let interval = DurationText.parse(text), interval > .zero else {
+                throw ControlAPIError(400, "checkEvery \"\(text)\" is not a duration (15m, 1h)")
+            }
+            options.backgroundCheckInterval = interval
+        }
+        let users = try body.decode(UserDirectory.self, member: "users") ?? context.state.users.snapshot()
+        guard let user = users.users.first(where: { $0.id == userID }) else {
+            throw ControlAPIError(404, "no user \"\(userID)\"; add it with POST /_pushmock/users")
+        }
+        let schedule = OnDeviceScheduler(config: config, options: options).schedule(
+            for: user, events: users.events, from: from, until: until)
+        if body.format == "text" {
+            var headers = HTTPHeaderList()
+            headers.append(name: "content-type", value: "text/plain; charset=utf-8")
+            return HTTPResponseMessage(status: 200, headers: headers, body: Array((schedule.description + "\n").utf8))
+        }
+        return try ControlAPI.encoded(schedule, status: 200)
     }
 
     /// 200 when every expectation passed, 417 Expectation Failed otherwise (so `curl --fail`

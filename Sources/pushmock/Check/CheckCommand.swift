@@ -18,6 +18,6 @@ struct CheckCommand: AsyncParsableCommand {
               pushmock check policy --policy Examples/LoopHealth/pushmock/policy.json --namespace ci-7 --junit policy.xml
               pushmock check contracts --contracts contracts.json --journal Recordings/run.jsonl
             """,
-        subcommands: [CheckLinks.self, CheckPolicy.self, CheckContracts.self]
+        subcommands: [CheckLinks.self, CheckPolicy.self, CheckContracts.self, CheckSchedule.self]
     )
 }
