@@ -111,11 +111,19 @@ indirect enum RegexNode: Sendable, Hashable {
     }
 
     /// One code point, no captures: repeated without recursion.
-    var singleCodePoint: ((UInt32) -> Bool)? {
+    var isSingleCodePoint: Bool {
         switch self {
-        case .character(let value): { $0 == value }
-        case .set(let set): { set.contains($0) }
-        default: nil
+        case .character, .set: true
+        default: false
+        }
+    }
+
+    /// Whether a single-code-point node accepts `value`.
+    func accepts(_ value: UInt32) -> Bool {
+        switch self {
+        case .character(let character): value == character
+        case .set(let set): set.contains(value)
+        default: false
         }
     }
 }
@@ -133,12 +141,11 @@ struct RegexMatcher {
         case .empty:
             return next(index, captures)
         case .character, .set:
-            let test = node.singleCodePoint!
             if backward {
-                guard index > 0, test(input[index - 1]) else { return false }
+                guard index > 0, node.accepts(input[index - 1]) else { return false }
                 return next(index - 1, captures)
             }
-            guard index < input.count, test(input[index]) else { return false }
+            guard index < input.count, node.accepts(input[index]) else { return false }
             return next(index + 1, captures)
         case .sequence(let nodes):
             return sequence(nodes, 0, index, captures, backward: backward, next)
@@ -162,8 +169,8 @@ struct RegexMatcher {
             guard let found else { return false }
             return next(index, found)
         case .repetition(let inner, let minimum, let maximum, let greedy, let groups):
-            if let test = inner.singleCodePoint {
-                return repeatSingle(test, minimum, maximum, greedy, index, captures, backward: backward, next)
+            if inner.isSingleCodePoint {
+                return repeatSingle(inner, minimum, maximum, greedy, index, captures, backward: backward, next)
             }
             return repetition(inner, minimum, maximum, greedy, groups, 0, index, captures, backward: backward, next)
         case .backreference(let number):
@@ -199,17 +206,17 @@ struct RegexMatcher {
     }
 
     private func repeatSingle(
-        _ test: (UInt32) -> Bool, _ minimum: Int, _ maximum: Int, _ greedy: Bool, _ index: Int, _ captures: [Int], backward: Bool,
+        _ single: RegexNode, _ minimum: Int, _ maximum: Int, _ greedy: Bool, _ index: Int, _ captures: [Int], backward: Bool,
         _ next: Next
     ) -> Bool {
         var count = 0
         var position = index
         while count < maximum {
             if backward {
-                guard position > 0, test(input[position - 1]) else { break }
+                guard position > 0, single.accepts(input[position - 1]) else { break }
                 position -= 1
             } else {
-                guard position < input.count, test(input[position]) else { break }
+                guard position < input.count, single.accepts(input[position]) else { break }
                 position += 1
             }
             count += 1
