@@ -82,6 +82,16 @@ struct ECMARegexTests {
         #expect(error.message.contains("not an ECMA-262 regular expression"))
     }
 
+    @Test(
+        "catastrophic backtracking and deep nesting give up: a violation, not a hang or a crash",
+        arguments: [("^(a+)+$", "a", 40, "b"), ("^(?:a|b)*c$", "ab", 20_000, "c"), ("^(?:(a)|b)+$", "ab", 50_000, "")])
+    func givesUp(pattern: String, unit: String, count: Int, end: String) throws {
+        let text = String(repeating: unit, count: count) + end
+        #expect(try ECMARegex(pattern).firstMatch(in: text) == nil)
+        let schema = try JSONSchema(.object(["pattern": .string(pattern)]))
+        #expect(schema.validate(.string(text)).map(\.message) == ["matching \(pattern) gave up (too much backtracking)"])
+    }
+
     // MARK: Against Node
 
     static var node: String? {

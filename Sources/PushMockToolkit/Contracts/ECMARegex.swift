@@ -22,17 +22,29 @@ package struct ECMARegex: Sendable, Hashable {
         startsAnchored = node.startsAnchored
     }
 
-    /// Whether the pattern matches somewhere in `text`.
-    package func matches(_ text: String) -> Bool {
+    /// Backtracking steps, and stack bytes, one search may take before it gives up: a pattern
+    /// like `^(a+)+$` on a long string, or a quantified group over thousands of characters
+    /// (each iteration nests deeper), must neither stall the event loop nor overflow a
+    /// thread's stack (512 KiB for some).
+    package static let stepLimit = 1_000_000
+    package static let stackLimit = 256 * 1024
+
+    /// Whether the pattern matches somewhere in `text`; `nil` when the search gave up
+    /// (``stepLimit``, ``stackLimit``).
+    package func firstMatch(in text: String) -> Bool? {
         let input = text.unicodeScalars.map(\.value)
-        let matcher = RegexMatcher(input: input)
+        let matcher = RegexMatcher(input: input, budget: RegexBudget())
         let captures = [Int](repeating: -1, count: 2 * (captureCount + 1))
         for start in 0...input.count {
             if matcher.match(program, start, captures, backward: false, { _, _ in true }) { return true }
+            if matcher.budget.exhausted { return nil }
             if startsAnchored { break }
         }
-        return false
+        return matcher.budget.exhausted ? nil : false
     }
+
+    /// Whether the pattern matches somewhere in `text` (`false` when the search gave up).
+    package func matches(_ text: String) -> Bool { firstMatch(in: text) ?? false }
 
     package static func == (lhs: Self, rhs: Self) -> Bool { lhs.source == rhs.source }
     package func hash(into hasher: inout Hasher) { hasher.combine(source) }
@@ -130,61 +142,59 @@ indirect enum RegexNode: Sendable, Hashable {
 
 // MARK: - Matching
 
+/// What one search may still spend; once exhausted every step fails at once, so the search
+/// unwinds quickly.
+final class RegexBudget {
+    var steps = ECMARegex.stepLimit
+    var exhausted = false
+    private let stackStart = RegexBudget.stackAddress()
+
+    func enter() -> Bool {
+        steps -= 1
+        let here = Self.stackAddress()
+        // Stacks grow down on every platform Swift runs PushMock on.
+        if steps < 0 || (stackStart > here && stackStart - here > ECMARegex.stackLimit) { exhausted = true }
+        return !exhausted
+    }
+
+    @inline(never)
+    private static func stackAddress() -> UInt {
+        var marker: UInt8 = 0
+        return withUnsafeMutablePointer(to: &marker) { UInt(bitPattern: $0) }
+    }
+}
 /// Backtracking in continuation-passing style: each node calls `next` with where it ended and
 /// the captures, and returns whether the rest of the pattern matched from there.
 struct RegexMatcher {
     let input: [UInt32]
+    let budget: RegexBudget
     typealias Next = (Int, [Int]) -> Bool
 
+    /// A thin dispatcher: each kind of node has its own function, so the frame that every
+    /// nesting level pays for stays small.
     func match(_ node: RegexNode, _ index: Int, _ captures: [Int], backward: Bool, _ next: Next) -> Bool {
+        guard budget.enter() else { return false }
         switch node {
         case .empty:
             return next(index, captures)
         case .character, .set:
-            if backward {
-                guard index > 0, node.accepts(input[index - 1]) else { return false }
-                return next(index - 1, captures)
-            }
-            guard index < input.count, node.accepts(input[index]) else { return false }
-            return next(index + 1, captures)
+            return single(node, index, captures, backward: backward, next)
         case .sequence(let nodes):
             return sequence(nodes, 0, index, captures, backward: backward, next)
         case .alternation(let nodes):
             for alternative in nodes where match(alternative, index, captures, backward: backward, next) { return true }
             return false
         case .capture(let number, let inner):
-            return match(inner, index, captures, backward: backward) { end, innerCaptures in
-                var updated = innerCaptures
-                updated[2 * number] = backward ? end : index
-                updated[2 * number + 1] = backward ? index : end
-                return next(end, updated)
-            }
+            return capture(number, inner, index, captures, backward: backward, next)
         case .lookaround(let inner, let ahead, let negated):
-            var found: [Int]?
-            _ = match(inner, index, captures, backward: !ahead) { _, innerCaptures in
-                found = innerCaptures
-                return true
-            }
-            if negated { return found == nil ? next(index, captures) : false }
-            guard let found else { return false }
-            return next(index, found)
+            return lookaround(inner, ahead: ahead, negated: negated, index, captures, next)
         case .repetition(let inner, let minimum, let maximum, let greedy, let groups):
             if inner.isSingleCodePoint {
                 return repeatSingle(inner, minimum, maximum, greedy, index, captures, backward: backward, next)
             }
             return repetition(inner, minimum, maximum, greedy, groups, 0, index, captures, backward: backward, next)
         case .backreference(let number):
-            let start = captures[2 * number]
-            let end = captures[2 * number + 1]
-            // A group that did not take part matches the empty string (ECMA-262 §22.2.2.9).
-            guard start >= 0, end >= 0 else { return next(index, captures) }
-            let length = end - start
-            if backward {
-                guard index - length >= 0, input[(index - length)..<index].elementsEqual(input[start..<end]) else { return false }
-                return next(index - length, captures)
-            }
-            guard index + length <= input.count, input[index..<(index + length)].elementsEqual(input[start..<end]) else { return false }
-            return next(index + length, captures)
+            return backreference(number, index, captures, backward: backward, next)
         case .inputStart:
             return index == 0 ? next(index, captures) : false
         case .inputEnd:
@@ -194,6 +204,53 @@ struct RegexMatcher {
             let after = index < input.count && CodePointSet.isWord(input[index])
             return (before != after) != negated ? next(index, captures) : false
         }
+    }
+
+    @inline(never)
+    private func single(_ node: RegexNode, _ index: Int, _ captures: [Int], backward: Bool, _ next: Next) -> Bool {
+        if backward {
+            guard index > 0, node.accepts(input[index - 1]) else { return false }
+            return next(index - 1, captures)
+        }
+        guard index < input.count, node.accepts(input[index]) else { return false }
+        return next(index + 1, captures)
+    }
+
+    @inline(never)
+    private func capture(_ number: Int, _ inner: RegexNode, _ index: Int, _ captures: [Int], backward: Bool, _ next: Next) -> Bool {
+        match(inner, index, captures, backward: backward) { end, innerCaptures in
+            var updated = innerCaptures
+            updated[2 * number] = backward ? end : index
+            updated[2 * number + 1] = backward ? index : end
+            return next(end, updated)
+        }
+    }
+
+    @inline(never)
+    private func lookaround(_ inner: RegexNode, ahead: Bool, negated: Bool, _ index: Int, _ captures: [Int], _ next: Next) -> Bool {
+        var found: [Int]?
+        _ = match(inner, index, captures, backward: !ahead) { _, innerCaptures in
+            found = innerCaptures
+            return true
+        }
+        if negated { return found == nil ? next(index, captures) : false }
+        guard let found else { return false }
+        return next(index, found)
+    }
+
+    @inline(never)
+    private func backreference(_ number: Int, _ index: Int, _ captures: [Int], backward: Bool, _ next: Next) -> Bool {
+        let start = captures[2 * number]
+        let end = captures[2 * number + 1]
+        // A group that did not take part matches the empty string (ECMA-262 §22.2.2.9).
+        guard start >= 0, end >= 0 else { return next(index, captures) }
+        let length = end - start
+        if backward {
+            guard index - length >= 0, input[(index - length)..<index].elementsEqual(input[start..<end]) else { return false }
+            return next(index - length, captures)
+        }
+        guard index + length <= input.count, input[index..<(index + length)].elementsEqual(input[start..<end]) else { return false }
+        return next(index + length, captures)
     }
 
     private func sequence(_ nodes: [RegexNode], _ position: Int, _ index: Int, _ captures: [Int], backward: Bool, _ next: Next) -> Bool {

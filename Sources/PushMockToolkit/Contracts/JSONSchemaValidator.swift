@@ -159,8 +159,12 @@ struct Validator {
             if let minimum = keywords["minLength"]?.doubleValue, Double(length) < minimum {
                 fail("minLength", "is shorter than \(Int(minimum)) characters")
             }
-            if let pattern = keywords["pattern"]?.stringValue, let regex = regex(pattern), !regex.matches(text) {
-                fail("pattern", "\(Self.brief(instance)) does not match \(pattern)")
+            if let pattern = keywords["pattern"]?.stringValue, let regex = regex(pattern) {
+                switch regex.firstMatch(in: text) {
+                case true?: break
+                case false?: fail("pattern", "\(Self.brief(instance)) does not match \(pattern)")
+                case nil: fail("pattern", "matching \(pattern) gave up (too much backtracking)")
+                }
             }
         case .array(let elements):
             if let maximum = keywords["maxItems"]?.doubleValue, Double(elements.count) > maximum {
@@ -250,7 +254,12 @@ struct Validator {
                     matched = true
                     out.merge(sub(value, propertySchema, [name], ["properties", name]))
                 }
-                for (pattern, regex, patternSchema) in patterns where regex.matches(name) {
+                for (pattern, regex, patternSchema) in patterns {
+                    guard let found = regex.firstMatch(in: name) else {
+                        fail("patternProperties", "matching \(pattern) against \"\(name)\" gave up (too much backtracking)")
+                        continue
+                    }
+                    guard found else { continue }
                     matched = true
                     out.merge(sub(value, patternSchema, [name], ["patternProperties", pattern]))
                 }
