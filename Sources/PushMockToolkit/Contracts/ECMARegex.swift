@@ -151,9 +151,16 @@ final class RegexBudget {
 
     func enter() -> Bool {
         steps -= 1
+        if steps < 0 { exhausted = true }
+        return !exhausted
+    }
+
+    /// Only a repeated group nests without bound (the rest nests as deep as the pattern is
+    /// long), so only its iterations look at the stack.
+    func enterIteration() -> Bool {
         let here = Self.stackAddress()
         // Stacks grow down on every platform Swift runs PushMock on.
-        if steps < 0 || (stackStart > here && stackStart - here > ECMARegex.stackLimit) { exhausted = true }
+        if stackStart > here && stackStart - here > ECMARegex.stackLimit { exhausted = true }
         return !exhausted
     }
 
@@ -294,6 +301,7 @@ struct RegexMatcher {
     ) -> Bool {
         if done >= maximum { return next(index, captures) }
         func iterate() -> Bool {
+            guard budget.enterIteration() else { return false }
             var cleared = captures
             for group in groups {
                 cleared[2 * group] = -1

@@ -31,7 +31,21 @@ struct RegexParser {
             position += 1
             alternatives.append(try alternative())
         }
-        return alternatives.count == 1 ? alternatives[0] : .alternation(alternatives)
+        if alternatives.count == 1 { return alternatives[0] }
+        // `a|b|[0-9]`: each alternative takes exactly one code point and captures nothing, so
+        // one set matches the same — and repeats without nesting (`(?:a|b)*`).
+        if alternatives.allSatisfy(\.isSingleCodePoint) {
+            return .set(CodePointSet(items: alternatives.map(singleItem)))
+        }
+        return .alternation(alternatives)
+    }
+
+    private func singleItem(_ node: RegexNode) -> CodePointSet.Item {
+        switch node {
+        case .character(let value): .range(value, value)
+        case .set(let set): set.negated ? .complement(set.items) : contentsOf(set)
+        default: .complement([])
+        }
     }
 
     private mutating func alternative() throws(ECMARegexError) -> RegexNode {
