@@ -52,28 +52,74 @@ public struct ContractFile: Sendable, Hashable, DefinitionDocument {
     /// A push whose type no contract names is a violation (default `false`).
     public let requireContract: Bool
     public let contracts: [Contract]
+    /// Shared schemas the contracts may `$ref` by their `$id`: the file's `schemas`, plus the
+    /// `*.schema.json` files beside it when read with ``init(contentsOfFile:)``.
+    public let schemas: JSONSchemaRegistry
 
     public static let defaultDataPaths = ["$.message.data", "$.data", "$[0].data", "$"]
 
     public init(
         name: String? = nil, typeField: String = "notificationType", dataPaths: [JSONPath]? = nil, requireContract: Bool = false,
-        contracts: [Contract]
+        contracts: [Contract], schemas: JSONSchemaRegistry = JSONSchemaRegistry()
     ) {
         self.name = name
         self.typeField = typeField
         self.dataPaths = dataPaths ?? Self.defaultDataPaths.map { try! JSONPath($0) }
         self.requireContract = requireContract
         self.contracts = contracts
+        self.schemas = schemas
+    }
+
+    /// Reads the contract file at `path`; every `*.schema.json` file in its directory is
+    /// loaded as a shared schema, so contracts can `$ref` it by its `$id` (or its file name,
+    /// relative to the `file://` URL of the contract file).
+    public init(contentsOfFile path: String) throws(ContractError) {
+        guard let bytes = DefinitionObject.readFile(path) else {
+            throw ContractError(.unreadableFile, "cannot read the \(Self.documentName)", file: path)
+        }
+        let directory = (path as NSString).deletingLastPathComponent
+        let registry: JSONSchemaRegistry
+        do {
+            registry = try JSONSchemaRegistry(directory: directory.isEmpty ? "." : directory)
+        } catch {
+            throw ContractError(.invalidSchema, error.message, location: error.location, file: path)
+        }
+        let document: JSONValue
+        do {
+            document = try DefinitionObject.parseDocument(bytes)
+        } catch {
+            throw ContractError(error).inFile(path)
+        }
+        do {
+            try self.init(definition: document, registry: registry, uri: URL(fileURLWithPath: path).absoluteString)
+        } catch {
+            throw error.inFile(path)
+        }
     }
 
     public init(definition: JSONValue) throws(ContractError) {
+        try self.init(definition: definition, registry: JSONSchemaRegistry(), uri: "")
+    }
+
+    /// `registry`: shared schemas beside the file's own `schemas`; `uri`: the file's location,
+    /// the base URI of contract schemas without `$id`.
+    package init(definition: JSONValue, registry: JSONSchemaRegistry, uri: String) throws(ContractError) {
         do {
             let root = try DefinitionObject(
-                definition, at: "", allowed: ["version", "name", "description", "typeField", "data", "requireContract", "contracts"])
+                definition, at: "",
+                allowed: ["version", "name", "description", "typeField", "data", "requireContract", "contracts", "schemas"])
             try root.checkVersion(PushMockToolkit.formatVersion)
             var dataPaths: [JSONPath]?
             if let texts = try root.strings("data") {
                 dataPaths = try texts.enumerated().map { try DefinitionObject.path($0.element, at: "\(root.place("data"))[\($0.offset)]") }
+            }
+            var registry = registry
+            for entry in try root.array("schemas") ?? [] {
+                do {
+                    try registry.add(entry.value)
+                } catch {
+                    throw ContractError(.invalidSchema, error.message, location: entry.location + error.location)
+                }
             }
             var contracts: [Contract] = []
             var names = Set<String>()
@@ -87,7 +133,7 @@ public struct ContractFile: Sendable, Hashable, DefinitionDocument {
                 guard let schemaValue = object.value("schema") else { throw DefinitionProblem(object.place("schema"), "missing") }
                 let schema: JSONSchema
                 do {
-                    schema = try JSONSchema(schemaValue)
+                    schema = try JSONSchema(schemaValue, registry: registry, uri: uri)
                 } catch {
                     throw ContractError(.invalidSchema, error.message, location: object.place("schema") + error.location)
                 }
@@ -104,7 +150,7 @@ public struct ContractFile: Sendable, Hashable, DefinitionDocument {
                 typeField: try root.string("typeField") ?? "notificationType",
                 dataPaths: dataPaths,
                 requireContract: try root.bool("requireContract") ?? false,
-                contracts: contracts)
+                contracts: contracts, schemas: registry)
         } catch let problem as DefinitionProblem {
             throw ContractError(problem)
         } catch let error as ContractError {

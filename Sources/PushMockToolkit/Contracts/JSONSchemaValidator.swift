@@ -25,19 +25,19 @@ struct Validator {
     /// Guards against `$ref` cycles that never consume the instance.
     static let maximumDepth = 200
 
-    let schema: JSONSchema
+    let index: SchemaIndex
+    /// The schema resources evaluation has entered, outermost first: where `$dynamicRef`
+    /// looks for its `$dynamicAnchor`.
+    var dynamicScope: [String] = []
 
-    static func regex(_ pattern: String) -> NSRegularExpression? {
-        try? NSRegularExpression(pattern: pattern)
-    }
+    init(index: SchemaIndex) { self.index = index }
 
-    static func matches(_ regex: NSRegularExpression, _ text: String) -> Bool {
-        regex.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)) != nil
-    }
+    func regex(_ pattern: String) -> ECMARegex? { index.patterns[pattern] ?? (try? ECMARegex(pattern)) }
 
-    mutating func evaluate(_ instance: JSONValue, _ subschema: JSONValue, instancePath: [String], schemaPath: [String], depth: Int)
-        -> Outcome
-    {
+    mutating func evaluate(
+        _ instance: JSONValue, _ subschema: JSONValue, base parentBase: String, baseIsFinal: Bool, instancePath: [String],
+        schemaPath: [String], depth: Int
+    ) -> Outcome {
         var out = Outcome()
         func fail(_ keyword: String, _ message: String) {
             out.errors.append(
@@ -61,13 +61,45 @@ struct Validator {
             fail("$ref", "the schema refers to itself without end")
             return out
         }
+        var base = parentBase
+        if !baseIsFinal, let id = keywords["$id"]?.stringValue { base = index.base(for: id, inside: parentBase) }
+        let entersResource = dynamicScope.last != base
+        if entersResource { dynamicScope.append(base) }
+        defer { if entersResource { dynamicScope.removeLast() } }
+
         func sub(_ value: JSONValue, _ schemaValue: JSONValue, _ extraInstance: [String], _ extraSchema: [String]) -> Outcome {
-            evaluate(value, schemaValue, instancePath: instancePath + extraInstance, schemaPath: schemaPath + extraSchema, depth: depth + 1)
+            evaluate(
+                value, schemaValue, base: base, baseIsFinal: false, instancePath: instancePath + extraInstance,
+                schemaPath: schemaPath + extraSchema, depth: depth + 1)
+        }
+        func follow(_ target: SchemaLocation, _ keyword: String) -> Outcome {
+            evaluate(
+                instance, target.schema, base: target.base, baseIsFinal: true, instancePath: instancePath,
+                schemaPath: schemaPath + [keyword],
+                depth: depth + 1)
         }
 
         // In-place applicators first: their annotations feed unevaluated*.
-        if let ref = keywords["$ref"]?.stringValue, let target = schema.resolve(ref) {
-            out.merge(sub(instance, target, [], ["$ref"]))
+        if let ref = keywords["$ref"]?.stringValue {
+            if let target = index.refs[SchemaIndex.key(base, ref)] ?? index.locate(ref, base: base) {
+                out.merge(follow(target, "$ref"))
+            } else {
+                fail("$ref", "$ref \"\(ref)\" points at nothing loaded")
+            }
+        }
+        if let ref = keywords["$dynamicRef"]?.stringValue {
+            if let target = index.dynamicRefs[SchemaIndex.key(base, ref)] ?? index.dynamicTarget(ref, base: base) {
+                var location = target.initial
+                if let name = target.dynamicAnchor,
+                    let outermost = dynamicScope.first(where: { index.dynamicAnchors.contains($0 + "#" + name) }),
+                    let found = index.anchors[outermost + "#" + name]
+                {
+                    location = found
+                }
+                out.merge(follow(location, "$dynamicRef"))
+            } else {
+                fail("$dynamicRef", "$dynamicRef \"\(ref)\" points at nothing loaded")
+            }
         }
         if let all = keywords["allOf"]?.arrayValue {
             for (index, element) in all.enumerated() { out.merge(sub(instance, element, [], ["allOf", String(index)])) }
@@ -127,8 +159,12 @@ struct Validator {
             if let minimum = keywords["minLength"]?.doubleValue, Double(length) < minimum {
                 fail("minLength", "is shorter than \(Int(minimum)) characters")
             }
-            if let pattern = keywords["pattern"]?.stringValue, let regex = Self.regex(pattern), !Self.matches(regex, text) {
-                fail("pattern", "\(Self.brief(instance)) does not match \(pattern)")
+            if let pattern = keywords["pattern"]?.stringValue, let regex = regex(pattern) {
+                switch regex.firstMatch(in: text) {
+                case true?: break
+                case false?: fail("pattern", "\(Self.brief(instance)) does not match \(pattern)")
+                case nil: fail("pattern", "matching \(pattern) gave up (too much backtracking)")
+                }
             }
         case .array(let elements):
             if let maximum = keywords["maxItems"]?.doubleValue, Double(elements.count) > maximum {
@@ -204,10 +240,10 @@ struct Validator {
                 }
             }
             let properties = keywords["properties"]?.objectValue
-            var patterns: [(String, NSRegularExpression, JSONValue)] = []
+            var patterns: [(String, ECMARegex, JSONValue)] = []
             if case .object(let patternObject)? = keywords["patternProperties"] {
                 for (pattern, value) in patternObject {
-                    if let regex = Self.regex(pattern) { patterns.append((pattern, regex, value)) }
+                    if let regex = regex(pattern) { patterns.append((pattern, regex, value)) }
                 }
             }
             let additional = keywords["additionalProperties"]
@@ -218,7 +254,12 @@ struct Validator {
                     matched = true
                     out.merge(sub(value, propertySchema, [name], ["properties", name]))
                 }
-                for (pattern, regex, patternSchema) in patterns where Self.matches(regex, name) {
+                for (pattern, regex, patternSchema) in patterns {
+                    guard let found = regex.firstMatch(in: name) else {
+                        fail("patternProperties", "matching \(pattern) against \"\(name)\" gave up (too much backtracking)")
+                        continue
+                    }
+                    guard found else { continue }
                     matched = true
                     out.merge(sub(value, patternSchema, [name], ["patternProperties", pattern]))
                 }
