@@ -122,7 +122,7 @@ struct ECMARegexTests {
     @Test(
         "generated patterns: same verdicts as Node's RegExp with the u flag", .enabled(if: node != nil, "needs node on PATH"),
         arguments: [1 as UInt64, 2, 3])
-    func agreesWithNode(seed: UInt64) throws {
+    func agreesWithNode(seed: UInt64) async throws {
         var generator = PatternGenerator(seed: seed)
         var cases: [(pattern: String, texts: [String])] = []
         for _ in 0..<600 {
@@ -141,7 +141,7 @@ struct ECMARegexTests {
             cases.map { .object(["pattern": .string($0.pattern), "texts": .array($0.texts.map { .string($0) })]) })
         try Data(document.compactBytes).write(to: casesFile)
         try Data(Self.nodeScript.utf8).write(to: scriptFile)
-        let result = try ChildProcess.run(try #require(Self.node), [scriptFile.path, casesFile.path])
+        let result = try await ChildProcess.run(try #require(Self.node), [scriptFile.path, casesFile.path])
         try #require(result.status == 0, "node failed: \(result.error.suffix(2000))")
         let verdicts = try #require(try JSONValue(parsing: result.output).arrayValue)
         try #require(verdicts.count == cases.count)
