@@ -216,6 +216,44 @@ struct EngagementTests {
         #expect(other != first)
     }
 
+    /// FCM message names are random, so this only repeats because the draw is keyed by the
+    /// device's n-th judged notification rather than by the notification's id.
+    static func seededFCMRun(seed: UInt64) async throws -> [String] {
+        try await withPushMock { mock in
+            mock.clock.freeze()
+            mock.clock.set(to: tenOClock)
+            mock.engagementModel = EngagementModel(
+                seed: seed, rules: [.init(open: 0.4, dismiss: 0.3, delay: .init(min: 5, max: 50))])
+            let connection = try await mock.connect()
+            let accessToken = try await mock.fetchAccessToken(over: connection)
+            let tokens = (1...8).map { "fcm-\($0)-of-the-run:APA91b" + String(repeating: "x", count: 30) }
+            for round in 1...4 {
+                for device in tokens {
+                    let body = #"{"message":{"token":"\#(device)","notification":{"title":"Dose \#(round)"}}}"#
+                    let response = try await connection.send(mock.fcmSend(body, accessToken: accessToken))
+                    #expect(response.status == 200)
+                }
+            }
+            await connection.close()
+            mock.clock.advance(by: .seconds(60))
+            return try tokens.flatMap { device in
+                try #require(mock.device(device, service: .fcm)).notifications.map { entry in
+                    entry.engagement.map { "\($0)@\(entry.engagedAt.map(String.init(describing:)) ?? "?")" } ?? "ignored"
+                }
+            }
+        }
+    }
+
+    @Test("FCM: the seeded model repeats although FCM's message names are random")
+    func seededModelOverFCM() async throws {
+        let first = try await Self.seededFCMRun(seed: 11)
+        let second = try await Self.seededFCMRun(seed: 11)
+        #expect(first.count == 32)
+        #expect(first == second)
+        #expect(first.contains("ignored") && first.contains { $0.hasPrefix("opened") } && first.contains { $0.hasPrefix("dismissed") })
+        #expect(try await Self.seededFCMRun(seed: 12) != first)
+    }
+
     @Test("without a model nothing is planned; a command before the planned time wins; the model is validated")
     func modelEdges() async throws {
         try await withPushMock { mock in

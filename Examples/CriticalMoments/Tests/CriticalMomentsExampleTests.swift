@@ -130,9 +130,10 @@ struct CriticalMomentsExampleTests {
             // … and Fay reacts as behaviour.json says (seed 2026, delay 60–900 s): repeatable.
             mock.clock.advance(by: .seconds(15 * 60))
             let fayReminder = try #require(mock.device(Self.fay)?.notifications.first { $0.notification.id == Self.fayReminderID })
-            // The model's draw for this seed, token and apns-id: she swipes it away after 550.334 s.
+            // The model's draw for this seed, token and her first judged notification: she swipes it
+            // away after 793.302 s.
             #expect(fayReminder.engagement == .dismissed)
-            #expect(fayReminder.engagedAt == Self.time("2026-01-05T14:09:10.334Z"))
+            #expect(fayReminder.engagedAt == Self.time("2026-01-05T14:13:13.302Z"))
 
             // Tuesday: Ada logs a habit on mobile data and keeps the app open; Wednesday another.
             mock.clock.set(to: Self.time("2026-01-06T08:00:00.000Z"))
