@@ -17,7 +17,7 @@ extension ControlAPI {
             let definitions: [ExpoTokenDefinition] = try Self.decodeOneOrMany(body)
             let now = state.clock.now()
             let records = try definitions.map { try $0.makeRecord(now: now) }
-            records.forEach(registry.register)
+            try registry.register(records, limit: state.registryLimits.expoTokens)
             return try Self.encoded(records.map(ExpoTokenDefinition.init), status: 201)
         case "GET" where request.matches("GET", "expo", "tokens", "*"):
             guard let record = registry.lookup(segments[2]) else { throw ControlAPIError(404, "no Expo token \(segments[2])") }
@@ -28,6 +28,7 @@ extension ControlAPI {
             try ExpoTokenDefinition.checkToken(token)
             let patch = body.isEmpty ? ExpoTokenPatch() : try JSONDecoder().decode(ExpoTokenPatch.self, from: Data(body))
             let now = state.clock.now()
+            try registry.checkRoom(for: [token], limit: state.registryLimits.expoTokens)
             let record = try registry.update(token, project: patch.project ?? ExpoTokenDefinition.defaultProject) {
                 try patch.apply(to: &$0, now: now)
             }
@@ -38,6 +39,7 @@ extension ControlAPI {
             let rotation = body.isEmpty ? TokenRotation() : try JSONDecoder().decode(TokenRotation.self, from: Data(body))
             let newToken = rotation.newToken ?? Self.randomExpoToken()
             try ExpoTokenDefinition.checkToken(newToken)
+            try registry.checkRoom(for: [token, newToken], limit: state.registryLimits.expoTokens)
             let (old, new) = registry.rotate(
                 token,
                 to: newToken,
@@ -53,7 +55,7 @@ extension ControlAPI {
         case "POST" where request.matches("POST", "expo", "projects"):
             let definitions: [ExpoProjectDefinition] = try Self.decodeOneOrMany(body)
             let records = try definitions.map { try $0.makeRecord() }
-            records.forEach { registry.register(project: $0) }
+            try registry.register(projects: records, limit: state.registryLimits.expoProjects)
             return try Self.encoded(records.map(ExpoProjectDefinition.init), status: 201)
         case "GET" where request.matches("GET", "expo", "projects", "*"):
             guard let record = registry.project(named: segments[2]) else { throw ControlAPIError(404, "no Expo project \(segments[2])") }

@@ -142,7 +142,8 @@ package final class PushMockServer: Service, Sendable {
             journal: journal,
             playback: try configuration.playback.map { try PlaybackBook(options: $0) },
             metrics: metrics,
-            webhooks: webhooks
+            webhooks: webhooks,
+            registryLimits: configuration.registryLimits
         )
         for category in configuration.inbox.categories {
             state.notificationCategories.declare(category)

@@ -93,6 +93,26 @@ package final class DeviceRegistry: Sendable {
         devices.withLock { $0[record.token] = record }
     }
 
+    /// Adds or replaces `records`, all or none: refused when the tokens not yet known would take
+    /// the registry past `limit` (control API).
+    package func register(_ records: [APNsDeviceRecord], limit: Int) throws(RegistryFull) {
+        try devices.withLock { devices throws(RegistryFull) in
+            try RegistryFull.check(devices, adding: records.map(\.token), limit: limit, registry: Self.registryName)
+            for record in records { devices[record.token] = record }
+        }
+    }
+
+    /// Throws unless the `tokens` not yet known fit under `limit` (before an update or a
+    /// rotation creates them).
+    package func checkRoom(for tokens: [String], limit: Int) throws(RegistryFull) {
+        try devices.withLock { devices throws(RegistryFull) in
+            try RegistryFull.check(
+                devices, adding: tokens.map(APNsDeviceTokenFormat.canonical), limit: limit, registry: Self.registryName)
+        }
+    }
+
+    static let registryName = "APNs device tokens"
+
     /// Looks a token up (any case).
     package func lookup(_ token: String) -> APNsDeviceRecord? {
         let key = APNsDeviceTokenFormat.canonical(token)

@@ -140,6 +140,22 @@ package final class ExpoRegistry: Sendable {
         contents.withLock { $0.tokens[record.token] = record }
     }
 
+    /// Adds or replaces `records`, all or none: refused when the tokens not yet known would take
+    /// the registry past `limit` (control API).
+    package func register(_ records: [ExpoTokenRecord], limit: Int) throws(RegistryFull) {
+        try contents.withLock { contents throws(RegistryFull) in
+            try RegistryFull.check(contents.tokens, adding: records.map(\.token), limit: limit, registry: "Expo push tokens")
+            for record in records { contents.tokens[record.token] = record }
+        }
+    }
+
+    /// Throws unless the `tokens` not yet known fit under `limit`.
+    package func checkRoom(for tokens: [String], limit: Int) throws(RegistryFull) {
+        try contents.withLock { contents throws(RegistryFull) in
+            try RegistryFull.check(contents.tokens, adding: tokens, limit: limit, registry: "Expo push tokens")
+        }
+    }
+
     package func lookup(_ token: String) -> ExpoTokenRecord? {
         contents.withLock { $0.tokens[token] }
     }
@@ -215,6 +231,14 @@ package final class ExpoRegistry: Sendable {
 
     package func register(project: ExpoProjectRecord) {
         contents.withLock { $0.projects[project.name] = project }
+    }
+
+    /// Adds or replaces `projects`, all or none, within `limit` projects (control API).
+    package func register(projects: [ExpoProjectRecord], limit: Int) throws(RegistryFull) {
+        try contents.withLock { contents throws(RegistryFull) in
+            try RegistryFull.check(contents.projects, adding: projects.map(\.name), limit: limit, registry: "Expo projects")
+            for project in projects { contents.projects[project.name] = project }
+        }
     }
 
     /// The project called `name`, or whose project id is `name`.

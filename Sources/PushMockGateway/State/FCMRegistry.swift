@@ -91,6 +91,24 @@ package final class FCMRegistry: Sendable {
 
     package init() {}
 
+    /// Adds or replaces `records`, all or none: refused when the tokens not yet known would take
+    /// the registry past `limit` (control API).
+    package func register(_ records: [FCMTokenRecord], limit: Int) throws(RegistryFull) {
+        try tokens.withLock { tokens throws(RegistryFull) in
+            try RegistryFull.check(tokens, adding: records.map(\.token), limit: limit, registry: Self.registryName)
+            for record in records { tokens[record.token] = record }
+        }
+    }
+
+    /// Throws unless the `tokens` not yet known fit under `limit`.
+    package func checkRoom(for newTokens: [String], limit: Int) throws(RegistryFull) {
+        try tokens.withLock { tokens throws(RegistryFull) in
+            try RegistryFull.check(tokens, adding: newTokens, limit: limit, registry: Self.registryName)
+        }
+    }
+
+    static let registryName = "FCM registration tokens"
+
     package func register(_ record: FCMTokenRecord) {
         tokens.withLock { $0[record.token] = record }
     }
@@ -167,6 +185,8 @@ package final class FCMRegistry: Sendable {
         case notFound
         case tooManyTopics
         case senderMismatch
+        /// The token is unknown and the registry holds its maximum (`limit`).
+        case registryFull
     }
 
     /// Subscribes (`subscribe == true`) or unsubscribes a token. Unknown tokens are created
@@ -177,6 +197,7 @@ package final class FCMRegistry: Sendable {
         subscribe: Bool,
         project: String,
         createUnknown: Bool,
+        limit: Int = .max,
         now: Timestamp
     ) -> SubscriptionResult {
         tokens.withLock { tokens in
@@ -184,6 +205,7 @@ package final class FCMRegistry: Sendable {
             if let existing = tokens[token] {
                 record = existing
             } else if createUnknown {
+                guard tokens.count < limit else { return .registryFull }
                 record = FCMTokenRecord(token: token, project: project)
             } else {
                 return .notFound
