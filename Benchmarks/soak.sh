@@ -20,7 +20,9 @@
 #      (10 % of APNs requests answered 500 InternalServerError) is active; every 2 s a control
 #      client asks GET /_pushmock/recordings?limit=20, /_pushmock/info and /_pushmock/faults;
 #   6. after every minute prints: requests answered, non-2xx, p50/p99 (ms, from h2load's
-#      per-request logs), the gateway's RSS (VmRSS) and open file descriptors;
+#      per-request logs), the gateway's RSS (VmRSS) and open file descriptors, and what the
+#      stores hold (from /metrics: records and their MiB, simulated devices, Expo receipts,
+#      access tokens), so RSS growth can be told apart from stores still filling;
 #   7. verdict "flat" when, compared with minute 2 (the in-memory store fills within the
 #      first minute at these rates and is at its bound from then on): the last minute's RSS is
 #      within RSS_TOLERANCE % (default 10) and the descriptor count within FD_TOLERANCE (default
@@ -135,6 +137,17 @@ done
 
 # ---------------------------------------------------------------- helpers
 rss_kb() { awk '/^VmRSS:/ {print $2}' "/proc/$server_pid/status"; }
+# What the stores hold (from /metrics): records, MiB of record lines, simulated devices, Expo
+# receipts, access tokens — so RSS growth can be told apart from stores still filling.
+store_counts() {
+    curl -s "$base/metrics" | awk '
+        /^pushmock_recordings /                               { r = $2 }
+        /^pushmock_recordings_bytes /                         { b = $2 }
+        /^pushmock_simulated_devices /                        { d = $2 }
+        /^pushmock_registry_entries\{registry="expo_receipts"/ { e = $2 }
+        /^pushmock_registry_entries\{registry="access_tokens"/ { a = $2 }
+        END { printf "%d %.1f %d %d %d\n", r, b / 1048576, d, e, a }'
+}
 fd_count() { ls "/proc/$server_pid/fd" | wc -l; }
 
 # Runs the three loads for $1 seconds; $2 = total rate (0: unlimited, c x m each); $3 = tag.
@@ -205,7 +218,8 @@ pids+=("$control_pid")
 
 # ---------------------------------------------------------------- soak
 rows=()
-printf '%-6s %10s %8s %8s %8s %10s %6s %7s %s\n' minute answered non2xx p50_ms p99_ms rss_MiB fds failed fault >&2
+printf '%-6s %10s %8s %8s %8s %10s %6s %7s %-5s %8s %8s %8s %8s %7s\n' minute answered non2xx p50_ms p99_ms rss_MiB fds failed fault \
+    records rec_MiB devices receipts tokens >&2
 for minute in $(seq 1 "$MINUTES"); do
     fault="off"
     if (( minute % 2 == 1 )); then
@@ -220,9 +234,10 @@ for minute in $(seq 1 "$MINUTES"); do
     kill -0 "$server_pid" 2>/dev/null || die "pushmock died in minute $minute: $(tail -5 "$work/serve.log")"
     read -r answered non2xx p50 p99 failed <<<"$(stats_of "m$minute")"
     rss=$(rss_kb); fds=$(fd_count)
-    printf '%-6s %10s %8s %8s %8s %10s %6s %7s %s\n' "$minute" "$answered" "$non2xx" "$p50" "$p99" \
-        "$(( rss / 1024 ))" "$fds" "$failed" "$fault" >&2
-    rows+=("{\"minute\":$minute,\"answered\":$answered,\"non2xx\":$non2xx,\"p50_ms\":$p50,\"p99_ms\":$p99,\"rss_kib\":$rss,\"fds\":$fds,\"failed\":$failed,\"fault\":\"$fault\"}")
+    read -r records record_mib devices receipts tokens <<<"$(store_counts)"
+    printf '%-6s %10s %8s %8s %8s %10s %6s %7s %-5s %8s %8s %8s %8s %7s\n' "$minute" "$answered" "$non2xx" "$p50" "$p99" \
+        "$(( rss / 1024 ))" "$fds" "$failed" "$fault" "$records" "$record_mib" "$devices" "$receipts" "$tokens" >&2
+    rows+=("{\"minute\":$minute,\"answered\":$answered,\"non2xx\":$non2xx,\"p50_ms\":$p50,\"p99_ms\":$p99,\"rss_kib\":$rss,\"fds\":$fds,\"failed\":$failed,\"fault\":\"$fault\",\"records\":$records,\"record_mib\":$record_mib,\"devices\":$devices,\"expo_receipts\":$receipts,\"access_tokens\":$tokens}")
     rm -f "$work"/m"$minute".*.tsv
 done
 

@@ -195,6 +195,9 @@ package final class DeviceRegistry: Sendable {
         devices.withLock { Array($0.values) }.sorted { $0.token < $1.token }
     }
 
+    /// How many tokens are registered.
+    package var count: Int { devices.withLock { $0.count } }
+
     /// Forgets every token.
     package func removeAll() {
         devices.withLock { $0.removeAll() }

@@ -227,6 +227,9 @@ package final class ExpoRegistry: Sendable {
         contents.withLock { $0 = Contents() }
     }
 
+    /// How many tokens are registered.
+    package var count: Int { contents.withLock { $0.tokens.count } }
+
     // MARK: Projects
 
     package func register(project: ExpoProjectRecord) {

@@ -179,6 +179,9 @@ package final class FCMRegistry: Sendable {
         tokens.withLock { $0.removeAll() }
     }
 
+    /// How many tokens are registered.
+    package var count: Int { tokens.withLock { $0.count } }
+
     /// The result of a subscription change for one token, in IID's vocabulary.
     package enum SubscriptionResult: Sendable, Hashable {
         case ok
