@@ -27,6 +27,15 @@ package struct RegistryFull: Error, Sendable, Hashable, CustomStringConvertible 
         guard new.isEmpty || table.count + new.count <= limit else { throw RegistryFull(registry, limit: limit) }
     }
 
+    /// Adds or replaces `values` in `table` by `key`, all or none: refused when the new keys
+    /// would take it past `limit` (``check(_:adding:limit:registry:)``).
+    package static func insert<Key: Hashable, Value>(
+        _ values: [Value], into table: inout [Key: Value], key: (Value) -> Key, limit: Int, registry: String
+    ) throws(RegistryFull) {
+        try check(table, adding: values.map(key), limit: limit, registry: registry)
+        for value in values { table[key(value)] = value }
+    }
+
     /// Throws unless `count` entries plus `adding` new ones stay within `limit`.
     package static func check(count: Int, adding: Int, limit: Int, registry: String) throws(RegistryFull) {
         guard adding <= 0 || count + adding <= limit else { throw RegistryFull(registry, limit: limit) }

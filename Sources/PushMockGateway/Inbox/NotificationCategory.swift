@@ -64,8 +64,7 @@ package final class NotificationCategoryRegistry: Sendable {
     /// Adds or replaces `categories`, all or none, within `limit` categories (control API).
     package func declare(_ declared: [NotificationCategoryDefinition], limit: Int) throws(RegistryFull) {
         try categories.withLock { table throws(RegistryFull) in
-            try RegistryFull.check(table, adding: declared.map(Self.key), limit: limit, registry: "notification categories")
-            for category in declared { table[Self.key(category)] = category }
+            try RegistryFull.insert(declared, into: &table, key: Self.key, limit: limit, registry: "notification categories")
         }
     }
 

@@ -84,8 +84,7 @@ package final class APNsKeyRegistry: Sendable {
     /// Adds or replaces `keys`, all or none, within `limit` keys (control API).
     package func register(_ keys: [APNsKeyRecord], limit: Int) throws(RegistryFull) {
         try state.withLock { state throws(RegistryFull) in
-            try RegistryFull.check(state.keys, adding: keys.map(\.keyID), limit: limit, registry: "APNs signing keys")
-            for key in keys { state.keys[key.keyID] = key }
+            try RegistryFull.insert(keys, into: &state.keys, key: \.keyID, limit: limit, registry: "APNs signing keys")
         }
         changes.add(1, ordering: .releasing)
     }

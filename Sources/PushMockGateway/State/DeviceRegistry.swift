@@ -97,8 +97,7 @@ package final class DeviceRegistry: Sendable {
     /// the registry past `limit` (control API).
     package func register(_ records: [APNsDeviceRecord], limit: Int) throws(RegistryFull) {
         try devices.withLock { devices throws(RegistryFull) in
-            try RegistryFull.check(devices, adding: records.map(\.token), limit: limit, registry: Self.registryName)
-            for record in records { devices[record.token] = record }
+            try RegistryFull.insert(records, into: &devices, key: \.token, limit: limit, registry: Self.registryName)
         }
     }
 

@@ -144,8 +144,7 @@ package final class ExpoRegistry: Sendable {
     /// the registry past `limit` (control API).
     package func register(_ records: [ExpoTokenRecord], limit: Int) throws(RegistryFull) {
         try contents.withLock { contents throws(RegistryFull) in
-            try RegistryFull.check(contents.tokens, adding: records.map(\.token), limit: limit, registry: "Expo push tokens")
-            for record in records { contents.tokens[record.token] = record }
+            try RegistryFull.insert(records, into: &contents.tokens, key: \.token, limit: limit, registry: "Expo push tokens")
         }
     }
 
@@ -239,8 +238,7 @@ package final class ExpoRegistry: Sendable {
     /// Adds or replaces `projects`, all or none, within `limit` projects (control API).
     package func register(projects: [ExpoProjectRecord], limit: Int) throws(RegistryFull) {
         try contents.withLock { contents throws(RegistryFull) in
-            try RegistryFull.check(contents.projects, adding: projects.map(\.name), limit: limit, registry: "Expo projects")
-            for project in projects { contents.projects[project.name] = project }
+            try RegistryFull.insert(projects, into: &contents.projects, key: \.name, limit: limit, registry: "Expo projects")
         }
     }
 

@@ -95,8 +95,7 @@ package final class FCMRegistry: Sendable {
     /// the registry past `limit` (control API).
     package func register(_ records: [FCMTokenRecord], limit: Int) throws(RegistryFull) {
         try tokens.withLock { tokens throws(RegistryFull) in
-            try RegistryFull.check(tokens, adding: records.map(\.token), limit: limit, registry: Self.registryName)
-            for record in records { tokens[record.token] = record }
+            try RegistryFull.insert(records, into: &tokens, key: \.token, limit: limit, registry: Self.registryName)
         }
     }
 
