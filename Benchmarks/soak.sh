@@ -20,9 +20,12 @@
 #      (10 % of APNs requests answered 500 InternalServerError) is active; every 2 s a control
 #      client asks GET /_pushmock/recordings?limit=20, /_pushmock/info and /_pushmock/faults;
 #   6. after every minute prints: requests answered, non-2xx, p50/p99 (ms, from h2load's
-#      per-request logs), the gateway's RSS (VmRSS) and open file descriptors;
+#      per-request logs), the gateway's RSS (VmRSS) and open file descriptors, and what the
+#      stores hold (from /metrics: records and their MiB, simulated devices, Expo receipts,
+#      access tokens), so RSS growth can be told apart from stores still filling;
 #   7. verdict "flat" when, compared with minute 2 (the in-memory store fills within the
-#      first minute at these rates and is at its bound from then on): the last minute's RSS is
+#      first minute at these rates and is at its bound from then on) or, when later, the first
+#      minute the Expo receipt store is full (and at least three minutes remain): the last minute's RSS is
 #      within RSS_TOLERANCE % (default 10) and the descriptor count within FD_TOLERANCE (default
 #      8). p99 is reported, not judged (other builds share this machine);
 #   8. writes the per-minute table as JSON to RESULTS and kills everything it started on exit.
@@ -135,6 +138,17 @@ done
 
 # ---------------------------------------------------------------- helpers
 rss_kb() { awk '/^VmRSS:/ {print $2}' "/proc/$server_pid/status"; }
+# What the stores hold (from /metrics): records, MiB of record lines, simulated devices, Expo
+# receipts, access tokens — so RSS growth can be told apart from stores still filling.
+store_counts() {
+    curl -s "$base/metrics" | awk '
+        /^pushmock_recordings /                               { r = $2 }
+        /^pushmock_recordings_bytes /                         { b = $2 }
+        /^pushmock_simulated_devices /                        { d = $2 }
+        /^pushmock_registry_entries\{registry="expo_receipts"/ { e = $2 }
+        /^pushmock_registry_entries\{registry="access_tokens"/ { a = $2 }
+        END { printf "%d %.1f %d %d %d\n", r, b / 1048576, d, e, a }'
+}
 fd_count() { ls "/proc/$server_pid/fd" | wc -l; }
 
 # Runs the three loads for $1 seconds; $2 = total rate (0: unlimited, c x m each); $3 = tag.
@@ -205,7 +219,8 @@ pids+=("$control_pid")
 
 # ---------------------------------------------------------------- soak
 rows=()
-printf '%-6s %10s %8s %8s %8s %10s %6s %7s %s\n' minute answered non2xx p50_ms p99_ms rss_MiB fds failed fault >&2
+printf '%-6s %10s %8s %8s %8s %10s %6s %7s %-5s %8s %8s %8s %8s %7s\n' minute answered non2xx p50_ms p99_ms rss_MiB fds failed fault \
+    records rec_MiB devices receipts tokens >&2
 for minute in $(seq 1 "$MINUTES"); do
     fault="off"
     if (( minute % 2 == 1 )); then
@@ -220,9 +235,10 @@ for minute in $(seq 1 "$MINUTES"); do
     kill -0 "$server_pid" 2>/dev/null || die "pushmock died in minute $minute: $(tail -5 "$work/serve.log")"
     read -r answered non2xx p50 p99 failed <<<"$(stats_of "m$minute")"
     rss=$(rss_kb); fds=$(fd_count)
-    printf '%-6s %10s %8s %8s %8s %10s %6s %7s %s\n' "$minute" "$answered" "$non2xx" "$p50" "$p99" \
-        "$(( rss / 1024 ))" "$fds" "$failed" "$fault" >&2
-    rows+=("{\"minute\":$minute,\"answered\":$answered,\"non2xx\":$non2xx,\"p50_ms\":$p50,\"p99_ms\":$p99,\"rss_kib\":$rss,\"fds\":$fds,\"failed\":$failed,\"fault\":\"$fault\"}")
+    read -r records record_mib devices receipts tokens <<<"$(store_counts)"
+    printf '%-6s %10s %8s %8s %8s %10s %6s %7s %-5s %8s %8s %8s %8s %7s\n' "$minute" "$answered" "$non2xx" "$p50" "$p99" \
+        "$(( rss / 1024 ))" "$fds" "$failed" "$fault" "$records" "$record_mib" "$devices" "$receipts" "$tokens" >&2
+    rows+=("{\"minute\":$minute,\"answered\":$answered,\"non2xx\":$non2xx,\"p50_ms\":$p50,\"p99_ms\":$p99,\"rss_kib\":$rss,\"fds\":$fds,\"failed\":$failed,\"fault\":\"$fault\",\"records\":$records,\"record_mib\":$record_mib,\"devices\":$devices,\"expo_receipts\":$receipts,\"access_tokens\":$tokens}")
     rm -f "$work"/m"$minute".*.tsv
 done
 
@@ -237,14 +253,19 @@ data = json.load(open(sys.argv[1])); rss_tol, fd_tol = float(sys.argv[2]), int(s
 rows = data["rows"]
 if len(rows) < 3:
     print("verdict: too short to judge (need at least 3 minutes)"); sys.exit(0)
-base, last = rows[1], rows[-1]
+# The baseline is minute 2, or the first minute the Expo receipt store was full (it fills last:
+# 100,000 receipts take about five minutes at 5 % Expo of ~6k req/s), whichever is later.
+last = rows[-1]
+most = max(row.get("expo_receipts", 0) for row in rows)
+full = [index for index, row in enumerate(rows) if most and row.get("expo_receipts", 0) >= most]
+base = rows[max(1, full[0] if full else 1)] if len(rows) - max(1, full[0] if full else 1) >= 3 else rows[1]
 rss_change = 100.0 * (last["rss_kib"] - base["rss_kib"]) / base["rss_kib"]
 fd_change = last["fds"] - base["fds"]
 flat = abs(rss_change) <= rss_tol and abs(fd_change) <= fd_tol
-data.update(verdict="flat" if flat else "NOT flat", rss_change_pct=round(rss_change, 1), fd_change=fd_change)
+data.update(verdict="flat" if flat else "NOT flat", baseline_minute=base["minute"], rss_change_pct=round(rss_change, 1), fd_change=fd_change)
 json.dump(data, open(sys.argv[1], "w"), indent=1)
-print(f"verdict: {'FLAT' if flat else 'NOT FLAT'} - RSS minute 2 -> {len(rows)}: {base['rss_kib']//1024} -> {last['rss_kib']//1024} MiB ({rss_change:+.1f} %, tolerance {rss_tol:g} %), "
+print(f"verdict: {'FLAT' if flat else 'NOT FLAT'} - RSS minute {base['minute']} -> {len(rows)}: {base['rss_kib']//1024} -> {last['rss_kib']//1024} MiB ({rss_change:+.1f} %, tolerance {rss_tol:g} %), "
       f"fds {base['fds']} -> {last['fds']} ({fd_change:+d}, tolerance {fd_tol}); "
-      f"p99 minute 2 / last: {base['p99_ms']} / {last['p99_ms']} ms; max {data['max_rps']} req/s, offered {data['target_rps']} req/s")
+      f"p99 minute {base['minute']} / last: {base['p99_ms']} / {last['p99_ms']} ms; max {data['max_rps']} req/s, offered {data['target_rps']} req/s")
 PY
 log "results: $RESULTS"

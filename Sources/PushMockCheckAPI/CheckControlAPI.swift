@@ -59,19 +59,9 @@ package struct CheckControlAPI: ControlAPIExtension {
             guard !request.body.isEmpty, let root = try? JSONValue(parsing: request.body) else {
                 throw ControlAPIError(400, "a JSON body is required: a contract file, or {\"contractsFile\": path}")
             }
-            // 403 and 413 for the file come before anything is parsed.
-            let file = try root["contractsFile"]?.stringValue.map { ($0, try context.files.read($0, member: "contractsFile")) }
-            let contracts: ContractFile
-            do throws(ContractError) {
-                if let (path, bytes) = file {
-                    guard let bytes else { throw ContractError(.unreadableFile, "cannot read the contract file", file: path) }
-                    contracts = try ContractFile(parsing: bytes, file: path)
-                } else {
-                    contracts = try ContractFile(definition: root)
-                }
-            } catch {
-                throw ControlAPIError(400, "contracts: \(error.description)")
-            }
+            let contracts = try Self.definition(
+                ContractFile.self, inline: root, file: root["contractsFile"]?.stringValue, member: "contractsFile", label: "contracts",
+                context: context)
             annotators.install(ContractAnnotator(contracts: contracts))
             return Self.json(200, .object(["installed": .bool(true), "contracts": .array(contracts.contracts.map { .string($0.name) })]))
         case "DELETE":
@@ -123,19 +113,7 @@ package struct CheckControlAPI: ControlAPIExtension {
         let recordings = context.state.recordings
         if request.matches("POST", "checks", "links") {
             let body = try CheckRequestBody(request, definition: "routes", allowed: ["options"])
-            // 403 and 413 for the file come before anything is parsed.
-            let file = try body.definitionFile.map { ($0, try context.files.read($0, member: "routesFile")) }
-            let routes: RouteTable
-            do throws(DeepLinkError) {
-                if let (path, bytes) = file {
-                    guard let bytes else { throw DeepLinkError(.unreadableFile, "cannot read the route table", file: path) }
-                    routes = try RouteTable(parsing: bytes, file: path)
-                } else {
-                    routes = try RouteTable(definition: body.definition ?? .null)
-                }
-            } catch {
-                throw ControlAPIError(400, "routes: \(error.description)")
-            }
+            let routes = try Self.definition(RouteTable.self, body, member: "routesFile", label: "routes", context: context)
             let options = try body.decode(DeepLinkChecker.Options.self, member: "options") ?? DeepLinkChecker.Options()
             let report = DeepLinkChecker(routes: routes, options: options).check(recordings.records(matching: body.query))
             return try Self.checkResponse(
@@ -143,18 +121,7 @@ package struct CheckControlAPI: ControlAPIExtension {
         }
         if request.matches("POST", "checks", "policy") {
             let body = try CheckRequestBody(request, definition: "policy", allowed: ["users"])
-            let file = try body.definitionFile.map { ($0, try context.files.read($0, member: "policyFile")) }
-            let policy: PolicyFile
-            do throws(PolicyError) {
-                if let (path, bytes) = file {
-                    guard let bytes else { throw PolicyError(.unreadableFile, "cannot read the policy file", file: path) }
-                    policy = try PolicyFile(parsing: bytes, file: path)
-                } else {
-                    policy = try PolicyFile(definition: body.definition ?? .null)
-                }
-            } catch {
-                throw ControlAPIError(400, "policy: \(error.description)")
-            }
+            let policy = try Self.definition(PolicyFile.self, body, member: "policyFile", label: "policy", context: context)
             // The gateway's users unless the body brings its own (`users`, the GET /_pushmock/users form).
             let users = try body.decode(UserDirectory.self, member: "users") ?? context.state.users.snapshot()
             let report = PolicyChecker(policy: policy, users: users).check(recordings.records(matching: body.query))
@@ -163,18 +130,7 @@ package struct CheckControlAPI: ControlAPIExtension {
         }
         if request.matches("POST", "checks", "contracts") {
             let body = try CheckRequestBody(request, definition: "contracts", allowed: ["includeRejected"])
-            let file = try body.definitionFile.map { ($0, try context.files.read($0, member: "contractsFile")) }
-            let contracts: ContractFile
-            do throws(ContractError) {
-                if let (path, bytes) = file {
-                    guard let bytes else { throw ContractError(.unreadableFile, "cannot read the contract file", file: path) }
-                    contracts = try ContractFile(parsing: bytes, file: path)
-                } else {
-                    contracts = try ContractFile(definition: body.definition ?? .null)
-                }
-            } catch {
-                throw ControlAPIError(400, "contracts: \(error.description)")
-            }
+            let contracts = try Self.definition(ContractFile.self, body, member: "contractsFile", label: "contracts", context: context)
             let includeRejected = try body.decode(Bool.self, member: "includeRejected") ?? false
             let report = ContractChecker(contracts: contracts, includeRejected: includeRejected).check(
                 recordings.records(matching: body.query))
@@ -234,6 +190,31 @@ package struct CheckControlAPI: ControlAPIExtension {
             return HTTPResponseMessage(status: 200, headers: headers, body: Array((schedule.description + "\n").utf8))
         }
         return try ControlAPI.encoded(schedule, status: 200)
+    }
+
+    /// A definition document given inline or as a file under `--checks-dir` (`member` names the
+    /// file's member in errors). The file's 403 and 413 come before anything is parsed; a
+    /// document that cannot be read or parsed is a 400 `"<label>: …"`.
+    static func definition<Document: DefinitionDocument>(
+        _ type: Document.Type, inline: JSONValue?, file path: String?, member: String, label: String, context: ControlAPIContext
+    ) throws -> Document {
+        let file = try path.map { ($0, try context.files.read($0, member: member)) }
+        do throws(DefinitionFileError<Document.ErrorCode>) {
+            if let (path, bytes) = file {
+                guard let bytes else { throw DefinitionFileError(.unreadableFile, "cannot read the \(Document.documentName)", file: path) }
+                return try Document(parsing: bytes, file: path)
+            }
+            return try Document(definition: inline ?? .null)
+        } catch {
+            throw ControlAPIError(400, "\(label): \(error.description)")
+        }
+    }
+
+    /// ``definition(_:inline:file:member:label:context:)`` for a check's body.
+    static func definition<Document: DefinitionDocument>(
+        _ type: Document.Type, _ body: CheckRequestBody, member: String, label: String, context: ControlAPIContext
+    ) throws -> Document {
+        try definition(type, inline: body.definition, file: body.definitionFile, member: member, label: label, context: context)
     }
 
     /// 200 when every expectation passed, 417 Expectation Failed otherwise (so `curl --fail`

@@ -34,22 +34,28 @@ final class ServeProcess {
         return packageRoot.appendingPathComponent(".build/debug/pushmock").path
     }
 
-    init(arguments extra: [String] = [], directory: String? = nil, certsDirectory: String? = nil) async throws {
+    /// `launcher`: a command that runs `pushmock` as its last arguments (e.g.
+    /// `["/usr/bin/prlimit", "--nofile=256:"]` for a lower descriptor limit in the child).
+    init(arguments extra: [String] = [], directory: String? = nil, certsDirectory: String? = nil, launcher: [String] = [])
+        async throws
+    {
         let directory = directory ?? (NSTemporaryDirectory() + "pushmock-cli-\(UUID().uuidString)")
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         self.directory = directory
         let readyFile = directory + "/ready.json"
         try? FileManager.default.removeItem(atPath: readyFile)
         let logPath = directory + "/serve.log"
-        let process = try ChildProcess.spawn(
-            Self.binary,
+        let arguments =
             [
                 "serve", "--tls-port", "0", "--port", "0",
                 "--certs-dir", certsDirectory ?? directory + "/certs",
                 "--journal", directory + "/journal.jsonl",
                 "--ready-file", readyFile,
                 "--log-level", "warning",
-            ] + extra,
+            ] + extra
+        let process = try ChildProcess.spawn(
+            launcher.first ?? Self.binary,
+            launcher.isEmpty ? arguments : Array(launcher.dropFirst()) + [Self.binary] + arguments,
             directory: directory,
             output: .file(logPath)
         )

@@ -261,8 +261,9 @@ struct HardeningLimitsTests {
             let added = try await ControlAPITests.curl(mock, "POST", "/_pushmock/faults", body: many)
             #expect(added.status == 200 || added.status == 201)
             let over = try await ControlAPITests.curl(mock, "POST", "/_pushmock/faults", body: rule)
-            #expect(over.status == 400)
+            #expect(over.status == 507)
             #expect(over.json?["error"]?.stringValue?.contains("at most 1000") == true)
+            #expect(over.json?["registry"]?.stringValue == "fault rules")
         }
     }
 }

@@ -85,6 +85,9 @@ public struct GatewayConfiguration: Sendable {
     /// Who may use the control API (`--control-token`, allowed origins). Default: no token,
     /// loopback `Host` names and same-origin requests only.
     public var controlAccess: ControlAccess = ControlAccess()
+    /// How many tokens, keys, users, rules, webhooks … the control API (and zero-configuration
+    /// sends) may add. Default ``RegistryLimits/defaults``.
+    public var registryLimits: RegistryLimits = .defaults
 
     public init(
         host: String = "127.0.0.1",

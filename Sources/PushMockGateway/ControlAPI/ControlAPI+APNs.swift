@@ -13,9 +13,7 @@ extension ControlAPI {
             return try Self.encoded(state.apnsKeys.keys.map(APNsKeyDefinition.init))
         case "POST" where request.matches("POST", "apns", "keys"):
             let definitions: [APNsKeyDefinition] = try Self.decodeOneOrMany(body)
-            for definition in definitions {
-                state.apnsKeys.register(try definition.makeRecord())
-            }
+            try state.apnsKeys.register(definitions.map { try $0.makeRecord() }, limit: state.registryLimits.apnsKeys)
             return try Self.encoded(definitions.map(\.keyId), status: 201, key: "registered")
         case "DELETE" where request.matches("DELETE", "apns", "keys", "*"):
             let keyID = segments[2]
@@ -26,9 +24,8 @@ extension ControlAPI {
             return try Self.encoded(teams.sorted { $0.teamId < $1.teamId })
         case "POST" where request.matches("POST", "apns", "teams"):
             let teams: [APNsTeamDefinition] = try Self.decodeOneOrMany(body)
-            for team in teams {
-                state.apnsKeys.setBundleIDs(Set(team.bundleIds), forTeam: team.teamId)
-            }
+            try state.apnsKeys.setBundleIDs(
+                teams.map { (teamID: $0.teamId, bundleIDs: Set($0.bundleIds)) }, limit: state.registryLimits.apnsTeams)
             return try Self.encoded(teams.map(\.teamId), status: 201, key: "registered")
         case "GET" where request.matches("GET", "apns", "tokens"):
             return try Self.encoded(state.devices.all.map(APNsDeviceDefinition.init))
@@ -36,7 +33,7 @@ extension ControlAPI {
             let definitions: [APNsDeviceDefinition] = try Self.decodeOneOrMany(body)
             let now = state.clock.now()
             let records = try definitions.map { try $0.makeRecord(now: now) }
-            records.forEach(state.devices.register)
+            try state.devices.register(records, limit: state.registryLimits.apnsDeviceTokens)
             return try Self.encoded(records.map(APNsDeviceDefinition.init), status: 201)
         case "GET" where request.matches("GET", "apns", "tokens", "*"):
             let token = segments[2]
@@ -47,12 +44,14 @@ extension ControlAPI {
             let token = try Self.apnsToken(segments[2])
             let patch = body.isEmpty ? APNsTokenPatch() : try JSONDecoder().decode(APNsTokenPatch.self, from: Data(body))
             let now = state.clock.now()
+            try state.devices.checkRoom(for: [token], limit: state.registryLimits.apnsDeviceTokens)
             let record = try state.devices.update(token) { try patch.apply(to: &$0, now: now) }
             return try Self.encoded(APNsDeviceDefinition(record))
         case "POST" where request.matches("POST", "apns", "tokens", "*", "rotate"):
             let token = try Self.apnsToken(segments[2])
             let rotation = body.isEmpty ? TokenRotation() : try JSONDecoder().decode(TokenRotation.self, from: Data(body))
             let newToken = try rotation.newToken.map(Self.apnsToken) ?? Self.randomAPNsToken()
+            try state.devices.checkRoom(for: [token, newToken], limit: state.registryLimits.apnsDeviceTokens)
             let (old, new) = state.devices.rotate(token, to: newToken, at: rotation.at?.timestamp ?? state.clock.now())
             return try Self.encoded(["old": APNsDeviceDefinition(old), "new": APNsDeviceDefinition(new)], status: 201)
         case "DELETE" where request.matches("DELETE", "apns", "tokens", "*"):
@@ -61,7 +60,11 @@ extension ControlAPI {
             return Self.json(status: 200, ["removed": JSONValue(token)])
         case "POST" where request.matches("POST", "apns", "certificate-authorities"):
             let upload = try JSONDecoder().decode(CertificateAuthorityUpload.self, from: Data(body))
-            state.addedClientCertificateAuthorities.withLock { $0.append(upload.pem) }
+            let limit = state.registryLimits.clientCertificateAuthorities
+            try state.addedClientCertificateAuthorities.withLock { added throws(RegistryFull) in
+                try RegistryFull.check(count: added.count, adding: 1, limit: limit, registry: "added client-certificate CAs")
+                added.append(upload.pem)
+            }
             do {
                 try onCertificateAuthoritiesChanged()
             } catch {

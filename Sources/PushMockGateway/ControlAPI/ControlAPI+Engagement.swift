@@ -26,6 +26,8 @@ extension ControlAPI {
             let model = try JSONDecoder().decode(EngagementModel.self, from: Data(request.body))
             let problems = model.problems
             guard problems.isEmpty else { throw ControlAPIError(400, problems.joined(separator: "; ")) }
+            try RegistryFull.check(
+                count: 0, adding: model.rules.count, limit: state.registryLimits.engagementRules, registry: "engagement rules")
             simulator.engagementModel = model
             return try Self.encoded(model)
         }

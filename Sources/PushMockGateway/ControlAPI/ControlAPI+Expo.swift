@@ -17,7 +17,7 @@ extension ControlAPI {
             let definitions: [ExpoTokenDefinition] = try Self.decodeOneOrMany(body)
             let now = state.clock.now()
             let records = try definitions.map { try $0.makeRecord(now: now) }
-            records.forEach(registry.register)
+            try registry.register(records, limit: state.registryLimits.expoTokens)
             return try Self.encoded(records.map(ExpoTokenDefinition.init), status: 201)
         case "GET" where request.matches("GET", "expo", "tokens", "*"):
             guard let record = registry.lookup(ExpoTokenID(segments[2])) else { throw ControlAPIError(404, "no Expo token \(segments[2])") }
@@ -27,6 +27,7 @@ extension ControlAPI {
             let token = try ExpoTokenDefinition.checkToken(segments[2])
             let patch = body.isEmpty ? ExpoTokenPatch() : try JSONDecoder().decode(ExpoTokenPatch.self, from: Data(body))
             let now = state.clock.now()
+            try registry.checkRoom(for: [token], limit: state.registryLimits.expoTokens)
             let record = try registry.update(token, project: ExpoProjectName(patch.project ?? ExpoTokenDefinition.defaultProject)) {
                 try patch.apply(to: &$0, now: now)
             }
@@ -35,6 +36,7 @@ extension ControlAPI {
             let token = try ExpoTokenDefinition.checkToken(segments[2])
             let rotation = body.isEmpty ? TokenRotation() : try JSONDecoder().decode(TokenRotation.self, from: Data(body))
             let newToken = try ExpoTokenDefinition.checkToken(rotation.newToken ?? Self.randomExpoToken())
+            try registry.checkRoom(for: [token, newToken], limit: state.registryLimits.expoTokens)
             let (old, new) = registry.rotate(
                 token,
                 to: newToken,
@@ -50,7 +52,7 @@ extension ControlAPI {
         case "POST" where request.matches("POST", "expo", "projects"):
             let definitions: [ExpoProjectDefinition] = try Self.decodeOneOrMany(body)
             let records = try definitions.map { try $0.makeRecord() }
-            records.forEach { registry.register(project: $0) }
+            try registry.register(projects: records, limit: state.registryLimits.expoProjects)
             return try Self.encoded(records.map(ExpoProjectDefinition.init), status: 201)
         case "GET" where request.matches("GET", "expo", "projects", "*"):
             guard let record = registry.project(named: ExpoProjectName(segments[2])) else {

@@ -19,7 +19,7 @@ extension ControlAPI {
             } else {
                 record = try JSONDecoder().decode(ServiceAccountDefinition.self, from: data).makeRecord()
             }
-            state.serviceAccounts.register(record)
+            try state.serviceAccounts.register(record, limit: state.registryLimits.serviceAccounts)
             return try Self.encoded([record.clientEmail], status: 201, key: "registered")
         case "GET" where request.matches("GET", "fcm", "tokens"):
             return try Self.encoded(state.fcmTokens.all.map(FCMTokenDefinition.init))
@@ -29,7 +29,7 @@ extension ControlAPI {
             let records = try definitions.map {
                 try $0.makeRecord(now: now, defaultProject: FCMProjectID(state.fcmOptions.sampleProjectID))
             }
-            records.forEach(state.fcmTokens.register)
+            try state.fcmTokens.register(records, limit: state.registryLimits.fcmTokens)
             return try Self.encoded(records.map(FCMTokenDefinition.init), status: 201)
         case "GET" where request.matches("GET", "fcm", "tokens", "*"):
             guard let record = state.fcmTokens.lookup(FCMRegistrationToken(segments[2])) else {
@@ -41,6 +41,7 @@ extension ControlAPI {
             let token = try Self.fcmToken(segments[2])
             let patch = body.isEmpty ? FCMTokenPatch() : try JSONDecoder().decode(FCMTokenPatch.self, from: Data(body))
             let now = state.clock.now()
+            try state.fcmTokens.checkRoom(for: [token], limit: state.registryLimits.fcmTokens)
             let record = try state.fcmTokens.update(token, project: FCMProjectID(patch.project ?? state.fcmOptions.sampleProjectID)) {
                 try patch.apply(to: &$0, now: now)
             }
@@ -49,6 +50,7 @@ extension ControlAPI {
             let token = try Self.fcmToken(segments[2])
             let rotation = body.isEmpty ? TokenRotation() : try JSONDecoder().decode(TokenRotation.self, from: Data(body))
             let newToken = try rotation.newToken.map(Self.fcmToken) ?? Self.randomFCMToken()
+            try state.fcmTokens.checkRoom(for: [token, newToken], limit: state.registryLimits.fcmTokens)
             let (old, new) = state.fcmTokens.rotate(
                 token,
                 to: newToken,

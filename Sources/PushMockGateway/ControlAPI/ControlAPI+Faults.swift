@@ -19,6 +19,7 @@ extension ControlAPI {
                 do {
                     added.append(try state.faults.add(rule, now: now))
                 } catch {
+                    if let full = error.full { throw full }
                     throw ControlAPIError(400, "fault rule: \(error)")
                 }
             }
@@ -45,6 +46,7 @@ extension ControlAPI {
                     added.append(try state.faults.add(rule, now: now))
                 }
             } catch {
+                if let full = error.full { throw full }
                 throw ControlAPIError(400, "preset \(preset.rawValue): \(error)")
             }
             return try Self.encoded(added, status: 201)

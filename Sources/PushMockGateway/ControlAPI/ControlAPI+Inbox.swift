@@ -40,10 +40,8 @@ extension ControlAPI {
         }
         if request.matches("POST", "categories") {
             let declared: [NotificationCategoryDefinition] = try Self.decodeOneOrMany(request.body)
-            for category in declared {
-                guard !category.id.isEmpty else { throw ControlAPIError(400, "a category needs an id") }
-                registry.declare(category)
-            }
+            guard declared.allSatisfy({ !$0.id.isEmpty }) else { throw ControlAPIError(400, "a category needs an id") }
+            try registry.declare(declared, limit: state.registryLimits.notificationCategories)
             return try Self.encoded(declared, status: 201, key: "categories")
         }
         if request.matches("DELETE", "categories") {

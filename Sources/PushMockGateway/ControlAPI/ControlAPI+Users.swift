@@ -74,7 +74,10 @@ extension ControlAPI {
             var recorded: [AppEvent] = []
             for post in posted {
                 guard !post.name.isEmpty else { throw ControlAPIError(400, "an event needs a non-empty name") }
-                guard let event = users.post(event: post.name, user: id, properties: post.properties, now: now) else {
+                guard
+                    let event = try users.post(
+                        event: post.name, user: id, properties: post.properties, now: now, limit: state.registryLimits.appEvents)
+                else {
                     throw Self.unknownUser(id)
                 }
                 recorded.append(event)
@@ -109,9 +112,12 @@ extension ControlAPI {
             throw ControlAPIError(400, "user \"\(user.id)\": \(error)")
         }
         do {
-            return try state.users.put(user)
+            return try state.users.put(user, limit: state.registryLimits.users)
         } catch {
-            throw ControlAPIError(409, "token \(error.token) already belongs to user \"\(error.owner)\"")
+            switch error {
+            case .tokenTaken(let taken): throw ControlAPIError(409, "token \(taken.token) already belongs to user \"\(taken.owner)\"")
+            case .full(let full): throw full
+            }
         }
     }
 

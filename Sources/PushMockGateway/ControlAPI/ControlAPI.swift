@@ -141,6 +141,10 @@ package struct ControlAPI: Sendable {
     package static func errorResponse(_ error: any Error) -> HTTPResponseMessage {
         switch error {
         case let error as ControlAPIError: return json(status: error.status, ["error": JSONValue(error.message)])
+        case let full as RegistryFull:
+            return json(
+                status: 507,
+                ["error": JSONValue(full.description), "registry": JSONValue(full.registry), "limit": JSONValue(full.limit)])
         case let error as DefinitionError: return json(status: 400, ["error": JSONValue(error.description)])
         case let error as QueryError: return json(status: 400, ["error": JSONValue(error.description)])
         case let error as DecodingError: return json(status: 400, ["error": JSONValue(ConfigurationFile.describe(error))])

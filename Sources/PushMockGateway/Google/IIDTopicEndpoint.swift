@@ -38,6 +38,8 @@ struct IIDTopicEndpoint: GatewayEndpoint {
     let options: FCMOptions
     let tokens: AccessTokenStore
     let registry: FCMRegistry
+    /// The most FCM tokens an unknown token's subscription may bring the registry to.
+    var tokenLimit: Int = RegistryLimits.defaults.fcmTokens
 
     static var faultPlatform: Platform? { .iid }
     static let maximumTokensPerRequest = 1000
@@ -131,12 +133,15 @@ struct IIDTopicEndpoint: GatewayEndpoint {
                 subscribe: operation == .add,
                 project: FCMProjectID(project),
                 createUnknown: !options.rejectUnknownTokens,
+                limit: tokenLimit,
                 now: context.now
             ) {
             case .ok: results.append(nil)
             case .notFound: results.append("NOT_FOUND")
             case .tooManyTopics: results.append("TOO_MANY_TOPICS")
             case .senderMismatch: results.append("PERMISSION_DENIED")
+            // What IID answers when it will not take more for now (docs/SECURITY.md).
+            case .registryFull: results.append("RESOURCE_EXHAUSTED")
             }
         }
         var body = JSONWriterBox()

@@ -1,3 +1,4 @@
+package import PushMockCore
 import Synchronization
 
 /// A notification category as an app registers it on the device — iOS
@@ -58,6 +59,13 @@ package final class NotificationCategoryRegistry: Sendable {
     /// Adds or replaces a category.
     package func declare(_ category: NotificationCategoryDefinition) {
         categories.withLock { $0[Self.key(category)] = category }
+    }
+
+    /// Adds or replaces `categories`, all or none, within `limit` categories (control API).
+    package func declare(_ declared: [NotificationCategoryDefinition], limit: Int) throws(RegistryFull) {
+        try categories.withLock { table throws(RegistryFull) in
+            try RegistryFull.insert(declared, into: &table, key: Self.key, limit: limit, registry: "notification categories")
+        }
     }
 
     /// Every declared category, sorted by identifier then app.

@@ -34,6 +34,8 @@ package final class GatewayMetrics: Sendable {
     private let recordings: Prometheus.Gauge
     private let recordingBytes: Prometheus.Gauge
     private let faultRules: Prometheus.Gauge
+    /// Entries of the registries that sends and the control API grow, by registry.
+    private let registryEntries: [String: Prometheus.Gauge]
     /// The journal's statistics at the last scrape (its counters only grow; the series get the
     /// difference).
     private let journalSeen = Mutex<JournalWriter.Statistics?>(nil)
@@ -83,7 +85,18 @@ package final class GatewayMetrics: Sendable {
         recordings = registry.makeGauge(descriptor: Self.name("recordings", "Recorded exchanges held in memory."))
         recordingBytes = registry.makeGauge(descriptor: Self.name("recordings_bytes", "Bytes of journal lines held in memory."))
         faultRules = registry.makeGauge(descriptor: Self.name("fault_rules", "Fault rules loaded."))
+        var entries: [String: Prometheus.Gauge] = [:]
+        for name in Self.registryNames {
+            entries[name] = registry.makeGauge(
+                descriptor: Self.name("registry_entries", "Entries held by a registry (docs/SECURITY.md, RegistryLimits)."),
+                labels: [("registry", name)]
+            )
+        }
+        registryEntries = entries
     }
+
+    /// The `registry` labels of `pushmock_registry_entries`.
+    static let registryNames = ["apns_tokens", "fcm_tokens", "expo_tokens", "expo_receipts", "access_tokens"]
 
     // MARK: Request path
 
@@ -137,6 +150,13 @@ package final class GatewayMetrics: Sendable {
         recordings.set(Int64(state.recordings.count))
         recordingBytes.set(Int64(state.recordings.retainedBytes))
         faultRules.set(Int64(state.faults.rules.count))
+        let counts = [
+            "apns_tokens": state.devices.count, "fcm_tokens": state.fcmTokens.count, "expo_tokens": state.expoTokens.count,
+            "expo_receipts": state.expoReceipts.count, "access_tokens": state.accessTokens.count,
+        ]
+        for (name, count) in counts {
+            registryEntries[name]?.set(Int64(count))
+        }
         if let statistics = state.journal?.statistics {
             journalSeen.withLock { seen in
                 let before = seen ?? JournalWriter.Statistics()

@@ -250,7 +250,9 @@ struct GatewayEndpoints {
             tokens: state.accessTokens,
             credentialClock: state.credentialClock
         )
-        iidTopics = IIDTopicEndpoint(options: state.fcmOptions, tokens: state.accessTokens, registry: state.fcmTokens)
+        iidTopics = IIDTopicEndpoint(
+            options: state.fcmOptions, tokens: state.accessTokens, registry: state.fcmTokens,
+            tokenLimit: state.registryLimits.fcmTokens)
         expoSend = ExpoSendEndpoint(
             options: state.expoOptions,
             registry: state.expoTokens,

@@ -142,7 +142,8 @@ package final class PushMockServer: Service, Sendable {
             journal: journal,
             playback: try configuration.playback.map { try PlaybackBook(options: $0) },
             metrics: metrics,
-            webhooks: webhooks
+            webhooks: webhooks,
+            registryLimits: configuration.registryLimits
         )
         for category in configuration.inbox.categories {
             state.notificationCategories.declare(category)
@@ -318,15 +319,14 @@ package final class PushMockServer: Service, Sendable {
                 idleTimeoutDebugData: APNsError(.idleTimeout).goAwayDebugData
             )
         )
+        let logger = self.logger
         let bootstrap = ServerBootstrap(group: group)
             .serverChannelOption(.backlog, value: 256)
             .serverChannelInitializer { channel in
                 // Out of descriptors (EMFILE) or memory, stop accepting for a moment instead of
-                // retrying in a busy loop; NIO's async bind adds this, the plain one does not.
+                // retrying in a busy loop, and say so (AcceptBackoff: why not NIO's handler).
                 channel.eventLoop.makeCompletedFuture {
-                    try channel.pipeline.syncOperations.addHandler(
-                        AcceptBackoffHandler(backoffProvider: { _ in .milliseconds(250) })
-                    )
+                    try channel.pipeline.syncOperations.addHandler(AcceptBackoff(logger: logger))
                 }
             }
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)

@@ -31,10 +31,25 @@ package struct AccessTokenGrant: Sendable, Hashable {
 
 /// Issued access tokens. Tokens expire on the gateway clock, so a virtual clock can make an
 /// SDK's refresh-on-401 path run without waiting an hour.
+///
+/// At most ``capacity`` are kept (a token flood cannot grow memory): beyond it expired tokens
+/// go first, then the oldest issued. A sender whose token was forgotten gets 401 and fetches
+/// a new one, as after a revocation.
 package final class AccessTokenStore: Sendable {
-    private let grants = Mutex<[String: AccessTokenGrant]>([:])
+    private struct Grants {
+        var byToken: [String: AccessTokenGrant] = [:]
+        /// Tokens in the order they were issued, from `head` on (for forgetting the oldest).
+        var order: [String] = []
+        var head = 0
+    }
 
-    package init() {}
+    private let grants = Mutex(Grants())
+    /// The most tokens kept.
+    package let capacity: Int
+
+    package init(capacity: Int = RegistryLimits.defaults.accessTokens) {
+        self.capacity = max(1, capacity)
+    }
 
     /// Issues a token: `ya29.c.` followed by 150 random URL-safe characters, opaque like Google's.
     package func issue(
@@ -60,31 +75,41 @@ package final class AccessTokenStore: Sendable {
             issuedAt: now,
             expiresAt: now + lifetime
         )
+        let capacity = self.capacity
         grants.withLock { grants in
-            // Forget long-expired tokens so a long run does not accumulate them.
-            if grants.count > 10_000 {
-                grants = grants.filter { $0.value.expiresAt > now }
+            grants.byToken[grant.token] = grant
+            grants.order.append(grant.token)
+            guard grants.byToken.count > capacity else { return }
+            // Expired tokens first, then the oldest issued, down to 90 % so the passes over the
+            // table happen once per tenth of the capacity, not on every token.
+            let target = capacity - capacity / 10
+            grants.byToken = grants.byToken.filter { $0.value.expiresAt > now }
+            while grants.byToken.count > target, grants.head < grants.order.count {
+                grants.byToken[grants.order[grants.head]] = nil
+                grants.head += 1
             }
-            grants[grant.token] = grant
+            let byToken = grants.byToken
+            grants.order = grants.order[grants.head...].filter { byToken[$0] != nil }
+            grants.head = 0
         }
         return grant
     }
 
     /// The grant of a token that exists and has not expired at `now`.
     package func validGrant(_ token: String, now: Timestamp) -> AccessTokenGrant? {
-        grants.withLock { $0[token] }.flatMap { $0.expiresAt > now ? $0 : nil }
+        grants.withLock { $0.byToken[token] }.flatMap { $0.expiresAt > now ? $0 : nil }
     }
 
     /// The grant of a token whether or not it expired (for the recording).
     package func grant(_ token: String) -> AccessTokenGrant? {
-        grants.withLock { $0[token] }
+        grants.withLock { $0.byToken[token] }
     }
 
     /// Revokes every token (tests: force a refresh).
     package func revokeAll() {
-        grants.withLock { $0.removeAll() }
+        grants.withLock { $0 = Grants() }
     }
 
     /// Number of tokens kept.
-    package var count: Int { grants.withLock { $0.count } }
+    package var count: Int { grants.withLock { $0.byToken.count } }
 }

@@ -93,6 +93,24 @@ package final class DeviceRegistry: Sendable {
         devices.withLock { $0[record.token] = record }
     }
 
+    /// Adds or replaces `records`, all or none: refused when the tokens not yet known would take
+    /// the registry past `limit` (control API).
+    package func register(_ records: [APNsDeviceRecord], limit: Int) throws(RegistryFull) {
+        try devices.withLock { devices throws(RegistryFull) in
+            try RegistryFull.insert(records, into: &devices, key: \.token, limit: limit, registry: Self.registryName)
+        }
+    }
+
+    /// Throws unless the `tokens` not yet known fit under `limit` (before an update or a
+    /// rotation creates them).
+    package func checkRoom(for tokens: [APNsDeviceToken], limit: Int) throws(RegistryFull) {
+        try devices.withLock { devices throws(RegistryFull) in
+            try RegistryFull.check(devices, adding: tokens, limit: limit, registry: Self.registryName)
+        }
+    }
+
+    static let registryName = "APNs device tokens"
+
     /// Looks a token up.
     package func lookup(_ token: APNsDeviceToken) -> APNsDeviceRecord? {
         devices.withLock { $0[token] }
@@ -169,6 +187,9 @@ package final class DeviceRegistry: Sendable {
     package var all: [APNsDeviceRecord] {
         devices.withLock { Array($0.values) }.sorted { $0.token < $1.token }
     }
+
+    /// How many tokens are registered.
+    package var count: Int { devices.withLock { $0.count } }
 
     /// Forgets every token.
     package func removeAll() {

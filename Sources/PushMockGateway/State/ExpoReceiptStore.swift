@@ -136,6 +136,11 @@ package final class ExpoRateLimiter: Sendable {
     func admit(_ notifications: Int, project: String, limit: Int, now: Timestamp) -> Bool {
         let second = now.secondsSince1970
         return windows.withLock { windows in
+            // Windows of projects that stopped sending are dropped once there are many (projects
+            // come and go through the control API).
+            if windows.count > 1024, windows[project] == nil {
+                windows = windows.filter { $0.value.second == second }
+            }
             var window = windows[project] ?? Window(second: second, count: 0)
             if window.second != second { window = Window(second: second, count: 0) }
             guard window.count + notifications <= limit else { return false }

@@ -140,6 +140,21 @@ package final class ExpoRegistry: Sendable {
         contents.withLock { $0.tokens[record.token] = record }
     }
 
+    /// Adds or replaces `records`, all or none: refused when the tokens not yet known would take
+    /// the registry past `limit` (control API).
+    package func register(_ records: [ExpoTokenRecord], limit: Int) throws(RegistryFull) {
+        try contents.withLock { contents throws(RegistryFull) in
+            try RegistryFull.insert(records, into: &contents.tokens, key: \.token, limit: limit, registry: "Expo push tokens")
+        }
+    }
+
+    /// Throws unless the `tokens` not yet known fit under `limit`.
+    package func checkRoom(for tokens: [ExpoTokenID], limit: Int) throws(RegistryFull) {
+        try contents.withLock { contents throws(RegistryFull) in
+            try RegistryFull.check(contents.tokens, adding: tokens, limit: limit, registry: "Expo push tokens")
+        }
+    }
+
     package func lookup(_ token: ExpoTokenID) -> ExpoTokenRecord? {
         contents.withLock { $0.tokens[token] }
     }
@@ -213,10 +228,20 @@ package final class ExpoRegistry: Sendable {
         contents.withLock { $0 = Contents() }
     }
 
+    /// How many tokens are registered.
+    package var count: Int { contents.withLock { $0.tokens.count } }
+
     // MARK: Projects
 
     package func register(project: ExpoProjectRecord) {
         contents.withLock { $0.projects[project.name] = project }
+    }
+
+    /// Adds or replaces `projects`, all or none, within `limit` projects (control API).
+    package func register(projects: [ExpoProjectRecord], limit: Int) throws(RegistryFull) {
+        try contents.withLock { contents throws(RegistryFull) in
+            try RegistryFull.insert(projects, into: &contents.projects, key: \.name, limit: limit, registry: "Expo projects")
+        }
     }
 
     /// The project called `name`, or whose project id is `name`.

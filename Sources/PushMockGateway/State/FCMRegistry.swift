@@ -91,6 +91,23 @@ package final class FCMRegistry: Sendable {
 
     package init() {}
 
+    /// Adds or replaces `records`, all or none: refused when the tokens not yet known would take
+    /// the registry past `limit` (control API).
+    package func register(_ records: [FCMTokenRecord], limit: Int) throws(RegistryFull) {
+        try tokens.withLock { tokens throws(RegistryFull) in
+            try RegistryFull.insert(records, into: &tokens, key: \.token, limit: limit, registry: Self.registryName)
+        }
+    }
+
+    /// Throws unless the `tokens` not yet known fit under `limit`.
+    package func checkRoom(for newTokens: [FCMRegistrationToken], limit: Int) throws(RegistryFull) {
+        try tokens.withLock { tokens throws(RegistryFull) in
+            try RegistryFull.check(tokens, adding: newTokens, limit: limit, registry: Self.registryName)
+        }
+    }
+
+    static let registryName = "FCM registration tokens"
+
     package func register(_ record: FCMTokenRecord) {
         tokens.withLock { $0[record.token] = record }
     }
@@ -163,12 +180,17 @@ package final class FCMRegistry: Sendable {
         tokens.withLock { $0.removeAll() }
     }
 
+    /// How many tokens are registered.
+    package var count: Int { tokens.withLock { $0.count } }
+
     /// The result of a subscription change for one token, in IID's vocabulary.
     package enum SubscriptionResult: Sendable, Hashable {
         case ok
         case notFound
         case tooManyTopics
         case senderMismatch
+        /// The token is unknown and the registry holds its maximum (`limit`).
+        case registryFull
     }
 
     /// Subscribes (`subscribe == true`) or unsubscribes a token. Unknown tokens are created
@@ -179,6 +201,7 @@ package final class FCMRegistry: Sendable {
         subscribe: Bool,
         project: FCMProjectID,
         createUnknown: Bool,
+        limit: Int = .max,
         now: Timestamp
     ) -> SubscriptionResult {
         tokens.withLock { tokens in
@@ -186,6 +209,7 @@ package final class FCMRegistry: Sendable {
             if let existing = tokens[token] {
                 record = existing
             } else if createUnknown {
+                guard tokens.count < limit else { return .registryFull }
                 record = FCMTokenRecord(token: token, project: project)
             } else {
                 return .notFound

@@ -60,6 +60,8 @@ package final class GatewayState: Sendable {
     package let metrics: GatewayMetrics?
     /// Webhooks on receipt (none until configured).
     package let webhooks: RecordingWebhooks
+    /// How far the control API (and zero-configuration sends) may grow each registry.
+    package let registryLimits: RegistryLimits
 
     package init(
         clock: any PushMockClock = VirtualClock(),
@@ -73,8 +75,10 @@ package final class GatewayState: Sendable {
         journal: JournalWriter?,
         playback: PlaybackBook? = nil,
         metrics: GatewayMetrics? = nil,
-        webhooks: RecordingWebhooks = RecordingWebhooks()
+        webhooks: RecordingWebhooks = RecordingWebhooks(),
+        registryLimits: RegistryLimits = .defaults
     ) {
+        self.registryLimits = registryLimits
         self.metrics = metrics
         self.webhooks = webhooks
         self.playback = playback
@@ -82,14 +86,14 @@ package final class GatewayState: Sendable {
         self.apnsOptions = apnsOptions
         self.fcmOptions = fcmOptions
         self.serviceAccounts = ServiceAccountRegistry()
-        self.accessTokens = AccessTokenStore()
+        self.accessTokens = AccessTokenStore(capacity: registryLimits.accessTokens)
         self.credentialClock = CredentialClock()
         self.fcmTokens = FCMRegistry()
         self.expoOptions = expoOptions
         self.expoTokens = ExpoRegistry()
         self.expoReceipts = ExpoReceiptStore(capacity: expoOptions.maximumReceipts)
         self.expoRate = ExpoRateLimiter()
-        self.faults = FaultEngine()
+        self.faults = FaultEngine(maximumRules: registryLimits.faultRules)
         self.users = UserRegistry()
         self.recordAnnotators = RecordAnnotators()
         self.simulationOptions = simulationOptions

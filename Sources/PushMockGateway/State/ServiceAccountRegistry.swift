@@ -1,3 +1,4 @@
+package import PushMockCore
 import Synchronization
 package import _CryptoExtras
 
@@ -40,6 +41,14 @@ package final class ServiceAccountRegistry: Sendable {
 
     package func register(_ account: ServiceAccountRecord) {
         accounts.withLock { $0[account.clientEmail] = account }
+    }
+
+    /// Adds or replaces `account` unless it is new and `limit` accounts are trusted already.
+    package func register(_ account: ServiceAccountRecord, limit: Int) throws(RegistryFull) {
+        try accounts.withLock { accounts throws(RegistryFull) in
+            try RegistryFull.check(accounts, adding: [account.clientEmail], limit: limit, registry: "service accounts")
+            accounts[account.clientEmail] = account
+        }
     }
 
     @discardableResult

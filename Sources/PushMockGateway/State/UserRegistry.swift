@@ -33,10 +33,33 @@ package final class UserRegistry: Sendable {
     /// Returns whether the user is new.
     @discardableResult
     package func put(_ user: PushUser) throws(TokenTaken) -> Bool {
-        try storage.withLock { (storage: inout Storage) throws(TokenTaken) -> Bool in
+        do {
+            return try put(user, limit: .max)
+        } catch .tokenTaken(let taken) {
+            throw taken
+        } catch {
+            preconditionFailure("no limit was given")
+        }
+    }
+
+    /// Why ``put(_:limit:)`` refused a user.
+    package enum PutError: Error, Sendable {
+        case tokenTaken(TokenTaken)
+        case full(RegistryFull)
+    }
+
+    /// ``put(_:)`` within `limit` users (control API): a new user beyond it is refused.
+    @discardableResult
+    package func put(_ user: PushUser, limit: Int) throws(PutError) -> Bool {
+        try storage.withLock { (storage: inout Storage) throws(PutError) -> Bool in
+            do throws(RegistryFull) {
+                try RegistryFull.check(storage.users, adding: [user.id], limit: limit, registry: "users")
+            } catch {
+                throw .full(error)
+            }
             for token in user.tokens {
                 if let owner = storage.owners[UserDirectory.tokenKey(token)], owner != user.id {
-                    throw TokenTaken(token: token, owner: owner)
+                    throw .tokenTaken(TokenTaken(token: token, owner: owner))
                 }
             }
             let isNew = storage.users[user.id] == nil
@@ -82,8 +105,16 @@ package final class UserRegistry: Sendable {
 
     /// Records an app event for a known user at `now` (gateway clock); `nil` for an unknown user.
     package func post(event name: String, user: String, properties: [String: String]? = nil, now: Timestamp) -> AppEvent? {
-        storage.withLock { storage in
+        try? post(event: name, user: user, properties: properties, now: now, limit: .max)
+    }
+
+    /// ``post(event:user:properties:now:)`` within `limit` events in all (control API).
+    package func post(
+        event name: String, user: String, properties: [String: String]? = nil, now: Timestamp, limit: Int
+    ) throws(RegistryFull) -> AppEvent? {
+        try storage.withLock { storage throws(RegistryFull) -> AppEvent? in
             guard storage.users[user] != nil else { return nil }
+            try RegistryFull.check(count: storage.events.count, adding: 1, limit: limit, registry: "app events")
             let event = AppEvent(
                 user: user, name: name, timeMilliseconds: now.millisecondsSince1970, sequence: storage.nextSequence, properties: properties)
             storage.nextSequence += 1

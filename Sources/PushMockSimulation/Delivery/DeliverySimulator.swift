@@ -103,6 +103,15 @@ public final class DeliverySimulator: Sendable {
     public func setConnectivity(_ connectivity: Connectivity, for address: DeviceAddress, policy: StoragePolicy? = nil, now: Timestamp)
         -> SimulatedDevice
     {
+        withDevice(address: address, policy: policy, now: now) { $0.setConnectivity(connectivity, now: now) }
+    }
+
+    /// Applies `change` to the device at `address` (created with the default connectivity if
+    /// unknown; `policy` replaces its storage policy when given) under the lock, evicts beyond
+    /// the device limit, hands what the device emitted to the sink, and returns the device.
+    private func withDevice(
+        address: DeviceAddress, policy: StoragePolicy?, now: Timestamp, _ change: (inout SimulatedDevice) -> Void
+    ) -> SimulatedDevice {
         let limits = self.limits
         let result = state.withLock { state -> (SimulatedDevice, [DeviceEvent], (@Sendable ([DeviceEvent]) -> Void)?) in
             var device =
@@ -117,7 +126,7 @@ public final class DeliverySimulator: Sendable {
             if let policy { device.policy = policy }
             device.behaviour = state.behaviour
             device.emitting = state.sink != nil
-            device.setConnectivity(connectivity, now: now)
+            change(&device)
             var events: [DeviceEvent] = []
             Self.drain(&device, into: &events)
             state.devices[address] = device
@@ -191,29 +200,7 @@ public final class DeliverySimulator: Sendable {
     public func setPermission(
         _ permission: NotificationPermission, for address: DeviceAddress, policy: StoragePolicy? = nil, now: Timestamp
     ) -> SimulatedDevice {
-        let limits = self.limits
-        let result = state.withLock { state -> (SimulatedDevice, [DeviceEvent], (@Sendable ([DeviceEvent]) -> Void)?) in
-            var device =
-                state.devices[address]
-                ?? SimulatedDevice(
-                    address: address,
-                    policy: policy ?? (address.service == .apns ? .apns : .fcm),
-                    connectivity: state.defaultConnectivity,
-                    limits: limits,
-                    now: now
-                )
-            if let policy { device.policy = policy }
-            device.behaviour = state.behaviour
-            device.emitting = state.sink != nil
-            device.setPermission(permission, now: now)
-            var events: [DeviceEvent] = []
-            Self.drain(&device, into: &events)
-            state.devices[address] = device
-            Self.evictIfNeeded(&state, limit: limits.devices)
-            return (device, events, state.sink)
-        }
-        hand(result.1, to: result.2)
-        return result.0
+        withDevice(address: address, policy: policy, now: now) { $0.setPermission(permission, now: now) }
     }
 
     /// Forgets one device; returns whether it existed.

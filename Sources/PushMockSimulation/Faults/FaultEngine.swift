@@ -22,9 +22,15 @@ public final class FaultEngine: Sendable {
     private let state = Mutex(State())
     private let ruleCount = Atomic<Int>(0)
 
-    public init() {}
+    /// The most rules active at once (every request is matched against each).
+    public let ruleLimit: Int
 
-    /// The most rules active at once.
+    /// `maximumRules`: the most rules active at once (default ``maximumRules``).
+    public init(maximumRules: Int = FaultEngine.maximumRules) {
+        self.ruleLimit = max(1, maximumRules)
+    }
+
+    /// The default for the most rules active at once.
     public static let maximumRules = 1000
 
     /// Adds a rule after validating it; returns it with its id. `now` anchors `forSeconds` and `startsInSeconds`.
@@ -45,8 +51,11 @@ public final class FaultEngine: Sendable {
         let added = try state.withLock { state throws(FaultRuleError) -> FaultRule in
             let replaces = rule.id.map { id in state.rules.contains { $0.rule.id == id } } ?? false
             // Every request is checked against every rule: the count bounds that work.
-            guard replaces || state.rules.count < Self.maximumRules else {
-                throw FaultRuleError("at most \(Self.maximumRules) fault rules can be active; remove some first")
+            guard replaces || state.rules.count < ruleLimit else {
+                let full = RegistryFull("fault rules", limit: ruleLimit)
+                var error = FaultRuleError(full.description)
+                error.full = full
+                throw error
             }
             if rule.id == nil {
                 rule.id = "fault-\(state.nextID)"

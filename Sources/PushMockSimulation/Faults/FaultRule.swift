@@ -1,4 +1,4 @@
-import PushMockCore
+package import PushMockCore
 import PushMockJSON
 
 /// A fault: which requests (``match``), when (``trigger``), what happens (``action``, plus
@@ -80,6 +80,9 @@ enum PushMockJSONPathCheck {
 /// A rule that cannot be used, with the reason in words.
 public struct FaultRuleError: Error, Sendable, Hashable, CustomStringConvertible {
     public var description: String
+    /// Set when the rule was refused only because the engine holds its maximum of rules (the
+    /// control API answers 507 then, not 400).
+    package var full: RegistryFull?
     public init(_ description: String) { self.description = description }
 }
 

@@ -7,47 +7,47 @@ import PushMockSimulation
 /// `pushmock device open|dismiss|act|display|permission|behaviour|engagements`: what the user does
 /// after delivery (`docs/engagement.md`).
 extension DeviceCommand {
-    struct Open: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "The user taps a delivered notification.")
+    /// What every engagement command names: the gateway, the device and the notification.
+    struct EngagedNotificationArguments: ParsableArguments {
         @OptionGroup var control: ControlOptions
         @OptionGroup var device: DeviceSelector
         @Argument(help: "The notification id (apns-id, FCM message name or Expo ticket id).")
         var id: String
 
-        func run() async throws { try await engage("open", device, id, control) }
+        func engage(_ verb: String, body: [UInt8] = []) async throws {
+            try await engageNotification(verb, device, id, control, body: body)
+        }
+    }
+
+    struct Open: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "The user taps a delivered notification.")
+        @OptionGroup var notification: EngagedNotificationArguments
+
+        func run() async throws { try await notification.engage("open") }
     }
 
     struct Dismiss: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "The user swipes a delivered notification away.")
-        @OptionGroup var control: ControlOptions
-        @OptionGroup var device: DeviceSelector
-        @Argument(help: "The notification id.")
-        var id: String
+        @OptionGroup var notification: EngagedNotificationArguments
 
-        func run() async throws { try await engage("dismiss", device, id, control) }
+        func run() async throws { try await notification.engage("dismiss") }
     }
 
     struct Act: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "The user chooses an action button of a delivered notification.")
-        @OptionGroup var control: ControlOptions
-        @OptionGroup var device: DeviceSelector
-        @Argument(help: "The notification id.")
-        var id: String
+        @OptionGroup var notification: EngagedNotificationArguments
         @Argument(help: "The action identifier (from the notification's category).")
         var action: String
 
-        func run() async throws { try await engage("action", device, id, control, body: jsonBody(["action": action])) }
+        func run() async throws { try await notification.engage("action", body: jsonBody(["action": action])) }
     }
 
     struct Display: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Record that the app displayed a notification itself (e.g. a data message shown as a local notification).")
-        @OptionGroup var control: ControlOptions
-        @OptionGroup var device: DeviceSelector
-        @Argument(help: "The notification id.")
-        var id: String
+        @OptionGroup var notification: EngagedNotificationArguments
 
-        func run() async throws { try await engage("display", device, id, control) }
+        func run() async throws { try await notification.engage("display") }
     }
 
     struct Permission: AsyncParsableCommand {
@@ -161,7 +161,9 @@ private struct EngagedNotification: Decodable {
     var notification: DeviceReport.NotificationReport
 }
 
-private func engage(_ verb: String, _ device: DeviceSelector, _ id: String, _ control: ControlOptions, body: [UInt8] = []) async throws {
+private func engageNotification(_ verb: String, _ device: DeviceSelector, _ id: String, _ control: ControlOptions, body: [UInt8] = [])
+    async throws
+{
     try await runControl(control) { client in
         let encodedID = id.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed.subtracting(CharacterSet(charactersIn: "/"))) ?? id
         let response = try await client.call("POST", "\(device.path)/notifications/\(encodedID)/\(verb)", json: body)
