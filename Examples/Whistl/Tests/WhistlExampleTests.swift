@@ -27,7 +27,8 @@ struct WhistlExampleTests {
             #expect(try await notifier.send(Whistl.briefing(3), to: "sam").route == .push(channel: "apns", id: Whistl.id(3)))
             #expect(mock.device(Whistl.samAPNs)?.notifications.map(\.status) == [.stored], "held by APNs while the phone is off")
             mock.clock.advance(by: .seconds(5 * 60))
-            try mock.open(priyaBriefingID, token: Whistl.priyaFCM, service: .fcm)  // Priya taps it at 08:05
+            // Priya taps it at 08:05, before the behaviour model would (its draw for her phone: opened at 08:20).
+            try mock.open(priyaBriefingID, token: Whistl.priyaFCM, service: .fcm)
             mock.clock.advance(by: .seconds(60))
             mock.setConnectivity(.online, token: Whistl.samAPNs)
             #expect(mock.device(Whistl.samAPNs)?.notifications.first?.deliveredAt == Whistl.melbourne(8, 6))
