@@ -46,6 +46,28 @@ struct InboxBrowserTests {
             return WebDriverWait(driver, seconds, poll_frequency=0.05,
                                  ignored_exceptions=[StaleElementReferenceException]).until(lambda d: condition(d))
 
+        def add_dose_category():
+            rest("POST", "/categories", {"id": "DOSE_REMINDER", "actions": [
+                {"id": "log_dose", "title": "Log dose", "foreground": True}, {"id": "snooze_15", "title": "Snooze 15 min"}]})
+
+        def open_inbox(height):
+            # Headless Chromium at 1280 px wide, its console kept, on the live inbox; the page
+            # marks itself so a test can tell that it was never reloaded.
+            options = webdriver.ChromeOptions()
+            options.binary_location = "/usr/bin/chromium"
+            for argument in ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", f"--window-size=1280,{height}"]:
+                options.add_argument(argument)
+            options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+            driver = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
+            try:
+                driver.get(inbox)
+                wait(driver, lambda d: d.find_element(By.ID, "live-state").text == "Live")
+                driver.execute_script("window.__noReload = true")
+            except BaseException:
+                driver.quit()
+                raise
+            return driver
+
         """#
 
     static let script =
@@ -66,19 +88,10 @@ struct InboxBrowserTests {
             T1 = "a1" * 32
             T2 = "b2" * 32
 
-            rest("POST", "/categories", {"id": "DOSE_REMINDER", "actions": [
-                {"id": "log_dose", "title": "Log dose", "foreground": True}, {"id": "snooze_15", "title": "Snooze 15 min"}]})
+            add_dose_category()
 
-            options = webdriver.ChromeOptions()
-            options.binary_location = "/usr/bin/chromium"
-            for argument in ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--window-size=1280,1000"]:
-                options.add_argument(argument)
-            options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
-            driver = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
+            driver = open_inbox(height=1000)
             try:
-                driver.get(inbox)
-                wait(driver, lambda d: d.find_element(By.ID, "live-state").text == "Live")
-                driver.execute_script("window.__noReload = true")
 
                 # 1. A push sent with the sender appears without reload.
                 sent = send(T1, "Dose reminder", "Time for your 10:00 dose", "--category", "DOSE_REMINDER", "--mutable-content",
@@ -230,19 +243,10 @@ struct InboxBrowserTests {
             T1 = "a1" * 32
             T2 = "b2" * 32
             T3 = "c3" * 32
-            rest("POST", "/categories", {"id": "DOSE_REMINDER", "actions": [
-                {"id": "log_dose", "title": "Log dose", "foreground": True}, {"id": "snooze_15", "title": "Snooze 15 min"}]})
+            add_dose_category()
 
-            options = webdriver.ChromeOptions()
-            options.binary_location = "/usr/bin/chromium"
-            for argument in ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--window-size=1280,1350"]:
-                options.add_argument(argument)
-            options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
-            driver = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
+            driver = open_inbox(height=1350)
             try:
-                driver.get(inbox)
-                wait(driver, lambda d: d.find_element(By.ID, "live-state").text == "Live")
-                driver.execute_script("window.__noReload = true")
 
                 # 1. Contracts checked at intake: the badge and the detail read the contract.* findings.
                 send(T2, "Order confirmed", "Order 7 is on its way", "--custom", "notificationType=order.confirmed", "--custom", "entityId=7")
