@@ -27,8 +27,10 @@ struct PushMockCommand: AsyncParsableCommand {
     static let checkCommands: Set<String> = ["expect", "check", "golden", "replay", "report"]
 
     /// The standard entry point, except that the check commands report usage errors with exit
-    /// status 2 instead of ArgumentParser's 64.
+    /// status 2 instead of ArgumentParser's 64, and that glibc's allocator cache is deepened
+    /// first (``AllocatorTuning``).
     static func main() async {
+        AllocatorTuning.apply()
         let arguments = Array(CommandLine.arguments.dropFirst())
         guard let first = arguments.first, checkCommands.contains(first) else {
             await main(arguments)

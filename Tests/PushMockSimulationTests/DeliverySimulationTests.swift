@@ -260,6 +260,31 @@ struct DeliverySimulatorTests {
         #expect(simulator.count <= 10)
         #expect(simulator.device(DeviceAddress(service: .fcm, token: "d24"), now: start + .seconds(200)) != nil, "recent devices stay")
     }
+
+    @Test("trimming keeps what the service still holds, wherever it sits in the history")
+    func trimKeepsStored() {
+        let limits = DeliveryLimits(notificationsPerDevice: 4, timelineEventsPerDevice: 100, devices: 10)
+        let address = DeviceAddress(service: .fcm, token: "idle")
+        var device = SimulatedDevice(address: address, policy: .fcm, connectivity: .idle, limits: limits, now: start)
+        // The oldest entry is held (normal priority waits while idle); the rest arrive.
+        device.receive(fcm("held", priority: .normal), now: start)
+        for index in 0..<7 {
+            device.receive(fcm("d\(index)", priority: .high), now: start + .seconds(Int64(index + 1)))
+        }
+        device.receive(fcm("held2", priority: .normal), now: start + .seconds(10))
+        for index in 7..<20 {
+            device.receive(fcm("d\(index)", priority: .high), now: start + .seconds(Int64(index + 11)))
+        }
+        let kept = device.notifications.map(\.notification.id)
+        #expect(kept.contains("held") && kept.contains("held2"), "stored notifications are never forgotten")
+        #expect(device.stored.map(\.notification.id) == ["held", "held2"])
+        #expect(device.storedCount == 2)
+        #expect(kept.last == "d19")
+        #expect(kept.count <= 4 + 1 + 2, "the limit, its slack, and what cannot be forgotten")
+        #expect(!kept.contains("d0") && !kept.contains("d12"), "the oldest delivered ones are forgotten first")
+        let delivered = kept.filter { $0.hasPrefix("d") }
+        #expect(delivered == delivered.sorted { Int($0.dropFirst())! < Int($1.dropFirst())! }, "order is kept")
+    }
 }
 
 @Suite("Duration text")

@@ -29,22 +29,26 @@ enum EndpointID: Hashable {
     /// `servesInbox`: whether the connection's listener serves the web inbox (the cleartext
     /// listener and `--inbox-port`; never the TLS listeners, where `/` is APNs's `BadPath`).
     init(routing request: HTTPRequestMessage, servesInbox: Bool = false) {
-        let path = request.pathWithoutQuery
-        if path.hasPrefix("/3/device") {
+        // Compared as bytes: `Substring.hasPrefix` compares Characters, and this runs for every
+        // request.
+        let path = request.pathWithoutQuery.utf8
+        func starts(_ prefix: StaticString) -> Bool { prefix.withUTF8Buffer { path.starts(with: $0) } }
+        func equals(_ other: StaticString) -> Bool { other.withUTF8Buffer { path.elementsEqual($0) } }
+        if starts("/3/device") {
             self = .apnsDevice
-        } else if path.hasPrefix("/v1/") || path.hasPrefix("/projects/") || path == "/fcm/send" || path == "/batch" {
+        } else if starts("/v1/") || starts("/projects/") || equals("/fcm/send") || equals("/batch") {
             self = .fcmSend
-        } else if path == "/token" || path == "/oauth2/v4/token" {
+        } else if equals("/token") || equals("/oauth2/v4/token") {
             self = .oauthToken
-        } else if path == ExpoSendEndpoint.path {
+        } else if path.elementsEqual(ExpoSendEndpoint.path.utf8) {
             self = .expoSend
-        } else if path == ExpoReceiptsEndpoint.path {
+        } else if path.elementsEqual(ExpoReceiptsEndpoint.path.utf8) {
             self = .expoReceipts
-        } else if path.hasPrefix("/iid/") {
+        } else if starts("/iid/") {
             self = .iidTopics
-        } else if path.hasPrefix(Self.controlPrefix) || path == "/_pushmock" {
+        } else if path.starts(with: Self.controlPrefix.utf8) || equals("/_pushmock") {
             self = .control
-        } else if path == MetricsEndpoint.path {
+        } else if path.elementsEqual(MetricsEndpoint.path.utf8) {
             self = .metrics
         } else if servesInbox, InboxEndpoint.serves(request) {
             self = .inbox
