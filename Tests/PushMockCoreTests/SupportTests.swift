@@ -19,6 +19,22 @@ struct SupportTests {
         #expect(list != HTTPHeaderList([("apns-topic", "a")]))
     }
 
+    @Test("replacing values: in one pass, in order, sharing the list when nothing changes")
+    func replacingValues() {
+        let list = HTTPHeaderList([("authorization", "bearer secret"), ("x", "1"), ("cookie", "c=1"), ("x", "é"), ("cookie", "")])
+        let replaced = list.replacingValues { index in
+            list.nameEquals(index, .authorization) ? "[hidden]" : list.name(at: index) == "cookie" ? "[withheld]" : nil
+        }
+        #expect(
+            replaced
+                == HTTPHeaderList([
+                    ("authorization", "[hidden]"), ("x", "1"), ("cookie", "[withheld]"), ("x", "é"), ("cookie", "[withheld]"),
+                ]))
+        #expect(list.value(at: 0) == "bearer secret", "the original is unchanged")
+        #expect(list.replacingValues { _ in nil } == list)
+        #expect(HTTPHeaderList().replacingValues { _ in "never asked" }.isEmpty)
+    }
+
     @Test("UUIDs are version 4, canonical, unique, and repeat for a seed")
     func uuids() {
         var random = FastRandom()

@@ -79,18 +79,29 @@ public struct HTTPHeaderList: Sendable, Hashable, RandomAccessCollection, Expres
         }
     }
 
-    /// A copy in which every value of the fields named `name` is `replacement` (the gateway
-    /// records `authorization` this way, never the credential itself).
-    public func replacingValues(of name: HTTPFieldName, with replacement: String) -> HTTPHeaderList {
-        var copy = HTTPHeaderList()
-        copy.storage = []
-        copy.storage.reserveCapacity(storage.count + replacement.utf8.count)
-        copy.spans.reserveCapacity(spans.count)
+    /// A copy in which each field for which `replacement` returns a value carries that value
+    /// instead, made in one pass over the fields; the list itself (shared, not copied) when
+    /// `replacement` returns `nil` for every field.
+    public func replacingValues(_ replacement: (_ index: Int) -> String?) -> HTTPHeaderList {
+        var replacements: [(index: Int, value: String)] = []
         for index in spans.indices {
-            if nameEquals(index, name) {
-                copy.append(name: nameBytes(at: index), value: replacement.utf8)
-            } else {
-                copy.append(name: nameBytes(at: index), value: valueBytes(at: index))
+            if let value = replacement(index) { replacements.append((index, value)) }
+        }
+        guard !replacements.isEmpty else { return self }
+        var copy = HTTPHeaderList(
+            fields: spans.count,
+            bytes: storage.count + replacements.reduce(0) { $0 + $1.value.utf8.count })
+        var next = 0
+        storage.withUnsafeBytes { bytes in
+            for (index, span) in spans.enumerated() {
+                let name = UnsafeRawBufferPointer(rebasing: bytes[Int(span.nameStart)..<span.valueStart])
+                if next < replacements.count, replacements[next].index == index {
+                    var value = replacements[next].value
+                    value.withUTF8 { copy.append(name: name, value: UnsafeRawBufferPointer($0)) }
+                    next += 1
+                } else {
+                    copy.append(name: name, value: UnsafeRawBufferPointer(rebasing: bytes[span.valueStart..<span.end]))
+                }
             }
         }
         return copy

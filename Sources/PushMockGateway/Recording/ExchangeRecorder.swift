@@ -202,14 +202,10 @@ struct ExchangeRecorder {
     /// `authorization` value replaced by `placeholder` and the others by `[withheld]`. The
     /// record feeds the journal, the API, the inbox and replay alike, so this is the one place.
     static func recordedHeaders(_ headers: HTTPHeaderList, authorization placeholder: String) -> HTTPHeaderList {
-        var recorded = headers
-        if headers.firstIndex(of: .authorization) != nil {
-            recorded = recorded.replacingValues(of: .authorization, with: placeholder)
+        headers.replacingValues { index in
+            if headers.nameEquals(index, .authorization) { return placeholder }
+            return credentialFields.contains { headers.nameEquals(index, $0) } ? withheld : nil
         }
-        for name in credentialFields where recorded.firstIndex(of: name) != nil {
-            recorded = recorded.replacingValues(of: name, with: withheld)
-        }
-        return recorded
     }
 
     /// Header fields that carry credentials besides `authorization`: never stored verbatim.

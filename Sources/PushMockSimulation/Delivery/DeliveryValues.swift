@@ -62,7 +62,13 @@ public struct DeviceAddress: Hashable, Sendable, Comparable, CustomStringConvert
     }
 
     public static func == (lhs: Self, rhs: Self) -> Bool {
-        lhs.service == rhs.service && lhs.token.utf8.elementsEqual(rhs.token.utf8)
+        guard lhs.service == rhs.service else { return false }
+        // Bytes, as hashed (String's `==` is canonical equivalence, which could call two
+        // tokens with different bytes equal); compared as buffers, since `utf8.elementsEqual`
+        // walked the views a byte at a time.
+        var left = lhs.token
+        var right = rhs.token
+        return left.withUTF8 { a in right.withUTF8 { b in a.elementsEqual(b) } }
     }
 
     public var description: String { "\(service)/\(token)" }
