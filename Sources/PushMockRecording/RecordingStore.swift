@@ -173,18 +173,20 @@ public final class RecordingStore: Sendable {
         // Capped: after one huge line the next ones would otherwise each hold a huge buffer.
         let lengthCap = 4096
         var expectedLength = min(lineLengthHint.load(ordering: .relaxed), lengthCap) + 128
-        // By index: iterating the array's elements would copy each record (two dozen
-        // references retained and released).
-        for index in records.indices {
-            var line = [UInt8](unsafeUninitializedCapacity: headroom + expectedLength) { buffer, initialized in
-                buffer.baseAddress!.initialize(repeating: 0, count: headroom)
-                initialized = headroom
+        // Through the buffer: iterating the array, or passing `records[index]` while `records`
+        // is `inout`, copies each record (two dozen references retained and released).
+        records.withUnsafeBufferPointer { records in
+            for record in records.indices {
+                var line = [UInt8](unsafeUninitializedCapacity: headroom + expectedLength) { buffer, initialized in
+                    buffer.baseAddress!.initialize(repeating: 0, count: headroom)
+                    initialized = headroom
+                }
+                records[record].encodeJSONLineAfterSequence(into: &line)
+                // The next line is usually about as long (same client, same shape).
+                expectedLength = min(line.count - headroom, lengthCap) + 128
+                lines.append(line)
+                summaries.append(ExchangeSummary(records[record]))
             }
-            records[index].encodeJSONLineAfterSequence(into: &line)
-            // The next line is usually about as long (same client, same shape).
-            expectedLength = min(line.count - headroom, lengthCap) + 128
-            lines.append(line)
-            summaries.append(ExchangeSummary(records[index]))
         }
         if let last = lines.last {
             lineLengthHint.store(last.count - headroom, ordering: .relaxed)

@@ -194,8 +194,8 @@ struct APNsDeviceEndpoint: GatewayEndpoint {
         accept(apnsID: headers.apnsID, &exchange, connection: context.connection)
     }
 
-    func deliveries(of exchange: APNsExchange, in context: PipelineContext) -> [DeliveryIntake.Delivery] {
-        intake?.apns(exchange, now: context.now).map { [$0] } ?? []
+    func appendDeliveries(of exchange: APNsExchange, in context: PipelineContext, to deliveries: inout [DeliveryIntake.Delivery]) {
+        if let delivery = intake?.apns(exchange, now: context.now) { deliveries.append(delivery) }
     }
 
     func lint(_ exchange: APNsExchange, in context: PipelineContext) -> [LintNote] {

@@ -191,8 +191,8 @@ struct ExpoSendEndpoint: GatewayEndpoint {
         return nil
     }
 
-    func deliveries(of exchange: ExpoSendExchange, in context: PipelineContext) -> [DeliveryIntake.Delivery] {
-        intake?.expo(exchange, now: context.now) ?? []
+    func appendDeliveries(of exchange: ExpoSendExchange, in context: PipelineContext, to deliveries: inout [DeliveryIntake.Delivery]) {
+        if let intake { deliveries += intake.expo(exchange, now: context.now) }
     }
 
     func lint(_ exchange: ExpoSendExchange, in context: PipelineContext) -> [LintNote] {

@@ -170,8 +170,8 @@ struct FCMSendEndpoint: GatewayEndpoint {
         exchange.reply = .respond(HTTPResponseMessage(status: 200, headers: Self.responseHeaders(for: nil), body: body.bytes))
     }
 
-    func deliveries(of exchange: FCMSendExchange, in context: PipelineContext) -> [DeliveryIntake.Delivery] {
-        intake?.fcm(exchange, now: context.now) ?? []
+    func appendDeliveries(of exchange: FCMSendExchange, in context: PipelineContext, to deliveries: inout [DeliveryIntake.Delivery]) {
+        if let intake { deliveries += intake.fcm(exchange, now: context.now) }
     }
 
     func lint(_ exchange: FCMSendExchange, in context: PipelineContext) -> [LintNote] {

@@ -48,8 +48,9 @@ protocol GatewayEndpoint {
     /// and the success answer — or the failure a state transition turns up.
     func applyState(_ exchange: inout Exchange, in context: PipelineContext)
 
-    /// What reaches the simulated devices of an accepted exchange.
-    func deliveries(of exchange: Exchange, in context: PipelineContext) -> [DeliveryIntake.Delivery]
+    /// Appends what reaches the simulated devices of an accepted exchange (into the batch's
+    /// array: no array per request).
+    func appendDeliveries(of exchange: Exchange, in context: PipelineContext, to deliveries: inout [DeliveryIntake.Delivery])
 
     /// Lint findings of an accepted exchange.
     func lint(_ exchange: Exchange, in context: PipelineContext) -> [LintNote]
@@ -69,7 +70,7 @@ extension GatewayEndpoint {
         .respond(GatewayConnection.unmatchedResponse(platform: Self.faultPlatform))
     }
     func validate(_ exchange: inout Exchange, in context: PipelineContext) {}
-    func deliveries(of exchange: Exchange, in context: PipelineContext) -> [DeliveryIntake.Delivery] { [] }
+    func appendDeliveries(of exchange: Exchange, in context: PipelineContext, to deliveries: inout [DeliveryIntake.Delivery]) {}
     func lint(_ exchange: Exchange, in context: PipelineContext) -> [LintNote] { [] }
 }
 

@@ -9,8 +9,9 @@ import PushMockSimulation
 struct PipelineBatch {
     var replies: [HTTPReply] = []
     var records: [ExchangeRecord] = []
-    /// Accepted notifications with the index of their record.
-    var deliveries: [(record: Int, delivery: DeliveryIntake.Delivery)] = []
+    /// Accepted notifications, and for each the index of its record in ``records``.
+    var deliveries: [DeliveryIntake.Delivery] = []
+    var deliveryRecords: [Int] = []
     /// Control requests answered later, with their slot in `replies`.
     var waiting: [(slot: Int, compute: @Sendable () async -> HTTPReply)] = []
     /// The kind of each fault that fired, in order (for the metrics).
@@ -92,9 +93,9 @@ extension GatewayConnection {
         if reachesDevice {
             let notes = endpoint.lint(exchange, in: context)
             if !notes.isEmpty { record.notification?.lint = notes }
-            for delivery in endpoint.deliveries(of: exchange, in: context) {
-                batch.deliveries.append((batch.records.count, delivery))
-            }
+            let before = batch.deliveries.count
+            endpoint.appendDeliveries(of: exchange, in: context, to: &batch.deliveries)
+            for _ in before..<batch.deliveries.count { batch.deliveryRecords.append(batch.records.count) }
             for annotator in context.annotators { annotator.annotate(&record) }
         }
         if let fault { Self.annotate(&record, with: fault) }

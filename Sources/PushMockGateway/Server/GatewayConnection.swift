@@ -157,11 +157,11 @@ final class GatewayConnection: HTTPConnectionResponder {
         // The devices get what the service accepted once it is recorded (never what a failed
         // journal write turned into a 500), and before the client hears the answer.
         let records = batch.records
-        let accepted = batch.deliveries.map { entry -> DeliveryIntake.Delivery in
-            var delivery = entry.delivery
-            delivery.notification.sequence = records[entry.record].sequence
-            return delivery
+        // In place: copying each delivery to set its sequence number retained all it holds.
+        for index in batch.deliveries.indices {
+            batch.deliveries[index].notification.sequence = records[batch.deliveryRecords[index]].sequence
         }
+        let accepted = batch.deliveries
         let replies = batch.replies
         switch commit {
         case .done:

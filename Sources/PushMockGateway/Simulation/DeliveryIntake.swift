@@ -9,7 +9,7 @@ struct DeliveryIntake {
     let options: SimulationOptions
     let fcmTokens: FCMRegistry
 
-    typealias Delivery = (address: DeviceAddress, policy: StoragePolicy, notification: SimulatedNotification)
+    typealias Delivery = SimulatedDelivery
 
     /// An accepted `POST /3/device/<token>`.
     func apns(_ outcome: APNsExchange, now: Timestamp) -> Delivery? {
@@ -29,7 +29,7 @@ struct DeliveryIntake {
             kind: pushType.rawValue,
             payload: outcome.request.body
         )
-        return (DeviceAddress(service: .apns, token: token), .apns, notification)
+        return Delivery(address: DeviceAddress(service: .apns, token: token), policy: .apns, notification: notification)
     }
 
     /// An accepted FCM `messages:send` (not a dry run): one delivery per resolved token.
@@ -60,7 +60,7 @@ struct DeliveryIntake {
                     kind: kind,
                     payload: payload
                 )
-                return (DeviceAddress(service: .fcm, token: token.rawValue), .apns, notification)
+                return Delivery(address: DeviceAddress(service: .fcm, token: token.rawValue), policy: .apns, notification: notification)
             case .web:
                 let headers = message.webpush?.headers
                 let urgency = headers.flatMap { Self.value(named: "Urgency", in: $0) }?.lowercased()
@@ -99,7 +99,7 @@ struct DeliveryIntake {
                     payload: payload
                 )
             }
-            return (DeviceAddress(service: .fcm, token: token.rawValue), .fcm, notification)
+            return Delivery(address: DeviceAddress(service: .fcm, token: token.rawValue), policy: .fcm, notification: notification)
         }
     }
 
@@ -142,7 +142,9 @@ struct DeliveryIntake {
                 kind: hasAlert ? "notification" : "data",
                 payload: JSONValue.object(message.object).compactBytes
             )
-            return (DeviceAddress(service: .expo, token: message.to), platform == .ios ? .apns : .fcm, notification)
+            return Delivery(
+                address: DeviceAddress(service: .expo, token: message.to), policy: platform == .ios ? .apns : .fcm,
+                notification: notification)
         }
     }
 

@@ -57,17 +57,25 @@ public final class DeliverySimulator: Sendable {
         sink(events)
     }
 
-    /// Hands accepted notifications to their devices.
+    /// Hands accepted notifications to their devices (tuples: for tests and cold paths).
     public func receive(
         _ deliveries: [(address: DeviceAddress, policy: StoragePolicy, notification: SimulatedNotification)], now: Timestamp
     ) {
+        receive(deliveries.map { SimulatedDelivery(address: $0.address, policy: $0.policy, notification: $0.notification) }, now: now)
+    }
+
+    /// Hands accepted notifications to their devices, in order, under one lock.
+    public func receive(_ deliveries: [SimulatedDelivery], now: Timestamp) {
         guard !deliveries.isEmpty else { return }
         let limits = self.limits
         let (events, sink) = state.withLock { state -> ([DeviceEvent], (@Sendable ([DeviceEvent]) -> Void)?) in
             let behaviour = state.behaviour
             let emitting = state.sink != nil
             var events: [DeviceEvent] = []
-            for delivery in deliveries {
+            // By index: each element is read in place (`for delivery in deliveries` copied every
+            // delivery, through the runtime's generic tuple copy while it was a tuple).
+            for index in deliveries.indices {
+                let delivery = deliveries[index]
                 let connectivity = state.defaultConnectivity
                 if emitting {
                     // Taken out of the table so that changing it copies no history.

@@ -471,7 +471,9 @@ public struct SimulatedDevice: Sendable {
             // The common case: the oldest entries are all settled, and removing a prefix moves
             // the survivors as bytes. The general case copies every survivor (each a dozen
             // references), which made trimming most of a delivery's cost.
-            let settledPrefix = notifications.prefix(excess).prefix { $0.status != .stored }.count
+            // Counted through the subscript: `prefix(while:)` copied each entry it looked at.
+            var settledPrefix = 0
+            while settledPrefix < excess, notifications[settledPrefix].status != .stored { settledPrefix += 1 }
             notifications.removeFirst(settledPrefix)
             excess -= settledPrefix
             if excess > 0 {

@@ -58,6 +58,21 @@ public struct SimulatedNotification: Sendable, Hashable {
     }
 }
 
+/// One accepted notification on its way to one device: which device, under which service's
+/// storage rules, and what.
+public struct SimulatedDelivery: Sendable {
+    public var address: DeviceAddress
+    /// The rules of the service that stores it (an FCM token on iOS follows APNs's).
+    public var policy: StoragePolicy
+    public var notification: SimulatedNotification
+
+    public init(address: DeviceAddress, policy: StoragePolicy, notification: SimulatedNotification) {
+        self.address = address
+        self.policy = policy
+        self.notification = notification
+    }
+}
+
 /// A notification on a device, with where it stands.
 public struct DeviceNotification: Sendable, Hashable {
     public var notification: SimulatedNotification
