@@ -20,8 +20,11 @@
 #      for DURATION seconds after WARMUP seconds, with --log-file for per-request latencies;
 #   4. latency: tls-4x100 again for both servers at HALF of nghttpd's measured tls-4x100 rate
 #      (h2load --rps), so p50/p99 are latencies rather than queueing at saturation;
-#   5. variants (extra rows, pushmock only, tls-4x100): `--threads 1` (does a second event
-#      loop help?) and `--no-lint --no-device-simulation` (what the two features cost);
+#   5. variants (extra rows, pushmock only, tls-4x100): `--no-lint` and
+#      `--no-device-simulation` (what each feature costs) and both together; and pushmock
+#      allowed on every CPU (WIDE_CPUS), with its default event loops (one per CPU) and with
+#      `--threads 1` (does it scale with cores? h2load stays on CLIENT_CPU, which pushmock
+#      then shares);
 #   6. checks the pushmock runs: every response 2xx, no failed/errored stream, and the journal
 #      grew by at least the number of successful responses (see "Journal check" below);
 #   7. prints the tables and writes them as JSON to Benchmarks/results/latest.json;
@@ -61,7 +64,14 @@
 #   SCENARIOS    space-separated subset of: tls-4x100 tls-1x100 h2c-4x100 h2c-1x100 (default: all)
 #   LATENCY      1 (default) runs the half-rate latency scenario (needs tls-4x100), 0 skips it
 #   LATENCY_RPS  offered rate of the latency run (default: half of nghttpd's tls-4x100 req/s)
-#   VARIANTS     space-separated subset of: threads1 lean (default: both; "" for none)
+#   VARIANTS     space-separated subset of: nolint nodevsim lean wide wide-threads1 threads1
+#                (default: all but threads1; "" for none). nolint and nodevsim each switch one
+#                feature off: the difference to the headline row is what that feature costs
+#                per request. wide / wide-threads1: pushmock on WIDE_CPUS with its default
+#                event loops / with one. threads1: `--threads 1` on SERVER_CPUS (since the
+#                default already runs one event loop per CPU it may use, the same as the
+#                headline there)
+#   WIDE_CPUS    taskset CPU list for the wide variants (default: every CPU, 0-(nproc-1))
 #   SERVERS      space-separated subset of: pushmock nghttpd (default: both)
 #   APNS_ID      apns-id header value (default a fixed UUID; empty = header omitted)
 #   RESULTS      JSON output path (default: <repo>/Benchmarks/results/latest.json)
@@ -101,7 +111,7 @@ DURABILITY="${DURABILITY:-written}"
 SCENARIOS="${SCENARIOS:-tls-4x100 tls-1x100 h2c-4x100 h2c-1x100}"
 LATENCY="${LATENCY:-1}"
 LATENCY_RPS="${LATENCY_RPS:-}"
-VARIANTS="${VARIANTS-threads1 lean}"
+VARIANTS="${VARIANTS-nolint nodevsim lean wide wide-threads1}"
 SERVERS="${SERVERS:-pushmock nghttpd}"
 APNS_ID="${APNS_ID-7C3E2A1B-5D4F-4E6A-9B8C-0D1E2F3A4B5C}"
 RESULTS="${RESULTS:-$here/results/latest.json}"
@@ -113,7 +123,7 @@ for scenario in $SCENARIOS; do
     case "$scenario" in tls-4x100|tls-1x100|h2c-4x100|h2c-1x100) ;; *) echo "unknown scenario: $scenario" >&2; exit 2 ;; esac
 done
 for variant in $VARIANTS; do
-    case "$variant" in threads1|lean) ;; *) echo "unknown variant: $variant" >&2; exit 2 ;; esac
+    case "$variant" in threads1|nolint|nodevsim|lean|wide|wide-threads1) ;; *) echo "unknown variant: $variant" >&2; exit 2 ;; esac
 done
 for server in $SERVERS; do
     case "$server" in pushmock|nghttpd) ;; *) echo "unknown server: $server" >&2; exit 2 ;; esac
@@ -129,18 +139,21 @@ done
 # ---------------------------------------------------------------- pinning
 # With two or more CPUs the servers run on SERVER_CPUS and h2load on CLIENT_CPU, so server and
 # load generator never compete for a core. pushmock keeps its DEFAULT thread count (one event
-# loop per core of the machine), as a user runs it; PUSHMOCK_THREADS overrides.
-ncpu="$(nproc)"
+# loop per CPU it may run on: one on SERVER_CPUS=1), as a user runs it; PUSHMOCK_THREADS
+# overrides.
+ncpu="$(nproc --all)"
+WIDE_CPUS="${WIDE_CPUS:-0-$((ncpu - 1))}"
 server_pin=()
 client_pin=()
+pushmock_pin=()
 pushmock_threads=()
 [[ -z "${PUSHMOCK_THREADS:-}" ]] || pushmock_threads=(--threads "$PUSHMOCK_THREADS")
 if [[ "${PIN:-1}" == 1 && "$ncpu" -ge 2 ]] && command -v taskset >/dev/null; then
     server_pin=(taskset -c "${SERVER_CPUS:-1}")
     client_pin=(taskset -c "${CLIENT_CPU:-0}")
-    pinning="servers on CPU ${SERVER_CPUS:-1} (pushmock --threads ${PUSHMOCK_THREADS:-default=$ncpu}, nghttpd -n 1), h2load on CPU ${CLIENT_CPU:-0}"
+    pinning="servers on CPU ${SERVER_CPUS:-1} (pushmock --threads ${PUSHMOCK_THREADS:-default: one per CPU allowed}, nghttpd -n 1), h2load on CPU ${CLIENT_CPU:-0}"
 else
-    pinning="none (PIN=${PIN:-1}, nproc=$ncpu): servers and h2load share the CPU(s); pushmock --threads ${PUSHMOCK_THREADS:-default=$ncpu}"
+    pinning="none (PIN=${PIN:-1}, nproc=$ncpu): servers and h2load share the CPU(s); pushmock --threads ${PUSHMOCK_THREADS:-default: one per CPU}"
 fi
 
 # ---------------------------------------------------------------- build
@@ -341,7 +354,9 @@ start_pushmock() { # extra serve args... -> sets pushmock_pid tls_port h2c_port
     local ready="$work/ready.json"
     rm -f "$ready" "$journal"
     # shellcheck disable=SC2086 # PUSHMOCK_ARGS is a list of words
-    "${server_pin[@]}" "$pushmock" serve --tls-port 0 --port 0 \
+    local pin=("${server_pin[@]}")
+    [[ ${#pushmock_pin[@]} -gt 0 ]] && pin=("${pushmock_pin[@]}")
+    "${pin[@]}" "$pushmock" serve --tls-port 0 --port 0 \
         --ready-file "$ready" --certs-dir "$work/certs" \
         --journal "$journal" --durability "$DURABILITY" --log-level warning "${pushmock_threads[@]}" \
         ${PUSHMOCK_ARGS:-} "$@" >>"$work/pushmock.log" 2>&1 &
@@ -480,13 +495,20 @@ fi
 if has_server pushmock; then
     kind=variant
     for variant in $VARIANTS; do
+        pushmock_pin=()
         case "$variant" in
+            wide) extra=(); pushmock_pin=(taskset -c "$WIDE_CPUS") ;;
+            wide-threads1) extra=(--threads 1); pushmock_pin=(taskset -c "$WIDE_CPUS") ;;
             threads1) extra=(--threads 1) ;;
+            nolint) extra=(--no-lint) ;;
+            nodevsim) extra=(--no-device-simulation) ;;
             lean) extra=(--no-lint --no-device-simulation) ;;
         esac
         extra_desc="${extra[*]}"
+        [[ ${#pushmock_pin[@]} -gt 0 ]] && extra_desc="(CPUs $WIDE_CPUS) $extra_desc"
         run_pushmock "tls-4x100+$variant" tls-4x100 "" "${extra[@]}"
     done
+    pushmock_pin=()
     extra_desc=""
 fi
 

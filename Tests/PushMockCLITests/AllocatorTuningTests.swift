@@ -55,4 +55,29 @@ struct AllocatorTuningTests {
         #expect(server.info.cleartext != nil)
         _ = server.stop()
     }
+
+    /// The event-loop threads of a running `pushmock serve` (NIO names them `NIO-ELT-…` for
+    /// a group of its own, `NIO-SGLTN-…` for the shared one).
+    static func eventLoopThreads(of server: ServeProcess) throws -> [String] {
+        let tasks = try FileManager.default.contentsOfDirectory(atPath: "/proc/\(server.process.pid)/task")
+        return tasks.compactMap { task in
+            (try? String(contentsOfFile: "/proc/\(server.process.pid)/task/\(task)/comm", encoding: .utf8))?
+                .trimmingCharacters(in: .whitespacesAndNewlines)
+        }.filter { $0.hasPrefix("NIO-ELT-") || $0.hasPrefix("NIO-SGLTN-") }
+    }
+
+    @Test(
+        "confined to one CPU (taskset), the gateway runs one event loop; --threads still wins",
+        .enabled(if: isGlibcLinux && FileManager.default.isExecutableFile(atPath: "/usr/bin/taskset")))
+    func oneLoopPerAllowedCPU() async throws {
+        let pinned = try await ServeProcess(launcher: ["/usr/bin/taskset", "-c", "0"])
+        defer { pinned.removeDirectory() }
+        #expect(try Self.eventLoopThreads(of: pinned).count == 1)
+        _ = pinned.stop()
+
+        let explicit = try await ServeProcess(arguments: ["--threads", "3"], launcher: ["/usr/bin/taskset", "-c", "0"])
+        defer { explicit.removeDirectory() }
+        #expect(try Self.eventLoopThreads(of: explicit).count == 3)
+        _ = explicit.stop()
+    }
 }

@@ -53,7 +53,8 @@ public struct GatewayConfiguration: Sendable {
     public var maximumStoredBodyBytes: Int
     /// How long shutdown waits for in-flight requests before closing connections. Default 5 s.
     public var shutdownGracePeriod: Duration
-    /// Event-loop threads. Default: one per core.
+    /// Event-loop threads. Default `nil`: one per CPU the process may run on (its affinity
+    /// mask, so `taskset` and cpusets count).
     public var eventLoopThreads: Int?
     /// Answer requests that match a recorded journal's with the recorded responses
     /// (`docs/replay.md`). Default `nil`: no playback.

@@ -78,6 +78,19 @@ package final class PushMockServer: Service, Sendable {
             self.credentials = credentials
         }
 
+        // NIO's shared group has one loop per online CPU; a process confined to fewer CPUs
+        // (taskset, cpuset) gets its own group with one loop per CPU it may use.
+        let affinityLimited = EventLoopCount.default < System.coreCount ? EventLoopCount.default : nil
+        let group: any EventLoopGroup
+        let ownsGroup: Bool
+        if let threads = configuration.eventLoopThreads ?? affinityLimited {
+            group = MultiThreadedEventLoopGroup(numberOfThreads: threads)
+            ownsGroup = true
+        } else {
+            group = MultiThreadedEventLoopGroup.singleton
+            ownsGroup = false
+        }
+
         let metrics = configuration.metricsEnabled ? GatewayMetrics() : nil
         let webhooks = RecordingWebhooks(
             dispatcher: WebhookDispatcher(
@@ -85,6 +98,7 @@ package final class PushMockServer: Service, Sendable {
                     queueCapacity: configuration.webhooks.queueCapacity,
                     concurrency: configuration.webhooks.concurrency
                 ),
+                group: group,
                 metrics: metrics?.factory ?? NOOPMetricsHandler.instance,
                 logger: logger
             )
@@ -168,13 +182,8 @@ package final class PushMockServer: Service, Sendable {
         }
         self.sampleServiceAccount = Mutex(credentials.sampleServiceAccount)
 
-        if let threads = configuration.eventLoopThreads {
-            self.group = MultiThreadedEventLoopGroup(numberOfThreads: threads)
-            self.ownsGroup = true
-        } else {
-            self.group = MultiThreadedEventLoopGroup.singleton
-            self.ownsGroup = false
-        }
+        self.group = group
+        self.ownsGroup = ownsGroup
         self.tlsContext = Mutex(nil)
         if configuration.tlsPort != nil || configuration.productionTLSPort != nil {
             tlsContext.withLock { $0 = nil }

@@ -207,7 +207,7 @@ struct Serve: AsyncParsableCommand {
     @Flag(name: .customLong("no-inbox"), help: "Do not serve the web inbox at / of the cleartext listener.")
     var noInbox = false
 
-    @Option(help: "Event-loop threads (default: one per CPU core).")
+    @Option(help: "Event-loop threads (default: one per CPU this process may run on).")
     var threads: Int?
 
     @Flag(name: .customLong("no-metrics"), help: "Do not serve GET /metrics (Prometheus text; on by default).")
