@@ -80,27 +80,38 @@ public struct HTTPHeaderList: Sendable, Hashable, RandomAccessCollection, Expres
     }
 
     /// A copy in which each field for which `replacement` returns a value carries that value
-    /// instead, made in one pass over the fields; the list itself (shared, not copied) when
-    /// `replacement` returns `nil` for every field.
+    /// instead, made in one pass over the fields (`replacement` is asked once per field); the
+    /// list itself (shared, not copied) when `replacement` returns `nil` for every field.
     public func replacingValues(_ replacement: (_ index: Int) -> String?) -> HTTPHeaderList {
-        var replacements: [(index: Int, value: String)] = []
-        for index in spans.indices {
-            if let value = replacement(index) { replacements.append((index, value)) }
+        var index = 0
+        var first: String?
+        while index < spans.count {
+            first = replacement(index)
+            if first != nil { break }
+            index += 1
         }
-        guard !replacements.isEmpty else { return self }
-        var copy = HTTPHeaderList(
-            fields: spans.count,
-            bytes: storage.count + replacements.reduce(0) { $0 + $1.value.utf8.count })
-        var next = 0
+        guard var value = first else { return self }
+        // Room for one replacement of this length: more grow the storage once or twice.
+        var copy = HTTPHeaderList(fields: spans.count, bytes: storage.count + value.utf8.count)
         storage.withUnsafeBytes { bytes in
-            for (index, span) in spans.enumerated() {
-                let name = UnsafeRawBufferPointer(rebasing: bytes[Int(span.nameStart)..<span.valueStart])
-                if next < replacements.count, replacements[next].index == index {
-                    var value = replacements[next].value
-                    value.withUTF8 { copy.append(name: name, value: UnsafeRawBufferPointer($0)) }
-                    next += 1
+            func field(_ position: Int) -> (name: UnsafeRawBufferPointer, value: UnsafeRawBufferPointer) {
+                let span = spans[position]
+                return (
+                    UnsafeRawBufferPointer(rebasing: bytes[Int(span.nameStart)..<span.valueStart]),
+                    UnsafeRawBufferPointer(rebasing: bytes[span.valueStart..<span.end])
+                )
+            }
+            for position in 0..<index {
+                let (name, original) = field(position)
+                copy.append(name: name, value: original)
+            }
+            value.withUTF8 { copy.append(name: field(index).name, value: UnsafeRawBufferPointer($0)) }
+            for position in (index + 1)..<spans.count {
+                let (name, original) = field(position)
+                if var replaced = replacement(position) {
+                    replaced.withUTF8 { copy.append(name: name, value: UnsafeRawBufferPointer($0)) }
                 } else {
-                    copy.append(name: name, value: UnsafeRawBufferPointer(rebasing: bytes[span.valueStart..<span.end]))
+                    copy.append(name: name, value: original)
                 }
             }
         }
