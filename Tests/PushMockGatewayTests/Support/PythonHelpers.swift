@@ -63,12 +63,15 @@ final class WebhookReceiver: Sendable {
     let port: Int
     private let process: ChildProcess
     private let logPath: String
+    /// Holds the port file and the request log; removed by ``stop()``.
+    private let directory: String
 
     let isTLS: Bool
 
     init(secret: String = "", failFirst: Int = 0, delaySeconds: Double = 0, tls: (certificate: String, key: String)? = nil) async throws {
         isTLS = tls != nil
         let directory = NSTemporaryDirectory() + "pushmock-receiver-\(UUID().uuidString)"
+        self.directory = directory
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         let portFile = directory + "/port"
         logPath = directory + "/requests.jsonl"
@@ -89,6 +92,7 @@ final class WebhookReceiver: Sendable {
         guard let port else {
             process.terminate(SIGKILL)
             process.wait()
+            try? FileManager.default.removeItem(atPath: directory)
             throw ReceiverError(description: "the Python receiver did not start")
         }
         self.port = port
@@ -119,6 +123,7 @@ final class WebhookReceiver: Sendable {
     func stop() {
         process.terminate(SIGKILL)
         process.wait()
+        try? FileManager.default.removeItem(atPath: directory)
     }
 
     struct ReceiverError: Error, CustomStringConvertible {
