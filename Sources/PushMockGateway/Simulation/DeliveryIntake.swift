@@ -8,6 +8,8 @@ import PushMockSimulation
 struct DeliveryIntake {
     let options: SimulationOptions
     let fcmTokens: FCMRegistry
+    /// Shares repeated payloads and app names between this connection's notifications.
+    let interner = DeliveryInterner()
 
     typealias Delivery = SimulatedDelivery
 
@@ -20,14 +22,14 @@ struct DeliveryIntake {
         let collapseID = headers.collapseID
         let notification = SimulatedNotification(
             id: outcome.apnsID,
-            app: pushType.bundleID(fromTopic: topic) ?? topic,
+            app: interner.app(pushType.bundleID(fromTopic: topic) ?? topic),
             sentAt: now,
             priority: DeliveryPriority(headers.effectivePriority),
             expiry: apnsExpiry(headers.expiration, now: now),
             collapseKey: collapseID,
             displayKey: pushType == .alert ? collapseID : nil,
             kind: pushType.rawValue,
-            payload: outcome.request.body
+            payload: interner.payload(outcome.request.body)
         )
         return Delivery(address: DeviceAddress(service: .apns, token: token), policy: .apns, notification: notification)
     }
@@ -38,7 +40,7 @@ struct DeliveryIntake {
             let project = outcome.project, !outcome.resolvedTokens.isEmpty
         else { return [] }
         let message = send.message
-        let payload = send.rawMessage.compactBytes
+        let payload = interner.payload(send.rawMessage.compactBytes)
         let hasNotification = message.notification != nil || message.android?.notification != nil
         let kind = hasNotification ? "notification" : "data"
         return outcome.resolvedTokens.map { token in
@@ -140,7 +142,7 @@ struct DeliveryIntake {
                 collapseKey: message.collapseID,
                 displayKey: platform == .ios ? message.collapseID : message.tag,
                 kind: hasAlert ? "notification" : "data",
-                payload: JSONValue.object(message.object).compactBytes
+                payload: interner.payload(JSONValue.object(message.object).compactBytes)
             )
             return Delivery(
                 address: DeviceAddress(service: .expo, token: message.to), policy: platform == .ios ? .apns : .fcm,

@@ -1,0 +1,48 @@
+import PushMockGateway
+import Testing
+
+@Suite("Delivery interner: repeated payloads and apps share one buffer")
+struct DeliveryInternerTests {
+    static func address(_ bytes: [UInt8]) -> UnsafeRawPointer? {
+        bytes.withUnsafeBytes { $0.baseAddress }
+    }
+
+    @Test("an equal payload gets the buffer handed out first; a different one keeps its own")
+    func payloads() {
+        let interner = DeliveryInterner()
+        let first: [UInt8] = Array(#"{"aps":{"alert":"hi"}}"#.utf8)
+        let again = first.map { $0 }  // equal bytes, another buffer
+        #expect(Self.address(first) != Self.address(again))
+        let kept = interner.payload(first)
+        let shared = interner.payload(again)
+        #expect(shared == again, "the bytes are the same")
+        #expect(Self.address(shared) == Self.address(kept), "and so is the buffer")
+        let other: [UInt8] = Array(#"{"aps":{"alert":"ho"}}"#.utf8)
+        let own = interner.payload(other)
+        #expect(own == other && Self.address(own) == Self.address(other))
+        #expect(interner.payload([]) == [])
+    }
+
+    @Test("it remembers at most its capacity of distinct values, and stays correct past it")
+    func bounded() {
+        let interner = DeliveryInterner()
+        for index in 0..<(DeliveryInterner.capacity * 3) {
+            let bytes = Array("payload \(index)".utf8)
+            #expect(interner.payload(bytes) == bytes)
+            #expect(interner.app("app.\(index)") == "app.\(index)")
+        }
+        let recent = Array("payload \(DeliveryInterner.capacity * 3 - 1)".utf8)
+        #expect(interner.payload(recent) == recent)
+    }
+
+    @Test("app names are shared too")
+    func apps() {
+        let interner = DeliveryInterner()
+        let first = interner.app(String("dev.pushmock.sample.long.enough.for.the.heap"))
+        let second = interner.app(String("dev.pushmock.sample.long.enough.for.the.heap"))
+        #expect(first == second)
+        var a = first
+        var b = second
+        #expect(a.withUTF8 { $0.baseAddress } == b.withUTF8 { $0.baseAddress })
+    }
+}
