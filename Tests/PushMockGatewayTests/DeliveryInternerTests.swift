@@ -20,6 +20,10 @@ struct DeliveryInternerTests {
         let other: [UInt8] = Array(#"{"aps":{"alert":"ho"}}"#.utf8)
         let own = interner.payload(other)
         #expect(own == other && Self.address(own) == Self.address(other))
+        // Back to the first after another (past the back-to-back shortcut): still shared.
+        let third = interner.payload(first.map { $0 })
+        #expect(third == first && Self.address(third) == Self.address(kept))
+        #expect(Self.address(interner.payload(other.map { $0 })) == Self.address(other))
         #expect(interner.payload([]) == [])
     }
 

@@ -201,7 +201,7 @@ struct RecordingStoreTests {
         let store = RecordingStore(configuration: .init(capacity: 50))
         await withTaskGroup(of: Bool.self) { group in
             for target in 1...20 {
-                group.addTask { await store.wait(forSequence: UInt64(target * 50), timeout: .seconds(60)) }
+                group.addTask { await store.wait(forSequence: UInt64(target * 50), timeout: .seconds(300)) }
             }
             for _ in 0..<4 {
                 group.addTask {

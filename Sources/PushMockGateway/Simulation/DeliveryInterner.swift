@@ -14,11 +14,20 @@ package final class DeliveryInterner {
     package static let capacity = 64
     private var payloads: [Int: [UInt8]] = [:]
     private var apps: [String: String] = [:]
+    private var lastPayload: [UInt8]?
 
-    /// `bytes`, or an equal buffer handed out before.
     package init() {}
 
+    /// `bytes`, or an equal buffer handed out before.
     package func payload(_ bytes: [UInt8]) -> [UInt8] {
+        // A bulk send repeats one payload back to back: one compare instead of hashing it.
+        if let last = lastPayload, last == bytes { return last }
+        let shared = sharedPayload(bytes)
+        lastPayload = shared
+        return shared
+    }
+
+    private func sharedPayload(_ bytes: [UInt8]) -> [UInt8] {
         var hasher = Hasher()
         bytes.withUnsafeBytes { hasher.combine(bytes: $0) }
         let key = hasher.finalize()

@@ -68,7 +68,24 @@ public struct DeviceAddress: Hashable, Sendable, Comparable, CustomStringConvert
         // walked the views a byte at a time.
         var left = lhs.token
         var right = rhs.token
-        return left.withUTF8 { a in right.withUTF8 { b in a.elementsEqual(b) } }
+        return left.withUTF8 { a in right.withUTF8 { b in Self.sameBytes(UnsafeRawBufferPointer(a), UnsafeRawBufferPointer(b)) } }
+    }
+
+    /// Eight bytes at a time: a device lookup compares a 64-byte token, and the byte-wise
+    /// `elementsEqual` was 8 % of delivery simulation in a profile.
+    private static func sameBytes(_ a: UnsafeRawBufferPointer, _ b: UnsafeRawBufferPointer) -> Bool {
+        guard a.count == b.count else { return false }
+        var offset = 0
+        while offset + 8 <= a.count {
+            guard a.loadUnaligned(fromByteOffset: offset, as: UInt64.self) == b.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+            else { return false }
+            offset += 8
+        }
+        while offset < a.count {
+            guard a[offset] == b[offset] else { return false }
+            offset += 1
+        }
+        return true
     }
 
     public var description: String { "\(service)/\(token)" }

@@ -1,3 +1,4 @@
+import DequeModule
 public import PushMockCore
 
 /// Bounds that keep a long-running gateway's memory flat, and the services' storage limits.
@@ -43,9 +44,14 @@ public struct SimulatedDevice: Sendable {
     public var policy: StoragePolicy
     public private(set) var connectivity: Connectivity
     /// Every remembered notification, oldest first.
-    public private(set) var notifications: [DeviceNotification] = []
+    public var notifications: [DeviceNotification] { Array(history) }
     /// What happened, in order.
-    public private(set) var timeline: [DeviceTimelineEvent] = []
+    public var timeline: [DeviceTimelineEvent] { Array(events) }
+    /// ``notifications`` and ``timeline`` as kept: double-ended queues, so that forgetting the
+    /// oldest entries does not move the survivors (trimming arrays moved ≈ 1.4 kB per
+    /// delivery, 15 % of delivery simulation's instructions).
+    private var history = Deque<DeviceNotification>()
+    private var events = Deque<DeviceTimelineEvent>()
     /// How many notifications are `stored` (kept so the common case, nothing stored, costs
     /// no scan of the history).
     public private(set) var storedCount = 0
@@ -89,18 +95,18 @@ public struct SimulatedDevice: Sendable {
 
     /// Notifications the user would see now: delivered, visible kinds, not replaced.
     public var displayed: [DeviceNotification] {
-        notifications.filter { $0.status == .delivered }
+        history.filter { $0.status == .delivered }
     }
 
     /// Notifications the service still holds.
     public var stored: [DeviceNotification] {
-        notifications.filter { $0.status == .stored }
+        history.filter { $0.status == .stored }
     }
 
     /// How many notifications are in each state.
     public var counts: [DeliveryStatus: Int] {
         var counts: [DeliveryStatus: Int] = [:]
-        for entry in notifications {
+        for entry in history {
             counts[entry.status, default: 0] += 1
         }
         return counts
@@ -157,9 +163,9 @@ public struct SimulatedDevice: Sendable {
         }
         guard storedCount > 0 else { return }
         let reason = newValue == .online ? "device came online" : "device reachable for this priority"
-        for index in notifications.indices where notifications[index].status == .stored {
-            guard newValue.reaches(notifications[index].notification.priority) else { continue }
-            deliver(notifications[index], at: now, reason: reason, index: index)
+        for index in history.indices where history[index].status == .stored {
+            guard newValue.reaches(history[index].notification.priority) else { continue }
+            deliver(history[index], at: now, reason: reason, index: index)
         }
         trim()
     }
@@ -173,19 +179,19 @@ public struct SimulatedDevice: Sendable {
 
     private mutating func settleExpirations(upTo now: Timestamp) {
         var expiring: [(at: Timestamp, index: Int)] = []
-        for index in notifications.indices where notifications[index].status == .stored {
-            if case .at(let limit) = notifications[index].notification.expiry, limit <= now {
+        for index in history.indices where history[index].status == .stored {
+            if case .at(let limit) = history[index].notification.expiry, limit <= now {
                 expiring.append((limit, index))
             }
         }
         guard !expiring.isEmpty else { return }
         expiring.sort { ($0.at, $0.index) < ($1.at, $1.index) }
         for (at, index) in expiring {
-            notifications[index].status = .expired
+            history[index].status = .expired
             storedCount -= 1
-            notifications[index].statusAt = at
-            notifications[index].reason = "\(expiryName(immediate: false)) passed while the service held it"
-            record(event(for: notifications[index], kind: .expired))
+            history[index].statusAt = at
+            history[index].reason = "\(expiryName(immediate: false)) passed while the service held it"
+            record(event(for: history[index], kind: .expired))
         }
     }
 
@@ -200,10 +206,11 @@ public struct SimulatedDevice: Sendable {
         _ engagement: Engagement, notificationID id: String, now: Timestamp, reason: String? = nil
     ) throws(EngagementRefusal) -> DeviceNotification {
         settle(upTo: now)
-        guard let index = notifications.lastIndex(where: { $0.notification.id == id }) else {
+        let wanted = NotificationID(id)
+        guard let index = history.lastIndex(where: { $0.notification.identifier == wanted }) else {
             throw .noNotification(id, address)
         }
-        let entry = notifications[index]
+        let entry = history[index]
         guard entry.status == .delivered else {
             throw EngagementRefusal(
                 status: 409, message: "notification \(id) is \(entry.status), not on screen: it cannot be \(Self.verb(engagement))")
@@ -227,7 +234,7 @@ public struct SimulatedDevice: Sendable {
         }
         apply(engagement, at: now, index: index, reason: reason)
         lastActivity = max(lastActivity, now)
-        let engaged = notifications[index]
+        let engaged = history[index]
         trim()
         return engaged
     }
@@ -245,21 +252,21 @@ public struct SimulatedDevice: Sendable {
 
     private mutating func apply(_ engagement: Engagement, at now: Timestamp, index: Int, reason: String?) {
         if engagement.isFinal {
-            notifications[index].engagement = engagement
-            notifications[index].engagedAt = now
-            if notifications[index].planned != nil {
-                notifications[index].planned = nil
+            history[index].engagement = engagement
+            history[index].engagedAt = now
+            if history[index].planned != nil {
+                history[index].planned = nil
                 plannedCount -= 1
             }
         } else {
-            notifications[index].displayedAt = now
+            history[index].displayedAt = now
         }
-        let entry = notifications[index]
+        let entry = history[index]
         record(
             DeviceTimelineEvent(
                 at: now,
                 kind: engagement.kind,
-                notificationID: entry.notification.id,
+                notificationIdentifier: entry.notification.identifier,
                 sequence: entry.notification.sequence,
                 actionID: engagement.actionID,
                 reason: reason
@@ -282,8 +289,8 @@ public struct SimulatedDevice: Sendable {
         if let next = nextPlannedAt, now < next { return }
         var due: [(at: Timestamp, index: Int)] = []
         var later: Timestamp?
-        for index in notifications.indices {
-            guard let planned = notifications[index].planned else { continue }
+        for index in history.indices {
+            guard let planned = history[index].planned else { continue }
             if planned.at <= now {
                 due.append((planned.at, index))
             } else {
@@ -295,11 +302,11 @@ public struct SimulatedDevice: Sendable {
         due.sort { ($0.at, $0.index) < ($1.at, $1.index) }
         let seed = behaviour?.seed
         for (at, index) in due {
-            guard let planned = notifications[index].planned else { continue }
-            notifications[index].planned = nil
+            guard let planned = history[index].planned else { continue }
+            history[index].planned = nil
             plannedCount -= 1
             // Replaced on screen, or the user already acted by command: the plan lapses.
-            guard notifications[index].status == .delivered, notifications[index].engagement == nil, permission.displays else {
+            guard history[index].status == .delivered, history[index].engagement == nil, permission.displays else {
                 continue
             }
             apply(planned.engagement, at: at, index: index, reason: "behaviour model" + (seed.map { " (seed \($0))" } ?? ""))
@@ -341,7 +348,7 @@ public struct SimulatedDevice: Sendable {
                 plannedCount += 1
                 nextPlannedAt = min(nextPlannedAt ?? planned.at, planned.at)
             }
-            notifications[index] = entry
+            history[index] = entry
             record(event(for: entry, kind: .delivered))
         } else {
             append(entry, at: now)
@@ -352,15 +359,15 @@ public struct SimulatedDevice: Sendable {
     /// `apns-collapse-id` of an alert, FCM `tag`) of the same app.
     private mutating func collapseOnScreen(by entry: DeviceNotification, at now: Timestamp) {
         guard let displayKey = entry.notification.displayKey else { return }
-        for other in notifications.indices
-        where notifications[other].status == .delivered
-            && notifications[other].notification.app == entry.notification.app
-            && notifications[other].notification.displayKey == displayKey
+        for other in history.indices
+        where history[other].status == .delivered
+            && history[other].notification.app == entry.notification.app
+            && history[other].notification.displayKey == displayKey
         {
-            notifications[other].status = .collapsed
-            notifications[other].statusAt = now
-            notifications[other].reason = "replaced on screen by \(entry.notification.id) with the same \(displayKeyName)"
-            record(event(for: notifications[other], kind: .collapsed))
+            history[other].status = .collapsed
+            history[other].statusAt = now
+            history[other].reason = "replaced on screen by \(entry.notification.id) with the same \(displayKeyName)"
+            record(event(for: history[other], kind: .collapsed))
         }
     }
 
@@ -373,10 +380,10 @@ public struct SimulatedDevice: Sendable {
         case .apns:
             // One stored notification per app: the newest replaces whatever was held.
             guard storedCount > 0 else { break }
-            for index in notifications.indices
-            where notifications[index].status == .stored && notifications[index].notification.app == notification.app {
+            for index in history.indices
+            where history[index].status == .stored && history[index].notification.app == notification.app {
                 let sameCollapseID =
-                    notification.collapseKey != nil && notifications[index].notification.collapseKey == notification.collapseKey
+                    notification.collapseKey != nil && history[index].notification.collapseKey == notification.collapseKey
                 replaceStored(
                     at: index,
                     now: now,
@@ -388,19 +395,19 @@ public struct SimulatedDevice: Sendable {
             }
         case .fcm:
             if let key = notification.collapseKey {
-                for index in notifications.indices
-                where notifications[index].status == .stored && notifications[index].notification.collapseKey == key {
+                for index in history.indices
+                where history[index].status == .stored && history[index].notification.collapseKey == key {
                     replaceStored(
                         at: index, now: now, status: .collapsed,
                         reason: "replaced in the store by \(notification.id) with the same collapse key")
                 }
                 var keys: [String] = []
-                for entry in notifications where entry.status == .stored {
+                for entry in history where entry.status == .stored {
                     if let other = entry.notification.collapseKey, !keys.contains(other) { keys.append(other) }
                 }
                 if keys.count >= limits.fcmCollapseKeys, let oldest = keys.first {
-                    for index in notifications.indices
-                    where notifications[index].status == .stored && notifications[index].notification.collapseKey == oldest {
+                    for index in history.indices
+                    where history[index].status == .stored && history[index].notification.collapseKey == oldest {
                         replaceStored(
                             at: index,
                             now: now,
@@ -411,9 +418,9 @@ public struct SimulatedDevice: Sendable {
                     }
                 }
             } else {
-                let held = notifications.reduce(0) { $0 + ($1.status == .stored && $1.notification.collapseKey == nil ? 1 : 0) }
+                let held = history.reduce(0) { $0 + ($1.status == .stored && $1.notification.collapseKey == nil ? 1 : 0) }
                 if held >= limits.fcmStoredMessages {
-                    for index in notifications.indices where notifications[index].status == .stored {
+                    for index in history.indices where history[index].status == .stored {
                         replaceStored(
                             at: index,
                             now: now,
@@ -431,14 +438,14 @@ public struct SimulatedDevice: Sendable {
 
     private mutating func replaceStored(at index: Int, now: Timestamp, status: DeliveryStatus, reason: String) {
         storedCount -= 1
-        notifications[index].status = status
-        notifications[index].statusAt = now
-        notifications[index].reason = reason
-        record(event(for: notifications[index], kind: DeviceTimelineEvent.Kind(status)))
+        history[index].status = status
+        history[index].statusAt = now
+        history[index].reason = reason
+        record(event(for: history[index], kind: DeviceTimelineEvent.Kind(status)))
     }
 
     private mutating func append(_ entry: DeviceNotification, at now: Timestamp) {
-        notifications.append(entry)
+        history.append(entry)
         if entry.status == .stored { storedCount += 1 }
         if let planned = entry.planned {
             plannedCount += 1
@@ -451,14 +458,14 @@ public struct SimulatedDevice: Sendable {
         DeviceTimelineEvent(
             at: entry.statusAt,
             kind: kind,
-            notificationID: entry.notification.id,
+            notificationIdentifier: entry.notification.identifier,
             sequence: entry.notification.sequence,
             reason: entry.reason
         )
     }
 
     private mutating func record(_ event: DeviceTimelineEvent) {
-        timeline.append(event)
+        events.append(event)
         if emitting, event.kind.isReported { outbox.append(event) }
     }
 
@@ -466,29 +473,29 @@ public struct SimulatedDevice: Sendable {
     /// in batches (a quarter of the limit over it) so a busy device does not pay a shift of its
     /// whole history on every notification.
     private mutating func trim() {
-        if notifications.count > limits.notificationsPerDevice + Self.slack(limits.notificationsPerDevice) {
-            var excess = notifications.count - limits.notificationsPerDevice
-            // The common case: the oldest entries are all settled, and removing a prefix moves
-            // the survivors as bytes. The general case copies every survivor (each a dozen
-            // references), which made trimming most of a delivery's cost.
-            // Counted through the subscript: `prefix(while:)` copied each entry it looked at.
+        if history.count > limits.notificationsPerDevice + Self.slack(limits.notificationsPerDevice) {
+            var excess = history.count - limits.notificationsPerDevice
+            // The common case: the oldest entries are all settled, and removing a prefix of a
+            // deque moves nothing. The general case copies every survivor (each a dozen
+            // references). Counted through the subscript: `prefix(while:)` copied each entry
+            // it looked at.
             var settledPrefix = 0
-            while settledPrefix < excess, notifications[settledPrefix].status != .stored { settledPrefix += 1 }
-            notifications.removeFirst(settledPrefix)
+            while settledPrefix < excess, history[settledPrefix].status != .stored { settledPrefix += 1 }
+            history.removeFirst(settledPrefix)
             excess -= settledPrefix
             if excess > 0 {
-                notifications.removeAll { entry in
+                history.removeAll { entry in
                     guard excess > 0, entry.status != .stored else { return false }
                     excess -= 1
                     return true
                 }
             }
             if plannedCount > 0 {
-                plannedCount = notifications.reduce(0) { $0 + ($1.planned == nil ? 0 : 1) }
+                plannedCount = history.reduce(0) { $0 + ($1.planned == nil ? 0 : 1) }
             }
         }
-        if timeline.count > limits.timelineEventsPerDevice + Self.slack(limits.timelineEventsPerDevice) {
-            timeline.removeFirst(timeline.count - limits.timelineEventsPerDevice)
+        if events.count > limits.timelineEventsPerDevice + Self.slack(limits.timelineEventsPerDevice) {
+            events.removeFirst(events.count - limits.timelineEventsPerDevice)
         }
     }
 

@@ -5,7 +5,12 @@ public import PushMockCore
 /// payload is kept as sent and only parsed when someone looks at the device.
 public struct SimulatedNotification: Sendable, Hashable {
     /// `apns-id`, or the FCM message name.
-    public var id: String
+    public var id: String {
+        get { identifier.description }
+        set { identifier = NotificationID(newValue) }
+    }
+    /// ``id`` as the device keeps it (a UUID inline, see ``NotificationID``).
+    package var identifier: NotificationID
     /// The recording's sequence number, linking to the full exchange.
     public var sequence: UInt64?
     /// The app: APNs bundle ID (topic without suffix), FCM project.
@@ -37,7 +42,7 @@ public struct SimulatedNotification: Sendable, Hashable {
         kind: String,
         payload: [UInt8]
     ) {
-        self.id = id
+        self.identifier = NotificationID(id)
         self.sequence = sequence
         self.app = app
         self.sentAt = sentAt
@@ -99,44 +104,85 @@ public struct DeviceNotification: Sendable, Hashable {
 public struct DeviceTimelineEvent: Sendable, Hashable {
     /// What happened.
     public struct Kind: Hashable, Sendable, CustomStringConvertible {
-        public let rawValue: String
+        // One byte rather than the name: a device keeps up to a thousand events (the event
+        // was 104 bytes with a `String` here, 88 now).
+        enum Value: UInt8, Hashable, Sendable {
+            case delivered, stored, expired, collapsed, dropped
+            case connectivity, deletedMessages, displayed, opened, dismissed, action, permission
+        }
 
-        private init(_ rawValue: String) { self.rawValue = rawValue }
+        let value: Value
 
-        public init(_ status: DeliveryStatus) { self.rawValue = status.rawValue }
+        private init(value: Value) { self.value = value }
 
-        public static let delivered = Kind(DeliveryStatus.delivered)
-        public static let stored = Kind(DeliveryStatus.stored)
-        public static let expired = Kind(DeliveryStatus.expired)
-        public static let collapsed = Kind(DeliveryStatus.collapsed)
-        public static let dropped = Kind(DeliveryStatus.dropped)
+        public init(_ status: DeliveryStatus) {
+            switch status.value {
+            case .delivered: value = .delivered
+            case .stored: value = .stored
+            case .expired: value = .expired
+            case .collapsed: value = .collapsed
+            case .dropped: value = .dropped
+            }
+        }
+
+        public static let delivered = Kind(value: .delivered)
+        public static let stored = Kind(value: .stored)
+        public static let expired = Kind(value: .expired)
+        public static let collapsed = Kind(value: .collapsed)
+        public static let dropped = Kind(value: .dropped)
         /// The device changed connectivity (``DeviceTimelineEvent/connectivity``).
-        public static let connectivity = Kind("connectivity")
+        public static let connectivity = Kind(value: .connectivity)
         /// FCM told the app that stored messages were discarded (`onDeletedMessages`).
-        public static let deletedMessages = Kind("deleted-messages")
+        public static let deletedMessages = Kind(value: .deletedMessages)
         /// The app or system displayed the notification (said by a test).
-        public static let displayed = Kind("displayed")
+        public static let displayed = Kind(value: .displayed)
         /// The user tapped it.
-        public static let opened = Kind("opened")
+        public static let opened = Kind(value: .opened)
         /// The user swiped it away.
-        public static let dismissed = Kind("dismissed")
+        public static let dismissed = Kind(value: .dismissed)
         /// The user chose an action button (``DeviceTimelineEvent/actionID``).
-        public static let action = Kind("action")
+        public static let action = Kind(value: .action)
         /// The user changed the app's notification permission (``DeviceTimelineEvent/permission``).
-        public static let permission = Kind("permission")
+        public static let permission = Kind(value: .permission)
+
+        /// The name on the wire (`delivered`, `deleted-messages`, …).
+        public var rawValue: String {
+            switch value {
+            case .delivered: return DeliveryStatus.delivered.rawValue
+            case .stored: return DeliveryStatus.stored.rawValue
+            case .expired: return DeliveryStatus.expired.rawValue
+            case .collapsed: return DeliveryStatus.collapsed.rawValue
+            case .dropped: return DeliveryStatus.dropped.rawValue
+            case .connectivity: return "connectivity"
+            case .deletedMessages: return "deleted-messages"
+            case .displayed: return "displayed"
+            case .opened: return "opened"
+            case .dismissed: return "dismissed"
+            case .action: return "action"
+            case .permission: return "permission"
+            }
+        }
 
         public var description: String { rawValue }
 
         /// Delivery receipts and engagement: what the app's backend hears about (webhooks).
         public var isReported: Bool {
-            self == .delivered || self == .displayed || self == .opened || self == .dismissed || self == .action
+            switch value {
+            case .delivered, .displayed, .opened, .dismissed, .action: return true
+            default: return false
+            }
         }
     }
 
     public var at: Timestamp
     public var kind: Kind
     /// The notification concerned, if any.
-    public var notificationID: String?
+    public var notificationID: String? {
+        get { notificationIdentifier?.description }
+        set { notificationIdentifier = newValue.map(NotificationID.init) }
+    }
+    /// ``notificationID`` as the device keeps it.
+    package var notificationIdentifier: NotificationID?
     public var sequence: UInt64?
     /// The new connectivity, for ``Kind/connectivity``.
     public var connectivity: Connectivity?
@@ -156,9 +202,24 @@ public struct DeviceTimelineEvent: Sendable, Hashable {
         permission: NotificationPermission? = nil,
         reason: String?
     ) {
+        self.init(
+            at: at, kind: kind, notificationIdentifier: notificationID.map(NotificationID.init), sequence: sequence,
+            connectivity: connectivity, actionID: actionID, permission: permission, reason: reason)
+    }
+
+    package init(
+        at: Timestamp,
+        kind: Kind,
+        notificationIdentifier: NotificationID?,
+        sequence: UInt64? = nil,
+        connectivity: Connectivity? = nil,
+        actionID: String? = nil,
+        permission: NotificationPermission? = nil,
+        reason: String?
+    ) {
         self.at = at
         self.kind = kind
-        self.notificationID = notificationID
+        self.notificationIdentifier = notificationIdentifier
         self.sequence = sequence
         self.connectivity = connectivity
         self.actionID = actionID

@@ -1,0 +1,109 @@
+import PushMockCore
+import Testing
+
+@testable import PushMockSimulation
+
+/// The compact forms a device keeps its history in (``NotificationID``, the one-byte timeline
+/// kind, the word-wise address comparison) must give back exactly what was put in.
+struct CompactDeviceValuesTests {
+    @Test(
+        "a notification id reads back as sent",
+        arguments: [
+            "4c1b5f0e-9a3d-4e2b-8f6a-0d9c7b2e1a35",  // lower-case UUID: kept inline
+            "4C1B5F0E-9A3D-4E2B-8F6A-0D9C7B2E1A35",  // upper case (what APNs makes): inline
+            "12345678-1234-1234-1234-123456789012",  // digits only
+            "00000000-0000-0000-0000-000000000000",
+            "ffffffff-ffff-ffff-ffff-ffffffffffff",
+            "4c1B5F0E-9a3d-4e2b-8f6a-0d9c7b2e1a35",  // mixed case: kept as text
+            "4c1b5f0e9a3d4e2b8f6a0d9c7b2e1a35abcd",  // 36 characters, no hyphens
+            "4c1b5f0e-9a3d-4e2b-8f6a-0d9c7b2e1a3g",  // not hex
+            "4c1b5f0e-9a3d-4e2b-8f6a-0d9c7b2e1a3",  // one short
+            "projects/demo/messages/0:1700000000000000%31bd1c9631bd1c96",
+            "n5",
+            "",
+            "é-ü",
+        ]
+    )
+    func notificationIDRoundTrips(_ text: String) {
+        let id = NotificationID(text)
+        #expect(id.description == text)
+        var notification = SimulatedNotification(
+            id: text, app: "app", sentAt: Timestamp(secondsSince1970: 0), priority: .high, expiry: .immediately, kind: "alert",
+            payload: [])
+        #expect(notification.id == text)
+        notification.id = text + "x"
+        #expect(notification.id == text + "x")
+        let event = DeviceTimelineEvent(at: Timestamp(secondsSince1970: 0), kind: .delivered, notificationID: text, reason: nil)
+        #expect(event.notificationID == text)
+    }
+
+    @Test("equal ids are equal texts: one text, one form")
+    func notificationIDEquality() {
+        let lower = "4c1b5f0e-9a3d-4e2b-8f6a-0d9c7b2e1a35"
+        #expect(NotificationID(lower) == NotificationID(lower))
+        #expect(NotificationID(lower) != NotificationID(lower.uppercased()))
+        #expect(NotificationID(lower) != NotificationID("4c1b5f0e-9a3d-4e2b-8f6a-0d9c7b2e1a36"))
+        #expect(
+            DeviceTimelineEvent(at: Timestamp(secondsSince1970: 0), kind: .delivered, notificationID: nil, reason: nil).notificationID
+                == nil)
+    }
+
+    @Test("engaging finds a notification by its id in any form")
+    func engageByID() throws {
+        let now = Timestamp(secondsSince1970: 1_800_000_000)
+        var device = SimulatedDevice(
+            address: DeviceAddress(service: .apns, token: String(repeating: "ab", count: 32)), policy: .apns, now: now)
+        for id in ["4C1B5F0E-9A3D-4E2B-8F6A-0D9C7B2E1A35", "4c1b5f0e-9a3d-4e2b-8f6a-0d9c7b2e1a35", "projects/p/messages/1"] {
+            device.receive(
+                SimulatedNotification(
+                    id: id, app: "app", sentAt: now, priority: .high, expiry: .immediately, kind: "alert",
+                    payload: Array(#"{"aps":{"alert":"hi"}}"#.utf8)),
+                now: now)
+        }
+        let opened = try device.engage(.opened, notificationID: "4c1b5f0e-9a3d-4e2b-8f6a-0d9c7b2e1a35", now: now)
+        #expect(opened.notification.id == "4c1b5f0e-9a3d-4e2b-8f6a-0d9c7b2e1a35")
+        #expect(device.notifications[0].engagement == nil)
+        #expect(device.timeline.last?.kind == .opened)
+        #expect(device.timeline.last?.notificationID == "4c1b5f0e-9a3d-4e2b-8f6a-0d9c7b2e1a35")
+        _ = try device.engage(.dismissed, notificationID: "projects/p/messages/1", now: now)
+        #expect(throws: EngagementRefusal.self) { try device.engage(.opened, notificationID: "4c1b5f0e", now: now) }
+    }
+
+    @Test(
+        "every timeline kind keeps its wire name",
+        arguments: [
+            (DeviceTimelineEvent.Kind.delivered, "delivered", true), (.stored, "stored", false), (.expired, "expired", false),
+            (.collapsed, "collapsed", false), (.dropped, "dropped", false), (.connectivity, "connectivity", false),
+            (.deletedMessages, "deleted-messages", false), (.displayed, "displayed", true), (.opened, "opened", true),
+            (.dismissed, "dismissed", true), (.action, "action", true), (.permission, "permission", false),
+        ]
+    )
+    func timelineKindNames(_ kind: DeviceTimelineEvent.Kind, _ name: String, _ reported: Bool) {
+        #expect(kind.rawValue == name)
+        #expect(kind.description == name)
+        #expect(kind.isReported == reported)
+    }
+
+    @Test("a status becomes the timeline kind of the same name", arguments: DeliveryStatus.all)
+    func timelineKindFromStatus(_ status: DeliveryStatus) {
+        #expect(DeviceTimelineEvent.Kind(status).rawValue == status.rawValue)
+    }
+
+    @Test(
+        "device addresses compare their tokens' bytes",
+        arguments: [
+            (String(repeating: "a", count: 64), String(repeating: "a", count: 64), true),
+            (String(repeating: "a", count: 64), String(repeating: "a", count: 63) + "b", false),  // last byte
+            ("b" + String(repeating: "a", count: 63), String(repeating: "a", count: 64), false),  // first byte
+            (String(repeating: "a", count: 64), String(repeating: "a", count: 65), false),
+            ("fcm-token:abc", "fcm-token:abc", true),  // shorter than a word
+            ("fcm-token:abc", "fcm-token:abd", false),
+            ("", "", true),
+            ("e\u{301}", "\u{e9}", false),  // canonically equivalent, different bytes
+        ]
+    )
+    func addressEquality(_ left: String, _ right: String, _ equal: Bool) {
+        #expect((DeviceAddress(service: .fcm, token: left) == DeviceAddress(service: .fcm, token: right)) == equal)
+        #expect(DeviceAddress(service: .fcm, token: left) != DeviceAddress(service: .expo, token: left))
+    }
+}
