@@ -54,19 +54,6 @@ public struct FastRandom: RandomNumberGenerator, Sendable {
         var low = next()
         high = (high & 0xffff_ffff_ffff_0fff) | 0x0000_0000_0000_4000
         low = (low & 0x3fff_ffff_ffff_ffff) | 0x8000_0000_0000_0000
-        return String(unsafeUninitializedCapacity: 36) { buffer in
-            var position = 0
-            for index in 0..<32 {
-                if index == 8 || index == 12 || index == 16 || index == 20 {
-                    buffer[position] = UInt8(ascii: "-")
-                    position += 1
-                }
-                let word = index < 16 ? high : low
-                let nibble = UInt8(truncatingIfNeeded: (word >> UInt64(60 - (index % 16) * 4)) & 0xf)
-                buffer[position] = nibble < 10 ? UInt8(ascii: "0") + nibble : UInt8(ascii: "a") + nibble - 10
-                position += 1
-            }
-            return 36
-        }
+        return UUIDText.string(high: high, low: low)
     }
 }

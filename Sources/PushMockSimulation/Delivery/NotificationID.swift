@@ -1,3 +1,5 @@
+import PushMockCore
+
 /// A notification's identifier as a device keeps it: a canonical UUID (every `apns-id`, Expo
 /// ticket ids) as its 16 bytes, anything else (FCM message names) as the text.
 ///
@@ -30,21 +32,7 @@ package struct NotificationID: Sendable, Hashable, CustomStringConvertible {
         case .text(let text):
             return text
         case .uuid(let high, let low, let uppercase):
-            return String(unsafeUninitializedCapacity: 36) { buffer in
-                let letterBase = uppercase ? UInt8(ascii: "A") : UInt8(ascii: "a")
-                var position = 0
-                for digit in 0..<32 {
-                    if digit == 8 || digit == 12 || digit == 16 || digit == 20 {
-                        buffer[position] = UInt8(ascii: "-")
-                        position += 1
-                    }
-                    let word = digit < 16 ? high : low
-                    let nibble = UInt8(truncatingIfNeeded: word >> UInt64(60 - 4 * (digit % 16))) & 0xF
-                    buffer[position] = nibble < 10 ? UInt8(ascii: "0") + nibble : letterBase + nibble - 10
-                    position += 1
-                }
-                return 36
-            }
+            return UUIDText.string(high: high, low: low, uppercase: uppercase)
         }
     }
 
