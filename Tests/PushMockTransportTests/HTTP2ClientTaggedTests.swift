@@ -59,6 +59,63 @@ struct HTTP2ClientTaggedTests {
         try await server.close()
     }
 
+    @Test("within a read cycle the refill hook runs after every refillInterval responses; what it sends is answered")
+    func refillWithinReadCycle() async throws {
+        let server = try await startCleartextServer()
+        let port = try #require(server.localAddress?.port)
+        let client = try await HTTP2ClientConnection.makeConnection(to: .init(host: "127.0.0.1", port: port)).get()
+        try await client.remoteSettingsReceived().get()
+        /// Event-loop state: responses since the hook last ran, the longest such run, the next tag.
+        final class Progress {
+            var sinceHook = 0
+            var longestRun = 0
+            var nextTag: UInt64 = 0
+            var hookRuns = 0
+        }
+        let observed = Observed()
+        let done = client.eventLoop.makePromise(of: Void.self)
+        let handler = client.loopBoundHandler
+        let total = 200
+        let summary = try await client.eventLoop.submit { () -> NIOLoopBound<Progress> in
+            let progress = NIOLoopBound(Progress(), eventLoop: client.eventLoop)
+            handler.value.refillInterval = 10
+            handler.value.onTaggedResponse = { tag, result in
+                progress.value.sinceHook += 1
+                progress.value.longestRun = max(progress.value.longestRun, progress.value.sinceHook)
+                let status = try? result.get().status
+                let count = observed.results.withLockedValue { results in
+                    results.append((tag, status))
+                    return results.count
+                }
+                if count == total { done.succeed() }
+            }
+            // Keeps 50 in flight, as the sender does: each hook refills what was answered.
+            handler.value.onReadCycleProcessed = {
+                progress.value.hookRuns += 1
+                progress.value.sinceHook = 0
+                while handler.value.inFlightCount < 50, progress.value.nextTag < UInt64(total) {
+                    let tag = progress.value.nextTag
+                    progress.value.nextTag += 1
+                    _ = handler.value.send(HTTPRequestMessage(method: "POST", path: "/n/\(tag)", body: [1]), tag: tag, flush: false)
+                }
+            }
+            handler.value.onReadCycleProcessed?()
+            handler.value.flushPending()
+            return progress
+        }.get()
+        try await done.futureResult.get()
+        let results = observed.results.withLockedValue { $0 }
+        #expect(results.map(\.0).sorted() == (0..<total).map(UInt64.init))
+        #expect(results.allSatisfy { $0.1 == 200 })
+        let (longestRun, hookRuns) = try await client.eventLoop.submit { (summary.value.longestRun, summary.value.hookRuns) }.get()
+        // Without the mid-cycle hook a read cycle of 50 answers is one run of 50.
+        #expect(longestRun <= 10)
+        #expect(hookRuns >= total / 10)
+        #expect(try await client.inFlightCount == 0)
+        await client.close()
+        try await server.close()
+    }
+
     @Test("resets are reported with their tag; a cancelled stream is not reported at all")
     func resetAndCancel() async throws {
         let server = try await startCleartextServer()

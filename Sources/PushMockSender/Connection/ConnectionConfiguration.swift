@@ -1,5 +1,6 @@
 public import NIOCore
 import NIOPosix
+import PushMockTransport
 
 /// How a sender manages its HTTP/2 connections.
 ///
@@ -23,7 +24,9 @@ public struct ConnectionConfiguration: Sendable {
     public var pingInterval: Duration?
     /// Close a connection after this much inactivity. `nil` (default): keep it open.
     public var idleTimeout: Duration?
-    /// The event loops connections run on. `nil` (default): NIO's shared singleton group.
+    /// The event loops connections run on. `nil` (default): NIO's shared singleton group, or,
+    /// when the process may use fewer CPUs than the machine has (`taskset`, a cpuset), a
+    /// shared group with one loop per CPU it may use.
     public var eventLoopGroup: (any EventLoopGroup)?
 
     public init(
@@ -67,6 +70,6 @@ public struct ConnectionConfiguration: Sendable {
 extension ConnectionConfiguration {
     /// The group actually used.
     var resolvedEventLoopGroup: any EventLoopGroup {
-        eventLoopGroup ?? MultiThreadedEventLoopGroup.singleton
+        eventLoopGroup ?? EventLoopCount.sharedGroup
     }
 }

@@ -85,6 +85,8 @@ final class ConnectionDriver {
         guard !isGone, handler.isAcceptingRequests else { return }
         let remote = Int(handler.remoteMaxConcurrentStreams)
         let capacity = min(engine.connection.maximumConcurrentStreams, remote == 0 ? 1 : remote)
+        // Refill a quarter of the window at a time while a cycle's responses are handled.
+        handler.refillInterval = max(8, capacity / 4)
         let items = engine.take(driverID: id, free: capacity - inFlight.count, inFlight: inFlight.count, capacity: capacity)
         guard !items.isEmpty else { return }
         switch engine.platform.authorization(&auth, now: engine.clock.now()) {

@@ -79,6 +79,14 @@ public final class HTTP2ClientHandler: ChannelInboundHandler, RemovableChannelHa
     /// here with `flush: false` leave in the same write as the cycle's WINDOW_UPDATEs and ACKs.
     public var onReadCycleProcessed: (() -> Void)?
 
+    /// Within a long read cycle, also calls ``onReadCycleProcessed`` and flushes after every
+    /// this many delivered responses (0: only at the end of the cycle). A busy client reads a
+    /// whole window of responses at once; answering all of them before sending anything left
+    /// the server idle meanwhile (client and server took turns). Refilling a quarter of the
+    /// window at a time lets them overlap: 1 × 100 streams against nghttpd went from ≈ 0.75×
+    /// to ≈ 1× h2load's rate, for a few more writes.
+    public var refillInterval = 0
+
     /// - Parameters:
     ///   - authority: the `:authority` to send (host[:port]).
     ///   - scheme: `https` or `http`.
@@ -300,12 +308,12 @@ public final class HTTP2ClientHandler: ChannelInboundHandler, RemovableChannelHa
     }
 
     public func channelReadComplete(context: ChannelHandlerContext) {
-        processEvents()
+        processEvents(context: context)
         flush(context: context)
         context.fireChannelReadComplete()
     }
 
-    private func processEvents() {
+    private func processEvents(context: ChannelHandlerContext) {
         guard let session else { return }
         if session.remoteSettingsChanged {
             session.remoteSettingsChanged = false
@@ -324,15 +332,30 @@ public final class HTTP2ClientHandler: ChannelInboundHandler, RemovableChannelHa
             receivedGoAway = goAway
             onGoAway?(goAway)
         }
-        for streamID in session.completed {
+        // By index, and emptied only after: a refill's flush may close streams (the callbacks
+        // append to these lists), and those must be handled in this pass, not dropped.
+        var sinceRefill = 0
+        var index = 0
+        while index < session.completed.count {
+            let streamID = session.completed[index]
+            index += 1
             guard let stream = session.inbound.removeValue(forKey: streamID) else { continue }
             let body = stream.body
             session.releaseBody(of: stream)
             guard let waiter = pending.removeValue(forKey: streamID) else { continue }
             complete(waiter, with: .success(HTTPResponseMessage(status: stream.status ?? 0, headers: stream.headers, body: body)))
+            sinceRefill += 1
+            if sinceRefill == refillInterval, let refill = onReadCycleProcessed {
+                sinceRefill = 0
+                refill()
+                flush(context: context)
+            }
         }
         session.completed.removeAll(keepingCapacity: true)
-        for (streamID, errorCode) in session.closed {
+        index = 0
+        while index < session.closed.count {
+            let (streamID, errorCode) = session.closed[index]
+            index += 1
             if let stream = session.inbound.removeValue(forKey: streamID) {
                 session.releaseBody(of: stream)
             }

@@ -1,8 +1,9 @@
 import Foundation
-import NIOCore
+package import NIOCore
+import NIOPosix
 
-/// How many event loops the gateway runs when `--threads` is not given: one per CPU this
-/// process may run on.
+/// How many event loops the gateway runs when `--threads` is not given, and the sender when
+/// it is given no group: one per CPU this process may run on.
 ///
 /// SwiftNIO's `System.coreCount` counts the machine's online CPUs (or a cgroup quota), not the
 /// process's CPU affinity, so under `taskset -c 1` or a one-CPU cpuset the gateway ran two
@@ -10,6 +11,19 @@ import NIOCore
 /// (TLS 4×100, 2026-11-25, `Benchmarks/README.md`). The affinity mask is what Go's
 /// GOMAXPROCS and Java's `availableProcessors` go by too.
 package enum EventLoopCount {
+    /// The group to run on when none is given: NIO's shared singleton, or, in a process
+    /// confined to fewer CPUs than the machine has, one shared group with a loop per allowed
+    /// CPU (created once, never shut down, like the singleton). The sender pinned to one CPU
+    /// ran its connections on two loops that took turns.
+    package static var sharedGroup: any EventLoopGroup {
+        confinedGroup ?? MultiThreadedEventLoopGroup.singleton
+    }
+
+    private static let confinedGroup: MultiThreadedEventLoopGroup? = {
+        let count = Self.default
+        return count < System.coreCount ? MultiThreadedEventLoopGroup(numberOfThreads: count) : nil
+    }()
+
     package static var `default`: Int {
         let machine = System.coreCount
         guard let allowed = affinityCPUCount, allowed > 0 else { return machine }

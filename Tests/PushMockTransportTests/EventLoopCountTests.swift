@@ -1,4 +1,6 @@
-import PushMockGateway
+import NIOCore
+import NIOPosix
+import PushMockTransport
 import Testing
 
 @Suite("Event loops: one per CPU the process may run on")
@@ -23,5 +25,15 @@ struct EventLoopCountTests {
         #expect(allowed >= 1)
         #expect(EventLoopCount.default <= allowed)
         #expect(EventLoopCount.default >= 1)
+    }
+
+    @Test("the shared group has one loop per CPU the process may use (NIO's singleton when that is all of them)")
+    func sharedGroup() throws {
+        let group = EventLoopCount.sharedGroup
+        var loops = 0
+        for _ in group.makeIterator() { loops += 1 }
+        #expect(loops == EventLoopCount.default)
+        #expect((group === MultiThreadedEventLoopGroup.singleton) == (EventLoopCount.default == System.coreCount))
+        #expect(EventLoopCount.sharedGroup === group)
     }
 }
