@@ -85,9 +85,11 @@ final class ConnectionDriver {
         guard !isGone, handler.isAcceptingRequests else { return }
         let remote = Int(handler.remoteMaxConcurrentStreams)
         let capacity = min(engine.connection.maximumConcurrentStreams, remote == 0 ? 1 : remote)
-        // Refill a quarter of the window at a time while a cycle's responses are handled.
-        handler.refillInterval = max(8, capacity / 4)
-        let items = engine.take(driverID: id, free: capacity - inFlight.count, inFlight: inFlight.count, capacity: capacity)
+        let (items, alone) = engine.take(driverID: id, free: capacity - inFlight.count, inFlight: inFlight.count, capacity: capacity)
+        // A lone connection refills a quarter of its window at a time while a read cycle's
+        // answers are handled, so that the server is not idle meanwhile; with several, the
+        // others keep it busy and the extra writes would only cost.
+        handler.refillInterval = alone ? max(8, capacity / 4) : 0
         guard !items.isEmpty else { return }
         switch engine.platform.authorization(&auth, now: engine.clock.now()) {
         case .none:

@@ -183,10 +183,11 @@ final class DeliveryEngine: Sendable {
 
     // MARK: Called by drivers, on their event loop
 
-    /// Hands a driver up to `free` deliveries and records its load.
-    func take(driverID: Int, free: Int, inFlight: Int, capacity: Int) -> [Item] {
-        let (items, grow, resume) = state.withLock { state -> ([Item], Bool, [CheckedContinuation<Void, Never>]) in
-            guard var record = state.drivers[driverID] else { return ([], false, []) }
+    /// Hands a driver up to `free` deliveries and records its load; `alone`: it is the only
+    /// open connection.
+    func take(driverID: Int, free: Int, inFlight: Int, capacity: Int) -> (items: [Item], alone: Bool) {
+        let (items, grow, resume, alone) = state.withLock { state -> ([Item], Bool, [CheckedContinuation<Void, Never>], Bool) in
+            guard var record = state.drivers[driverID] else { return ([], false, [], false) }
             let count = min(max(free, 0), state.queue.count)
             var taken: [Item] = []
             if count > 0 {
@@ -213,11 +214,11 @@ final class DeliveryEngine: Sendable {
                 resume = state.roomWaiters
                 state.roomWaiters.removeAll()
             }
-            return (taken, grow, resume)
+            return (taken, grow, resume, state.drivers.count == 1)
         }
         for continuation in resume { continuation.resume() }
         if grow { openConnection() }
-        return items
+        return (items, alone)
     }
 
     /// Acts on the verdict about an attempt: completes the delivery or schedules its retry.
