@@ -33,7 +33,10 @@ struct UserCommandTests {
             to: URL(fileURLWithPath: config))
         try Data(Self.policy.utf8).write(to: URL(fileURLWithPath: directory + "/policy.json"))
         try Data(Self.contracts.utf8).write(to: URL(fileURLWithPath: directory + "/contracts.json"))
-        let server = try await ServeProcess(arguments: ["--config", config], directory: directory)
+        // A fixed noon in New York: bob's quiet hours (21:00–07:00 there) must not depend on
+        // when the test runs (it failed between 02:00 and 12:00 UTC).
+        let server = try await ServeProcess(
+            arguments: ["--config", config, "--clock-start", "2026-06-15T16:00:00Z"], directory: directory)
         defer { _ = server.stop() }
         let url = "http://127.0.0.1:\(server.cleartextPort)"
         func pushmock(_ arguments: [String]) async throws -> (status: Int32, output: String, error: String) {
