@@ -12,6 +12,22 @@ struct IdentifierTests {
         #expect(Set([upper, "00fc13adff785122"]).count == 1)
     }
 
+    /// The word-at-a-time scan must find an upper-case letter at any offset, in the tail, and
+    /// next to non-ASCII bytes, and must not take `@`, `[`, `` ` `` or `{` (the neighbours of
+    /// `A`–`Z` and `a`–`z`) for letters.
+    @Test("Canonical tokens are lowered wherever the upper-case letter is", arguments: [0, 1, 7, 8, 15, 63, 64, 70])
+    func canonicalAtEveryOffset(position: Int) {
+        for letter in ["A", "Z", "@", "[", "`", "{", "é"] {
+            var characters = Array(repeating: "0", count: 71)
+            characters[position] = letter
+            let token = characters.joined()
+            let expected = token.contains(where: { $0 == "A" || $0 == "Z" }) ? token.lowercased() : token
+            #expect(APNsDeviceTokenFormat.canonical(token) == expected, "\(letter) at \(position)")
+        }
+        let mixed = "é" + String(repeating: "0", count: 10) + "B" + "ü"
+        #expect(APNsDeviceTokenFormat.canonical(mixed) == "é" + String(repeating: "0", count: 10) + "b" + "ü")
+    }
+
     @Test("Identifiers encode as the plain string the JSON always had")
     func plainJSON() throws {
         struct Record: Codable, Equatable {

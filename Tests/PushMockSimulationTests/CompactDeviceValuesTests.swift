@@ -106,4 +106,63 @@ struct CompactDeviceValuesTests {
         #expect((DeviceAddress(service: .fcm, token: left) == DeviceAddress(service: .fcm, token: right)) == equal)
         #expect(DeviceAddress(service: .fcm, token: left) != DeviceAddress(service: .expo, token: left))
     }
+
+    /// The rarely set fields live out of line and are shared between copies: setting one on a
+    /// copy must not change the original, clearing them all must compare equal to never having
+    /// set them, and equal values must hash alike.
+    @Test("a notification's out-of-line fields behave like stored ones")
+    func deviceNotificationDetails() {
+        let now = Timestamp(secondsSince1970: 1_800_000_000)
+        let notification = SimulatedNotification(
+            id: "4c1b5f0e-9a3d-4e2b-8f6a-0d9c7b2e1a35", app: "app", sentAt: now, priority: .high, expiry: .immediately,
+            kind: "alert", payload: [])
+        let plain = DeviceNotification(notification: notification, status: .delivered, statusAt: now)
+        var engaged = plain
+        engaged.reason = "why"
+        engaged.displayedAt = now
+        engaged.engagement = .acted(actionID: "reply")
+        engaged.engagedAt = now + .seconds(1)
+        engaged.planned = PlannedEngagement(engagement: .opened, at: now + .seconds(2))
+        #expect(plain.reason == nil && plain.engagement == nil && plain.planned == nil)
+        #expect(engaged.reason == "why" && engaged.displayedAt == now && engaged.engagement == .acted(actionID: "reply"))
+        #expect(engaged.engagedAt == now + .seconds(1) && engaged.planned?.engagement == .opened)
+        #expect(engaged != plain)
+        var copy = engaged
+        copy.reason = "other"
+        #expect(engaged.reason == "why")
+        #expect(copy != engaged)
+        var cleared = engaged
+        cleared.reason = nil
+        cleared.displayedAt = nil
+        cleared.engagement = nil
+        cleared.engagedAt = nil
+        cleared.planned = nil
+        #expect(cleared == plain)
+        #expect(cleared.hashValue == plain.hashValue)
+        #expect(Set([plain, cleared, engaged]).count == 2)
+    }
+
+    @Test("a timeline event's out-of-line texts behave like stored ones")
+    func timelineEventTexts() {
+        let at = Timestamp(secondsSince1970: 0)
+        let plain = DeviceTimelineEvent(at: at, kind: .action, reason: nil)
+        var event = DeviceTimelineEvent(at: at, kind: .action, actionID: "reply", reason: "by command")
+        #expect(event.actionID == "reply" && event.reason == "by command")
+        var copy = event
+        copy.reason = nil
+        #expect(copy.actionID == "reply" && copy.reason == nil && event.reason == "by command")
+        event.actionID = nil
+        event.reason = nil
+        #expect(event == plain)
+        #expect(event.hashValue == plain.hashValue)
+    }
+
+    /// What a device keeps per delivery: one notification and one timeline event. Growing
+    /// these (a field inline again, or declared out of order) costs every delivery memory
+    /// traffic in the gateway (`Benchmarks/README.md`, seventh session).
+    @Test("a delivery costs a device at most 224 bytes of history")
+    func historySizes() {
+        #expect(MemoryLayout<DeviceNotification>.stride <= 168)
+        #expect(MemoryLayout<DeviceTimelineEvent>.stride <= 56)
+    }
 }

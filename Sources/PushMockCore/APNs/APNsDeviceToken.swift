@@ -51,11 +51,35 @@ public struct APNsDeviceTokenFormat: Sendable, Hashable, Codable {
     /// token is returned as is, without allocating.
     public static func canonical(_ token: String) -> String {
         var copy = token
-        let needsLowering = copy.withUTF8 { bytes in
-            bytes.contains { $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") }
-        }
+        let needsLowering = copy.withUTF8 { containsUpperCaseASCII(UnsafeRawBufferPointer($0)) }
         guard needsLowering else { return token }
         return String(decoding: token.utf8.map { $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") ? $0 + 32 : $0 }, as: UTF8.self)
+    }
+
+    /// Whether any byte is `A`–`Z`, eight bytes at a time: every delivery to a simulated APNs
+    /// device asks (the byte-wise `contains` was 7 % of delivery simulation's instructions).
+    static func containsUpperCaseASCII(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        let highBits: UInt64 = 0x8080_8080_8080_8080
+        var offset = 0
+        while offset + 8 <= bytes.count {
+            let word = bytes.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+            if word & highBits != 0 {
+                // Not ASCII: the sums below would carry between bytes; byte by byte instead.
+                if containsUpperCaseByteWise(UnsafeRawBufferPointer(rebasing: bytes[offset..<(offset + 8)])) { return true }
+            } else {
+                // Each byte is below 0x80, so adding 0x3F (0x80 − `A`) sets its high bit exactly
+                // when it is ≥ `A`, and adding 0x25 (0x80 − `[`) exactly when it is > `Z`.
+                let atLeastA = word &+ 0x3F3F_3F3F_3F3F_3F3F
+                let beyondZ = word &+ 0x2525_2525_2525_2525
+                if atLeastA & ~beyondZ & highBits != 0 { return true }
+            }
+            offset += 8
+        }
+        return containsUpperCaseByteWise(UnsafeRawBufferPointer(rebasing: bytes[offset...]))
+    }
+
+    private static func containsUpperCaseByteWise(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        bytes.contains { $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") }
     }
 }
 

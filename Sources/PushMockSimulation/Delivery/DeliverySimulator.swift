@@ -71,12 +71,12 @@ public final class DeliverySimulator: Sendable {
         let (events, sink) = state.withLock { state -> ([DeviceEvent], (@Sendable ([DeviceEvent]) -> Void)?) in
             let behaviour = state.behaviour
             let emitting = state.sink != nil
+            let connectivity = state.defaultConnectivity
             var events: [DeviceEvent] = []
             // By index: each element is read in place (`for delivery in deliveries` copied every
             // delivery, through the runtime's generic tuple copy while it was a tuple).
             for index in deliveries.indices {
                 let delivery = deliveries[index]
-                let connectivity = state.defaultConnectivity
                 if emitting {
                     // Taken out of the table so that changing it copies no history.
                     var device =

@@ -4,21 +4,12 @@ public import PushMockCore
 /// (priority, expiry, collapse keys) and what identifies it (id, recording sequence). The
 /// payload is kept as sent and only parsed when someone looks at the device.
 public struct SimulatedNotification: Sendable, Hashable {
-    /// `apns-id`, or the FCM message name.
-    public var id: String {
-        get { identifier.description }
-        set { identifier = NotificationID(newValue) }
-    }
-    /// ``id`` as the device keeps it (a UUID inline, see ``NotificationID``).
-    package var identifier: NotificationID
-    /// The recording's sequence number, linking to the full exchange.
-    public var sequence: UInt64?
+    // Stored in this order: the 8-byte fields first and the small ones last, so that fewer
+    // fields are padded out to the next one's alignment (144 bytes in declaration order by
+    // meaning, 136 now; a device keeps one per remembered notification).
+
     /// The app: APNs bundle ID (topic without suffix), FCM project.
     public var app: String
-    /// When the gateway accepted it (gateway clock).
-    public var sentAt: Timestamp
-    public var priority: DeliveryPriority
-    public var expiry: DeliveryExpiry
     /// Replaces a stored notification with the same key (APNs `apns-collapse-id`, FCM
     /// `android.collapse_key`, web `Topic`). `nil`: not collapsible.
     public var collapseKey: String?
@@ -29,6 +20,20 @@ public struct SimulatedNotification: Sendable, Hashable {
     public var kind: String
     /// The body as sent: the APNs payload, or FCM's `message` object (compact JSON).
     public var payload: [UInt8]
+    /// When the gateway accepted it (gateway clock).
+    public var sentAt: Timestamp
+    public var expiry: DeliveryExpiry
+    /// The recording's sequence number, linking to the full exchange.
+    public var sequence: UInt64?
+    /// ``id`` as the device keeps it (a UUID inline, see ``NotificationID``).
+    package var identifier: NotificationID
+    public var priority: DeliveryPriority
+
+    /// `apns-id`, or the FCM message name.
+    public var id: String {
+        get { identifier.description }
+        set { identifier = NotificationID(newValue) }
+    }
 
     public init(
         id: String,
@@ -80,24 +85,89 @@ public struct SimulatedDelivery: Sendable {
 
 /// A notification on a device, with where it stands.
 public struct DeviceNotification: Sendable, Hashable {
+    // Stored in this order, and the rarely set fields out of line (``Details``): a device keeps
+    // up to ``DeliveryLimits/notificationsPerDevice`` of these, and each delivery writes one
+    // into memory the cache has not seen (272 bytes with every field inline, 168 now).
     public var notification: SimulatedNotification
-    public var status: DeliveryStatus
     /// When it reached ``status``.
     public var statusAt: Timestamp
-    /// Why, in words (for anything but a plain delivery).
-    public var reason: String?
+    private var details: Details?
     /// When it was delivered (kept when a delivered notification is later collapsed on screen).
     public var deliveredAt: Timestamp?
-    /// When a test said the app or system displayed it (``Engagement/displayed``).
-    public var displayedAt: Timestamp?
-    /// What the user did with it (opened, dismissed, an action), once.
-    public var engagement: Engagement?
-    public var engagedAt: Timestamp?
-    /// What the behaviour model decided at delivery, until it happens.
-    public var planned: PlannedEngagement?
+    public var status: DeliveryStatus
     /// Delivered while the app's notifications were denied: never displayed, even if the user
     /// allows notifications later.
     public var suppressed = false
+
+    init(notification: SimulatedNotification, status: DeliveryStatus, statusAt: Timestamp, reason: String? = nil) {
+        self.notification = notification
+        self.status = status
+        self.statusAt = statusAt
+        if reason != nil { details = Details(DetailValues(reason: reason)) }
+    }
+
+    /// Why, in words (for anything but a plain delivery).
+    public var reason: String? {
+        get { details?.values.reason }
+        set { update { $0.reason = newValue } }
+    }
+    /// When a test said the app or system displayed it (``Engagement/displayed``).
+    public var displayedAt: Timestamp? {
+        get { details?.values.displayedAt }
+        set { update { $0.displayedAt = newValue } }
+    }
+    /// What the user did with it (opened, dismissed, an action), once.
+    public var engagement: Engagement? {
+        get { details?.values.engagement }
+        set { update { $0.engagement = newValue } }
+    }
+    public var engagedAt: Timestamp? {
+        get { details?.values.engagedAt }
+        set { update { $0.engagedAt = newValue } }
+    }
+    /// What the behaviour model decided at delivery, until it happens.
+    public var planned: PlannedEngagement? {
+        get { details?.values.planned }
+        set { update { $0.planned = newValue } }
+    }
+
+    /// The fields a plain delivery leaves unset.
+    struct DetailValues: Sendable, Hashable {
+        var reason: String?
+        var displayedAt: Timestamp?
+        var engagement: Engagement?
+        var engagedAt: Timestamp?
+        var planned: PlannedEngagement?
+
+        var isEmpty: Bool { self == DetailValues() }
+    }
+
+    /// Immutable, so copies of the notification share it until one of them changes a field.
+    final class Details: Sendable {
+        let values: DetailValues
+        init(_ values: DetailValues) { self.values = values }
+    }
+
+    private mutating func update(_ change: (inout DetailValues) -> Void) {
+        var values = details?.values ?? DetailValues()
+        change(&values)
+        details = values.isEmpty ? nil : Details(values)
+    }
+
+    public static func == (lhs: Self, rhs: Self) -> Bool {
+        lhs.notification == rhs.notification && lhs.status == rhs.status && lhs.statusAt == rhs.statusAt
+            && lhs.deliveredAt == rhs.deliveredAt && lhs.suppressed == rhs.suppressed
+            && (lhs.details === rhs.details || lhs.details?.values == rhs.details?.values)
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(notification)
+        hasher.combine(status)
+        hasher.combine(statusAt)
+        hasher.combine(deliveredAt)
+        hasher.combine(suppressed)
+        hasher.combine(details?.values)
+    }
 }
 
 /// One line of a device's delivery timeline.
@@ -174,23 +244,66 @@ public struct DeviceTimelineEvent: Sendable, Hashable {
         }
     }
 
+    // Stored in this order, with the two strings out of line (``Texts``): a device keeps up to
+    // ``DeliveryLimits/timelineEventsPerDevice`` events, one more per delivery (96 bytes each
+    // with the strings inline, 56 now).
     public var at: Timestamp
+    private var texts: Texts?
+    public var sequence: UInt64?
+    /// ``notificationID`` as the device keeps it.
+    package var notificationIdentifier: NotificationID?
     public var kind: Kind
+    /// The new connectivity, for ``Kind/connectivity``.
+    public var connectivity: Connectivity?
+    /// The new permission, for ``Kind/permission``.
+    public var permission: NotificationPermission?
+
     /// The notification concerned, if any.
     public var notificationID: String? {
         get { notificationIdentifier?.description }
         set { notificationIdentifier = newValue.map(NotificationID.init) }
     }
-    /// ``notificationID`` as the device keeps it.
-    package var notificationIdentifier: NotificationID?
-    public var sequence: UInt64?
-    /// The new connectivity, for ``Kind/connectivity``.
-    public var connectivity: Connectivity?
     /// The action identifier, for ``Kind/action``.
-    public var actionID: String?
-    /// The new permission, for ``Kind/permission``.
-    public var permission: NotificationPermission?
-    public var reason: String?
+    public var actionID: String? {
+        get { texts?.actionID }
+        set { texts = Texts.make(actionID: newValue, reason: reason) }
+    }
+    public var reason: String? {
+        get { texts?.reason }
+        set { texts = Texts.make(actionID: actionID, reason: newValue) }
+    }
+
+    /// Immutable, shared by copies of the event.
+    final class Texts: Sendable {
+        let actionID: String?
+        let reason: String?
+
+        private init(actionID: String?, reason: String?) {
+            self.actionID = actionID
+            self.reason = reason
+        }
+
+        static func make(actionID: String?, reason: String?) -> Texts? {
+            actionID == nil && reason == nil ? nil : Texts(actionID: actionID, reason: reason)
+        }
+    }
+
+    public static func == (lhs: Self, rhs: Self) -> Bool {
+        lhs.at == rhs.at && lhs.kind == rhs.kind && lhs.notificationIdentifier == rhs.notificationIdentifier
+            && lhs.sequence == rhs.sequence && lhs.connectivity == rhs.connectivity && lhs.permission == rhs.permission
+            && lhs.actionID == rhs.actionID && lhs.reason == rhs.reason
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(at)
+        hasher.combine(kind)
+        hasher.combine(notificationIdentifier)
+        hasher.combine(sequence)
+        hasher.combine(connectivity)
+        hasher.combine(permission)
+        hasher.combine(actionID)
+        hasher.combine(reason)
+    }
 
     public init(
         at: Timestamp,
@@ -222,8 +335,7 @@ public struct DeviceTimelineEvent: Sendable, Hashable {
         self.notificationIdentifier = notificationIdentifier
         self.sequence = sequence
         self.connectivity = connectivity
-        self.actionID = actionID
+        self.texts = Texts.make(actionID: actionID, reason: reason)
         self.permission = permission
-        self.reason = reason
     }
 }
