@@ -52,7 +52,7 @@ public final class HTTP2ClientHandler: ChannelInboundHandler, RemovableChannelHa
         case tag(UInt64)
     }
 
-    private var pending: [Int32: Waiter] = [:]
+    private var pending = StreamTable<Waiter>()
     /// Stream of each pending request, by its future (for cancellation).
     private var streamByFuture: [ObjectIdentifier: Int32] = [:]
     private var started = false
@@ -374,7 +374,7 @@ public final class HTTP2ClientHandler: ChannelInboundHandler, RemovableChannelHa
         let waiters = pending
         pending.removeAll()
         streamByFuture.removeAll()
-        for (_, waiter) in waiters {
+        for waiter in waiters.allValues {
             complete(waiter, with: .failure(error))
         }
     }

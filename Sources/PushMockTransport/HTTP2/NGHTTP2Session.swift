@@ -91,13 +91,13 @@ final class NGHTTP2Session {
     /// libnghttp2's session. `nil` only during `init` and after `close()`.
     private var session: OpaquePointer?
     /// Messages being received, by stream.
-    var inbound: [Int32: InboundStream] = [:]
+    var inbound = StreamTable<InboundStream>()
     /// Streams whose inbound message completed since the application last looked, in order.
     var completed: [Int32] = []
     /// Streams closed since the application last looked, with the RST_STREAM/GOAWAY code.
     var closed: [(streamID: Int32, errorCode: UInt32)] = []
     /// Bodies being sent, by stream.
-    var outbound: [Int32: OutboundBody] = [:]
+    var outbound = StreamTable<OutboundBody>()
     /// The last GOAWAY the peer sent.
     var receivedGoAway: ReceivedGoAway?
     /// Whether the peer's SETTINGS changed since the application last looked.
