@@ -72,7 +72,7 @@ let package = Package(
         .target(name: "CPushMockTestSupport"),
         .testTarget(
             name: "PushMockJSONTests",
-            dependencies: ["PushMockJSON"],
+            dependencies: ["PushMockJSON", "PushMockTestSupport"],
             swiftSettings: swiftSettings
         ),
 

@@ -1,4 +1,5 @@
 import PushMockJSON
+import PushMockTestSupport
 import Testing
 
 @Suite("JSONWriter")

@@ -305,17 +305,11 @@ struct JSONSchemaOracleTests {
 /// and value sets, so properties, enums and patterns often match). Seeded, so a failure
 /// reproduces.
 struct SchemaCaseGenerator {
-    var state: UInt64
+    private var random: SeededGenerator
 
-    init(seed: UInt64) { state = seed &* 0x9E37_79B9_7F4A_7C15 }
+    init(seed: UInt64) { random = SeededGenerator(seed: seed &* 0x9E37_79B9_7F4A_7C15) }
 
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
+    mutating func next() -> UInt64 { random.next() }
 
     mutating func int(_ range: ClosedRange<Int>) -> Int { range.lowerBound + Int(next() % UInt64(range.count)) }
     mutating func chance(_ percent: Int) -> Bool { int(0...99) < percent }

@@ -1,3 +1,4 @@
+import PushMockTestSupport
 import PushMockTransport
 import Testing
 
@@ -6,19 +7,6 @@ import Testing
 /// a `Dictionary` model.
 @Suite("Stream table: per-stream state by stream identifier")
 struct StreamTableTests {
-    /// A deterministic generator, so that a failure repeats.
-    private struct SplitMix {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-        mutating func below(_ bound: Int) -> Int { Int(next() % UInt64(bound)) }
-    }
-
     /// How identifiers are drawn: a client's (odd, rising, closing in any order), identifiers
     /// spaced by a power of two (all would share a home slot under plain masking), and any
     /// positive identifier.
@@ -29,7 +17,7 @@ struct StreamTableTests {
 
     @Test("matches a dictionary through opens, lookups and closes", arguments: Pattern.allCases)
     func matchesDictionary(pattern: Pattern) {
-        var random = SplitMix(state: 42)
+        var random = SeededGenerator(seed: 42)
         var table = StreamTable<String>()
         var model: [Int32: String] = [:]
         var nextRising: Int32 = 1
