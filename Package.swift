@@ -164,7 +164,7 @@ let package = Package(
         ),
         .testTarget(
             name: "PushMockSimulationTests",
-            dependencies: ["PushMockSimulation", "PushMockCore", "PushMockJSON"],
+            dependencies: ["PushMockSimulation", "PushMockCore", "PushMockJSON", "PushMockTestSupport"],
             swiftSettings: swiftSettings
         ),
 

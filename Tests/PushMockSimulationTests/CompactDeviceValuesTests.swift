@@ -37,6 +37,28 @@ struct CompactDeviceValuesTests {
         #expect(event.notificationID == text)
     }
 
+    @Test("a UUID with a stray byte at any position stays text, and reads back as sent")
+    func notificationIDWithStrayByte() {
+        let lower = Array("4c1b5f0e-9a3d-4e2b-8f6a-0d9c7b2e1a35".utf8)
+        let digitsOnly = Array("12345678-1234-1234-1234-123456789012".utf8)
+        // Neighbours of every range the parser accepts, an upper-case letter in a lower-case
+        // UUID, and a hyphen where a digit belongs.
+        let strays: [UInt8] = Array("/:@G`g-A".utf8) + [0x00, 0x7F, 0xC3]
+        for uuid in [lower, digitsOnly] {
+            for position in uuid.indices where uuid[position] != UInt8(ascii: "-") {
+                for stray in strays {
+                    var bytes = uuid
+                    bytes[position] = stray
+                    let text = String(decoding: bytes, as: UTF8.self)
+                    // A byte taken for a digit would read back as another text.
+                    let id = NotificationID(text)
+                    #expect(id.description == text)
+                    #expect(id != NotificationID(String(decoding: uuid, as: UTF8.self)))
+                }
+            }
+        }
+    }
+
     @Test("equal ids are equal texts: one text, one form")
     func notificationIDEquality() {
         let lower = "4c1b5f0e-9a3d-4e2b-8f6a-0d9c7b2e1a35"

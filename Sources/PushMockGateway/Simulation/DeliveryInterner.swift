@@ -1,3 +1,5 @@
+import PushMockCore
+
 /// Lets the notifications of one connection share the buffers of values they repeat: a bulk
 /// send's identical payload, the app every notification is for.
 ///
@@ -21,7 +23,7 @@ package final class DeliveryInterner {
     /// `bytes`, or an equal buffer handed out before.
     package func payload(_ bytes: [UInt8]) -> [UInt8] {
         // A bulk send repeats one payload back to back: one compare instead of hashing it.
-        if let last = lastPayload, last == bytes { return last }
+        if let last = lastPayload, last.hasSameBytes(as: bytes) { return last }
         let shared = sharedPayload(bytes)
         lastPayload = shared
         return shared
@@ -31,7 +33,7 @@ package final class DeliveryInterner {
         var hasher = Hasher()
         bytes.withUnsafeBytes { hasher.combine(bytes: $0) }
         let key = hasher.finalize()
-        if let known = payloads[key], known == bytes { return known }
+        if let known = payloads[key], known.hasSameBytes(as: bytes) { return known }
         if payloads.count >= Self.capacity { payloads.removeAll(keepingCapacity: true) }
         payloads[key] = bytes
         return bytes

@@ -3,12 +3,6 @@ import PushMockJSON
 import PushMockRecording
 import PushMockSimulation
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// Lints accepted notifications for the recording (`docs/lint-rules.md`). Findings never
 /// change the answer.
 struct NotificationLinting {
@@ -237,14 +231,8 @@ final class APNsLintMemo {
         }
 
         static func == (left: Key, right: Key) -> Bool {
-            guard left.second == right.second, left.payload.count == right.payload.count, left.input == right.input else {
-                return false
-            }
-            return left.payload.withUnsafeBytes { leftBytes in
-                right.payload.withUnsafeBytes { rightBytes in
-                    leftBytes.count == 0 || memcmp(leftBytes.baseAddress!, rightBytes.baseAddress!, leftBytes.count) == 0
-                }
-            }
+            left.second == right.second && left.payload.count == right.payload.count && left.input == right.input
+                && left.payload.hasSameBytes(as: right.payload)
         }
     }
 

@@ -41,39 +41,45 @@ package struct NotificationID: Sendable, Hashable, CustomStringConvertible {
         guard bytes.count == 36, let base = bytes.baseAddress, base[8] == UInt8(ascii: "-"), base[13] == UInt8(ascii: "-"),
             base[18] == UInt8(ascii: "-"), base[23] == UInt8(ascii: "-")
         else { return nil }
-        // The digits in groups (offset, count): 8-4-4 make the high word, 4-12 the low one.
-        var letters = Letters()
-        guard let first = hexValue(base, 0, 8, &letters), let second = hexValue(base + 9, 0, 4, &letters),
-            let third = hexValue(base + 14, 0, 4, &letters), let fourth = hexValue(base + 19, 0, 4, &letters),
-            let fifth = hexValue(base + 24, 0, 12, &letters), !(letters.lower && letters.upper)
-        else { return nil }
-        return .uuid(high: first << 32 | second << 16 | third, low: fourth << 48 | fifth, uppercase: letters.upper)
+        // The digits in groups: 8-4-4 make the high word, 4-12 the low one. Every entry's flag
+        // bits are collected in `seen`, and checked once at the end.
+        var seen: UInt8 = 0
+        let high = hexValue(base, count: 8, &seen) << 32 | hexValue(base + 9, count: 4, &seen) << 16 | hexValue(base + 14, count: 4, &seen)
+        let low = hexValue(base + 19, count: 4, &seen) << 48 | hexValue(base + 24, count: 12, &seen)
+        guard seen & HexDigit.invalid == 0, seen & HexDigit.bothCases != HexDigit.bothCases else { return nil }
+        return .uuid(high: high, low: low, uppercase: seen & HexDigit.upper != 0)
     }
 
-    private struct Letters {
-        var lower = false
-        var upper = false
-    }
-
-    /// `count` hex digits from `start` as a number, noting the case of letters; `nil` if any
-    /// byte is not a hex digit.
+    /// `count` hex digits from `start` as a number; each digit's table entry is or-ed into
+    /// `seen` (its case, or that it is not a hex digit). One table load per digit: the
+    /// branch per digit this replaced was 10 % of delivery simulation's instructions.
     @inline(__always)
-    private static func hexValue(_ base: UnsafePointer<UInt8>, _ start: Int, _ count: Int, _ letters: inout Letters) -> UInt64? {
-        var value: UInt64 = 0
-        for offset in start..<(start + count) {
-            let byte = base[offset]
-            let digit = byte &- UInt8(ascii: "0")
-            if digit < 10 {
-                value = value << 4 | UInt64(digit)
-                continue
+    private static func hexValue(_ start: UnsafePointer<UInt8>, count: Int, _ seen: inout UInt8) -> UInt64 {
+        HexDigit.table.withUnsafeBufferPointer { table in
+            var value: UInt64 = 0
+            for offset in 0..<count {
+                let entry = table[Int(start[offset])]
+                seen |= entry
+                value = value << 4 | UInt64(entry & 0x0F)
             }
-            // Setting bit 5 lowers `A`–`F`; it is already set in `a`–`f`.
-            let lowered = byte | 0x20
-            let letter = lowered &- UInt8(ascii: "a")
-            guard letter < 6 else { return nil }
-            if byte == lowered { letters.lower = true } else { letters.upper = true }
-            value = value << 4 | UInt64(letter &+ 10)
+            return value
         }
-        return value
+    }
+
+    /// A byte's meaning as a hex digit: its value in the low four bits, and flags above.
+    private enum HexDigit {
+        static let lower: UInt8 = 0x10
+        static let upper: UInt8 = 0x20
+        static let bothCases: UInt8 = lower | upper
+        static let invalid: UInt8 = 0x80
+
+        static let table: [UInt8] = (0...255).map { byte -> UInt8 in
+            switch UInt8(byte) {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): return UInt8(byte) - UInt8(ascii: "0")
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): return UInt8(byte) - UInt8(ascii: "a") + 10 | lower
+            case UInt8(ascii: "A")...UInt8(ascii: "F"): return UInt8(byte) - UInt8(ascii: "A") + 10 | upper
+            default: return invalid
+            }
+        }
     }
 }

@@ -116,12 +116,16 @@ public struct SimulatedDevice: Sendable {
 
     /// A notification the service accepted for this device at `now`.
     public mutating func receive(_ notification: SimulatedNotification, now: Timestamp) {
+        receive(entry: DeviceNotification(notification: notification, status: .delivered, statusAt: now), now: now)
+    }
+
+    /// `receive(_:now:)` for a notification already in its history entry (status
+    /// `delivered` at `now`, no reason): the simulator builds it straight from the request's
+    /// delivery, and the entry moves into the history without a copy whatever its fate.
+    mutating func receive(entry: consuming DeviceNotification, now: Timestamp) {
         settle(upTo: now)
         lastActivity = now
-        if connectivity.reaches(notification.priority) {
-            // The common case, built once in place (the entry is large: no copies through
-            // `deliver`).
-            var entry = DeviceNotification(notification: notification, status: .delivered, statusAt: now)
+        if connectivity.reaches(entry.notification.priority) {
             entry.deliveredAt = now
             if permission != .granted {
                 entry.reason = permissionReason
@@ -129,15 +133,16 @@ public struct SimulatedDevice: Sendable {
             }
             if behaviour != nil { plan(&entry, at: now) }
             collapseOnScreen(by: entry, at: now)
-            append(entry, at: now)
-        } else if notification.hasExpired(by: now) {
-            let reason =
-                notification.expiry == .immediately
+            append(consume entry, at: now)
+        } else if entry.notification.hasExpired(by: now) {
+            entry.status = .dropped
+            entry.reason =
+                entry.notification.expiry == .immediately
                 ? "\(expiryName(immediate: true)): the device could not be reached and the service does not store it"
                 : "already expired when sent: the device could not be reached"
-            append(DeviceNotification(notification: notification, status: .dropped, statusAt: now, reason: reason), at: now)
+            append(consume entry, at: now)
         } else {
-            store(notification, now: now)
+            store(consume entry, now: now)
         }
         trim()
     }
@@ -371,7 +376,8 @@ public struct SimulatedDevice: Sendable {
         }
     }
 
-    private mutating func store(_ notification: SimulatedNotification, now: Timestamp) {
+    private mutating func store(_ entry: consuming DeviceNotification, now: Timestamp) {
+        let notification = entry.notification
         let waitReason =
             connectivity == .offline
             ? "device offline"
@@ -433,7 +439,9 @@ public struct SimulatedDevice: Sendable {
                 }
             }
         }
-        append(DeviceNotification(notification: notification, status: .stored, statusAt: now, reason: waitReason), at: now)
+        entry.status = .stored
+        entry.reason = waitReason
+        append(consume entry, at: now)
     }
 
     private mutating func replaceStored(at index: Int, now: Timestamp, status: DeliveryStatus, reason: String) {
@@ -444,14 +452,16 @@ public struct SimulatedDevice: Sendable {
         record(event(for: history[index], kind: DeviceTimelineEvent.Kind(status)))
     }
 
-    private mutating func append(_ entry: DeviceNotification, at now: Timestamp) {
-        history.append(entry)
+    /// Takes `entry` (and moves it into the history last: a borrowed entry was copied into the
+    /// deque and then destroyed, two passes over a dozen references per delivery).
+    private mutating func append(_ entry: consuming DeviceNotification, at now: Timestamp) {
         if entry.status == .stored { storedCount += 1 }
         if let planned = entry.planned {
             plannedCount += 1
             nextPlannedAt = min(nextPlannedAt ?? planned.at, planned.at)
         }
         record(event(for: entry, kind: DeviceTimelineEvent.Kind(entry.status)))
+        history.append(entry)
     }
 
     private func event(for entry: DeviceNotification, kind: DeviceTimelineEvent.Kind) -> DeviceTimelineEvent {
@@ -464,9 +474,9 @@ public struct SimulatedDevice: Sendable {
         )
     }
 
-    private mutating func record(_ event: DeviceTimelineEvent) {
+    private mutating func record(_ event: consuming DeviceTimelineEvent) {
+        if emitting, event.kind.isReported { outbox.append(copy event) }
         events.append(event)
-        if emitting, event.kind.isReported { outbox.append(event) }
     }
 
     /// Forgets the oldest settled notifications and timeline events beyond the limits. Trims

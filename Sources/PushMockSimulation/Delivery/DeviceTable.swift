@@ -1,0 +1,156 @@
+/// The simulator's devices by address: the devices in one dense array, found through an
+/// open-addressing index of their positions that keeps each address's digest beside it.
+///
+/// Why not `[DeviceAddress: SimulatedDevice]`: every delivery looks its device up, and a
+/// `Dictionary` stores no hashes, so each probe compared whole addresses (an out-of-line `==`
+/// per occupied bucket on the way) after hashing the address again: ≈ 800 instructions a
+/// lookup, a quarter of delivery simulation (`Benchmarks/README.md`, eighth session). Here a
+/// probe compares two integers, and addresses are compared once, on the match.
+///
+/// Linear probing over a power-of-two index at most half full; removal shifts the following
+/// entries back (no tombstones) and moves the last device into the hole.
+struct DeviceTable {
+    /// Every device, in no particular order.
+    private(set) var devices: [SimulatedDevice] = []
+    /// Per index slot: the position in ``devices`` plus one (0: empty).
+    private var positions: [Int32] = []
+    /// Per index slot: the digest of the device's address, compared before the address.
+    private var digests: [UInt64] = []
+
+    var count: Int { devices.count }
+
+    /// The position of the device at `address` in ``devices``.
+    func position(of address: DeviceAddress) -> Int? {
+        guard !positions.isEmpty else { return nil }
+        let key = address.digest
+        let mask = positions.count - 1
+        var slot = Self.home(of: key, mask: mask)
+        while true {
+            let stored = positions[slot]
+            if stored == 0 { return nil }
+            if digests[slot] == key, devices[Int(stored) - 1].address == address { return Int(stored) - 1 }
+            slot = (slot + 1) & mask
+        }
+    }
+
+    /// The device at a position from ``position(of:)`` or ``insert(_:)``, changed in place.
+    subscript(position: Int) -> SimulatedDevice {
+        get { devices[position] }
+        _modify { yield &devices[position] }
+    }
+
+    /// The device at `address`; setting `nil` removes it.
+    subscript(address: DeviceAddress) -> SimulatedDevice? {
+        get { position(of: address).map { devices[$0] } }
+        set {
+            if let newValue {
+                if let position = position(of: address) {
+                    devices[position] = newValue
+                } else {
+                    insert(newValue)
+                }
+            } else {
+                removeValue(forKey: address)
+            }
+        }
+    }
+
+    /// Adds a device whose address is not in the table; returns its position.
+    @discardableResult
+    mutating func insert(_ device: SimulatedDevice) -> Int {
+        precondition(devices.count < Int(Int32.max), "too many simulated devices")
+        if (devices.count + 1) * 2 > positions.count { grow() }
+        devices.append(device)
+        place(digest: device.address.digest, position: devices.count - 1)
+        return devices.count - 1
+    }
+
+    /// Removes the device at `address` and returns it.
+    @discardableResult
+    mutating func removeValue(forKey address: DeviceAddress) -> SimulatedDevice? {
+        guard let position = position(of: address) else { return nil }
+        unplace(slot: slot(of: position, digest: address.digest))
+        let last = devices.count - 1
+        if position != last {
+            // The last device fills the hole: its index entry points at the new position.
+            let moved = slot(of: last, digest: devices[last].address.digest)
+            positions[moved] = Int32(position + 1)
+            devices.swapAt(position, last)
+        }
+        return devices.removeLast()
+    }
+
+    mutating func removeAll() {
+        devices.removeAll()
+        positions.removeAll()
+        digests.removeAll()
+    }
+
+    /// Keeps the devices `keep` accepts (in their order) and rebuilds the index.
+    mutating func retain(where keep: (SimulatedDevice) -> Bool) {
+        devices = devices.filter(keep)
+        rebuild(capacity: positions.count)
+    }
+
+    /// Applies `change` to every device in place.
+    mutating func updateEach(_ change: (inout SimulatedDevice) -> Void) {
+        for position in devices.indices { change(&devices[position]) }
+    }
+
+    // MARK: Index
+
+    private static func home(of digest: UInt64, mask: Int) -> Int {
+        // The digest is already mixed (and keyed per process): its low bits serve.
+        Int(truncatingIfNeeded: digest) & mask
+    }
+
+    /// The index slot that holds `position`.
+    private func slot(of position: Int, digest: UInt64) -> Int {
+        let mask = positions.count - 1
+        var slot = Self.home(of: digest, mask: mask)
+        while positions[slot] != Int32(position + 1) { slot = (slot + 1) & mask }
+        return slot
+    }
+
+    private mutating func place(digest: UInt64, position: Int) {
+        let mask = positions.count - 1
+        var slot = Self.home(of: digest, mask: mask)
+        while positions[slot] != 0 { slot = (slot + 1) & mask }
+        positions[slot] = Int32(position + 1)
+        digests[slot] = digest
+    }
+
+    /// Empties `slot`, then moves back every entry after it that its home allows, so that
+    /// no probe sequence crosses a hole.
+    private mutating func unplace(slot: Int) {
+        let mask = positions.count - 1
+        var hole = slot
+        var next = (hole + 1) & mask
+        while positions[next] != 0 {
+            let home = Self.home(of: digests[next], mask: mask)
+            // The entry at `next` may move to `hole` when its home is not in (hole, next].
+            if (next - home) & mask >= (next - hole) & mask {
+                positions[hole] = positions[next]
+                digests[hole] = digests[next]
+                hole = next
+            }
+            next = (next + 1) & mask
+        }
+        positions[hole] = 0
+        digests[hole] = 0
+    }
+
+    private mutating func grow() {
+        rebuild(capacity: max(16, positions.count * 2))
+    }
+
+    private mutating func rebuild(capacity: Int) {
+        var capacity = max(16, capacity)
+        while devices.count * 2 > capacity { capacity *= 2 }
+        positions = Array(repeating: 0, count: capacity)
+        digests = Array(repeating: 0, count: capacity)
+        for position in devices.indices {
+            place(digest: devices[position].address.digest, position: position)
+        }
+    }
+}

@@ -1,0 +1,128 @@
+import PushMockCore
+import PushMockTestSupport
+import Testing
+
+@testable import PushMockSimulation
+
+/// The simulator's device table (open addressing over keyed address digests) must behave
+/// exactly like the dictionary it replaced, and addresses must stay equal exactly when their
+/// service and token bytes are.
+struct DeviceTableTests {
+    private static let now = Timestamp(secondsSince1970: 1_800_000_000)
+
+    private static func device(_ address: DeviceAddress, at second: Int64) -> SimulatedDevice {
+        SimulatedDevice(address: address, policy: .apns, now: Timestamp(secondsSince1970: second))
+    }
+
+    /// A small key space, so that the same addresses come and go and probe sequences overlap.
+    private static func address(_ number: Int) -> DeviceAddress {
+        let services: [PushService] = [.apns, .fcm, .expo]
+        let hex = String(number / 3, radix: 16)
+        return DeviceAddress(service: services[number % 3], token: String(repeating: "0", count: 64 - hex.count) + hex)
+    }
+
+    @Test("random inserts, replacements, removals and lookups agree with a dictionary", arguments: [1, 2, 3] as [UInt64])
+    func agreesWithDictionary(seed: UInt64) {
+        var random = SeededGenerator(seed: seed)
+        var table = DeviceTable()
+        var model: [DeviceAddress: Int64] = [:]
+        for step in 0..<20_000 {
+            let address = Self.address(random.below(300))
+            switch random.below(10) {
+            case 0..<5:
+                table[address] = Self.device(address, at: Int64(step))
+                model[address] = Int64(step)
+            case 5..<8:
+                #expect(
+                    table.removeValue(forKey: address)?.lastActivity.millisecondsSince1970
+                        == model.removeValue(forKey: address).map { $0 * 1000 })
+            case 8:
+                if let position = table.position(of: address) {
+                    table[position].setConnectivity(.offline, now: Timestamp(secondsSince1970: Int64(step)))
+                    model[address] = Int64(step)
+                }
+            default:
+                // Eviction's path: keep the devices active since a recent step.
+                let since = Int64(max(0, step - 2_000))
+                table.retain { $0.lastActivity >= Timestamp(secondsSince1970: since) }
+                model = model.filter { $0.value >= since }
+            }
+            #expect(table.count == model.count)
+            if step % 500 == 0 { Self.expectSame(table, model) }
+        }
+        Self.expectSame(table, model)
+    }
+
+    private static func expectSame(_ table: DeviceTable, _ model: [DeviceAddress: Int64]) {
+        for number in 0..<300 {
+            let address = address(number)
+            let found = table.position(of: address).map { table[$0] }
+            #expect(found?.address == (model[address] == nil ? nil : address))
+            #expect(found?.lastActivity == model[address].map { Timestamp(secondsSince1970: $0) })
+        }
+        #expect(Set(table.devices.map(\.address)) == Set(model.keys))
+    }
+
+    @Test("grows past many sizes, and every device stays where its position says")
+    func growth() {
+        var table = DeviceTable()
+        for number in 0..<5_000 {
+            let position = table.insert(Self.device(Self.address(number), at: Int64(number)))
+            #expect(table[position].address == Self.address(number))
+        }
+        for number in stride(from: 0, to: 5_000, by: 7) {
+            #expect(table.position(of: Self.address(number)).map { table[$0].address } == Self.address(number))
+        }
+        #expect(table.position(of: Self.address(5_000)) == nil)
+        table.removeAll()
+        #expect(table.count == 0)
+        #expect(table.position(of: Self.address(1)) == nil)
+    }
+
+    @Test("addresses are equal exactly when service and token bytes are; equal ones hash alike")
+    func addressEquality() {
+        let token = String(repeating: "ab", count: 32)
+        let apns = DeviceAddress(service: .apns, token: token)
+        #expect(apns == DeviceAddress(service: .apns, token: token.uppercased()))  // canonical form
+        #expect(apns.hashValue == DeviceAddress(service: .apns, token: token.uppercased()).hashValue)
+        #expect(apns != DeviceAddress(service: .fcm, token: token))
+        #expect(apns != DeviceAddress(service: .apns, token: String(token.dropLast()) + "c"))
+        #expect(apns != DeviceAddress(service: .apns, token: token + "ab"))
+        // Changing the token through the property gives the same value as making it anew.
+        var changed = DeviceAddress(service: .fcm, token: "a")
+        changed.token = "fcm-token:APA91b"
+        #expect(changed == DeviceAddress(service: .fcm, token: "fcm-token:APA91b"))
+        #expect(changed.hashValue == DeviceAddress(service: .fcm, token: "fcm-token:APA91b").hashValue)
+        // Tokens of every length up to two words and a bit, and non-ASCII bytes.
+        for length in 0...20 {
+            let text = String(repeating: "é", count: length)
+            #expect(DeviceAddress(service: .fcm, token: text) == DeviceAddress(service: .fcm, token: text))
+            #expect(DeviceAddress(service: .fcm, token: text) != DeviceAddress(service: .fcm, token: text + "x"))
+            #expect(
+                DeviceAddress.digest(of: String(repeating: "x", count: length))
+                    != DeviceAddress.digest(of: String(repeating: "y", count: length))
+                    || length == 0)
+        }
+    }
+
+    @Test("a simulator with many devices finds each one again")
+    func simulatorLookups() throws {
+        let simulator = DeliverySimulator()
+        let deliveries = (0..<2_000).map { number in
+            SimulatedDelivery(
+                address: Self.address(number), policy: .fcm,
+                notification: SimulatedNotification(
+                    id: "n\(number)", app: "app", sentAt: Self.now, priority: .high, expiry: .immediately, kind: "data", payload: []))
+        }
+        simulator.receive(deliveries, now: Self.now)
+        #expect(simulator.count == 2_000)
+        for number in stride(from: 0, to: 2_000, by: 13) {
+            let device = try #require(simulator.device(Self.address(number), now: Self.now))
+            #expect(device.notifications.map(\.notification.id) == ["n\(number)"])
+        }
+        #expect(simulator.remove(Self.address(5)))
+        #expect(!simulator.remove(Self.address(5)))
+        #expect(simulator.device(Self.address(6), now: Self.now)?.notifications.first?.notification.id == "n6")
+        #expect(simulator.devices(now: Self.now).count == 1_999)
+    }
+}
