@@ -48,5 +48,24 @@ struct DeliveryInternerTests {
         var a = first
         var b = second
         #expect(a.withUTF8 { $0.baseAddress } == b.withUTF8 { $0.baseAddress })
+        // Another app in between (past the back-to-back shortcut), then the first again.
+        let other = interner.app(String("dev.pushmock.other.long.enough.for.the.heap.too"))
+        #expect(other == "dev.pushmock.other.long.enough.for.the.heap.too")
+        var c = interner.app(String("dev.pushmock.sample.long.enough.for.the.heap"))
+        #expect(c == first)
+        #expect(c.withUTF8 { $0.baseAddress } == a.withUTF8 { $0.baseAddress })
+    }
+
+    @Test("payloads of one length that differ in one byte are not shared")
+    func sameLengthPayloads() {
+        let interner = DeliveryInterner()
+        let base = Array(repeating: UInt8(ascii: "x"), count: 300)
+        _ = interner.payload(base)
+        for position in [0, 1, 150, 298, 299] {
+            var changed = base
+            changed[position] = UInt8(ascii: "y")
+            #expect(interner.payload(changed) == changed)
+            #expect(interner.payload(base) == base)
+        }
     }
 }

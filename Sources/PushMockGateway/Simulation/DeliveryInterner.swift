@@ -17,6 +17,7 @@ package final class DeliveryInterner {
     private var payloads: [Int: [UInt8]] = [:]
     private var apps: [String: String] = [:]
     private var lastPayload: [UInt8]?
+    private var lastApp: String?
 
     package init() {}
 
@@ -41,6 +42,14 @@ package final class DeliveryInterner {
 
     /// `app`, or an equal string handed out before.
     package func app(_ app: String) -> String {
+        // A connection's pushes are nearly always for one app: one compare instead of hashing.
+        if let last = lastApp, last == app { return last }
+        let shared = sharedApp(app)
+        lastApp = shared
+        return shared
+    }
+
+    private func sharedApp(_ app: String) -> String {
         if let known = apps[app] { return known }
         if apps.count >= Self.capacity { apps.removeAll(keepingCapacity: true) }
         apps[app] = app
