@@ -42,10 +42,11 @@ struct DeviceTableTests {
                     model[address] = Int64(step)
                 }
             default:
-                // Eviction's path: keep the devices active since a recent step.
-                let since = Int64(max(0, step - 2_000))
-                table.retain { $0.lastActivity >= Timestamp(secondsSince1970: since) }
-                model = model.filter { $0.value >= since }
+                // Eviction's path: forget the least recently active (every step is a distinct
+                // second, so the order has no ties).
+                let count = random.below(model.count / 4 + 1)
+                table.removeLeastRecentlyActive(count)
+                for (address, _) in model.sorted(by: { $0.value < $1.value }).prefix(count) { model[address] = nil }
             }
             #expect(table.count == model.count)
             if step % 500 == 0 { Self.expectSame(table, model) }

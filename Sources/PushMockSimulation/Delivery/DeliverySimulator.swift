@@ -226,9 +226,7 @@ public final class DeliverySimulator: Sendable {
     /// Beyond the limit, forgets the least recently active tenth (amortises the sort).
     private static func evictIfNeeded(_ state: inout State, limit: Int) {
         guard state.devices.count > limit else { return }
-        let excess = state.devices.count - limit + max(1, limit / 10)
-        let oldest = Set(state.devices.devices.sorted { $0.lastActivity < $1.lastActivity }.prefix(excess).map(\.address))
-        state.devices.retain { !oldest.contains($0.address) }
+        state.devices.removeLeastRecentlyActive(state.devices.count - limit + max(1, limit / 10))
     }
 }
 

@@ -86,9 +86,20 @@ struct DeviceTable {
         digests.removeAll()
     }
 
-    /// Keeps the devices `keep` accepts (in their order) and rebuilds the index.
-    mutating func retain(where keep: (SimulatedDevice) -> Bool) {
-        devices = devices.filter(keep)
+    /// Forgets the `count` devices least recently active, in place (the others keep their
+    /// order). Sorts positions, not devices: sorting the devices themselves copied all of them,
+    /// and a filtered copy of 100,000 devices would briefly double the table's memory.
+    mutating func removeLeastRecentlyActive(_ count: Int) {
+        guard count > 0 else { return }
+        let oldest: Set<Int> = devices.withUnsafeBufferPointer { devices in
+            Set(devices.indices.sorted { devices[$0].lastActivity < devices[$1].lastActivity }.prefix(count))
+        }
+        var kept = 0
+        for position in devices.indices where !oldest.contains(position) {
+            if kept != position { devices.swapAt(kept, position) }
+            kept += 1
+        }
+        devices.removeLast(devices.count - kept)
         rebuild(capacity: positions.count)
     }
 
