@@ -106,6 +106,30 @@ struct DeviceTableTests {
         }
     }
 
+    @Test("no pair of token edits collides under every key", arguments: [1, 2, 3] as [UInt64])
+    func digestDependsOnKey(seed: UInt64) {
+        // Flipping a word's top bit and compensating in the next word collided under every key
+        // while each word was mixed by a multiply and a rotate alone (the difference after the
+        // first word was the constant 1 << 28).
+        var random = SeededGenerator(seed: seed)
+        let first = random.next()
+        let second = random.next()
+        let original = [first, second]
+        let edited = [first ^ (1 << 63), second ^ (1 << 28)]
+        for _ in 0..<8 {
+            let key = random.next()
+            let a = original.withUnsafeBytes { DeviceAddress.digest(of: $0, key: key) }
+            let b = edited.withUnsafeBytes { DeviceAddress.digest(of: $0, key: key) }
+            #expect(a != b)
+        }
+        // And one key spreads neighbouring tokens over the low bits the table uses.
+        let homes = Set(
+            (0..<256).map { number in
+                [first, UInt64(number)].withUnsafeBytes { DeviceAddress.digest(of: $0, key: second) } & 1023
+            })
+        #expect(homes.count > 150)
+    }
+
     @Test("a simulator with many devices finds each one again")
     func simulatorLookups() throws {
         let simulator = DeliverySimulator()

@@ -87,13 +87,14 @@ public struct DeviceAddress: Hashable, Sendable, Comparable, CustomStringConvert
         return Array(token.utf8).withUnsafeBytes { digest(of: $0, key: key) }
     }
 
-    private static func digest(of bytes: UnsafeRawBufferPointer, key: UInt64) -> UInt64 {
-        // Per word a multiply and a rotate (cheap, and every input bit reaches the high half);
-        // the full mix once at the end spreads them over every bit.
+    static func digest(of bytes: UnsafeRawBufferPointer, key: UInt64) -> UInt64 {
+        // The full mix per word: with only a multiply and a rotate per word, flipping a word's
+        // top bit changed the state by a constant whatever the key, so anyone could write
+        // tokens that collide under every key.
         var state = key ^ UInt64(truncatingIfNeeded: bytes.count)
         var offset = 0
         while offset + 8 <= bytes.count {
-            state = ((state ^ bytes.loadUnaligned(fromByteOffset: offset, as: UInt64.self)) &* 0x9E37_79B9_7F4A_7C15).rotateLeft(29)
+            state = mix(state ^ bytes.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
             offset += 8
         }
         if offset < bytes.count {
@@ -101,7 +102,7 @@ public struct DeviceAddress: Hashable, Sendable, Comparable, CustomStringConvert
             for index in offset..<bytes.count {
                 tail |= UInt64(bytes[index]) << (8 * UInt64(index - offset))
             }
-            state = ((state ^ tail) &* 0x9E37_79B9_7F4A_7C15).rotateLeft(29)
+            state = mix(state ^ tail)
         }
         return mix(state)
     }
@@ -117,10 +118,6 @@ public struct DeviceAddress: Hashable, Sendable, Comparable, CustomStringConvert
     }
 
     public var description: String { "\(service)/\(token)" }
-}
-
-extension UInt64 {
-    fileprivate func rotateLeft(_ count: UInt64) -> UInt64 { self << count | self >> (64 - count) }
 }
 
 /// Whether a device can be reached.
