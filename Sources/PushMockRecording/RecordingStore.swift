@@ -173,20 +173,15 @@ public final class RecordingStore: Sendable {
         // Capped: after one huge line the next ones would otherwise each hold a huge buffer.
         let lengthCap = 4096
         var expectedLength = min(lineLengthHint.load(ordering: .relaxed), lengthCap) + 128
-        // Through the buffer: iterating the array, or passing `records[index]` while `records`
-        // is `inout`, copies each record (two dozen references retained and released).
-        records.withUnsafeBufferPointer { records in
-            for record in records.indices {
-                var line = [UInt8](unsafeUninitializedCapacity: headroom + expectedLength) { buffer, initialized in
-                    buffer.baseAddress!.initialize(repeating: 0, count: headroom)
-                    initialized = headroom
-                }
-                records[record].encodeJSONLineAfterSequence(into: &line)
-                // The next line is usually about as long (same client, same shape).
-                expectedLength = min(line.count - headroom, lengthCap) + 128
-                lines.append(line)
-                summaries.append(ExchangeSummary(records[record]))
+        for index in records.indices {
+            var line = [UInt8](unsafeUninitializedCapacity: headroom + expectedLength) { buffer, initialized in
+                buffer.baseAddress!.initialize(repeating: 0, count: headroom)
+                initialized = headroom
             }
+            Self.encodeLine(of: &records[index], into: &line, summaries: &summaries)
+            // The next line is usually about as long (same client, same shape).
+            expectedLength = min(line.count - headroom, lengthCap) + 128
+            lines.append(line)
         }
         if let last = lines.last {
             lineLengthHint.store(last.count - headroom, ordering: .relaxed)
@@ -227,6 +222,19 @@ public final class RecordingStore: Sendable {
             continuation.resume(returning: true)
         }
         return outcome
+    }
+
+    /// Encodes `record`'s journal line (after its sequence number) and its summary.
+    ///
+    /// The record comes `inout` only so that it is read in place: a record read from the
+    /// array, a buffer or a pointer and passed to a function the compiler does not inline is
+    /// copied first (two dozen references retained, then released), ≈ 1.5 % of the gateway's
+    /// samples. Nothing here changes it.
+    private static func encodeLine(
+        of record: inout ExchangeRecord, into line: inout [UInt8], summaries: inout [ExchangeSummary]
+    ) {
+        record.encodeJSONLineAfterSequence(into: &line)
+        summaries.append(ExchangeSummary(borrowing: record))
     }
 
     /// Appends a batch as ``append(_:journal:)`` does and returns its journal bytes (every

@@ -52,6 +52,12 @@ public struct ExchangeSummary: Sendable, Hashable {
 
     /// The summary of a record.
     public init(_ record: ExchangeRecord) {
+        self.init(borrowing: record)
+    }
+
+    /// The summary of a record, which is only read (the store's hot path: passing a record
+    /// owned copies it).
+    init(borrowing record: borrowing ExchangeRecord) {
         self.timeMilliseconds = record.timeMilliseconds
         self.namespace = record.namespace
         self.platform = record.platform

@@ -49,10 +49,18 @@ public struct HTTPHeaderList: Sendable, Hashable, RandomAccessCollection, Expres
 
     /// An empty list with room for `fields` fields of `bytes` bytes in total (one allocation
     /// each, sized exactly).
+    ///
+    /// Through `reserveCapacity`, which the compiler specialises for `Span`:
+    /// `Array(unsafeUninitializedCapacity:)` allocates through a standard-library entry point
+    /// that is not inlinable, so for an element type of ours it looked up the storage class's
+    /// generic metadata in the runtime's table on every call (≈ 2 % of the gateway's and of
+    /// the sender's samples: every request and response makes a list).
     @inlinable
     public init(fields: Int, bytes: Int) {
-        self.storage = Array(unsafeUninitializedCapacity: bytes) { _, count in count = 0 }
-        self.spans = Array(unsafeUninitializedCapacity: fields) { _, count in count = 0 }
+        self.storage = []
+        self.spans = []
+        storage.reserveCapacity(bytes)
+        spans.reserveCapacity(fields)
     }
 
     /// Reserves space so that appending a request's headers does not reallocate.

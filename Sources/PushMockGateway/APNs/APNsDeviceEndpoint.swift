@@ -202,18 +202,21 @@ struct APNsDeviceEndpoint: GatewayEndpoint {
         linting?.apns(exchange, now: context.now) ?? []
     }
 
-    func record(_ exchange: APNsExchange, in context: PipelineContext, latencyMicroseconds: Int64) -> ExchangeRecord? {
-        var record = ExchangeRecorder.apnsRecord(
+    func record(_ exchange: APNsExchange, in context: PipelineContext, latencyMicroseconds: Int64, into record: inout ExchangeRecord)
+        -> Bool
+    {
+        ExchangeRecorder.apnsRecord(
             exchange,
             connection: context.connection,
             time: context.now,
-            latencyMicroseconds: latencyMicroseconds
+            namespace: ExchangeRecorder.namespace(
+                of: exchange.request,
+                app: exchange.topic.map { exchange.pushType?.bundleID(fromTopic: $0) ?? $0 }
+            ),
+            latencyMicroseconds: latencyMicroseconds,
+            into: &record
         )
-        record.namespace = ExchangeRecorder.namespace(
-            of: exchange.request,
-            app: exchange.topic.map { exchange.pushType?.bundleID(fromTopic: $0) ?? $0 }
-        )
-        return record
+        return true
     }
 
     // MARK: Answers
@@ -297,7 +300,9 @@ struct UnroutedEndpoint: GatewayEndpoint {
     func answerInjected(_ action: FaultAction, _ exchange: inout APNsExchange, in context: PipelineContext) {}
     func applyState(_ exchange: inout APNsExchange, in context: PipelineContext) {}
 
-    func record(_ exchange: APNsExchange, in context: PipelineContext, latencyMicroseconds: Int64) -> ExchangeRecord? {
-        apns.record(exchange, in: context, latencyMicroseconds: latencyMicroseconds)
+    func record(_ exchange: APNsExchange, in context: PipelineContext, latencyMicroseconds: Int64, into record: inout ExchangeRecord)
+        -> Bool
+    {
+        apns.record(exchange, in: context, latencyMicroseconds: latencyMicroseconds, into: &record)
     }
 }

@@ -35,7 +35,9 @@ struct ControlEndpoint: GatewayEndpoint {
         }
     }
 
-    func record(_ exchange: ControlExchange, in context: PipelineContext, latencyMicroseconds: Int64) -> ExchangeRecord? {
-        nil
+    func record(_ exchange: ControlExchange, in context: PipelineContext, latencyMicroseconds: Int64, into record: inout ExchangeRecord)
+        -> Bool
+    {
+        false
     }
 }

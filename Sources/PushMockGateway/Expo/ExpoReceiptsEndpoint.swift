@@ -122,15 +122,17 @@ struct ExpoReceiptsEndpoint: GatewayEndpoint {
         return .ok
     }
 
-    func record(_ exchange: ExpoReceiptsExchange, in context: PipelineContext, latencyMicroseconds: Int64) -> ExchangeRecord? {
-        var record = ExchangeRecorder.expoReceiptsRecord(
+    func record(
+        _ exchange: ExpoReceiptsExchange, in context: PipelineContext, latencyMicroseconds: Int64, into record: inout ExchangeRecord
+    ) -> Bool {
+        record = ExchangeRecorder.expoReceiptsRecord(
             exchange,
             connection: context.connection,
             time: context.now,
             latencyMicroseconds: latencyMicroseconds
         )
         record.namespace = ExchangeRecorder.namespace(of: exchange.request, app: nil)
-        return record
+        return true
     }
 
     private func fail(_ exchange: inout ExpoReceiptsExchange, _ error: ExpoRequestError, retryAfter: Int? = nil) {

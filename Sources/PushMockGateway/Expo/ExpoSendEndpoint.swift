@@ -199,15 +199,17 @@ struct ExpoSendEndpoint: GatewayEndpoint {
         linting?.expo(exchange, now: context.now) ?? []
     }
 
-    func record(_ exchange: ExpoSendExchange, in context: PipelineContext, latencyMicroseconds: Int64) -> ExchangeRecord? {
-        var record = ExchangeRecorder.expoSendRecord(
+    func record(_ exchange: ExpoSendExchange, in context: PipelineContext, latencyMicroseconds: Int64, into record: inout ExchangeRecord)
+        -> Bool
+    {
+        record = ExchangeRecorder.expoSendRecord(
             exchange,
             connection: context.connection,
             time: context.now,
             latencyMicroseconds: latencyMicroseconds
         )
         record.namespace = ExchangeRecorder.namespace(of: exchange.request, app: exchange.send?.project)
-        return record
+        return true
     }
 
     private func answer(_ exchange: inout ExpoSendExchange, send: ExpoSendRequest, retryAfter: Int?) {

@@ -178,15 +178,17 @@ struct FCMSendEndpoint: GatewayEndpoint {
         linting?.fcm(exchange, now: context.now) ?? []
     }
 
-    func record(_ exchange: FCMSendExchange, in context: PipelineContext, latencyMicroseconds: Int64) -> ExchangeRecord? {
-        var record = ExchangeRecorder.fcmRecord(
+    func record(_ exchange: FCMSendExchange, in context: PipelineContext, latencyMicroseconds: Int64, into record: inout ExchangeRecord)
+        -> Bool
+    {
+        record = ExchangeRecorder.fcmRecord(
             exchange,
             connection: context.connection,
             time: context.now,
+            namespace: ExchangeRecorder.namespace(of: exchange.request, app: exchange.project?.rawValue),
             latencyMicroseconds: latencyMicroseconds
         )
-        record.namespace = ExchangeRecorder.namespace(of: exchange.request, app: exchange.project?.rawValue)
-        return record
+        return true
     }
 
     /// The registry's verdict on a registration token (C3 rows INVALID_ARGUMENT,

@@ -164,8 +164,12 @@ struct IIDTopicEndpoint: GatewayEndpoint {
         exchange.reply = .respond(HTTPResponseMessage(status: 200, headers: Self.jsonHeaders(), body: body.bytes))
     }
 
-    func record(_ exchange: IIDTopicExchange, in context: PipelineContext, latencyMicroseconds: Int64) -> ExchangeRecord? {
-        ExchangeRecorder.iidRecord(exchange, connection: context.connection, time: context.now, latencyMicroseconds: latencyMicroseconds)
+    func record(_ exchange: IIDTopicExchange, in context: PipelineContext, latencyMicroseconds: Int64, into record: inout ExchangeRecord)
+        -> Bool
+    {
+        record = ExchangeRecorder.iidRecord(
+            exchange, connection: context.connection, time: context.now, latencyMicroseconds: latencyMicroseconds)
+        return true
     }
 
     private func fail(_ exchange: inout IIDTopicExchange, _ status: Int, _ error: String) {

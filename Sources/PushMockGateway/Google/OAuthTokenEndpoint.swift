@@ -147,8 +147,12 @@ struct OAuthTokenEndpoint: GatewayEndpoint {
         exchange.reply = .respond(HTTPResponseMessage(status: 200, headers: headers, body: body.bytes))
     }
 
-    func record(_ exchange: OAuthTokenExchange, in context: PipelineContext, latencyMicroseconds: Int64) -> ExchangeRecord? {
-        ExchangeRecorder.oauthRecord(exchange, connection: context.connection, time: context.now, latencyMicroseconds: latencyMicroseconds)
+    func record(_ exchange: OAuthTokenExchange, in context: PipelineContext, latencyMicroseconds: Int64, into record: inout ExchangeRecord)
+        -> Bool
+    {
+        record = ExchangeRecorder.oauthRecord(
+            exchange, connection: context.connection, time: context.now, latencyMicroseconds: latencyMicroseconds)
+        return true
     }
 
     /// Under `--auth none`, an assertion from an account the gateway does not know is issued a

@@ -58,7 +58,9 @@ struct InboxEndpoint: GatewayEndpoint {
         exchange.reply = .respond(HTTPResponseMessage(status: 200, headers: headers, body: asset.bytes))
     }
 
-    func record(_ exchange: InboxExchange, in context: PipelineContext, latencyMicroseconds: Int64) -> ExchangeRecord? {
-        nil
+    func record(_ exchange: InboxExchange, in context: PipelineContext, latencyMicroseconds: Int64, into record: inout ExchangeRecord)
+        -> Bool
+    {
+        false
     }
 }

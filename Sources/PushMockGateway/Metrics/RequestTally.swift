@@ -112,7 +112,7 @@ struct MetricsEndpoint: GatewayEndpoint {
         exchange.reply = .respond(HTTPResponseMessage(status: 200, headers: headers, body: method == "HEAD" ? [] : body))
     }
 
-    func record(_ exchange: Exchange, in context: PipelineContext, latencyMicroseconds: Int64) -> ExchangeRecord? {
-        nil
+    func record(_ exchange: Exchange, in context: PipelineContext, latencyMicroseconds: Int64, into record: inout ExchangeRecord) -> Bool {
+        false
     }
 }

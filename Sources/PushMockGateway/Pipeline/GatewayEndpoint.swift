@@ -55,8 +55,14 @@ protocol GatewayEndpoint {
     /// Lint findings of an accepted exchange.
     func lint(_ exchange: Exchange, in context: PipelineContext) -> [LintNote]
 
-    /// The record (with the namespace); `nil` for endpoints that are not recorded.
-    func record(_ exchange: Exchange, in context: PipelineContext, latencyMicroseconds: Int64) -> ExchangeRecord?
+    /// Fills in the record (with the namespace) and returns `true`; `false` for endpoints that
+    /// are not recorded.
+    ///
+    /// `record` is a fresh record already in the batch, filled in place rather than returned:
+    /// an `ExchangeRecord` is ≈ 600 bytes holding two dozen references, and the compiler
+    /// copied a returned one (retaining every reference, then releasing the original) at each
+    /// hand-off between the builder and the batch, ≈ 2 % of the gateway's samples.
+    func record(_ exchange: Exchange, in context: PipelineContext, latencyMicroseconds: Int64, into record: inout ExchangeRecord) -> Bool
 }
 
 extension GatewayEndpoint {

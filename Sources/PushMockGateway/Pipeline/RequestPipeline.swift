@@ -85,23 +85,34 @@ extension GatewayConnection {
         batch.replies.append(reply)
 
         let injectedDelay = reply.delay.map { $0.wholeMicroseconds } ?? 0
-        guard var record = endpoint.record(exchange, in: context, latencyMicroseconds: Self.microseconds(since: started) + injectedDelay)
+        // The record is filled in where it stays, the batch's array (see
+        // `GatewayEndpoint.record`), and every later step changes it there.
+        let slot = batch.records.count
+        batch.records.append(Self.blankRecord)
+        guard
+            endpoint.record(
+                exchange, in: context, latencyMicroseconds: Self.microseconds(since: started) + injectedDelay,
+                into: &batch.records[slot])
         else {
+            batch.records.removeLast()
             return
         }
         let reachesDevice = exchange.isAccepted && playback == nil && (fault?.action.effect ?? .normalAnswer) == .normalAnswer
         if reachesDevice {
             let notes = endpoint.lint(exchange, in: context)
-            if !notes.isEmpty { record.notification?.lint = notes }
+            if !notes.isEmpty { batch.records[slot].notification?.lint = notes }
             let before = batch.deliveries.count
             endpoint.appendDeliveries(of: exchange, in: context, to: &batch.deliveries)
-            for _ in before..<batch.deliveries.count { batch.deliveryRecords.append(batch.records.count) }
-            for annotator in context.annotators { annotator.annotate(&record) }
+            for _ in before..<batch.deliveries.count { batch.deliveryRecords.append(slot) }
+            for annotator in context.annotators { annotator.annotate(&batch.records[slot]) }
         }
-        if let fault { Self.annotate(&record, with: fault) }
-        if let playback { Self.annotate(&record, with: playback) }
-        batch.records.append(record)
+        if let fault { Self.annotate(&batch.records[slot], with: fault) }
+        if let playback { Self.annotate(&batch.records[slot], with: playback) }
     }
+
+    /// Where each record starts: copying it is cheaper than building `ExchangeRecord()`, which
+    /// the compiler built on the stack and then copied anyway.
+    private static let blankRecord = ExchangeRecord()
 
     /// The first fault rule that fires for the exchange, seen as its endpoint's platform; `nil`
     /// when none does or the endpoint takes no faults.

@@ -13,6 +13,7 @@ extension ExchangeRecorder {
         _ outcome: FCMSendExchange,
         connection: GatewayConnectionContext,
         time: Timestamp,
+        namespace: String?,
         latencyMicroseconds: Int64
     ) -> ExchangeRecord {
         let request = outcome.request
@@ -42,6 +43,7 @@ extension ExchangeRecorder {
             reason: outcome.error.map { $0.fcmErrorCode?.rawValue ?? $0.status.name },
             connection: connection,
             time: time,
+            namespace: namespace,
             latencyMicroseconds: latencyMicroseconds,
             annotations: annotations
         )
@@ -151,6 +153,7 @@ extension ExchangeRecorder {
         reason: String?,
         connection: GatewayConnectionContext,
         time: Timestamp,
+        namespace: String? = nil,
         latencyMicroseconds: Int64,
         annotations: [String: String]
     ) -> ExchangeRecord {
@@ -181,6 +184,7 @@ extension ExchangeRecorder {
         }
         return ExchangeRecord(
             timeMilliseconds: time.millisecondsSince1970,
+            namespace: namespace,
             platform: platform,
             connection: connection.recordedConnection,
             streamID: request.streamID,

@@ -89,8 +89,10 @@ struct ExchangeRecorder {
         _ outcome: APNsExchange,
         connection: GatewayConnectionContext,
         time: Timestamp,
-        latencyMicroseconds: Int64
-    ) -> ExchangeRecord {
+        namespace: String?,
+        latencyMicroseconds: Int64,
+        into record: inout ExchangeRecord
+    ) {
         let request = outcome.request
         var auth: AuthInfo?
         var authorizationPlaceholder = "[absent]"
@@ -158,33 +160,29 @@ struct ExchangeRecorder {
             responseHeaders = streaming.headers
         }
 
-        return ExchangeRecord(
-            timeMilliseconds: time.millisecondsSince1970,
-            platform: .apns,
-            connection: connection.recordedConnection,
-            streamID: request.streamID,
-            environment: outcome.environment.name,
-            request: RequestInfo(
-                method: request.method,
-                path: request.path,
-                authority: request.authority,
-                scheme: request.scheme,
-                headers: recordedHeaders(request.headers, authorization: authorizationPlaceholder),
-                body: request.body.isEmpty ? .none : RecordedBody(capturing: request.body),
-                bodySize: request.bodyByteCount
-            ),
-            auth: auth,
-            notification: notification,
-            response: ResponseInfo(
-                status: status,
-                reason: outcome.reason?.rawValue,
-                headers: responseHeaders,
-                body: responseBody,
-                timestampMilliseconds: outcome.timestamp?.millisecondsSince1970
-            ),
-            latencyMicroseconds: latencyMicroseconds,
-            annotations: annotations
-        )
+        // Field by field into the batch's record (see `GatewayEndpoint.record`).
+        record.timeMilliseconds = time.millisecondsSince1970
+        record.namespace = namespace
+        record.platform = .apns
+        record.connection = connection.recordedConnection
+        record.streamID = request.streamID
+        record.environment = outcome.environment.name
+        record.request.method = request.method
+        record.request.path = request.path
+        record.request.authority = request.authority
+        record.request.scheme = request.scheme
+        record.request.headers = recordedHeaders(request.headers, authorization: authorizationPlaceholder)
+        record.request.body = request.body.isEmpty ? .none : RecordedBody(capturing: request.body)
+        record.request.bodySize = request.bodyByteCount
+        record.auth = auth
+        record.notification = notification
+        record.response.status = status
+        record.response.reason = outcome.reason?.rawValue
+        record.response.headers = responseHeaders
+        record.response.body = responseBody
+        record.response.timestampMilliseconds = outcome.timestamp?.millisecondsSince1970
+        record.latencyMicroseconds = latencyMicroseconds
+        record.annotations = annotations
     }
 
     /// The namespace a record belongs to, for isolating parallel test runs: the

@@ -84,9 +84,14 @@ final class GatewayConnection: HTTPConnectionResponder {
     private func count(
         _ endpoint: EndpointID, in batch: PipelineBatch, recordsBefore: Int, faultsBefore: Int, batchStarted: ContinuousClock.Instant
     ) {
-        if batch.records.count > recordsBefore, let record = batch.records.last {
+        if batch.records.count > recordsBefore {
+            // Read in place: `let record = batch.records.last` copied the whole record.
+            let last = batch.records.count - 1
             tally?.count(
-                endpoint, status: record.response.status, reason: record.response.reason, latency: .microseconds(record.latencyMicroseconds)
+                endpoint,
+                status: batch.records[last].response.status,
+                reason: batch.records[last].response.reason,
+                latency: .microseconds(batch.records[last].latencyMicroseconds)
             )
         } else if let reply = batch.replies.last {
             let status: Int
