@@ -13,7 +13,8 @@ final class ConnectionDriver {
     private struct InFlight {
         var item: Item
         let started: NIODeadline
-        let streamID: Int32
+        /// Set once the transport has opened the stream.
+        var streamID: Int32 = 0
         let authorization: String?
     }
 
@@ -23,8 +24,7 @@ final class ConnectionDriver {
     private let eventLoop: any EventLoop
     private var id = -1
     private var auth = ConnectionAuthState()
-    private var inFlight: [UInt64: InFlight] = [:]
-    private var nextKey: UInt64 = 0
+    private var inFlight = InFlightTable<InFlight>()
     private var isGone = false
     private var lastActivity = NIODeadline.now()
     private var tick: Scheduled<Void>?
@@ -118,14 +118,16 @@ final class ConnectionDriver {
         var item = item
         item.attempts += 1
         let request = makeRequest(item.request, authorization: authorization)
-        let key = nextKey
-        nextKey &+= 1
-        let started = NIODeadline.now()
+        // In the table before the send (the key is the stream's tag); a refused send takes it
+        // out again.
+        let key = inFlight.insert(InFlight(item: item, started: NIODeadline.now(), authorization: authorization))
         switch handler.send(request, tag: key, flush: false) {
         case .success(let streamID):
-            inFlight[key] = InFlight(item: item, started: started, streamID: streamID, authorization: authorization)
+            inFlight.update(key) { $0.streamID = streamID }
         case .failure(let error):
-            engine.resolve(item, engine.faultVerdict(for: error, timedOut: false))
+            if let entry = inFlight.removeValue(forKey: key) {
+                engine.resolve(entry.item, engine.faultVerdict(for: error, timedOut: false))
+            }
         }
     }
 
@@ -179,10 +181,7 @@ final class ConnectionDriver {
 
     private func onTick() {
         let now = NIODeadline.now()
-        var expired: [UInt64] = []
-        for (key, entry) in inFlight where now - entry.started >= requestTimeout {
-            expired.append(key)
-        }
+        let expired = inFlight.keys { now - $0.started >= requestTimeout }
         for key in expired {
             guard let entry = inFlight[key] else { continue }
             // Resets the stream (CANCEL); no response will be reported for it.
