@@ -193,6 +193,32 @@ struct HardeningLimitsTests {
         }
     }
 
+    @Test("headers repeated on one connection are recorded as sent each time; a changed list is redacted afresh")
+    func repeatedHeadersOnOneConnection() async throws {
+        try await withPushMock { mock in
+            let first = try mock.apnsRequest(headers: [("cookie", "session=one"), ("x-trace", "1")])
+            let second = try mock.apnsRequest(headers: [("cookie", "session=two"), ("x-trace", "2")])
+            let connection = try await mock.connect()
+            for request in [first, first, second, first] {
+                #expect(try await connection.send(request).status == 200)
+            }
+            await connection.close()
+            let records = mock.recordings.records(newestFirst: false)
+            try #require(records.count == 4)
+            let fields = records.map { record in record.request.headers.map { "\($0.name)=\($0.value)" } }
+            for (index, trace) in ["1", "1", "2", "1"].enumerated() {
+                #expect(fields[index].count == 5)
+                #expect(fields[index].contains("x-trace=\(trace)"), "record \(index)")
+                #expect(fields[index].contains("cookie=[withheld]"), "record \(index)")
+                #expect(!fields[index].contains { $0.contains("session=") }, "record \(index) kept a cookie")
+                #expect(fields[index].first?.hasPrefix("authorization=") == true)
+                #expect(fields[index].first?.contains("signature withheld") == true)
+            }
+            #expect(fields[0] == fields[1])
+            #expect(fields[0] == fields[3])
+        }
+    }
+
     @Test("with a control token, requests need it as a bearer token or the inbox cookie")
     func controlToken() async throws {
         try await withPushMock(configure: { $0.controlAccess.token = "s3cret" }) { mock in

@@ -87,6 +87,12 @@ public struct HTTPHeaderList: Sendable, Hashable, RandomAccessCollection, Expres
         }
     }
 
+    /// Whether `other` holds the same fields in the same order, byte for byte (one `memcmp`;
+    /// `==` compares the bytes one by one).
+    package func hasSameFields(as other: HTTPHeaderList) -> Bool {
+        spans == other.spans && storage.hasSameBytes(as: other.storage)
+    }
+
     /// A copy in which each field for which `replacement` returns a value carries that value
     /// instead, made in one pass over the fields (`replacement` is asked once per field); the
     /// list itself (shared, not copied) when `replacement` returns `nil` for every field.

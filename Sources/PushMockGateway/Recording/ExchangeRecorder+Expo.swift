@@ -127,7 +127,7 @@ extension ExchangeRecorder {
                 path: request.path,
                 authority: request.authority,
                 scheme: request.scheme,
-                headers: recordedHeaders(request.headers, authorization: "Bearer [Expo access token; withheld]"),
+                headers: recordedHeaders(request.headers, authorization: "Bearer [Expo access token; withheld]", on: connection),
                 body: request.body.isEmpty ? .none : RecordedBody(capturing: request.body),
                 bodySize: request.bodyByteCount
             ),

@@ -193,7 +193,7 @@ extension ExchangeRecorder {
                 path: request.path,
                 authority: request.authority,
                 scheme: request.scheme,
-                headers: recordedHeaders(request.headers, authorization: placeholder),
+                headers: recordedHeaders(request.headers, authorization: placeholder, on: connection),
                 body: recordedBody,
                 bodySize: request.bodyByteCount
             ),

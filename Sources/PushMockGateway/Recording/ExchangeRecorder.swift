@@ -171,7 +171,7 @@ struct ExchangeRecorder {
         record.request.path = request.path
         record.request.authority = request.authority
         record.request.scheme = request.scheme
-        record.request.headers = recordedHeaders(request.headers, authorization: authorizationPlaceholder)
+        record.request.headers = recordedHeaders(request.headers, authorization: authorizationPlaceholder, on: connection)
         record.request.body = request.body.isEmpty ? .none : RecordedBody(capturing: request.body)
         record.request.bodySize = request.bodyByteCount
         record.auth = auth
@@ -199,6 +199,19 @@ struct ExchangeRecorder {
     /// `authorization` field or another credential (``credentialFields``) — copied with the
     /// `authorization` value replaced by `placeholder` and the others by `[withheld]`. The
     /// record feeds the journal, the API, the inbox and replay alike, so this is the one place.
+    /// ``recordedHeaders(_:authorization:)``, reusing the connection's last result when the
+    /// request repeats the headers of the last one recorded on it.
+    static func recordedHeaders(
+        _ headers: HTTPHeaderList, authorization placeholder: String, on connection: GatewayConnectionContext
+    ) -> HTTPHeaderList {
+        if let last = connection.lastRecordedHeaders, last.placeholder == placeholder, last.request.hasSameFields(as: headers) {
+            return last.recorded
+        }
+        let recorded = recordedHeaders(headers, authorization: placeholder)
+        connection.lastRecordedHeaders = (headers, placeholder, recorded)
+        return recorded
+    }
+
     static func recordedHeaders(_ headers: HTTPHeaderList, authorization placeholder: String) -> HTTPHeaderList {
         headers.replacingValues { index in
             if headers.nameEquals(index, .authorization) { return placeholder }
