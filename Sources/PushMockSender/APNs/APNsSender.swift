@@ -70,14 +70,24 @@ public final class APNsSender: Sendable {
     /// Sends many notifications concurrently (as many as the connections allow) and calls
     /// `onResult` once for each, in completion order, from an event-loop thread — keep it
     /// short. Returns when every notification is decided.
+    @inlinable
     public func send<Notifications: Sequence>(
         contentsOf notifications: Notifications,
         onResult: @escaping @Sendable (SendResult) -> Void
     ) async where Notifications.Element == APNsNotification {
-        await engine.sendAll(
-            PreparedSequence(base: notifications, builder: APNsRequestBuilder(defaultTopic: configuration.defaultTopic)),
-            onResult: onResult
-        )
+        // Inlined into the caller, where `Notifications` is a concrete type: the engine pulls
+        // through a closure instead of generic code that looked up type metadata for every
+        // notification (≈ 3 % of a bulk send's CPU).
+        var notifications = notifications.makeIterator()
+        await send(pulling: { notifications.next() }, onResult: onResult)
+    }
+
+    /// The bulk send behind ``send(contentsOf:onResult:)``: renders each notification as the
+    /// engine pulls it.
+    @usableFromInline
+    func send(pulling next: () -> APNsNotification?, onResult: @escaping @Sendable (SendResult) -> Void) async {
+        var builder = APNsRequestBuilder(defaultTopic: configuration.defaultTopic)
+        await engine.sendAll(onResult: onResult) { next().map { builder.request(for: $0) } }
     }
 
     /// Sends many notifications and returns their summary.
@@ -118,22 +128,5 @@ public func withAPNsSender<Result: Sendable>(
     } catch {
         await sender.shutdown()
         throw error
-    }
-}
-
-/// Notifications rendered one by one as the engine pulls them.
-struct PreparedSequence<Base: Sequence>: Sequence where Base.Element == APNsNotification {
-    let base: Base
-    let builder: APNsRequestBuilder
-
-    func makeIterator() -> Iterator { Iterator(base: base.makeIterator(), builder: builder) }
-
-    struct Iterator: IteratorProtocol {
-        var base: Base.Iterator
-        var builder: APNsRequestBuilder
-
-        mutating func next() -> PreparedRequest? {
-            base.next().map { builder.request(for: $0) }
-        }
     }
 }

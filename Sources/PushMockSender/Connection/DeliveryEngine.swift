@@ -110,19 +110,16 @@ final class DeliveryEngine: Sendable {
         }
     }
 
-    /// Sends every message, at most as many at once as the connections allow, calling
-    /// `onResult` once per message (on an event-loop thread: keep it short). Returns when all
-    /// are decided.
-    func sendAll<Requests: Sequence>(
-        _ requests: Requests,
-        onResult: @escaping @Sendable (SendResult) -> Void
-    ) async where Requests.Element == PreparedRequest {
+    /// Sends every message `next` gives until it returns `nil`, at most as many at once as the
+    /// connections allow, calling `onResult` once per message (on an event-loop thread: keep it
+    /// short). Returns when all are decided.
+    func sendAll(onResult: @escaping @Sendable (SendResult) -> Void, pulling next: () -> PreparedRequest?) async {
         let job = BulkJob(onResult: onResult)
         let completion: @Sendable (SendResult) -> Void = { job.complete($0) }
         var batch: [Item] = []
         batch.reserveCapacity(64)
         var index = 0
-        for request in requests {
+        while let request = next() {
             batch.append(Item(request: request, index: index, completion: completion))
             index += 1
             if batch.count == 64 {

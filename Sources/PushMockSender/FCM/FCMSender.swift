@@ -76,16 +76,28 @@ public final class FCMSender: Sendable {
     /// Sends many messages concurrently and calls `onResult` once for each (on an event-loop
     /// thread — keep it short). Returns when every message is decided. When no access token
     /// can be obtained, every message fails with ``SenderError/Code/authorizationFailed``.
+    @inlinable
     public func send<Messages: Sequence>(
         contentsOf messages: Messages,
         validateOnly: Bool? = nil,
         onResult: @escaping @Sendable (SendResult) -> Void
     ) async where Messages.Element == FCMPushMessage {
+        // Inlined into the caller, where `Messages` is a concrete type: the engine pulls
+        // through a closure instead of generic code (see `APNsSender`).
+        var messages = messages.makeIterator()
+        await send(pulling: { messages.next() }, validateOnly: validateOnly, onResult: onResult)
+    }
+
+    /// The bulk send behind ``send(contentsOf:validateOnly:onResult:)``.
+    @usableFromInline
+    func send(
+        pulling next: () -> FCMPushMessage?, validateOnly: Bool?, onResult: @escaping @Sendable (SendResult) -> Void
+    ) async {
         do {
             _ = try await accessTokens.token()
         } catch {
             var index = 0
-            for message in messages {
+            while let message = next() {
                 onResult(
                     SendResult(
                         recipient: message.target.description,
@@ -99,7 +111,7 @@ public final class FCMSender: Sendable {
             }
             return
         }
-        await engine.sendAll(messages.lazy.map { self.prepare($0, validateOnly: validateOnly) }, onResult: onResult)
+        await engine.sendAll(onResult: onResult) { next().map { self.prepare($0, validateOnly: validateOnly) } }
     }
 
     /// Sends many messages and returns their summary.

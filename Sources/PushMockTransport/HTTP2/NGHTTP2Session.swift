@@ -117,17 +117,13 @@ final class NGHTTP2Session {
     /// The header block being received. HTTP/2 never interleaves header blocks (a HEADERS
     /// frame and its CONTINUATIONs are contiguous), so one is enough; collecting it here keeps
     /// the per-field callback free of dictionary lookups and reference counting.
-    private var blockStreamID: Int32 = 0
-    private var blockActive = false
-    private var blockIsTrailer = false
-    private var blockHeaders = HTTPHeaderList()
-    private var blockMethod: String?
-    private var blockPath: String?
-    private var blockAuthority: String?
-    private var blockScheme: String?
-    private var blockStatus: Int?
-    /// The RFC 9113 size of the header block so far; past the limit nothing more is copied.
-    private var blockSize = 0
+    ///
+    /// One stored property, changed only through its own methods, whose accesses are not
+    /// checked at run time: every access is a call to a `HeaderBlock` method, which calls
+    /// nothing that could reach the session, so no two can overlap. The dynamic check (a
+    /// thread-local access set) ran once per header field of every message, ≈ 0.7 % of a
+    /// bulk send's CPU.
+    @exclusivity(unchecked) private var block = HeaderBlock()
 
     init(role: Role, limits: InboundLimits, peerMaxConcurrentStreams: UInt32? = nil) throws {
         self.role = role
@@ -185,8 +181,7 @@ final class NGHTTP2Session {
         closed.removeAll()
         oversizedHeaderStreams.removeAll()
         releaseAllBodyBytes()
-        blockActive = false
-        blockHeaders = HTTPHeaderList()
+        block = HeaderBlock()
     }
 
     // MARK: Body storage
@@ -292,59 +287,25 @@ final class NGHTTP2Session {
     // MARK: Header blocks
 
     func beginHeaderBlock(streamID: Int32, category: nghttp2_headers_category) {
+        let isTrailer: Bool
         switch role {
         case .server:
             // Trailers (a second HEADERS block) are not part of any push API; ignore them.
-            blockIsTrailer = category != NGHTTP2_HCAT_REQUEST
+            isTrailer = category != NGHTTP2_HCAT_REQUEST
         case .client:
             // Headers after a final response are trailers.
-            blockIsTrailer = category == NGHTTP2_HCAT_HEADERS && (inbound[streamID]?.status.map { $0 >= 200 } ?? false)
+            isTrailer = category == NGHTTP2_HCAT_HEADERS && (inbound[streamID]?.status.map { $0 >= 200 } ?? false)
         }
-        blockStreamID = streamID
-        blockActive = true
-        blockSize = 0
-        if !blockIsTrailer {
-            blockHeaders = HTTPHeaderList(fields: 12, bytes: 512)
-            blockMethod = nil
-            blockPath = nil
-            blockAuthority = nil
-            blockScheme = nil
-            blockStatus = nil
-        }
+        block.begin(streamID: streamID, isTrailer: isTrailer)
     }
 
     func appendToHeaderBlock(streamID: Int32, name: UnsafeRawBufferPointer, value: UnsafeRawBufferPointer) {
-        guard blockActive, !blockIsTrailer, streamID == blockStreamID else { return }
-        // Count every field (an HPACK bomb expands in these callbacks) but copy none past the
-        // limit: memory stays bounded by the limit whatever the block expands to.
-        blockSize += InboundLimits.fieldSize(nameCount: name.count, valueCount: value.count)
-        guard blockSize <= limits.maximumHeaderListBytes else { return }
-        if name.count > 1, name[0] == UInt8(ascii: ":") {
-            let text = String(decoding: value, as: UTF8.self)
-            // Distinguish by length and the second byte (`:path`, `:method`, `:scheme`,
-            // `:status`, `:authority`); libnghttp2 has already rejected unknown pseudo-headers.
-            switch (name.count, name[1]) {
-            case (5, UInt8(ascii: "p")): blockPath = text
-            case (7, UInt8(ascii: "m")): blockMethod = text
-            case (7, UInt8(ascii: "s")) where name[2] == UInt8(ascii: "c"): blockScheme = text
-            case (7, UInt8(ascii: "s")): blockStatus = Int(text)
-            case (10, UInt8(ascii: "a")): blockAuthority = text
-            default: break
-            }
-        } else {
-            blockHeaders.append(name: name, value: value)
-        }
+        block.append(streamID: streamID, name: name, value: value, limit: limits.maximumHeaderListBytes)
     }
 
     /// Moves the finished block into its stream.
     func endHeaderBlock(streamID: Int32) {
-        guard blockActive, streamID == blockStreamID else { return }
-        blockActive = false
-        guard !blockIsTrailer else { return }
-        if let status = blockStatus, status < 200 {
-            // An informational (1xx) response: the final one follows.
-            return
-        }
+        guard var finished = block.end(streamID: streamID) else { return }
         let stream: InboundStream
         if let existing = inbound[streamID] {
             stream = existing
@@ -354,9 +315,8 @@ final class NGHTTP2Session {
         } else {
             return
         }
-        if blockSize > limits.maximumHeaderListBytes {
-            blockHeaders = HTTPHeaderList()
-            stream.method = blockMethod
+        stream.method = finished.method
+        if finished.size > limits.maximumHeaderListBytes {
             if role == .server {
                 // Answered 431 by the server (what nghttpx does); the body is discarded.
                 stream.isRefused = true
@@ -365,18 +325,16 @@ final class NGHTTP2Session {
                 oversizedHeaderStreams.append(streamID)
             } else {
                 // A response keeps its status; its oversized headers are dropped.
-                stream.status = blockStatus
+                stream.status = finished.status
                 stream.headers = HTTPHeaderList()
             }
             return
         }
-        stream.method = blockMethod
-        stream.path = blockPath
-        stream.authority = blockAuthority
-        stream.scheme = blockScheme
-        stream.status = blockStatus
-        stream.headers = blockHeaders
-        blockHeaders = HTTPHeaderList()
+        stream.path = finished.path
+        stream.authority = finished.authority
+        stream.scheme = finished.scheme
+        stream.status = finished.status
+        stream.headers = finished.takeHeaders()
     }
 
     // MARK: Submitting frames
@@ -710,5 +668,89 @@ enum NGHTTP2HeaderBlock {
             valuelen: value.count,
             flags: UInt8(NGHTTP2_NV_FLAG_NONE.rawValue)
         )
+    }
+}
+
+/// The header block being received, field by field (``NGHTTP2Session/beginHeaderBlock(streamID:category:)``
+/// and the callbacks after it).
+private struct HeaderBlock {
+    var streamID: Int32 = 0
+    var isActive = false
+    var isTrailer = false
+    var headers = HTTPHeaderList()
+    var method: String?
+    var path: String?
+    var authority: String?
+    var scheme: String?
+    var status: Int?
+    /// The RFC 9113 size of the header block so far; past the limit nothing more is copied.
+    var size = 0
+
+    mutating func begin(streamID: Int32, isTrailer: Bool) {
+        self.streamID = streamID
+        self.isTrailer = isTrailer
+        isActive = true
+        size = 0
+        if !isTrailer {
+            headers = HTTPHeaderList(fields: 12, bytes: 512)
+            method = nil
+            path = nil
+            authority = nil
+            scheme = nil
+            status = nil
+        }
+    }
+
+    mutating func append(streamID: Int32, name: UnsafeRawBufferPointer, value: UnsafeRawBufferPointer, limit: Int) {
+        guard isActive, !isTrailer, streamID == self.streamID else { return }
+        // Count every field (an HPACK bomb expands in these callbacks) but copy none past the
+        // limit: memory stays bounded by the limit whatever the block expands to.
+        size += InboundLimits.fieldSize(nameCount: name.count, valueCount: value.count)
+        guard size <= limit else { return }
+        if name.count > 1, name[0] == UInt8(ascii: ":") {
+            let text = String(decoding: value, as: UTF8.self)
+            // Distinguish by length and the second byte (`:path`, `:method`, `:scheme`,
+            // `:status`, `:authority`); libnghttp2 has already rejected unknown pseudo-headers.
+            switch (name.count, name[1]) {
+            case (5, UInt8(ascii: "p")): path = text
+            case (7, UInt8(ascii: "m")): method = text
+            case (7, UInt8(ascii: "s")) where name[2] == UInt8(ascii: "c"): scheme = text
+            case (7, UInt8(ascii: "s")): status = Int(text)
+            case (10, UInt8(ascii: "a")): authority = text
+            default: break
+            }
+        } else {
+            headers.append(name: name, value: value)
+        }
+    }
+
+    /// Ends the block of `streamID` and returns what it gathered, or `nil` when there is
+    /// nothing to hand over: no block of that stream, trailers, or an informational (1xx)
+    /// response (the final one follows). The block's header list moves out with the result.
+    mutating func end(streamID: Int32) -> Finished? {
+        guard isActive, streamID == self.streamID else { return nil }
+        isActive = false
+        guard !isTrailer else { return nil }
+        if let status, status < 200 { return nil }
+        var finished = Finished(method: method, path: path, authority: authority, scheme: scheme, status: status, size: size)
+        swap(&finished.headers, &headers)
+        return finished
+    }
+
+    struct Finished {
+        var method: String?
+        var path: String?
+        var authority: String?
+        var scheme: String?
+        var status: Int?
+        var size: Int
+        var headers = HTTPHeaderList()
+
+        /// The header list, moved out.
+        mutating func takeHeaders() -> HTTPHeaderList {
+            var taken = HTTPHeaderList()
+            swap(&taken, &headers)
+            return taken
+        }
     }
 }
