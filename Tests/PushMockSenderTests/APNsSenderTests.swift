@@ -8,6 +8,7 @@ import PushMockSender
 import PushMockSimulation
 import PushMockTestSupport
 import PushMockTesting
+import Synchronization
 import Testing
 
 /// Every outcome class and every retry rule, against the real gateway over TLS.
@@ -494,6 +495,29 @@ struct APNsConnectionTests {
                 #expect(again.outcome.isAccepted && again.attempts == 1)
                 #expect(sender.connectionsOpened == 2)
             }
+        }
+    }
+
+    @Test("bulk: a single-pass sequence is pulled once per notification, each result keeps its index")
+    func bulkSinglePassSequence() async throws {
+        try await withPushMock { mock in
+            // Not a collection: the sender may only iterate it once, as it goes.
+            let pulled = Mutex(0)
+            let notifications = sequence(state: 0) { index -> APNsNotification? in
+                guard index < 150 else { return nil }
+                defer { index += 1 }
+                pulled.withLock { $0 += 1 }
+                return APNsNotification(deviceToken: deviceToken(index), payload: alertPayload)
+            }
+            let results = Mutex<[SendResult]>([])
+            try await withAPNsSender(configuration: try mock.apnsConfiguration()) { sender in
+                await sender.send(contentsOf: notifications) { result in results.withLock { $0.append(result) } }
+            }
+            #expect(pulled.withLock { $0 } == 150)
+            let all = results.withLock { $0 }
+            #expect(all.count == 150)
+            #expect(all.compactMap(\.index).sorted() == Array(0..<150))
+            #expect(all.allSatisfy { $0.index.map(deviceToken) == $0.recipient && $0.outcome.kind == .accepted })
         }
     }
 
