@@ -195,10 +195,6 @@ struct ExchangeRecorder {
         return app
     }
 
-    /// The request headers for the record: shared as they are, or — when they carry an
-    /// `authorization` field or another credential (``credentialFields``) — copied with the
-    /// `authorization` value replaced by `placeholder` and the others by `[withheld]`. The
-    /// record feeds the journal, the API, the inbox and replay alike, so this is the one place.
     /// ``recordedHeaders(_:authorization:)``, reusing the connection's last result when the
     /// request repeats the headers of the last one recorded on it.
     static func recordedHeaders(
@@ -212,6 +208,10 @@ struct ExchangeRecorder {
         return recorded
     }
 
+    /// The request headers for the record: shared as they are, or — when they carry an
+    /// `authorization` field or another credential (``credentialFields``) — copied with the
+    /// `authorization` value replaced by `placeholder` and the others by `[withheld]`. The
+    /// record feeds the journal, the API, the inbox and replay alike, so this is the one place.
     static func recordedHeaders(_ headers: HTTPHeaderList, authorization placeholder: String) -> HTTPHeaderList {
         headers.replacingValues { index in
             if headers.nameEquals(index, .authorization) { return placeholder }
