@@ -35,6 +35,24 @@ struct SupportTests {
         #expect(HTTPHeaderList().replacingValues { _ in "never asked" }.isEmpty)
     }
 
+    @Test(
+        "a request's path splits at its first '?'",
+        arguments: [
+            ("/3/device/abc", "/3/device/abc", nil),
+            ("/_pushmock/exchanges?limit=5&after=2", "/_pushmock/exchanges", "limit=5&after=2"),
+            ("/a?", "/a", ""),
+            ("?x=1", "", "x=1"),
+            ("/a?b?c", "/a", "b?c"),
+            ("", "", nil),
+            ("/é/ü?ß=1", "/é/ü", "ß=1"),
+        ] as [(String, String, String?)]
+    )
+    func pathAndQuery(path: String, expectedPath: String, expectedQuery: String?) {
+        let request = HTTPRequestMessage(method: "GET", path: path)
+        #expect(String(request.pathWithoutQuery) == expectedPath)
+        #expect(request.query.map(String.init) == expectedQuery)
+    }
+
     @Test("UUIDs are version 4, canonical, unique, and repeat for a seed")
     func uuids() {
         var random = FastRandom()

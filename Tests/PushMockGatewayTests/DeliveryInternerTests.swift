@@ -1,4 +1,5 @@
 import PushMockGateway
+import PushMockSimulation
 import Testing
 
 @Suite("Delivery interner: repeated payloads and apps share one buffer")
@@ -67,5 +68,37 @@ struct DeliveryInternerTests {
             #expect(interner.payload(changed) == changed)
             #expect(interner.payload(base) == base)
         }
+    }
+
+    @Test(
+        "a template's content is one object while every field repeats; any field that differs makes a new one",
+        arguments: ["app", "collapseKey", "displayKey", "kind", "payload", "collapseKey nil", "displayKey nil"]
+    )
+    func contents(changed field: String) {
+        let interner = DeliveryInterner()
+        let payload = Array(#"{"aps":{"alert":"hi"}}"#.utf8)
+        func content(_ change: String?) -> NotificationContent {
+            interner.content(
+                app: change == "app" ? "dev.pushmock.other" : "dev.pushmock.sample",
+                collapseKey: change == "collapseKey" ? "k2" : change == "collapseKey nil" ? nil : "k1",
+                displayKey: change == "displayKey" ? "d2" : change == "displayKey nil" ? nil : "d1",
+                kind: change == "kind" ? "background" : "alert",
+                // A fresh buffer every time: equal bytes count, not the same array.
+                payload: change == "payload" ? Array(#"{"aps":{"alert":"ho"}}"#.utf8) : payload.map { $0 })
+        }
+        let first = content(nil)
+        #expect(content(nil) === first, "the same values: the same object")
+        let other = content(field)
+        #expect(other !== first)
+        #expect(!other.hasSameValues(as: first))
+        #expect(other.app == (field == "app" ? "dev.pushmock.other" : "dev.pushmock.sample"))
+        #expect(other.collapseKey == (field == "collapseKey" ? "k2" : field == "collapseKey nil" ? nil : "k1"))
+        #expect(other.displayKey == (field == "displayKey" ? "d2" : field == "displayKey nil" ? nil : "d1"))
+        #expect(other.kind == (field == "kind" ? "background" : "alert"))
+        #expect(other.payload == (field == "payload" ? Array(#"{"aps":{"alert":"ho"}}"#.utf8) : payload))
+        // Back to the first template: equal values again, and its payload buffer is shared.
+        let again = content(nil)
+        #expect(again.hasSameValues(as: first))
+        #expect(Self.address(again.payload) == Self.address(first.payload))
     }
 }

@@ -522,6 +522,36 @@ struct LintRecordingTests {
         }
     }
 
+    @Test("requests that alternate on one connection each keep their own findings")
+    func apnsAlternatingTemplates() async throws {
+        try await withPushMock { mock in
+            let clock = try #require(mock.state.virtualClock)
+            clock.freeze()
+            let connection = try await mock.connect()
+            let background = #"{"aps":{"content-available":1}}"#
+            // The same payload at priority 10 (a finding) and 5 (none), and an alert (none):
+            // each request's findings are its own, whichever request came just before.
+            let shapes: [(payload: String, pushType: String, headers: [(String, String)], codes: [String])] = [
+                (background, "background", [], ["apns.background-high-priority"]),
+                (background, "background", [("apns-priority", "5")], []),
+                (#"{"aps":{"alert":"Hi"}}"#, "alert", [], []),
+            ]
+            let order = [0, 1, 0, 2, 2, 1, 1, 0, 0, 2, 0]
+            for shape in order {
+                expectAccepted(
+                    try await connection.send(
+                        try mock.apnsRequest(
+                            pushType: shapes[shape].pushType, payload: shapes[shape].payload, headers: shapes[shape].headers)))
+            }
+            await connection.close()
+            let records = mock.recordings.records(newestFirst: false)
+            #expect(records.count == order.count)
+            for (record, shape) in zip(records, order) {
+                #expect(record.notification?.lint.map(\.code) ?? [] == shapes[shape].codes, "request shape \(shape)")
+            }
+        }
+    }
+
     @Test("a data-only FCM message to an iOS token at apns-priority 10 is recorded with a finding")
     func fcmFinding() async throws {
         try await withPushMock { mock in

@@ -37,6 +37,50 @@ struct CompactDeviceValuesTests {
         #expect(event.notificationID == text)
     }
 
+    @Test("notifications sharing one content stay independent values")
+    func sharedContent() {
+        let now = Timestamp(secondsSince1970: 1_800_000_000)
+        let content = NotificationContent(
+            app: "dev.pushmock.sample", collapseKey: "k", displayKey: nil, kind: "alert", payload: Array(#"{"aps":{}}"#.utf8))
+        let first = SimulatedNotification(id: "n1", sentAt: now, priority: .high, expiry: .immediately, content: content)
+        var second = SimulatedNotification(id: "n1", sentAt: now, priority: .high, expiry: .immediately, content: content)
+        // Built field by field: equal to the shared one, and hashed alike.
+        let built = SimulatedNotification(
+            id: "n1", app: "dev.pushmock.sample", sentAt: now, priority: .high, expiry: .immediately, collapseKey: "k", kind: "alert",
+            payload: Array(#"{"aps":{}}"#.utf8))
+        #expect(built == first && built.hashValue == first.hashValue)
+        #expect(second == first)
+        // Each setter changes its own notification only.
+        second.app = "dev.pushmock.other"
+        second.collapseKey = nil
+        second.displayKey = "d"
+        second.kind = "background"
+        second.payload = Array("{}".utf8)
+        #expect(second.app == "dev.pushmock.other" && second.collapseKey == nil && second.displayKey == "d")
+        #expect(second.kind == "background" && second.payload == Array("{}".utf8))
+        #expect(first.app == "dev.pushmock.sample" && first.collapseKey == "k" && first.displayKey == nil)
+        #expect(first.kind == "alert" && first.payload == Array(#"{"aps":{}}"#.utf8))
+        #expect(content.app == "dev.pushmock.sample" && content.collapseKey == "k")
+        #expect(second != first)
+        second.app = "dev.pushmock.sample"
+        second.collapseKey = "k"
+        second.displayKey = nil
+        second.kind = "alert"
+        second.payload = Array(#"{"aps":{}}"#.utf8)
+        #expect(second == first && second.hashValue == first.hashValue)
+        for change in 0..<5 {
+            var changed = first
+            switch change {
+            case 0: changed.id = "n2"
+            case 1: changed.sequence = 7
+            case 2: changed.sentAt = now + .seconds(1)
+            case 3: changed.priority = .normal
+            default: changed.expiry = .at(now)
+            }
+            #expect(changed != first, "change \(change)")
+        }
+    }
+
     @Test("a UUID with a stray byte at any position stays text, and reads back as sent")
     func notificationIDWithStrayByte() {
         let lower = Array("4c1b5f0e-9a3d-4e2b-8f6a-0d9c7b2e1a35".utf8)

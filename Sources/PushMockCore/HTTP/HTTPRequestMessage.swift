@@ -1,3 +1,11 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// One complete HTTP request as the gateway sees it, whatever the transport (HTTP/2 over TLS,
 /// h2c, HTTP/1.1). Pseudo-headers are fields; ``headers`` holds the regular fields in order.
 public struct HTTPRequestMessage: Sendable {
@@ -43,16 +51,33 @@ public struct HTTPRequestMessage: Sendable {
 
     /// The path without its query string.
     public var pathWithoutQuery: Substring {
-        // Searched as bytes: a Character search walks grapheme boundaries, and this runs for
-        // every request.
-        if let question = path.utf8.firstIndex(of: UInt8(ascii: "?")) { return path[..<question] }
+        if let question = queryMarkIndex { return path[..<question] }
         return Substring(path)
     }
 
     /// The query string after `?`, if any.
     public var query: Substring? {
-        guard let question = path.utf8.firstIndex(of: UInt8(ascii: "?")) else { return nil }
+        guard let question = queryMarkIndex else { return nil }
         return path[path.utf8.index(after: question)...]
+    }
+
+    /// Where the `?` is, searched as bytes with `memchr`: a Character search walks grapheme
+    /// boundaries, and `utf8.firstIndex(of:)` advanced a `String.Index` per byte (1.3 % of the
+    /// default server's samples; this runs for every request, twice).
+    private var queryMarkIndex: String.Index? {
+        let utf8 = path.utf8
+        let offset = utf8.withContiguousStorageIfAvailable { bytes -> Int? in
+            guard let base = bytes.baseAddress, let found = memchr(base, Int32(UInt8(ascii: "?")), bytes.count) else {
+                return nil
+            }
+            return base.distance(to: found.assumingMemoryBound(to: UInt8.self))
+        }
+        switch offset {
+        case .some(.some(let offset)): return utf8.index(utf8.startIndex, offsetBy: offset)
+        case .some(.none): return nil
+        // A bridged or otherwise non-contiguous string: the generic search.
+        case .none: return utf8.firstIndex(of: UInt8(ascii: "?"))
+        }
     }
 }
 

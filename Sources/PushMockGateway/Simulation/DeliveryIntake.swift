@@ -8,7 +8,7 @@ import PushMockSimulation
 struct DeliveryIntake {
     let options: SimulationOptions
     let fcmTokens: FCMRegistry
-    /// Shares repeated payloads and app names between this connection's notifications.
+    /// Shares what this connection's notifications repeat: payloads, app names, templates.
     let interner = DeliveryInterner()
 
     typealias Delivery = SimulatedDelivery
@@ -22,14 +22,16 @@ struct DeliveryIntake {
         let collapseID = headers.collapseID
         let notification = SimulatedNotification(
             id: outcome.apnsID,
-            app: interner.app(pushType.bundleID(fromTopic: topic) ?? topic),
             sentAt: now,
             priority: DeliveryPriority(headers.effectivePriority),
             expiry: apnsExpiry(headers.expiration, now: now),
-            collapseKey: collapseID,
-            displayKey: pushType == .alert ? collapseID : nil,
-            kind: pushType.rawValue,
-            payload: interner.payload(outcome.request.body)
+            content: interner.content(
+                app: pushType.bundleID(fromTopic: topic) ?? topic,
+                collapseKey: collapseID,
+                displayKey: pushType == .alert ? collapseID : nil,
+                kind: pushType.rawValue,
+                payload: outcome.request.body
+            )
         )
         return Delivery(address: DeviceAddress(service: .apns, token: token), policy: .apns, notification: notification)
     }
@@ -40,7 +42,7 @@ struct DeliveryIntake {
             let project = outcome.project, !outcome.resolvedTokens.isEmpty
         else { return [] }
         let message = send.message
-        let payload = interner.payload(send.rawMessage.compactBytes)
+        let payload = send.rawMessage.compactBytes
         let hasNotification = message.notification != nil || message.android?.notification != nil
         let kind = hasNotification ? "notification" : "data"
         return outcome.resolvedTokens.map { token in
@@ -53,14 +55,16 @@ struct DeliveryIntake {
                 let collapseID = values.collapseID
                 notification = SimulatedNotification(
                     id: name,
-                    app: project.rawValue,
                     sentAt: now,
                     priority: DeliveryPriority(values.priority ?? .immediate),
                     expiry: apnsExpiry(values.expiration, now: now),
-                    collapseKey: collapseID,
-                    displayKey: collapseID,
-                    kind: kind,
-                    payload: payload
+                    content: interner.content(
+                        app: project.rawValue,
+                        collapseKey: collapseID,
+                        displayKey: collapseID,
+                        kind: kind,
+                        payload: payload
+                    )
                 )
                 return Delivery(address: DeviceAddress(service: .fcm, token: token.rawValue), policy: .apns, notification: notification)
             case .web:
@@ -70,14 +74,16 @@ struct DeliveryIntake {
                     headers.flatMap { Self.value(named: "TTL", in: $0) }.flatMap { Int64($0) } ?? FCMMessageValidator.maximumTTLSeconds
                 notification = SimulatedNotification(
                     id: name,
-                    app: project.rawValue,
                     sentAt: now,
                     priority: urgency == "high" ? .high : (urgency == "low" || urgency == "very-low" ? .low : .normal),
                     expiry: ttl <= 0 ? .immediately : .at(now + .seconds(ttl)),
-                    collapseKey: headers.flatMap { Self.value(named: "Topic", in: $0) },
-                    displayKey: nil,
-                    kind: kind,
-                    payload: payload
+                    content: interner.content(
+                        app: project.rawValue,
+                        collapseKey: headers.flatMap { Self.value(named: "Topic", in: $0) },
+                        displayKey: nil,
+                        kind: kind,
+                        payload: payload
+                    )
                 )
             case .android:
                 let android = message.android
@@ -91,14 +97,16 @@ struct DeliveryIntake {
                 let ttl = android?.ttlSeconds ?? FCMMessageValidator.maximumTTLSeconds
                 notification = SimulatedNotification(
                     id: name,
-                    app: project.rawValue,
                     sentAt: now,
                     priority: priority,
                     expiry: ttl <= 0 ? .immediately : .at(now + .seconds(ttl)),
-                    collapseKey: android?.collapseKey,
-                    displayKey: android?.notification?.tag,
-                    kind: kind,
-                    payload: payload
+                    content: interner.content(
+                        app: project.rawValue,
+                        collapseKey: android?.collapseKey,
+                        displayKey: android?.notification?.tag,
+                        kind: kind,
+                        payload: payload
+                    )
                 )
             }
             return Delivery(address: DeviceAddress(service: .fcm, token: token.rawValue), policy: .fcm, notification: notification)
@@ -135,14 +143,16 @@ struct DeliveryIntake {
             }
             let notification = SimulatedNotification(
                 id: id.rawValue,
-                app: send.project ?? "expo",
                 sentAt: now,
                 priority: priority,
                 expiry: expiry,
-                collapseKey: message.collapseID,
-                displayKey: platform == .ios ? message.collapseID : message.tag,
-                kind: hasAlert ? "notification" : "data",
-                payload: interner.payload(JSONValue.object(message.object).compactBytes)
+                content: interner.content(
+                    app: send.project ?? "expo",
+                    collapseKey: message.collapseID,
+                    displayKey: platform == .ios ? message.collapseID : message.tag,
+                    kind: hasAlert ? "notification" : "data",
+                    payload: JSONValue.object(message.object).compactBytes
+                )
             )
             return Delivery(
                 address: DeviceAddress(service: .expo, token: message.to), policy: platform == .ios ? .apns : .fcm,

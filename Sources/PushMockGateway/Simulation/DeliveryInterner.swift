@@ -1,7 +1,9 @@
 import PushMockCore
+package import PushMockSimulation
 
-/// Lets the notifications of one connection share the buffers of values they repeat: a bulk
-/// send's identical payload, the app every notification is for.
+/// Lets the notifications of one connection share what they repeat: a bulk send's template
+/// (app, kind, keys and payload) as one ``NotificationContent``, and the buffers of its
+/// payload and app name when templates alternate.
 ///
 /// A device remembers every notification it received (up to ``DeliveryLimits``) with its
 /// payload and app, so without sharing each push pins a request body and a string of its own
@@ -18,8 +20,23 @@ package final class DeliveryInterner {
     private var apps: [String: String] = [:]
     private var lastPayload: [UInt8]?
     private var lastApp: String?
+    private var lastContent: NotificationContent?
 
     package init() {}
+
+    /// The app, kind, keys and payload of one notification as one shared object: the last one
+    /// handed out when they are the same (a bulk send's every push), else a new one over shared
+    /// buffers. Devices keep a reference to it instead of five strings and arrays each.
+    package func content(app: String, collapseKey: String?, displayKey: String?, kind: String, payload: [UInt8]) -> NotificationContent {
+        if let last = lastContent, last.hasValues(app: app, collapseKey: collapseKey, displayKey: displayKey, kind: kind, payload: payload)
+        {
+            return last
+        }
+        let made = NotificationContent(
+            app: self.app(app), collapseKey: collapseKey, displayKey: displayKey, kind: kind, payload: self.payload(payload))
+        lastContent = made
+        return made
+    }
 
     /// `bytes`, or an equal buffer handed out before.
     package func payload(_ bytes: [UInt8]) -> [UInt8] {

@@ -4,22 +4,16 @@ public import PushMockCore
 /// (priority, expiry, collapse keys) and what identifies it (id, recording sequence). The
 /// payload is kept as sent and only parsed when someone looks at the device.
 public struct SimulatedNotification: Sendable, Hashable {
-    // Stored in this order: the 8-byte fields first and the small ones last, so that fewer
-    // fields are padded out to the next one's alignment (144 bytes in declaration order by
-    // meaning, 136 now; a device keeps one per remembered notification).
+    // What notifications sent from one template have in common (app, kind, keys, payload) is
+    // one shared object, ``NotificationContent``; only what is each notification's own is
+    // inline. A device keeps one of these per remembered notification, and copying five
+    // strings and arrays into and out of its history — a reference count each, and releases
+    // when the history is trimmed — was most of delivery simulation's work per request. Stored
+    // in this order: 8-byte fields first, so that fewer fields are padded.
 
-    /// The app: APNs bundle ID (topic without suffix), FCM project.
-    public var app: String
-    /// Replaces a stored notification with the same key (APNs `apns-collapse-id`, FCM
-    /// `android.collapse_key`, web `Topic`). `nil`: not collapsible.
-    public var collapseKey: String?
-    /// Replaces a delivered notification with the same key on screen (APNs
-    /// `apns-collapse-id`, Android `notification.tag`, web `notification.tag`).
-    public var displayKey: String?
-    /// The APNs push type, or `fcm` details such as `notification`/`data`.
-    public var kind: String
-    /// The body as sent: the APNs payload, or FCM's `message` object (compact JSON).
-    public var payload: [UInt8]
+    /// The app, kind, collapse keys and payload (shared with other notifications of the same
+    /// template: the gateway's intake hands out one object per connection and template).
+    package var content: NotificationContent
     /// When the gateway accepted it (gateway clock).
     public var sentAt: Timestamp
     public var expiry: DeliveryExpiry
@@ -34,6 +28,33 @@ public struct SimulatedNotification: Sendable, Hashable {
         get { identifier.description }
         set { identifier = NotificationID(newValue) }
     }
+    /// The app: APNs bundle ID (topic without suffix), FCM project.
+    public var app: String {
+        get { content.app }
+        set { content = content.replacing { $0.app = newValue } }
+    }
+    /// Replaces a stored notification with the same key (APNs `apns-collapse-id`, FCM
+    /// `android.collapse_key`, web `Topic`). `nil`: not collapsible.
+    public var collapseKey: String? {
+        get { content.collapseKey }
+        set { content = content.replacing { $0.collapseKey = newValue } }
+    }
+    /// Replaces a delivered notification with the same key on screen (APNs
+    /// `apns-collapse-id`, Android `notification.tag`, web `notification.tag`).
+    public var displayKey: String? {
+        get { content.displayKey }
+        set { content = content.replacing { $0.displayKey = newValue } }
+    }
+    /// The APNs push type, or `fcm` details such as `notification`/`data`.
+    public var kind: String {
+        get { content.kind }
+        set { content = content.replacing { $0.kind = newValue } }
+    }
+    /// The body as sent: the APNs payload, or FCM's `message` object (compact JSON).
+    public var payload: [UInt8] {
+        get { content.payload }
+        set { content = content.replacing { $0.payload = newValue } }
+    }
 
     public init(
         id: String,
@@ -47,16 +68,22 @@ public struct SimulatedNotification: Sendable, Hashable {
         kind: String,
         payload: [UInt8]
     ) {
+        self.init(
+            id: id, sequence: sequence, sentAt: sentAt, priority: priority, expiry: expiry,
+            content: NotificationContent(app: app, collapseKey: collapseKey, displayKey: displayKey, kind: kind, payload: payload))
+    }
+
+    /// A notification whose app, kind, keys and payload are `content` (shared, not copied).
+    package init(
+        id: String, sequence: UInt64? = nil, sentAt: Timestamp, priority: DeliveryPriority, expiry: DeliveryExpiry,
+        content: NotificationContent
+    ) {
         self.identifier = NotificationID(id)
         self.sequence = sequence
-        self.app = app
         self.sentAt = sentAt
         self.priority = priority
         self.expiry = expiry
-        self.collapseKey = collapseKey
-        self.displayKey = displayKey
-        self.kind = kind
-        self.payload = payload
+        self.content = content
     }
 
     /// Whether the notification has expired by `now` (it is valid strictly before its expiry).
@@ -65,6 +92,77 @@ public struct SimulatedNotification: Sendable, Hashable {
         case .immediately: return true
         case .at(let limit): return limit <= now
         }
+    }
+
+    public static func == (lhs: Self, rhs: Self) -> Bool {
+        lhs.identifier == rhs.identifier && lhs.sequence == rhs.sequence && lhs.sentAt == rhs.sentAt
+            && lhs.priority == rhs.priority && lhs.expiry == rhs.expiry && lhs.content.hasSameValues(as: rhs.content)
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(identifier)
+        hasher.combine(sequence)
+        hasher.combine(sentAt)
+        hasher.combine(priority)
+        hasher.combine(expiry)
+        content.hash(into: &hasher)
+    }
+}
+
+/// The part of a notification that notifications sent from one template share: app, kind,
+/// collapse keys and payload. Immutable, so that any number of notifications (and the devices
+/// that remember them) can refer to one; changing a field of a ``SimulatedNotification`` makes
+/// it a new one.
+package final class NotificationContent: Sendable {
+    package let app: String
+    package let collapseKey: String?
+    package let displayKey: String?
+    package let kind: String
+    package let payload: [UInt8]
+
+    package init(app: String, collapseKey: String?, displayKey: String?, kind: String, payload: [UInt8]) {
+        self.app = app
+        self.collapseKey = collapseKey
+        self.displayKey = displayKey
+        self.kind = kind
+        self.payload = payload
+    }
+
+    /// Whether both hold the same values (the same object, or equal fields and payload bytes).
+    package func hasSameValues(as other: NotificationContent) -> Bool {
+        self === other
+            || hasValues(
+                app: other.app, collapseKey: other.collapseKey, displayKey: other.displayKey, kind: other.kind, payload: other.payload)
+    }
+
+    /// Whether this content holds exactly these values (the payload compared with `memcmp`).
+    package func hasValues(app: String, collapseKey: String?, displayKey: String?, kind: String, payload: [UInt8]) -> Bool {
+        self.app == app && self.kind == kind && self.collapseKey == collapseKey && self.displayKey == displayKey
+            && self.payload.hasSameBytes(as: payload)
+    }
+
+    func hash(into hasher: inout Hasher) {
+        hasher.combine(app)
+        hasher.combine(collapseKey)
+        hasher.combine(displayKey)
+        hasher.combine(kind)
+        payload.withUnsafeBytes { hasher.combine(bytes: $0) }
+    }
+
+    fileprivate struct Values {
+        var app: String
+        var collapseKey: String?
+        var displayKey: String?
+        var kind: String
+        var payload: [UInt8]
+    }
+
+    /// A new content with `change` applied to a copy of these values.
+    fileprivate func replacing(_ change: (inout Values) -> Void) -> NotificationContent {
+        var values = Values(app: app, collapseKey: collapseKey, displayKey: displayKey, kind: kind, payload: payload)
+        change(&values)
+        return NotificationContent(
+            app: values.app, collapseKey: values.collapseKey, displayKey: values.displayKey, kind: values.kind, payload: values.payload)
     }
 }
 
@@ -87,7 +185,7 @@ public struct SimulatedDelivery: Sendable {
 public struct DeviceNotification: Sendable, Hashable {
     // Stored in this order, and the rarely set fields out of line (``Details``): a device keeps
     // up to ``DeliveryLimits/notificationsPerDevice`` of these, and each delivery writes one
-    // into memory the cache has not seen (272 bytes with every field inline, 168 now).
+    // into memory the cache has not seen (272 bytes with every field inline, 168 with the notification's content inline, 104 now).
     public var notification: SimulatedNotification
     /// When it reached ``status``.
     public var statusAt: Timestamp

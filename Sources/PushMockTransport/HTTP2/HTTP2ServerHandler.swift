@@ -304,8 +304,12 @@ package final class HTTP2ServerHandler: ChannelInboundHandler, RemovableChannelH
     }
 
     private func apply(_ replies: [HTTPReply], to streamIDs: [Int32], context: ChannelHandlerContext) {
-        for (reply, streamID) in zip(replies, streamIDs) {
-            if let delay = reply.delay, delay > .zero {
+        // By index: iterating `zip(replies, streamIDs)` copied every reply out of the array,
+        // through its multi-payload enum's value witnesses; `replies[index]` is read in place.
+        for index in 0..<min(replies.count, streamIDs.count) {
+            let streamID = streamIDs[index]
+            if let delay = replies[index].delay, delay > .zero {
+                let reply = replies[index]
                 if reply.action.answersOnlyItsStream, reply.settings.isEmpty, session?.inbound[streamID] == nil {
                     // The client reset the stream already: nothing to wait for.
                     continue
@@ -318,7 +322,7 @@ package final class HTTP2ServerHandler: ChannelInboundHandler, RemovableChannelH
                 }
                 delayedReplies[streamID] = scheduled
             } else {
-                perform(reply, streamID: streamID, context: context)
+                perform(replies[index], streamID: streamID, context: context)
             }
         }
     }
