@@ -121,6 +121,32 @@ struct RecordingTests {
         }
     }
 
+    @Test("each record keeps its own request body while a connection repeats and alternates bodies")
+    func repeatedBodies() async throws {
+        try await withPushMock { mock in
+            let connection = try await mock.connect()
+            let first = #"{"aps":{"alert":"a"}}"#
+            let second = #"{"aps":{"alert":"b"}}"#  // the same length, one byte apart
+            let spaced = #"{ "aps" : { "alert" : "a" } }"#  // the first, with whitespace
+            let bodies = [first, first, second, first, spaced, spaced, "not json", "not json", first, ""]
+            for body in bodies {
+                _ = try await connection.send(try mock.apnsRequest(payload: body))
+            }
+            await connection.close()
+            let records = mock.recordings.records(newestFirst: false)
+            #expect(records.count == bodies.count)
+            for (record, body) in zip(records, bodies) {
+                switch body {
+                case "": #expect(record.request.body == .none)
+                case "not json": #expect(record.request.body == .text("not json"))
+                case spaced: #expect(record.request.body == .json(Array(first.utf8)), "compacted")
+                default: #expect(record.request.body == .json(Array(body.utf8)))
+                }
+                #expect(record.request.bodySize == body.utf8.count)
+            }
+        }
+    }
+
     @Test("no journal file when the journal is off")
     func journalOff() async throws {
         try await withPushMock { mock in

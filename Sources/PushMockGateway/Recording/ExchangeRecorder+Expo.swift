@@ -128,7 +128,7 @@ extension ExchangeRecorder {
                 authority: request.authority,
                 scheme: request.scheme,
                 headers: recordedHeaders(request.headers, authorization: "Bearer [Expo access token; withheld]", on: connection),
-                body: request.body.isEmpty ? .none : RecordedBody(capturing: request.body),
+                body: recordedBody(request.body, on: connection),
                 bodySize: request.bodyByteCount
             ),
             auth: auth,

@@ -36,7 +36,7 @@ extension ExchangeRecorder {
         return googleRecord(
             platform: .fcm,
             request: request,
-            recordedBody: request.body.isEmpty ? .none : RecordedBody(capturing: request.body),
+            recordedBody: recordedBody(request.body, on: connection),
             grant: outcome.grant,
             notification: notification,
             reply: outcome.reply ?? HTTPReply(.noResponse),
@@ -63,7 +63,7 @@ extension ExchangeRecorder {
         return googleRecord(
             platform: .iid,
             request: request,
-            recordedBody: request.body.isEmpty ? .none : RecordedBody(capturing: request.body),
+            recordedBody: recordedBody(request.body, on: connection),
             grant: outcome.grant,
             notification: notification,
             reply: outcome.reply ?? HTTPReply(.noResponse),

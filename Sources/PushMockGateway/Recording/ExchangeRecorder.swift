@@ -137,24 +137,25 @@ struct ExchangeRecorder {
         var responseHeaders = HTTPHeaderList()
         var responseBody = RecordedBody.none
         var status = outcome.status
-        switch outcome.reply?.action ?? .noResponse {
-        case .respond(let response):
+        // Switched over in place: `outcome.reply?.action ?? .noResponse` copied the reply.
+        switch outcome.reply?.action {
+        case .respond(let response)?:
             status = response.status
             // Shared with the reply (copy-on-write): no copy is made.
             responseHeaders = response.headers
             if !response.body.isEmpty {
                 responseBody = RecordedBody(capturing: response.body)
             }
-        case .goAway(let code, let debugData, let lastStreamID, _):
+        case .goAway(let code, let debugData, let lastStreamID, _)?:
             annotations["goAway"] =
                 "\(code.name) lastStreamID=\(lastStreamID.map(String.init) ?? "last") \(String(decoding: debugData, as: UTF8.self))"
-        case .resetStream(let code):
+        case .resetStream(let code)?:
             annotations["resetStream"] = code.name
-        case .closeConnection:
+        case .closeConnection?:
             annotations["closeConnection"] = "true"
-        case .noResponse:
+        case .noResponse?, nil:
             annotations["noResponse"] = "true"
-        case .stream(let streaming):
+        case .stream(let streaming)?:
             // No recorded endpoint streams; the head is what there would be to record.
             status = streaming.status
             responseHeaders = streaming.headers
@@ -172,7 +173,7 @@ struct ExchangeRecorder {
         record.request.authority = request.authority
         record.request.scheme = request.scheme
         record.request.headers = recordedHeaders(request.headers, authorization: authorizationPlaceholder, on: connection)
-        record.request.body = request.body.isEmpty ? .none : RecordedBody(capturing: request.body)
+        record.request.body = recordedBody(request.body, on: connection)
         record.request.bodySize = request.bodyByteCount
         record.auth = auth
         record.notification = notification
@@ -205,6 +206,16 @@ struct ExchangeRecorder {
         }
         let recorded = recordedHeaders(headers, authorization: placeholder)
         connection.lastRecordedHeaders = (headers, placeholder, recorded)
+        return recorded
+    }
+
+    /// `body` as the record keeps it: the last recorded body of the connection when the bytes
+    /// are the same (see ``GatewayConnectionContext/lastRecordedBody``), else classified anew.
+    static func recordedBody(_ body: [UInt8], on connection: GatewayConnectionContext) -> RecordedBody {
+        guard !body.isEmpty else { return .none }
+        if let last = connection.lastRecordedBody, last.request.hasSameBytes(as: body) { return last.recorded }
+        let recorded = RecordedBody(capturing: body)
+        connection.lastRecordedBody = (body, recorded)
         return recorded
     }
 

@@ -30,6 +30,10 @@ final class GatewayConnectionContext {
     /// headers request after request, and redacting them again built a new list each time
     /// (≈ 2 % of the gateway's samples).
     var lastRecordedHeaders: (request: HTTPHeaderList, placeholder: String, recorded: HTTPHeaderList)?
+    /// The last request body recorded on this connection and how it was recorded: a bulk send
+    /// repeats one payload, and classifying it again (a validating JSON scan) was 1.5 % of the
+    /// gateway's samples. Records of equal bodies then share one buffer, too.
+    var lastRecordedBody: (request: [UInt8], recorded: RecordedBody)?
     private var advertisedMaxStreams: UInt32
     /// The connection as every record of it shows it (built once).
     let recordedConnection: ConnectionInfo
