@@ -4,6 +4,33 @@ import Testing
 
 @Suite("JSONWriter")
 struct JSONWriterTests {
+    @Test("static keys of every length, first and after a member, across the staging buffer's end")
+    func staticKeys() {
+        let names: [StaticString] = [
+            "", "a", "ab", "abc", "seq", "time", "timeMs", "platform", "namespace", "connection", "remoteAddress",
+            "clientCertificateSubject", "latencyMicroseconds", "timestampMilliseconds_and_then_some_more_to_pass_32",
+        ]
+        let texts = names.map { $0.description }
+        // Written again and again, so that keys start at every offset of the staging buffer.
+        var writer = JSONWriter()
+        var expected = "["
+        writer.beginArray()
+        for round in 0..<40 {
+            writer.beginObject()
+            expected += round == 0 ? "{" : ",{"
+            for (index, name) in names.enumerated() {
+                writer.staticKey(name)
+                writer.number(round)
+                expected += (index == 0 ? "" : ",") + "\"\(texts[index])\":\(round)"
+            }
+            writer.endObject()
+            expected += "}"
+        }
+        writer.endArray()
+        expected += "]"
+        #expect(String(decoding: writer.bytes, as: UTF8.self) == expected)
+    }
+
     @Test("builds nested structures with automatic commas")
     func structure() {
         var writer = JSONWriter()
