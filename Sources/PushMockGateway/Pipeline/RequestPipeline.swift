@@ -54,14 +54,14 @@ extension GatewayConnection {
             case .normalAnswer: break
             }
         }
-        if exchange.reply == nil { endpoint.authenticate(&exchange, in: context) }
+        if !exchange.isAnswered { endpoint.authenticate(&exchange, in: context) }
         var playback: PlaybackDecision?
-        if exchange.reply == nil, Endpoint.supportsPlayback, let book = state.playback {
+        if !exchange.isAnswered, Endpoint.supportsPlayback, let book = state.playback {
             playback = play(endpoint, &exchange, from: book, in: context)
             exchange.reply = playback?.reply
         }
-        if exchange.reply == nil { endpoint.validate(&exchange, in: context) }
-        if exchange.reply == nil { endpoint.applyState(&exchange, in: context) }
+        if !exchange.isAnswered { endpoint.validate(&exchange, in: context) }
+        if !exchange.isAnswered { endpoint.applyState(&exchange, in: context) }
 
         var reply =
             exchange.reply
