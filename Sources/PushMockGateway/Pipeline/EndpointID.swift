@@ -37,14 +37,10 @@ enum EndpointID: Hashable {
     /// `servesInbox`: whether the connection's listener serves the web inbox (the cleartext
     /// listener and `--inbox-port`; never the TLS listeners, where `/` is APNs's `BadPath`).
     init(routing request: HTTPRequestMessage, servesInbox: Bool = false) {
+        // The path without its query string, as bytes (no `Substring`).
         var path = request.path
-        let byPath = path.withUTF8 { utf8 -> EndpointID? in
-            let bytes = UnsafeRawBufferPointer(utf8)
-            guard let base = bytes.baseAddress else { return nil }
-            // The path without its query string, as bytes (no `Substring`).
-            let end = memchr(base, Int32(UInt8(ascii: "?")), bytes.count).map { base.distance(to: UnsafeRawPointer($0)) } ?? bytes.count
-            return Self.route(path: UnsafeRawBufferPointer(rebasing: bytes[..<end]))
-        }
+        let end = request.queryMarkOffset ?? path.utf8.count
+        let byPath = path.withUTF8 { Self.route(path: UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer($0)[..<end])) }
         if let byPath {
             self = byPath
         } else if servesInbox, InboxEndpoint.serves(request) {

@@ -185,7 +185,8 @@ public struct SimulatedDelivery: Sendable {
 public struct DeviceNotification: Sendable, Hashable {
     // Stored in this order, and the rarely set fields out of line (``Details``): a device keeps
     // up to ``DeliveryLimits/notificationsPerDevice`` of these, and each delivery writes one
-    // into memory the cache has not seen (272 bytes with every field inline, 168 with the notification's content inline, 104 now).
+    // into memory the cache has not seen (272 bytes with every field inline, 168 with the
+    // notification's content inline, 104 now).
     public var notification: SimulatedNotification
     /// When it reached ``status``.
     public var statusAt: Timestamp
