@@ -62,6 +62,9 @@ enum EndpointID: Hashable {
         }
         func equals(_ other: StaticString) -> Bool { path.count == other.utf8CodeUnitCount && starts(other) }
         func equals(_ other: String) -> Bool { other.utf8.elementsEqual(path) }
+        func starts(_ prefix: String) -> Bool {
+            path.count >= prefix.utf8.count && prefix.utf8.elementsEqual(path.prefix(prefix.utf8.count))
+        }
         if starts("/3/device") {
             return .apnsDevice
         } else if starts("/v1/") || starts("/projects/") || equals("/fcm/send") || equals("/batch") {
@@ -74,7 +77,7 @@ enum EndpointID: Hashable {
             return .expoReceipts
         } else if starts("/iid/") {
             return .iidTopics
-        } else if starts("/_pushmock/") || equals("/_pushmock") {
+        } else if starts(controlPrefix) || equals("/_pushmock") {
             return .control
         } else if equals(MetricsEndpoint.path) {
             return .metrics
