@@ -37,7 +37,6 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
         .package(url: "https://github.com/apple/swift-metrics.git", from: "2.13.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.4.1"),
-        .package(url: "https://github.com/apple/swift-collections.git", from: "1.6.0"),
     ],
     targets: [
         // libnghttp2 from the system (Debian: libnghttp2-dev). HTTP/2 framing and HPACK.
@@ -158,7 +157,6 @@ let package = Package(
             name: "PushMockSimulation",
             dependencies: [
                 "PushMockCore", "PushMockJSON",
-                .product(name: "DequeModule", package: "swift-collections"),
             ],
             swiftSettings: swiftSettings
         ),

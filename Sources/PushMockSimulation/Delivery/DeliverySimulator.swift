@@ -15,6 +15,10 @@ public final class DeliverySimulator: Sendable {
         var defaultConnectivity: Connectivity
         var behaviour: EngagementModel?
         var sink: (@Sendable ([DeviceEvent]) -> Void)?
+        /// How many of the last batch's devices had room for their delivery: kept so that the
+        /// reads that bring each device's storage into the cache ahead of its delivery are not
+        /// optimised away.
+        var roomyDevices = 0
     }
 
     /// A timeline event the simulator hands to its sink, with its device.
@@ -78,22 +82,36 @@ public final class DeliverySimulator: Sendable {
             // deliveries[index]`) and `devices[address, default: …]` (whose closure boxed a copy
             // of the delivery on the heap) were 40 % of delivery simulation's instructions.
             deliveries.withUnsafeBufferPointer { deliveries in
-                for index in deliveries.indices {
-                    let position =
-                        state.devices.position(of: deliveries[index].address)
-                        ?? state.devices.insert(
-                            SimulatedDevice(
-                                address: deliveries[index].address,
-                                policy: deliveries[index].policy,
-                                connectivity: connectivity,
-                                limits: limits,
-                                now: now
+                withUnsafeTemporaryAllocation(of: Int.self, capacity: deliveries.count) { positions in
+                    // Every device is found, and its rings' next slots read, before any delivery
+                    // is applied, in loops that do little else. A device last touched a thousand
+                    // deliveries ago is a chain of cache misses (index slot, device, ring
+                    // headers, slots); one device at a time they stalled each delivery in turn,
+                    // while here the processor overlaps those of consecutive devices.
+                    for index in deliveries.indices {
+                        let position =
+                            state.devices.position(of: deliveries[index].address)
+                            ?? state.devices.insert(
+                                SimulatedDevice(
+                                    address: deliveries[index].address,
+                                    policy: deliveries[index].policy,
+                                    connectivity: connectivity,
+                                    limits: limits,
+                                    now: now
+                                )
                             )
-                        )
-                    state.devices[position].receive(
-                        entry: DeviceNotification(notification: deliveries[index].notification, status: .delivered, statusAt: now),
-                        now: now, policy: deliveries[index].policy, behaviour: behaviour, emitting: emitting)
-                    if emitting { Self.drain(&state.devices[position], into: &events) }
+                        positions.initializeElement(at: index, to: position)
+                    }
+                    var roomy = 0
+                    for index in deliveries.indices where state.devices.hasRoomForNextDelivery(at: positions[index]) { roomy &+= 1 }
+                    state.roomyDevices = roomy
+                    for index in deliveries.indices {
+                        let position = positions[index]
+                        state.devices[position].receive(
+                            entry: DeviceNotification(notification: deliveries[index].notification, status: .delivered, statusAt: now),
+                            now: now, policy: deliveries[index].policy, behaviour: behaviour, emitting: emitting)
+                        if emitting { Self.drain(&state.devices[position], into: &events) }
+                    }
                 }
             }
             Self.evictIfNeeded(&state, limit: limits.devices)

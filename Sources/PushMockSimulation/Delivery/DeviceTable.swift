@@ -39,6 +39,12 @@ struct DeviceTable {
         _modify { yield &devices[position] }
     }
 
+    /// Whether the device at `position` has room for its next delivery (see
+    /// ``SimulatedDevice/hasRoomForNextDelivery``).
+    func hasRoomForNextDelivery(at position: Int) -> Bool {
+        devices.withUnsafeBufferPointer { $0[position].hasRoomForNextDelivery }
+    }
+
     /// The device at `address`; setting `nil` removes it.
     subscript(address: DeviceAddress) -> SimulatedDevice? {
         get { position(of: address).map { devices[$0] } }

@@ -1,4 +1,3 @@
-import DequeModule
 public import PushMockCore
 
 /// Bounds that keep a long-running gateway's memory flat, and the services' storage limits.
@@ -47,11 +46,11 @@ public struct SimulatedDevice: Sendable {
     public var notifications: [DeviceNotification] { Array(history) }
     /// What happened, in order.
     public var timeline: [DeviceTimelineEvent] { Array(events) }
-    /// ``notifications`` and ``timeline`` as kept: double-ended queues, so that forgetting the
-    /// oldest entries does not move the survivors (trimming arrays moved ≈ 1.4 kB per
-    /// delivery, 15 % of delivery simulation's instructions).
-    private var history = Deque<DeviceNotification>()
-    private var events = Deque<DeviceTimelineEvent>()
+    /// ``notifications`` and ``timeline`` as kept: rings, so that forgetting the oldest
+    /// entries does not move the survivors (trimming arrays moved ≈ 1.4 kB per delivery, 15 %
+    /// of delivery simulation's instructions).
+    private var history = RingBuffer<DeviceNotification>()
+    private var events = RingBuffer<DeviceTimelineEvent>()
     /// How many notifications are `stored` (kept so the common case, nothing stored, costs
     /// no scan of the history).
     public private(set) var storedCount = 0
@@ -111,6 +110,10 @@ public struct SimulatedDevice: Sendable {
         }
         return counts
     }
+
+    /// Whether both rings have room for the next entry: reading it brings the device, its
+    /// rings' headers and their next slots into the cache (`DeliverySimulator.receive`).
+    var hasRoomForNextDelivery: Bool { history.hasRoomForNext && events.hasRoomForNext }
 
     // MARK: Operations
 
@@ -452,8 +455,8 @@ public struct SimulatedDevice: Sendable {
         record(event(for: history[index], kind: DeviceTimelineEvent.Kind(status)))
     }
 
-    /// Takes `entry` (and moves it into the history last: a borrowed entry was copied into the
-    /// deque and then destroyed, two passes over a dozen references per delivery).
+    /// Takes `entry` and moves it into the history last (a borrowed entry was copied into the
+    /// history and then destroyed, two passes over a dozen references per delivery).
     private mutating func append(_ entry: consuming DeviceNotification, at now: Timestamp) {
         if entry.status == .stored { storedCount += 1 }
         if let planned = entry.planned {
@@ -461,7 +464,7 @@ public struct SimulatedDevice: Sendable {
             nextPlannedAt = min(nextPlannedAt ?? planned.at, planned.at)
         }
         record(event(for: entry, kind: DeviceTimelineEvent.Kind(entry.status)))
-        history.append(entry)
+        history.append(consume entry)
     }
 
     private func event(for entry: DeviceNotification, kind: DeviceTimelineEvent.Kind) -> DeviceTimelineEvent {
@@ -476,7 +479,7 @@ public struct SimulatedDevice: Sendable {
 
     private mutating func record(_ event: consuming DeviceTimelineEvent) {
         if emitting, event.kind.isReported { outbox.append(copy event) }
-        events.append(event)
+        events.append(consume event)
     }
 
     /// Forgets the oldest settled notifications and timeline events beyond the limits. Trims
@@ -485,9 +488,9 @@ public struct SimulatedDevice: Sendable {
     private mutating func trim() {
         if history.count > limits.notificationsPerDevice + Self.slack(limits.notificationsPerDevice) {
             var excess = history.count - limits.notificationsPerDevice
-            // The common case: the oldest entries are all settled, and removing a prefix of a
-            // deque moves nothing. The general case copies every survivor (each a dozen
-            // references). Counted through the subscript: `prefix(while:)` copied each entry
+            // The common case: the oldest entries are all settled, and removing a prefix of the
+            // ring moves nothing. The general case moves the survivors after the first removed
+            // one. Counted through the subscript: `prefix(while:)` copied each entry
             // it looked at.
             var settledPrefix = 0
             while settledPrefix < excess, history[settledPrefix].status != .stored { settledPrefix += 1 }

@@ -1,0 +1,93 @@
+/// A first-in, first-out sequence that forgets from the front: a device's history and
+/// timeline (``SimulatedDevice``).
+///
+/// Why not `Deque` (swift-collections), which this replaced: its `append(_:)` borrows the new
+/// element, so each append copied a history entry into the deque and then destroyed the
+/// original: two passes over its reference counts, a third of delivery simulation's
+/// instructions (`Benchmarks/README.md`, twelfth session). Here an append moves the element
+/// into its slot.
+///
+/// The slots are an `Array` of optionals (copy on write, and `Sendable` when the elements
+/// are), used as a circle: `nil` outside the live range, which starts at `head` and wraps
+/// around the end.
+struct RingBuffer<Element> {
+    /// Every slot; `count` of them from `head` on (wrapping) hold the elements.
+    private var slots: [Element?] = []
+    /// The slot of the first element.
+    private var head = 0
+    private(set) var count = 0
+
+    init() {}
+
+    /// The slot of the element at `index` (0 ≤ `index` ≤ `count`, and `index` < capacity).
+    @inline(__always)
+    private func slot(_ index: Int) -> Int {
+        let slot = head &+ index
+        return slot >= slots.count ? slot &- slots.count : slot
+    }
+
+    /// Whether the next `append(_:)` fills a free slot without growing. Reading it brings the
+    /// slots' header and that slot's cache line in ahead of the append (see
+    /// `DeliverySimulator.receive(_:now:)`).
+    var hasRoomForNext: Bool { count < slots.count && slots[slot(count)] == nil }
+
+    /// Adds `element` at the end, moving it into its slot.
+    mutating func append(_ element: consuming Element) {
+        if count == slots.count { grow() }
+        slots[slot(count)] = consume element
+        count &+= 1
+    }
+
+    /// Forgets the first `n` elements (moves none of the others).
+    mutating func removeFirst(_ n: Int) {
+        precondition(n >= 0 && n <= count, "cannot remove more elements than the ring holds")
+        guard n > 0 else { return }
+        for index in 0..<n { slots[slot(index)] = nil }
+        head = slot(n)
+        count &-= n
+    }
+
+    /// Forgets every element `shouldBeRemoved` picks; the others keep their order.
+    mutating func removeAll(where shouldBeRemoved: (Element) throws -> Bool) rethrows {
+        var kept = 0
+        for index in 0..<count {
+            let from = slot(index)
+            if try shouldBeRemoved(slots[from]!) {
+                slots[from] = nil
+                continue
+            }
+            if kept != index { slots[slot(kept)] = slots[from].take() }
+            kept &+= 1
+        }
+        count = kept
+    }
+
+    /// Doubles the slots (at least 8), moving the elements to the front in order.
+    private mutating func grow() {
+        let capacity = Swift.max(8, slots.count * 2)
+        var grown: [Element?] = []
+        grown.reserveCapacity(capacity)
+        for index in 0..<count { grown.append(slots[slot(index)].take()) }
+        grown.append(contentsOf: repeatElement(nil, count: capacity - count))
+        slots = grown
+        head = 0
+    }
+}
+
+extension RingBuffer: RandomAccessCollection, MutableCollection {
+    var startIndex: Int { 0 }
+    var endIndex: Int { count }
+
+    subscript(position: Int) -> Element {
+        get {
+            precondition(position >= 0 && position < count, "index out of range")
+            return slots[slot(position)]!
+        }
+        _modify {
+            precondition(position >= 0 && position < count, "index out of range")
+            yield &slots[slot(position)]!
+        }
+    }
+}
+
+extension RingBuffer: Sendable where Element: Sendable {}

@@ -1,0 +1,103 @@
+import PushMockTestSupport
+import Testing
+
+@testable import PushMockSimulation
+
+/// A device's history and timeline ring must behave exactly like an array that appends at the
+/// end and forgets from the front, through every wrap-around and growth, and stay a value.
+struct RingBufferTests {
+    /// A reference in each element, so that a lost, duplicated or early-destroyed element
+    /// shows up in the identity checks and in the sanitizer runs.
+    private final class Box: Sendable {
+        let value: Int
+        init(_ value: Int) { self.value = value }
+    }
+
+    private static func values(_ ring: RingBuffer<Box>) -> [Int] { ring.map(\.value) }
+
+    @Test(
+        "random appends, prefix removals, filtered removals and in-place changes agree with an array", arguments: [1, 2, 3, 4] as [UInt64])
+    func agreesWithArray(seed: UInt64) {
+        var random = SeededGenerator(seed: seed)
+        var ring = RingBuffer<Box>()
+        var model: [Int] = []
+        var next = 0
+        for _ in 0..<20_000 {
+            switch random.below(12) {
+            case 0..<6:
+                ring.append(Box(next))
+                model.append(next)
+                next += 1
+            case 6..<8:
+                let n = random.below(model.count + 1)
+                ring.removeFirst(n)
+                model.removeFirst(n)
+            case 8:
+                let modulus = 2 + random.below(5)
+                ring.removeAll { $0.value % modulus == 0 }
+                model.removeAll { $0 % modulus == 0 }
+            case 9 where !model.isEmpty:
+                let index = random.below(model.count)
+                ring[index] = Box(-ring[index].value)
+                model[index] = -model[index]
+            case 10:
+                #expect(ring.lastIndex { $0.value % 3 == 0 } == model.lastIndex { $0 % 3 == 0 })
+            default:
+                // What the simulator reads ahead of a delivery: it must change nothing.
+                _ = ring.hasRoomForNext
+                #expect(ring.suffix(3).map(\.value) == Array(model.suffix(3)))
+            }
+            #expect(ring.count == model.count)
+        }
+        #expect(Self.values(ring) == model)
+    }
+
+    @Test("the live range wraps around the end of the slots and survives growth in order")
+    func wrapsAndGrows() {
+        var ring = RingBuffer<Box>()
+        for value in 0..<8 { ring.append(Box(value)) }
+        ring.removeFirst(5)
+        for value in 8..<13 { ring.append(Box(value)) }  // wraps: slots 0–4 hold 8–12
+        #expect(Self.values(ring) == Array(5..<13))
+        for value in 13..<40 { ring.append(Box(value)) }  // grows twice from a wrapped state
+        #expect(Self.values(ring) == Array(5..<40))
+        ring.removeFirst(35)
+        #expect(ring.isEmpty)
+        ring.append(Box(40))
+        #expect(Self.values(ring) == [40])
+    }
+
+    @Test("a copy is independent of the original (copy on write)")
+    func valueSemantics() {
+        var original = RingBuffer<Box>()
+        for value in 0..<10 { original.append(Box(value)) }
+        var copy = original
+        copy.removeFirst(3)
+        copy.append(Box(10))
+        copy[0] = Box(-1)
+        original.removeAll { $0.value.isMultiple(of: 2) }
+        #expect(Self.values(original) == [1, 3, 5, 7, 9])
+        #expect(Self.values(copy) == [-1, 4, 5, 6, 7, 8, 9, 10])
+    }
+
+    @Test("removing moves the survivors and releases exactly the removed elements")
+    func releasesRemovedElements() {
+        weak var removed: Box?
+        weak var kept: Box?
+        var ring = RingBuffer<Box>()
+        do {
+            let first = Box(1)
+            let second = Box(2)
+            removed = first
+            kept = second
+            ring.append(first)
+            ring.append(second)
+        }
+        ring.removeFirst(1)
+        #expect(removed == nil)
+        #expect(kept?.value == 2)
+        ring.removeAll { _ in true }
+        #expect(kept == nil)
+        #expect(ring.hasRoomForNext)
+    }
+}
