@@ -1,6 +1,7 @@
-import PushMockJSON
 import PushMockTestSupport
 import Testing
+
+@testable import PushMockJSON
 
 @Suite("JSONWriter")
 struct JSONWriterTests {
@@ -147,6 +148,28 @@ struct JSONWriterTests {
         writer.flush()
         #expect(JSONScanner.scan(writer.bytes).isCompact)
         #expect(try JSONValue(parsing: writer.bytes) == .array(expected))
+    }
+
+    @Test(
+        "one byte that needs escaping, at every position of strings up to 40 bytes, is found and escaped",
+        arguments: [UInt8(ascii: "\""), UInt8(ascii: "\\"), 0x00, 0x1F, UInt8(ascii: "\n")])
+    func specialByteAtEveryPosition(_ special: UInt8) throws {
+        for length in 1...40 {
+            for position in 0..<length {
+                var bytes = [UInt8](repeating: UInt8(ascii: "a"), count: length)
+                bytes[position] = special
+                // A clean word from the same buffer ends where the special byte sits.
+                let found = bytes.withUnsafeBytes { JSONWriter.firstByteNeedingEscape($0.baseAddress!, length) }
+                #expect(found == position, "length \(length), position \(position)")
+                var writer = JSONWriter()
+                let string = String(decoding: bytes, as: UTF8.self)
+                writer.string(string)
+                writer.flush()
+                #expect(try JSONValue(parsing: writer.bytes) == .string(string))
+            }
+            let clean = [UInt8](repeating: UInt8(ascii: "a"), count: length)
+            #expect(clean.withUnsafeBytes { JSONWriter.firstByteNeedingEscape($0.baseAddress!, length) } == length)
+        }
     }
 
     @Test("rawValue(maximumLength:) writes in place")

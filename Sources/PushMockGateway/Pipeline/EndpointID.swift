@@ -61,8 +61,10 @@ enum EndpointID: Hashable {
             return path.count >= count && (count == 0 || memcmp(path.baseAddress!, prefix.utf8Start, count) == 0)
         }
         func equals(_ other: StaticString) -> Bool { path.count == other.utf8CodeUnitCount && starts(other) }
-        func equals(_ other: String) -> Bool { other.utf8.elementsEqual(path) }
-        func starts(_ prefix: String) -> Bool {
+        // Labelled: a literal argument would pick a `String` overload over the `StaticString`
+        // one (its default type), and compare byte by byte through `elementsEqual`.
+        func equals(text other: String) -> Bool { other.utf8.elementsEqual(path) }
+        func starts(text prefix: String) -> Bool {
             path.count >= prefix.utf8.count && prefix.utf8.elementsEqual(path.prefix(prefix.utf8.count))
         }
         if starts("/3/device") {
@@ -71,15 +73,15 @@ enum EndpointID: Hashable {
             return .fcmSend
         } else if equals("/token") || equals("/oauth2/v4/token") {
             return .oauthToken
-        } else if equals(ExpoSendEndpoint.path) {
+        } else if equals(text: ExpoSendEndpoint.path) {
             return .expoSend
-        } else if equals(ExpoReceiptsEndpoint.path) {
+        } else if equals(text: ExpoReceiptsEndpoint.path) {
             return .expoReceipts
         } else if starts("/iid/") {
             return .iidTopics
-        } else if starts(controlPrefix) || equals("/_pushmock") {
+        } else if starts(text: controlPrefix) || equals("/_pushmock") {
             return .control
-        } else if equals(MetricsEndpoint.path) {
+        } else if equals(text: MetricsEndpoint.path) {
             return .metrics
         }
         return nil
