@@ -15,10 +15,9 @@ public final class DeliverySimulator: Sendable {
         var defaultConnectivity: Connectivity
         var behaviour: EngagementModel?
         var sink: (@Sendable ([DeviceEvent]) -> Void)?
-        /// How many of the last batch's devices had room for their delivery: kept so that the
-        /// reads that bring each device's storage into the cache ahead of its delivery are not
-        /// optimised away.
-        var roomyDevices = 0
+        /// The bytes `receive(_:now:)` read to bring each device's next slots into the cache,
+        /// combined: kept so that those reads are not optimised away.
+        var warmedBytes: UInt8 = 0
     }
 
     /// A timeline event the simulator hands to its sink, with its device.
@@ -102,9 +101,9 @@ public final class DeliverySimulator: Sendable {
                             )
                         positions.initializeElement(at: index, to: position)
                     }
-                    var roomy = 0
-                    for index in deliveries.indices where state.devices.hasRoomForNextDelivery(at: positions[index]) { roomy &+= 1 }
-                    state.roomyDevices = roomy
+                    var warmed: UInt8 = 0
+                    for index in deliveries.indices { warmed ^= state.devices.warmNextSlots(at: positions[index]) }
+                    state.warmedBytes = warmed
                     for index in deliveries.indices {
                         let position = positions[index]
                         state.devices[position].receive(

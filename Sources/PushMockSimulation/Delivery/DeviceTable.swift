@@ -39,10 +39,10 @@ struct DeviceTable {
         _modify { yield &devices[position] }
     }
 
-    /// Whether the device at `position` has room for its next delivery (see
-    /// ``SimulatedDevice/hasRoomForNextDelivery``).
-    func hasRoomForNextDelivery(at position: Int) -> Bool {
-        devices.withUnsafeBufferPointer { $0[position].hasRoomForNextDelivery }
+    /// Reads the device at `position` and what its next delivery reads first (see
+    /// ``SimulatedDevice/warmNextSlots()``).
+    func warmNextSlots(at position: Int) -> UInt8 {
+        devices.withUnsafeBufferPointer { $0[position].warmNextSlots() }
     }
 
     /// The device at `address`; setting `nil` removes it.

@@ -26,10 +26,19 @@ struct RingBuffer<Element> {
         return slot >= slots.count ? slot &- slots.count : slot
     }
 
-    /// Whether the next `append(_:)` fills a free slot without growing. Reading it brings the
-    /// slots' header and that slot's cache line in ahead of the append (see
-    /// `DeliverySimulator.receive(_:now:)`).
-    var hasRoomForNext: Bool { count < slots.count && slots[slot(count)] == nil }
+    /// Reads the first and the last byte of the slot the next `append(_:)` fills, and the
+    /// slots' header; returns the bytes combined, so that the reads stay. Appending reads the
+    /// slot's old value first (to destroy it), and a slot last written a thousand deliveries
+    /// ago is not in the cache: `DeliverySimulator.receive(_:now:)` reads every device's next
+    /// slots before it applies any delivery, so that those misses overlap.
+    func warmNextSlot() -> UInt8 {
+        guard count < slots.count else { return 0 }
+        let slot = slot(count)
+        return slots.withUnsafeBufferPointer { slots in
+            let bytes = UnsafeRawPointer(slots.baseAddress! + slot)
+            return bytes.load(as: UInt8.self) ^ bytes.load(fromByteOffset: MemoryLayout<Element?>.size - 1, as: UInt8.self)
+        }
+    }
 
     /// Adds `element` at the end, moving it into its slot.
     mutating func append(_ element: consuming Element) {

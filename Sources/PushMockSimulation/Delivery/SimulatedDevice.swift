@@ -111,9 +111,8 @@ public struct SimulatedDevice: Sendable {
         return counts
     }
 
-    /// Whether both rings have room for the next entry: reading it brings the device, its
-    /// rings' headers and their next slots into the cache (`DeliverySimulator.receive`).
-    var hasRoomForNextDelivery: Bool { history.hasRoomForNext && events.hasRoomForNext }
+    /// Reads what the next delivery's appends read first (see `RingBuffer.warmNextSlot()`).
+    func warmNextSlots() -> UInt8 { history.warmNextSlot() ^ events.warmNextSlot() }
 
     // MARK: Operations
 
