@@ -2,10 +2,10 @@
 /// timeline (``SimulatedDevice``).
 ///
 /// Why not `Deque` (swift-collections), which this replaced: its `append(_:)` borrows the new
-/// element, so each append copied a history entry into the deque and then destroyed the
-/// original: two passes over its reference counts, a third of delivery simulation's
-/// instructions (`Benchmarks/README.md`, twelfth session). Here an append moves the element
-/// into its slot.
+/// element, so each delivery copied its history entry and timeline event into the deques and
+/// then destroyed the originals, two passes over their references (≈ 380 of the simulator's
+/// ≈ 1,700 instructions per delivery; `Benchmarks/README.md`, twelfth session). Here an
+/// append moves the element into its slot.
 ///
 /// The slots are an `Array` of optionals (copy on write, and `Sendable` when the elements
 /// are), used as a circle: `nil` outside the live range, which starts at `head` and wraps
@@ -56,12 +56,13 @@ struct RingBuffer<Element> {
         count &-= n
     }
 
-    /// Forgets every element `shouldBeRemoved` picks; the others keep their order.
-    mutating func removeAll(where shouldBeRemoved: (Element) throws -> Bool) rethrows {
+    /// Forgets every element `shouldBeRemoved` picks; the others keep their order. (Not
+    /// `rethrows`: a throw halfway would leave moved-out slots inside the live range.)
+    mutating func removeAll(where shouldBeRemoved: (Element) -> Bool) {
         var kept = 0
         for index in 0..<count {
             let from = slot(index)
-            if try shouldBeRemoved(slots[from]!) {
+            if shouldBeRemoved(slots[from]!) {
                 slots[from] = nil
                 continue
             }
