@@ -1,3 +1,4 @@
+import PushMockCore
 import PushMockTestSupport
 import Testing
 
@@ -65,6 +66,38 @@ struct RingBufferTests {
         #expect(ring.isEmpty)
         ring.append(Box(40))
         #expect(Self.values(ring) == [40])
+    }
+
+    @Test("growth stops at the usual maximum while below it, and doubles beyond it", arguments: [1, 8, 11, 251, 1251])
+    func growthStopsAtUsualMaximum(usualMaximum: Int) {
+        var ring = RingBuffer<Box>(usualMaximumCount: usualMaximum)
+        for value in 0..<usualMaximum { ring.append(Box(value)) }
+        #expect(ring.capacity == usualMaximum)
+        ring.append(Box(usualMaximum))
+        #expect(ring.capacity == max(8, 2 * usualMaximum))
+        #expect(Self.values(ring) == Array(0...usualMaximum))
+        // Trimmed back and refilled, it keeps its slots.
+        ring.removeFirst(ring.count - 1)
+        for value in 0..<usualMaximum { ring.append(Box(value)) }
+        #expect(ring.capacity == max(8, 2 * usualMaximum))
+    }
+
+    @Test("a device's rings stop growing at what trimming lets them reach")
+    func deviceRingsAreSizedToTheirLimits() {
+        let limits = DeliveryLimits(notificationsPerDevice: 20, timelineEventsPerDevice: 100)
+        var device = SimulatedDevice(
+            address: DeviceAddress(service: .apns, token: String(repeating: "a", count: 64)), policy: .apns, limits: limits,
+            now: Timestamp(secondsSince1970: 1_800_000_000))
+        for index in 0..<500 {
+            var notification = SimulatedNotification(
+                id: "n\(index)", app: "app", sentAt: Timestamp(secondsSince1970: 1_800_000_000), priority: .high,
+                expiry: .immediately, kind: "alert", payload: Array(#"{"aps":{"alert":"hi"}}"#.utf8))
+            notification.sequence = UInt64(index + 1)
+            device.receive(notification, now: Timestamp(secondsSince1970: 1_800_000_000 + Int64(index)))
+        }
+        #expect(device.notifications.count <= 25)
+        #expect(device.timeline.count <= 125)
+        #expect(device.ringCapacities == (history: 26, timeline: 126))
     }
 
     @Test("a copy is independent of the original (copy on write)")

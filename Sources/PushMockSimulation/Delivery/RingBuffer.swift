@@ -16,8 +16,17 @@ struct RingBuffer<Element> {
     /// The slot of the first element.
     private var head = 0
     private(set) var count = 0
+    /// How many elements the ring usually holds at most (its owner trims it there): growing
+    /// stops at that capacity instead of doubling past it (a device's timeline trims at 1,251
+    /// events, which doubling would have given 2,048 slots). Beyond it, the ring doubles.
+    private let usualMaximumCount: Int
 
-    init() {}
+    init(usualMaximumCount: Int = .max) {
+        self.usualMaximumCount = usualMaximumCount
+    }
+
+    /// How many elements fit before the ring grows.
+    var capacity: Int { slots.count }
 
     /// The slot of the element at `index` (0 ≤ `index` ≤ `count`, and `index` < capacity).
     @inline(__always)
@@ -72,9 +81,11 @@ struct RingBuffer<Element> {
         count = kept
     }
 
-    /// Doubles the slots (at least 8), moving the elements to the front in order.
+    /// Doubles the slots (at least 8; up to the usual maximum while below it), moving the
+    /// elements to the front in order.
     private mutating func grow() {
-        let capacity = Swift.max(8, slots.count * 2)
+        let doubled = Swift.max(8, slots.count * 2)
+        let capacity = count < usualMaximumCount ? Swift.min(doubled, usualMaximumCount) : doubled
         var grown: [Element?] = []
         grown.reserveCapacity(capacity)
         for index in 0..<count { grown.append(slots[slot(index)].take()) }

@@ -49,8 +49,8 @@ public struct SimulatedDevice: Sendable {
     /// ``notifications`` and ``timeline`` as kept: rings, so that forgetting the oldest
     /// entries does not move the survivors (trimming arrays moved ≈ 1.4 kB per delivery, 15 %
     /// of delivery simulation's instructions).
-    private var history = RingBuffer<DeviceNotification>()
-    private var events = RingBuffer<DeviceTimelineEvent>()
+    private var history: RingBuffer<DeviceNotification>
+    private var events: RingBuffer<DeviceTimelineEvent>
     /// How many notifications are `stored` (kept so the common case, nothing stored, costs
     /// no scan of the history).
     public private(set) var storedCount = 0
@@ -90,6 +90,9 @@ public struct SimulatedDevice: Sendable {
         self.connectivity = connectivity
         self.limits = limits
         self.lastActivity = now
+        // Sized to what `trim()` lets them reach.
+        self.history = RingBuffer(usualMaximumCount: limits.notificationsPerDevice + Self.slack(limits.notificationsPerDevice) + 1)
+        self.events = RingBuffer(usualMaximumCount: limits.timelineEventsPerDevice + Self.slack(limits.timelineEventsPerDevice) + 1)
     }
 
     /// Notifications the user would see now: delivered, visible kinds, not replaced.
@@ -110,6 +113,9 @@ public struct SimulatedDevice: Sendable {
         }
         return counts
     }
+
+    /// How many entries the history and the timeline hold before they grow (for tests).
+    var ringCapacities: (history: Int, timeline: Int) { (history.capacity, events.capacity) }
 
     /// Reads what the next delivery's appends read first (see `RingBuffer.warmNextSlot()`).
     func warmNextSlots() -> UInt8 { history.warmNextSlot() ^ events.warmNextSlot() }
