@@ -56,17 +56,20 @@ enum EndpointID: Hashable {
     /// `Substring.hasPrefix` compares Characters, and `utf8.starts(with:)` advanced a
     /// `String.Index` per byte (≈ 0.6 % of the gateway's samples); this runs for every request.
     private static func route(path: UnsafeRawBufferPointer) -> EndpointID? {
+        func starts(bytes prefix: UnsafeRawBufferPointer) -> Bool {
+            path.count >= prefix.count && (prefix.isEmpty || memcmp(path.baseAddress!, prefix.baseAddress!, prefix.count) == 0)
+        }
         func starts(_ prefix: StaticString) -> Bool {
-            let count = prefix.utf8CodeUnitCount
-            return path.count >= count && (count == 0 || memcmp(path.baseAddress!, prefix.utf8Start, count) == 0)
+            starts(bytes: UnsafeRawBufferPointer(start: prefix.utf8Start, count: prefix.utf8CodeUnitCount))
         }
         func equals(_ other: StaticString) -> Bool { path.count == other.utf8CodeUnitCount && starts(other) }
-        // Labelled: a literal argument would pick a `String` overload over the `StaticString`
-        // one (its default type), and compare byte by byte through `elementsEqual`.
-        func equals(text other: String) -> Bool { other.utf8.elementsEqual(path) }
+        // The constants' bytes, in place (native strings are contiguous). Labelled: a literal
+        // argument would pick a `String` overload over the `StaticString` one.
         func starts(text prefix: String) -> Bool {
-            path.count >= prefix.utf8.count && prefix.utf8.elementsEqual(path.prefix(prefix.utf8.count))
+            var prefix = prefix
+            return prefix.withUTF8 { starts(bytes: UnsafeRawBufferPointer($0)) }
         }
+        func equals(text other: String) -> Bool { path.count == other.utf8.count && starts(text: other) }
         if starts("/3/device") {
             return .apnsDevice
         } else if starts("/v1/") || starts("/projects/") || equals("/fcm/send") || equals("/batch") {
