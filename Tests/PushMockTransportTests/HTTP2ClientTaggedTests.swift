@@ -59,6 +59,34 @@ struct HTTP2ClientTaggedTests {
         try await server.close()
     }
 
+    @Test(
+        "a path suffix is sent joined to the request's path",
+        arguments: [
+            ("/3/device/", ""), ("/3/device/", "a"), ("/3/device/", String(repeating: "ab12", count: 16)),
+            ("/", String(repeating: "x", count: 300)), ("", "/only-suffix"),
+        ]
+    )
+    func pathSuffix(path: String, suffix: String) async throws {
+        let server = try await startCleartextServer()
+        let port = try #require(server.localAddress?.port)
+        let client = try await HTTP2ClientConnection.makeConnection(to: .init(host: "127.0.0.1", port: port)).get()
+        try await client.remoteSettingsReceived().get()
+        let echoed = client.eventLoop.makePromise(of: String.self)
+        let handler = client.loopBoundHandler
+        try await client.eventLoop.submit {
+            handler.value.onTaggedResponse = { _, result in
+                echoed.completeWith(result.map { String(decoding: $0.body, as: UTF8.self) }.mapError { $0 as any Error })
+            }
+            let sent = handler.value.send(
+                HTTPRequestMessage(method: "POST", path: path, body: [1]), pathSuffix: suffix, tag: 1, flush: true)
+            #expect((try? sent.get()) == 1)
+        }.get()
+        // The echo responder answers with the method, the `:path` it received and the body size.
+        #expect(try await echoed.futureResult.get() == "POST \(path + suffix) 1")
+        await client.close()
+        try await server.close()
+    }
+
     @Test("within a read cycle the refill hook runs after every refillInterval responses; what it sends is answered")
     func refillWithinReadCycle() async throws {
         let server = try await startCleartextServer()

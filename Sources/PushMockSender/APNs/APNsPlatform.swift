@@ -41,7 +41,8 @@ struct APNsRequestBuilder {
         }
         return PreparedRequest(
             recipient: notification.deviceToken,
-            path: "/3/device/" + notification.deviceToken,
+            path: "/3/device/",
+            pathSuffix: notification.deviceToken,
             headers: headers,
             headersKey: id,
             body: notification.payload

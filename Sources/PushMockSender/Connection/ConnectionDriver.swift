@@ -117,11 +117,11 @@ final class ConnectionDriver {
         }
         var item = item
         item.attempts += 1
-        let request = makeRequest(item.request, authorization: authorization)
+        let request = makeRequest(item.content, authorization: authorization)
         // In the table before the send (the key is the stream's tag); a refused send takes it
         // out again.
         let key = inFlight.insert(InFlight(item: item, started: NIODeadline.now(), authorization: authorization))
-        switch handler.send(request, tag: key, flush: false) {
+        switch handler.send(request, pathSuffix: item.content.request.pathSuffix, tag: key, flush: false) {
         case .success(let streamID):
             inFlight.update(key) { $0.streamID = streamID }
         case .failure(let error):
@@ -149,19 +149,24 @@ final class ConnectionDriver {
         engine.resolve(entry.item, verdict)
     }
 
-    /// The wire request: the prepared headers plus `authorization`. Requests in a bulk send
-    /// share one header list, so the combined list is cached per (headers, authorization).
-    private func makeRequest(_ prepared: PreparedRequest, authorization: String?) -> HTTPRequestMessage {
+    /// The wire request (its path without the request's `pathSuffix`): the prepared headers
+    /// plus `authorization`. Requests in a bulk send share one header list, so the combined list
+    /// is cached per (headers, authorization).
+    ///
+    /// Reads the fields it needs through `content` rather than copying its whole
+    /// `PreparedRequest` out first (a retain and a release per reference in it).
+    private func makeRequest(_ content: DeliveryContent, authorization: String?) -> HTTPRequestMessage {
         guard let authorization else {
-            return HTTPRequestMessage(method: "POST", path: prepared.path, headers: prepared.headers, body: prepared.body)
+            return HTTPRequestMessage(
+                method: "POST", path: content.request.path, headers: content.request.headers, body: content.request.body)
         }
-        if let cached = combinedHeaders, cached.key == prepared.headersKey, cached.authorization == authorization {
-            return HTTPRequestMessage(method: "POST", path: prepared.path, headers: cached.combined, body: prepared.body)
+        if let cached = combinedHeaders, cached.key == content.request.headersKey, cached.authorization == authorization {
+            return HTTPRequestMessage(method: "POST", path: content.request.path, headers: cached.combined, body: content.request.body)
         }
-        var combined = prepared.headers
+        var combined = content.request.headers
         combined.append(.authorization, value: authorization)
-        combinedHeaders = (prepared.headersKey, authorization, combined)
-        return HTTPRequestMessage(method: "POST", path: prepared.path, headers: combined, body: prepared.body)
+        combinedHeaders = (content.request.headersKey, authorization, combined)
+        return HTTPRequestMessage(method: "POST", path: content.request.path, headers: combined, body: content.request.body)
     }
 
     /// Leaves the pool: no new work; requests in flight finish or fail on their own.

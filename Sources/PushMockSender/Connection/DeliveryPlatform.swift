@@ -29,7 +29,11 @@ enum AuthorizationHeader {
 struct PreparedRequest: Sendable {
     /// Device token, `topic:<name>` or `condition:<expression>`.
     let recipient: String
+    /// `:path` is `path` followed by `pathSuffix`. APNs requests keep `/3/device/` and the
+    /// token apart: joining them was a string allocated per notification on the producer's
+    /// thread and freed on the event loop's, which glibc's per-thread caches do not serve.
     let path: String
+    var pathSuffix = ""
     let headers: HTTPHeaderList
     /// Identifies `headers`: requests with the same key have the same headers (lets a
     /// connection reuse the header list it built with `authorization` added).

@@ -215,7 +215,13 @@ public final class HTTP2ClientHandler: ChannelInboundHandler, RemovableChannelHa
 
     /// Sends a request whose outcome goes to ``onTaggedResponse`` with `tag`. Returns the
     /// stream ID, or the reason the request could not be sent (then no callback follows).
-    public func send(_ request: HTTPRequestMessage, tag: UInt64, flush: Bool) -> Result<Int32, HTTP2ClientError> {
+    ///
+    /// `:path` is `request.path` followed by `pathSuffix`: a bulk sender whose paths differ only
+    /// at the end (APNs's `/3/device/<token>`) passes the shared start and the token, and no
+    /// string is built per request.
+    public func send(
+        _ request: HTTPRequestMessage, pathSuffix: String = "", tag: UInt64, flush: Bool
+    ) -> Result<Int32, HTTP2ClientError> {
         guard let session, let context, !isClosed else {
             return .failure(receivedGoAway.map { HTTP2ClientError(.goAway($0)) } ?? HTTP2ClientError(.connectionClosed))
         }
@@ -227,6 +233,7 @@ public final class HTTP2ClientHandler: ChannelInboundHandler, RemovableChannelHa
             streamID = try session.submitRequest(
                 method: request.method,
                 path: request.path,
+                pathSuffix: pathSuffix,
                 scheme: request.scheme ?? scheme,
                 authority: request.authority ?? authority,
                 headers: request.headers,

@@ -455,6 +455,7 @@ final class NGHTTP2Session {
     func submitRequest(
         method: String,
         path: String,
+        pathSuffix: String = "",
         scheme: String,
         authority: String,
         headers: HTTPHeaderList,
@@ -466,6 +467,7 @@ final class NGHTTP2Session {
             scheme: scheme,
             authority: authority,
             path: path,
+            pathSuffix: pathSuffix,
             headers: headers
         ) { nameValues, count in
             if body.isEmpty {
@@ -581,45 +583,74 @@ enum NGHTTP2HeaderBlock {
     /// The pseudo-headers and `headers` of a request, without building an intermediate header
     /// list: names are static strings, values point into the strings' own UTF-8 storage, and
     /// the `nghttp2_nv` array lives on the stack. Valid only inside `body`.
+    /// `:path` is `path` followed by `pathSuffix`: joined here, in a buffer that lives only
+    /// for the call (`nghttp2_submit_request` copies every name and value).
     static func withRequestNameValues<Result>(
         method: String,
         scheme: String,
         authority: String,
         path: String,
+        pathSuffix: String = "",
+        headers: HTTPHeaderList,
+        _ body: (UnsafePointer<nghttp2_nv>, Int) -> Result
+    ) -> Result {
+        var path = path
+        guard !pathSuffix.isEmpty else {
+            return path.withUTF8 { pathBytes in
+                withRequestNameValues(method: method, scheme: scheme, authority: authority, pathBytes: pathBytes, headers: headers, body)
+            }
+        }
+        var suffix = pathSuffix
+        return path.withUTF8 { prefixBytes in
+            suffix.withUTF8 { suffixBytes in
+                withUnsafeTemporaryAllocation(of: UInt8.self, capacity: prefixBytes.count + suffixBytes.count) { joined in
+                    let afterPrefix = joined.initialize(fromContentsOf: prefixBytes)
+                    _ = joined[afterPrefix...].initialize(fromContentsOf: suffixBytes)
+                    defer { joined.deinitialize() }
+                    return withRequestNameValues(
+                        method: method, scheme: scheme, authority: authority, pathBytes: UnsafeBufferPointer(joined),
+                        headers: headers, body)
+                }
+            }
+        }
+    }
+
+    private static func withRequestNameValues<Result>(
+        method: String,
+        scheme: String,
+        authority: String,
+        pathBytes: UnsafeBufferPointer<UInt8>,
         headers: HTTPHeaderList,
         _ body: (UnsafePointer<nghttp2_nv>, Int) -> Result
     ) -> Result {
         var method = method
         var scheme = scheme
         var authority = authority
-        var path = path
         return method.withUTF8 { methodBytes in
             scheme.withUTF8 { schemeBytes in
                 authority.withUTF8 { authorityBytes in
-                    path.withUTF8 { pathBytes in
-                        headers.withUnsafeStorage { storage in
-                            withUnsafeTemporaryAllocation(of: nghttp2_nv.self, capacity: 4 + headers.count) { nameValues in
-                                nameValues[0] = staticNV(":method", methodBytes)
-                                nameValues[1] = staticNV(":scheme", schemeBytes)
-                                nameValues[2] = staticNV(":authority", authorityBytes)
-                                nameValues[3] = staticNV(":path", pathBytes)
-                                var count = 4
-                                if let base = storage.baseAddress {
-                                    for index in 0..<headers.count {
-                                        let name = headers.nameRange(at: index)
-                                        let value = headers.valueRange(at: index)
-                                        nameValues[count] = nghttp2_nv(
-                                            name: UnsafeMutablePointer(mutating: base + name.lowerBound),
-                                            value: UnsafeMutablePointer(mutating: base + value.lowerBound),
-                                            namelen: name.count,
-                                            valuelen: value.count,
-                                            flags: UInt8(NGHTTP2_NV_FLAG_NONE.rawValue)
-                                        )
-                                        count += 1
-                                    }
+                    headers.withUnsafeStorage { storage in
+                        withUnsafeTemporaryAllocation(of: nghttp2_nv.self, capacity: 4 + headers.count) { nameValues in
+                            nameValues[0] = staticNV(":method", methodBytes)
+                            nameValues[1] = staticNV(":scheme", schemeBytes)
+                            nameValues[2] = staticNV(":authority", authorityBytes)
+                            nameValues[3] = staticNV(":path", pathBytes)
+                            var count = 4
+                            if let base = storage.baseAddress {
+                                for index in 0..<headers.count {
+                                    let name = headers.nameRange(at: index)
+                                    let value = headers.valueRange(at: index)
+                                    nameValues[count] = nghttp2_nv(
+                                        name: UnsafeMutablePointer(mutating: base + name.lowerBound),
+                                        value: UnsafeMutablePointer(mutating: base + value.lowerBound),
+                                        namelen: name.count,
+                                        valuelen: value.count,
+                                        flags: UInt8(NGHTTP2_NV_FLAG_NONE.rawValue)
+                                    )
+                                    count += 1
                                 }
-                                return body(UnsafePointer(nameValues.baseAddress!), count)
                             }
+                            return body(UnsafePointer(nameValues.baseAddress!), count)
                         }
                     }
                 }
