@@ -518,6 +518,11 @@ struct APNsConnectionTests {
             #expect(all.count == 150)
             #expect(all.compactMap(\.index).sorted() == Array(0..<150))
             #expect(all.allSatisfy { $0.index.map(deviceToken) == $0.recipient && $0.outcome.kind == .accepted })
+            // The path is sent as `/3/device/` and the token, joined by the transport: each request
+            // went to its own device.
+            let paths = mock.recordings.records(newestFirst: false).map(\.request.path)
+            #expect(paths.count == 150)
+            #expect(Set(paths) == Set((0..<150).map { "/3/device/" + deviceToken($0) }))
         }
     }
 
