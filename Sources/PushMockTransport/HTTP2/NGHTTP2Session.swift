@@ -583,6 +583,7 @@ enum NGHTTP2HeaderBlock {
     /// The pseudo-headers and `headers` of a request, without building an intermediate header
     /// list: names are static strings, values point into the strings' own UTF-8 storage, and
     /// the `nghttp2_nv` array lives on the stack. Valid only inside `body`.
+    ///
     /// `:path` is `path` followed by `pathSuffix`: joined here, in a buffer that lives only
     /// for the call (`nghttp2_submit_request` copies every name and value).
     static func withRequestNameValues<Result>(
