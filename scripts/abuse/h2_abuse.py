@@ -256,15 +256,20 @@ def case_continuation_flood(host, port, tls_port):
 
 
 def case_hpack_bomb(host, port, tls_port):
-    sock = raw_connection(host, port)
-    encoder = Encoder()
-    reader = FrameReader(sock)
     # One 4000-byte header in the dynamic table, referenced 2000 times per request: ~8 MB of
     # headers from ~8 KB on the wire, 200 times over (1.6 GB if expanded).
     bomb = [("x-bomb", "a" * 4000)] * 2000
     streams = 200
+    # Encoded before connecting: pure-Python HPACK is slow on a loaded machine, and the server's
+    # 2-second idle timeout would end an idle connection first. The first block puts the header
+    # into the dynamic table; every later one only refers to it, so they are all the same.
+    encoder = Encoder()
+    first_block = request_block(encoder, port, extra=bomb)
+    later_block = request_block(encoder, port, extra=bomb)
+    sock = raw_connection(host, port)
+    reader = FrameReader(sock)
     for index in range(streams):
-        block = request_block(encoder, port, extra=bomb)
+        block = first_block if index == 0 else later_block
         if not send_quietly(sock, frame(HEADERS, END_HEADERS | END_STREAM, 1 + 2 * index, block)):
             break
         if index % 20 == 0:
@@ -279,9 +284,11 @@ def case_hpack_bomb(host, port, tls_port):
 
 
 def case_oversized_header(host, port, tls_port):
+    # Encoded before connecting (Huffman-coding 60 kB in pure Python can take longer than the
+    # server's 2-second idle timeout on a loaded machine: the server would say GOAWAY first).
+    block = request_block(Encoder(), port, extra=[("x-big", "b" * 60000)])
     sock = raw_connection(host, port)
     reader = FrameReader(sock)
-    block = request_block(Encoder(), port, extra=[("x-big", "b" * 60000)])
     # Split over HEADERS + CONTINUATION (frames are at most 16 KiB).
     pieces = [block[i:i + 16384] for i in range(0, len(block), 16384)]
     frames = frame(HEADERS, END_STREAM | (END_HEADERS if len(pieces) == 1 else 0), 1, pieces[0])
@@ -335,11 +342,12 @@ def case_ping_flood(host, port, tls_port):
 def case_zero_window(host, port, tls_port):
     # INITIAL_WINDOW_SIZE 0: answers with bodies can never be sent; the server must hold them
     # without growing (MAX_CONCURRENT_STREAMS bounds them) and keep serving others.
-    sock = raw_connection(host, port, settings=struct.pack(">HI", 0x4, 0))
+    # Encoded before connecting, so the idle timeout cannot end the connection first.
     encoder = Encoder()
-    reader = FrameReader(sock)
     chunk = b"".join(frame(HEADERS, END_HEADERS | END_STREAM, 1 + 2 * index,
                            request_block(encoder, port, path="/_pushmock/info")) for index in range(900))
+    sock = raw_connection(host, port, settings=struct.pack(">HI", 0x4, 0))
+    reader = FrameReader(sock)
     sock.sendall(chunk)
     reader.pump(2.0)
     observed = reader.summary()
