@@ -204,14 +204,20 @@ struct FaultEngineTests {
     func latency() throws {
         var random = FastRandom(seed: 9)
         #expect(Latency.fixed(250).sample(using: &random) == .milliseconds(250))
-        let uniform = (0..<1000).map { _ in Latency(uniformMs: [50, 100]).sample(using: &random).wholeMilliseconds }
+        // The types are spelled out: inferring them through `#expect` and the literals took the
+        // type checker over four seconds.
+        let uniform: [Int64] = (0..<1000).map { _ in Latency(uniformMs: [50, 100]).sample(using: &random).wholeMilliseconds }
         #expect(uniform.allSatisfy { (50...100).contains($0) })
-        let normal = (0..<2000).map { _ in Double(Latency(normalMs: .init(mean: 200, stddev: 20)).sample(using: &random).wholeMilliseconds)
+        let normal: [Double] = (0..<2000).map { _ in
+            Double(Latency(normalMs: .init(mean: 200, stddev: 20)).sample(using: &random).wholeMilliseconds)
         }
-        let mean = normal.reduce(0, +) / Double(normal.count)
+        let mean: Double = normal.reduce(0, +) / Double(normal.count)
         #expect(abs(mean - 200) < 5, "mean \(mean)")
-        let exponential = (0..<2000).map { _ in Double(Latency(exponentialMs: .init(mean: 100)).sample(using: &random).wholeMilliseconds) }
-        #expect(abs(exponential.reduce(0, +) / 2000 - 100) < 10)
+        let exponential: [Double] = (0..<2000).map { _ in
+            Double(Latency(exponentialMs: .init(mean: 100)).sample(using: &random).wholeMilliseconds)
+        }
+        let exponentialMean: Double = exponential.reduce(0, +) / 2000
+        #expect(abs(exponentialMean - 100) < 10)
         var a = FastRandom(seed: 5)
         var b = FastRandom(seed: 5)
         #expect(

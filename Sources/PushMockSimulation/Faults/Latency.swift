@@ -103,7 +103,10 @@ public struct Latency: Sendable, Codable, Hashable {
         var term = 1.0
         var sum = 1.0
         for n in 1..<20 {
-            term *= -value * value / Double((2 * n - 1) * (2 * n))
+            // (2n - 1) * 2n in Double, exactly as in Int: spelled so that the type checker does
+            // not try every numeric overload of the mixed literal expression.
+            let twoN = Double(2 * n)
+            term *= -value * value / ((twoN - 1) * twoN)
             sum += term
         }
         return sum
