@@ -11,6 +11,15 @@ import Testing
 /// keeps answering (docs/SECURITY.md).
 @Suite("Hardening: input ranges, sizes and control-API access")
 struct HardeningLimitsTests {
+    @Test("serve closes a connection whose handshake takes over 10 s; a test's own gateway waits 2 minutes")
+    func handshakeTimeouts() throws {
+        #expect(ConnectionLimits.defaults.handshakeTimeout == .seconds(10))
+        #expect(GatewayConfiguration().connectionLimits.handshakeTimeout == .seconds(10))
+        // A busy test process (ThreadSanitizer, many gateways) took longer than 10 s.
+        let testing = GatewayConfiguration.testing(credentials: try .ephemeral())
+        #expect(testing.connectionLimits.handshakeTimeout == .seconds(120))
+    }
+
     /// A control request that used to trap (or arm a trap for the next push).
     struct HostileInput: CustomTestStringConvertible, Sendable {
         var name: String

@@ -131,14 +131,21 @@ public struct GatewayConfiguration: Sendable {
     }
 
     /// An in-process configuration for tests: loopback, free ports, throwaway TLS identity,
-    /// no journal on disk.
+    /// no journal on disk, and a handshake timeout of 2 minutes instead of 10 s.
+    ///
+    /// The handshake timeout guards `pushmock serve` against clients that connect and never
+    /// finish; a test's own gateway has no such clients, but its process may be very busy.
+    /// Under ThreadSanitizer, with the CPUs oversubscribed four times, TLS handshakes took
+    /// longer than 10 s and dozens of tests saw their connections closed.
     public static func testing(credentials: GatewayCredentials) -> GatewayConfiguration {
-        GatewayConfiguration(
+        var configuration = GatewayConfiguration(
             tlsPort: 0,
             cleartextPort: 0,
             tlsIdentity: .provided(credentials),
             recording: RecordingOptions(journalPath: nil)
         )
+        configuration.connectionLimits.handshakeTimeout = .seconds(120)
+        return configuration
     }
 }
 
