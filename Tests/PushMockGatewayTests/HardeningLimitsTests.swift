@@ -11,7 +11,7 @@ import Testing
 /// keeps answering (docs/SECURITY.md).
 @Suite("Hardening: input ranges, sizes and control-API access")
 struct HardeningLimitsTests {
-    @Test("serve closes a connection whose handshake takes over 10 s; a test's own gateway waits 2 minutes")
+    @Test("handshake timeout defaults: 10 s for serve, 2 minutes for a test's own gateway")
     func handshakeTimeouts() throws {
         #expect(ConnectionLimits.defaults.handshakeTimeout == .seconds(10))
         #expect(GatewayConfiguration().connectionLimits.handshakeTimeout == .seconds(10))
