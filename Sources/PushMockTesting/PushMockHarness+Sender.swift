@@ -6,7 +6,8 @@ public import PushMockSender
 extension PushMockHarness {
     /// An APNs sender configuration for this gateway: TLS with its CA, token authentication
     /// with the sample key it trusts, the sample topic as default, the gateway's clock (so
-    /// provider-token refresh follows `mock.clock`). `configure` adjusts the rest.
+    /// provider-token refresh follows `mock.clock`), and a connect timeout of
+    /// ``clientConnectTimeout``. `configure` adjusts the rest.
     public func apnsSenderConfiguration(
         authentication: APNsAuthentication? = nil,
         retry: RetryPolicy = .default,
@@ -19,7 +20,8 @@ extension PushMockHarness {
     }
 
     /// An FCM sender configuration for this gateway: the sample service account (whose
-    /// `token_uri` is this gateway's OAuth endpoint), TLS with its CA, the gateway's clock.
+    /// `token_uri` is this gateway's OAuth endpoint), TLS with its CA, the gateway's clock, a
+    /// connect timeout of ``clientConnectTimeout``.
     public func fcmSenderConfiguration(
         retry: RetryPolicy = .default,
         validateOnly: Bool = false,
@@ -45,6 +47,7 @@ extension PushMockHarness {
             authentication: authentication ?? .token(key.signingKey),
             trustRoots: .pem(server.credentials.certificateAuthorityPEM ?? ""),
             defaultTopic: key.topic,
+            connection: ConnectionConfiguration(connectTimeout: clientConnectTimeout(of: server)),
             retry: retry,
             clock: server.state.clock
         )
@@ -64,8 +67,14 @@ extension PushMockHarness {
             server: try SenderEndpoint(url: url),
             trustRoots: .pem(server.credentials.certificateAuthorityPEM ?? ""),
             validateOnly: validateOnly,
+            connection: ConnectionConfiguration(connectTimeout: clientConnectTimeout(of: server)),
             retry: retry,
             clock: server.state.clock
         )
+    }
+
+    /// ``clientConnectTimeout`` before a harness exists.
+    static func clientConnectTimeout(of server: PushMockServer) -> Duration {
+        server.configuration.connectionLimits.handshakeTimeout
     }
 }

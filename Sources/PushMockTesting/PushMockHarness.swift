@@ -91,6 +91,12 @@ public struct PushMockHarness: Sendable {
         self.fcmSender = try FCMSender(configuration: Self.fcmSenderConfiguration(server: server, url: tlsURL))
     }
 
+    /// How long the harness's clients and senders wait for TCP and TLS: as long as the gateway
+    /// waits for a handshake (2 minutes with `GatewayConfiguration.testing`), not the 10 s a
+    /// client gives a real service. A test process on a loaded CI machine can take longer than
+    /// 10 s to finish a handshake, and a test that fails then says nothing about the code.
+    public var clientConnectTimeout: Duration { Self.clientConnectTimeout(of: server) }
+
     /// Registries, clock and recordings.
     package var state: GatewayState { server.state }
     /// Everything recorded so far.
@@ -145,7 +151,8 @@ public struct PushMockHarness: Sendable {
                 port: tls ? tlsPort : cleartextPort,
                 tls: tls ? clientTLSConfiguration(alpn: alpn, clientCertificate: clientCertificate) : nil,
                 serverHostname: tls ? serverHostname : nil,
-                authority: authority
+                authority: authority,
+                connectTimeout: clientConnectTimeout
             )
         )
     }

@@ -17,9 +17,11 @@ struct EngagementWebhookTests {
         try await withPushMock { mock in
             mock.clock.freeze()
             let control = try mock.controlClient()
+            // A 60 s timeout: on a loaded machine the Python receiver can take more than the
+            // default 5 s, and a timed-out attempt would add attempts the count below excludes.
             let definition = #"""
                 {"id":"analytics","url":"\#(receiver.url)","secret":"s3cret","events":["delivery-receipt","engagement"],
-                 "maxAttempts":3,"initialBackoff":"100ms"}
+                 "maxAttempts":3,"initialBackoff":"100ms","timeout":"60s"}
                 """#
             let added = try JSONValue(parsing: try await control.call("POST", "webhooks", json: Array(definition.utf8)).body)
             #expect(

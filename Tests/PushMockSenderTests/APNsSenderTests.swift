@@ -1,4 +1,6 @@
 import Foundation
+import NIOCore
+import NIOPosix
 import PushMockAuth
 import PushMockCore
 import PushMockGateway
@@ -303,6 +305,35 @@ struct APNsOutcomeTests {
         #expect(sleeps.all == [.milliseconds(500), .seconds(1)])
     }
 
+    @Test("a server that accepts and never answers the TLS handshake: each attempt ends at the connect timeout")
+    func silentHandshake() async throws {
+        let sleeps = RecordedSleeps()
+        let silent = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+            .childChannelInitializer { $0.eventLoop.makeSucceededVoidFuture() }
+            .bind(host: "127.0.0.1", port: 0).get()
+        let port = try #require(silent.localAddress?.port)
+        let configuration = APNsSenderConfiguration(
+            server: try .custom(url: "https://127.0.0.1:\(port)"),
+            authentication: .token(.generate(keyID: "KEY0000001", teamID: "TEAM000001")),
+            defaultTopic: "com.example",
+            connection: ConnectionConfiguration(connectTimeout: .milliseconds(200)),
+            retry: RetryPolicy(maximumAttempts: 2, jitter: 0),
+            sleep: sleeps.sleep
+        )
+        try await withAPNsSender(configuration: configuration) { sender in
+            let result = await sender.send(APNsNotification(deviceToken: PushMockHarness.sampleDeviceToken, payload: alertPayload))
+            guard case .failed(let failure) = result.outcome else {
+                Issue.record("\(result)")
+                return
+            }
+            #expect(failure.error.code == .connectionFailed)
+            #expect(failure.error.cause as? ChannelError == .connectTimeout(.milliseconds(200)), "\(failure.error)")
+            #expect(result.attempts == 2)
+        }
+        #expect(sleeps.all == [.milliseconds(500)])
+        try await silent.close()
+    }
+
     @Test("ExpiredProviderToken: a fresh token is signed once; if that is rejected too the rejection stands")
     func expiredProviderToken() async throws {
         let gatewayClock = VirtualClock(frozenAt: Timestamp(secondsSince1970: 1_800_000_000))
@@ -467,12 +498,13 @@ struct APNsConnectionTests {
                 #expect(
                     await sender.send(APNsNotification(deviceToken: PushMockHarness.sampleDeviceToken, payload: alertPayload)).outcome
                         .isAccepted)
-                let deadline = ContinuousClock.now + .seconds(5)
+                // Generous: on a loaded machine the 30 ms timer and the answer can both be late.
+                let deadline = ContinuousClock.now + .seconds(60)
                 while sender.pings.acknowledged < 2, ContinuousClock.now < deadline {
                     try await Task.sleep(for: .milliseconds(20))
                 }
                 #expect(sender.pings.acknowledged >= 2)
-                #expect(sender.pings.lastRoundTrip.map { $0 > .zero && $0 < .seconds(5) } == true)
+                #expect(sender.pings.lastRoundTrip.map { $0 > .zero && $0 < .seconds(60) } == true)
                 #expect(sender.openConnectionCount == 1)
             }
             // PINGs are not requests: nothing else was recorded.

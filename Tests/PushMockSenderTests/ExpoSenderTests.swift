@@ -18,7 +18,8 @@ struct ExpoSenderTests {
             server: tls
                 ? SenderEndpoint(host: "127.0.0.1", port: mock.tlsPort, usesTLS: true, serverHostname: "localhost")
                 : SenderEndpoint(host: "127.0.0.1", port: mock.cleartextPort, usesTLS: false),
-            trustRoots: mock.credentials.certificateAuthorityPEM.map(TrustRoots.pem) ?? .system
+            trustRoots: mock.credentials.certificateAuthorityPEM.map(TrustRoots.pem) ?? .system,
+            connectTimeout: mock.clientConnectTimeout
         )
         configuration.sleep = RetrySleep { _ in }
         configure(&configuration)

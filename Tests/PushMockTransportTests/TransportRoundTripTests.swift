@@ -1,6 +1,8 @@
 import Foundation
+import NIOConcurrencyHelpers
 import NIOCore
 import NIOPosix
+import NIOSSL
 import PushMockCore
 import PushMockTestSupport
 import Testing
@@ -168,6 +170,40 @@ struct TransportRoundTripTests {
             #expect(output.hasSuffix("POST /x 5"))
         }
         try await server.close()
+    }
+
+    @Test("the connect timeout covers the TLS handshake: a server that accepts and stays silent fails the connect")
+    func silentServerTimesOut() async throws {
+        // Accepts TCP and reads the ClientHello into the void: no ServerHello ever comes.
+        let accepted = NIOLockedValueBox<[any Channel]>([])
+        let silent = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+            .childChannelInitializer { channel in
+                accepted.withLockedValue { $0.append(channel) }
+                return channel.eventLoop.makeSucceededVoidFuture()
+            }
+            .bind(host: "127.0.0.1", port: 0).get()
+        let port = try #require(silent.localAddress?.port)
+        // Without the timeout the connect would wait for ever: after a minute, hang up, which
+        // fails it with `connectionClosed` instead of `connectTimeout`.
+        let watchdog = Task {
+            try await Task.sleep(for: .seconds(60))
+            for channel in accepted.withLockedValue({ $0 }) { channel.close(promise: nil) }
+        }
+        defer { watchdog.cancel() }
+        var tls = TLSConfiguration.makeClientConfiguration()
+        tls.certificateVerification = .none
+        tls.applicationProtocols = ["h2"]
+        do {
+            let client = try await HTTP2ClientConnection.connect(
+                to: .init(host: "127.0.0.1", port: port, tls: tls, serverHostname: "localhost", connectTimeout: .milliseconds(300)))
+            Issue.record("connected to a server that never answered the handshake")
+            await client.close()
+        } catch let error as ChannelError {
+            #expect(error == .connectTimeout(.milliseconds(300)))
+        } catch {
+            Issue.record("expected the connect timeout, got \(error)")
+        }
+        try await silent.close()
     }
 }
 

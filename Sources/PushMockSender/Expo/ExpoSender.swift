@@ -41,7 +41,8 @@ public final class ExpoSender: Sendable {
                 port: server.port,
                 tls: tls,
                 serverHostname: server.serverHostname,
-                authority: server.authority
+                authority: server.authority,
+                connectTimeout: configuration.connectTimeout
             )
         )
         self.sendPath = server.pathPrefix + "/--/api/v2/push/send"

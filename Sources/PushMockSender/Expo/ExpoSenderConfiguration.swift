@@ -23,6 +23,8 @@ public struct ExpoSenderConfiguration: Sendable {
     public var gzipThreshold: Int
     /// How long one request may take. Default 30 s.
     public var requestTimeout: Duration
+    /// TCP connect and TLS handshake. Default 10 s.
+    public var connectTimeout: Duration
     /// Retries of whole requests: 429 and 5xx (statuses in the policy) and connection faults.
     /// Default: 3 attempts, 1 s then 2 s (the Node SDK retries 429 twice from 1 s, factor 2).
     public var retry: RetryPolicy
@@ -38,6 +40,7 @@ public struct ExpoSenderConfiguration: Sendable {
         concurrentRequests: Int = 6,
         gzipThreshold: Int = 1024,
         requestTimeout: Duration = .seconds(30),
+        connectTimeout: Duration = .seconds(10),
         retry: RetryPolicy = RetryPolicy(maximumAttempts: 3, initialBackoff: .seconds(1), retryableStatuses: [429, 500, 502, 503, 504]),
         jitter: JitterSource = .system,
         sleep: RetrySleep = .system
@@ -50,6 +53,7 @@ public struct ExpoSenderConfiguration: Sendable {
         self.concurrentRequests = concurrentRequests
         self.gzipThreshold = gzipThreshold
         self.requestTimeout = requestTimeout
+        self.connectTimeout = connectTimeout
         self.retry = retry
         self.jitter = jitter
         self.sleep = sleep
@@ -67,6 +71,9 @@ public struct ExpoSenderConfiguration: Sendable {
         }
         guard concurrentRequests >= 1 else {
             throw SenderError(.invalidConfiguration, "concurrentRequests must be at least 1 (was \(concurrentRequests))")
+        }
+        guard requestTimeout > .zero, connectTimeout > .zero else {
+            throw SenderError(.invalidConfiguration, "timeouts must be positive")
         }
         try retry.validate()
     }

@@ -77,8 +77,12 @@ public final class HTTP2ClientConnection: Sendable {
         let authority = configuration.authority ?? "\(configuration.host):\(configuration.port)"
         let scheme = configuration.tls == nil ? "http" : "https"
 
+        let timeout = TimeAmount(configuration.connectTimeout)
+        // One budget for TCP and TLS: NIO's connect timeout covers only the TCP part, and a
+        // server that accepts but never answers the ClientHello would otherwise hang us forever.
+        let deadline = NIODeadline.now() + timeout
         let bootstrap = ClientBootstrap(group: group)
-            .connectTimeout(TimeAmount(configuration.connectTimeout))
+            .connectTimeout(timeout)
             .channelOption(.socketOption(.tcp_nodelay), value: 1)
         return bootstrap.connect(host: configuration.host, port: configuration.port).flatMap { channel in
             let setup: EventLoopFuture<(NIOLoopBound<HTTP2ClientHandler>, String?)> = channel.eventLoop.flatSubmit {
@@ -86,8 +90,15 @@ public final class HTTP2ClientConnection: Sendable {
                 do {
                     if let sslContext {
                         let tlsHandler = try NIOSSLClientHandler(context: sslContext, serverHostname: hostname)
+                        let observer = HandshakeObserver(promise: handshake)
                         try channel.pipeline.syncOperations.addHandler(tlsHandler)
-                        try channel.pipeline.syncOperations.addHandler(HandshakeObserver(promise: handshake))
+                        try channel.pipeline.syncOperations.addHandler(observer)
+                        let boundObserver = NIOLoopBound(observer, eventLoop: channel.eventLoop)
+                        let expiry = channel.eventLoop.scheduleTask(deadline: deadline) {
+                            boundObserver.value.timedOut(after: timeout)
+                            channel.close(promise: nil)
+                        }
+                        handshake.futureResult.whenComplete { _ in expiry.cancel() }
                     } else {
                         handshake.succeed(nil)
                     }
@@ -234,5 +245,13 @@ final class HandshakeObserver: ChannelInboundHandler, RemovableChannelHandler {
             promise.fail(HTTP2ClientError(.connectionClosed))
         }
         context.fireChannelInactive()
+    }
+
+    /// The connect timeout ran out before the handshake finished; the caller closes the channel.
+    func timedOut(after timeout: TimeAmount) {
+        if !done {
+            done = true
+            promise.fail(ChannelError.connectTimeout(timeout))
+        }
     }
 }
