@@ -61,7 +61,7 @@ final class ServeProcess {
         )
         self.process = process
         self.logPath = logPath
-        let deadline = ContinuousClock.now + .seconds(30)
+        let deadline = ContinuousClock.now + .seconds(120)
         while true {
             if let data = FileManager.default.contents(atPath: readyFile),
                 let info = try? JSONDecoder().decode(GatewayServerInfo.self, from: data)

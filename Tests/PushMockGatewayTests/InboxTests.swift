@@ -175,9 +175,10 @@ extension String {
     }
 }
 
-/// Polls `condition` every 20 ms for up to 30 s (generous: the machine may be loaded).
+/// Polls `condition` every 20 ms for up to 2 minutes (generous: under ThreadSanitizer with the
+/// CPUs oversubscribed, 30 s was not enough for an event to reach curl).
 func waitUntil(_ what: String, _ condition: () -> Bool) async throws {
-    let deadline = ContinuousClock.now + .seconds(30)
+    let deadline = ContinuousClock.now + .seconds(120)
     while !condition() {
         guard ContinuousClock.now < deadline else {
             Issue.record("timed out waiting until \(what)")
@@ -195,7 +196,7 @@ final class StreamingCurl {
 
     init(_ arguments: [String]) throws {
         // posix_spawn, not Foundation's Process (see ChildProcess).
-        process = try ChildProcess.spawn("/usr/bin/curl", ["-sN", "--max-time", "120", "-o", outputPath] + arguments, output: .discard)
+        process = try ChildProcess.spawn("/usr/bin/curl", ["-sN", "--max-time", "600", "-o", outputPath] + arguments, output: .discard)
     }
 
     deinit {
@@ -204,9 +205,9 @@ final class StreamingCurl {
 
     var output: String { (try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? "" }
 
-    /// Waits (up to 30 s) for curl to exit by itself; its exit status, or `nil` if it did not.
+    /// Waits (up to 2 minutes) for curl to exit by itself; its exit status, or `nil` if it did not.
     func exitStatus() async -> Int32? {
-        let deadline = ContinuousClock.now + .seconds(30)
+        let deadline = ContinuousClock.now + .seconds(120)
         while process.isRunning, ContinuousClock.now < deadline {
             try? await Task.sleep(for: .milliseconds(20))
         }
@@ -221,7 +222,7 @@ final class StreamingCurl {
     /// Ends curl and waits for it to exit, without blocking a thread.
     func stop() async {
         terminate()
-        let deadline = ContinuousClock.now + .seconds(30)
+        let deadline = ContinuousClock.now + .seconds(120)
         while process.isRunning, ContinuousClock.now < deadline {
             try? await Task.sleep(for: .milliseconds(20))
         }

@@ -469,8 +469,8 @@ struct APNsConnectionTests {
     func poolGrows() async throws {
         try await withPushMock { mock in
             // Slow answers keep the first connection full long enough for the second one's TLS
-            // handshake even on a loaded CI machine.
-            try mock.addFault(FaultRule(action: .pass, latency: .fixed(1000)))
+            // handshake even on a loaded CI machine (four rounds of 2 s on one connection).
+            try mock.addFault(FaultRule(action: .pass, latency: .fixed(2000)))
             let configuration = try mock.apnsConfiguration {
                 $0.connection.maximumConnections = 2
                 $0.connection.maximumConcurrentStreams = 5
@@ -479,10 +479,15 @@ struct APNsConnectionTests {
                 let one = await sender.send(APNsNotification(deviceToken: deviceToken(1), payload: alertPayload))
                 #expect(one.outcome.isAccepted)
                 #expect(sender.connectionsOpened == 1)
-                // Four rounds of 1 s on one connection; the second takes part of the work.
+                // The second connection takes part of the work.
                 let summary = await sender.send(
                     contentsOf: (0..<20).map { APNsNotification(deviceToken: deviceToken($0), payload: alertPayload) })
                 #expect(summary.accepted == 20)
+                // It counts once its SETTINGS arrived, which a loaded machine may delay.
+                let deadline = ContinuousClock.now + .seconds(120)
+                while sender.connectionsOpened < 2, ContinuousClock.now < deadline {
+                    try await Task.sleep(for: .milliseconds(20))
+                }
                 #expect(sender.connectionsOpened == 2)
             }
             let connections = Set(mock.recordings.records().map(\.connection.id))
@@ -520,7 +525,7 @@ struct APNsConnectionTests {
                 #expect(
                     await sender.send(APNsNotification(deviceToken: PushMockHarness.sampleDeviceToken, payload: alertPayload)).outcome
                         .isAccepted)
-                let deadline = ContinuousClock.now + .seconds(5)
+                let deadline = ContinuousClock.now + .seconds(60)
                 while sender.openConnectionCount > 0, ContinuousClock.now < deadline {
                     try await Task.sleep(for: .milliseconds(20))
                 }
