@@ -315,7 +315,9 @@ struct APNsDeviceEndpointTests {
         try await withPushMock(configure: { $0.productionTLSPort = 0 }) { mock in
             let port = try #require(mock.info.productionTLS?.port)
             let connection = try await HTTP2ClientConnection.connect(
-                to: .init(host: "127.0.0.1", port: port, tls: try mock.clientTLSConfiguration(), serverHostname: "localhost")
+                to: .init(
+                    host: "127.0.0.1", port: port, tls: try mock.clientTLSConfiguration(), serverHostname: "localhost",
+                    connectTimeout: mock.clientConnectTimeout)
             )
             let response = try await connection.send(try mock.apnsRequest())
             #expect(response.status == 200)

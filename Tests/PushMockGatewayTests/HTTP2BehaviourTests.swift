@@ -144,7 +144,7 @@ struct HTTP2BehaviourTests {
             let result = try await run(
                 "/usr/bin/curl",
                 [
-                    "-s", "-S", "--head", flag, "--cacert", caPath, "--max-time", "20",
+                    "-s", "-S", "--head", flag, "--cacert", caPath, "--max-time", "120",
                     "-w", "\n%{http_code} %{size_download}", base + path,
                 ])
             // curl fails (exit 8 or 16 and "weird server reply" / protocol error) on a body after HEAD.
@@ -158,7 +158,7 @@ struct HTTP2BehaviourTests {
     func headWithNghttp() async throws {
         try await withPushMock { mock in
             let url = "http://127.0.0.1:\(mock.cleartextPort)/3/device/\(PushMockHarness.sampleDeviceToken)"
-            let result = try await run("/usr/bin/nghttp", ["-v", "-n", "-t", "20", "-H", ":method: HEAD", url])
+            let result = try await run("/usr/bin/nghttp", ["-v", "-n", "-t", "120", "-H", ":method: HEAD", url])
             #expect(result.status == 0, "\(result.output)\(result.error)")
             let frames = result.output
             #expect(frames.contains(":status: 405"), "\(frames)")
@@ -167,7 +167,7 @@ struct HTTP2BehaviourTests {
             #expect(!frames.contains("recv DATA frame"), "\(frames)")
             #expect(!frames.contains("RST_STREAM"), "\(frames)")
             // The same request with GET still gets its body.
-            let get = try await run("/usr/bin/nghttp", ["-v", "-n", "-t", "20", url])
+            let get = try await run("/usr/bin/nghttp", ["-v", "-n", "-t", "120", url])
             #expect(get.output.contains("recv DATA frame"), "\(get.output)")
         }
     }

@@ -122,7 +122,7 @@ struct TransportRoundTripTests {
         let url = "http://127.0.0.1:\(port)/x"
         let urls = flag == "--http1.1" ? [url, url] : [url]
         let result = try await ChildProcess.run(
-            "/usr/bin/curl", ["-s", "-S", "--head", flag, "--max-time", "20", "-w", "[%{http_code} %{size_download}]\n"] + urls)
+            "/usr/bin/curl", ["-s", "-S", "--head", flag, "--max-time", "120", "-w", "[%{http_code} %{size_download}]\n"] + urls)
         let (text, errorText) = (result.output, result.error)
         #expect(result.status == 0, "\(flag): \(errorText)")
         #expect(text.components(separatedBy: "[200 0]").count == urls.count + 1, "\(flag): \(text)")
