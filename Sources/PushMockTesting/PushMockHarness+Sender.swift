@@ -7,7 +7,7 @@ extension PushMockHarness {
     /// An APNs sender configuration for this gateway: TLS with its CA, token authentication
     /// with the sample key it trusts, the sample topic as default, the gateway's clock (so
     /// provider-token refresh follows `mock.clock`), and a connect timeout of
-    /// ``clientConnectTimeout``. `configure` adjusts the rest.
+    /// ``clientConnectTimeout``, 2 minutes for each request. `configure` adjusts the rest.
     public func apnsSenderConfiguration(
         authentication: APNsAuthentication? = nil,
         retry: RetryPolicy = .default,
@@ -21,7 +21,7 @@ extension PushMockHarness {
 
     /// An FCM sender configuration for this gateway: the sample service account (whose
     /// `token_uri` is this gateway's OAuth endpoint), TLS with its CA, the gateway's clock, a
-    /// connect timeout of ``clientConnectTimeout``.
+    /// connect timeout of ``clientConnectTimeout``, 2 minutes for each request.
     public func fcmSenderConfiguration(
         retry: RetryPolicy = .default,
         validateOnly: Bool = false,
@@ -47,7 +47,8 @@ extension PushMockHarness {
             authentication: authentication ?? .token(key.signingKey),
             trustRoots: .pem(server.credentials.certificateAuthorityPEM ?? ""),
             defaultTopic: key.topic,
-            connection: ConnectionConfiguration(connectTimeout: clientConnectTimeout(of: server)),
+            connection: ConnectionConfiguration(
+                connectTimeout: clientConnectTimeout(of: server), requestTimeout: clientRequestTimeout),
             retry: retry,
             clock: server.state.clock
         )
@@ -67,11 +68,17 @@ extension PushMockHarness {
             server: try SenderEndpoint(url: url),
             trustRoots: .pem(server.credentials.certificateAuthorityPEM ?? ""),
             validateOnly: validateOnly,
-            connection: ConnectionConfiguration(connectTimeout: clientConnectTimeout(of: server)),
+            connection: ConnectionConfiguration(
+                connectTimeout: clientConnectTimeout(of: server), requestTimeout: clientRequestTimeout),
             retry: retry,
             clock: server.state.clock
         )
     }
+
+    /// How long the harness's senders wait for an answer: 2 minutes, not a real client's 30 s.
+    /// On a loaded machine a late answer would otherwise be a timeout and a retry, and the
+    /// test would count one request more than it sent.
+    static let clientRequestTimeout: Duration = .seconds(120)
 
     /// ``clientConnectTimeout`` before a harness exists.
     static func clientConnectTimeout(of server: PushMockServer) -> Duration {

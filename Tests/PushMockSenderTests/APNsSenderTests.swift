@@ -468,30 +468,42 @@ struct APNsConnectionTests {
     @Test("a second connection opens only when the first is full")
     func poolGrows() async throws {
         try await withPushMock { mock in
-            // Slow answers keep the first connection full long enough for the second one's TLS
-            // handshake even on a loaded CI machine (four rounds of 2 s on one connection).
-            try mock.addFault(FaultRule(action: .pass, latency: .fixed(2000)))
             let configuration = try mock.apnsConfiguration {
                 $0.connection.maximumConnections = 2
                 $0.connection.maximumConcurrentStreams = 5
+                // The held requests below must outlast the second connection's handshake.
+                $0.connection.requestTimeout = .seconds(600)
             }
             try await withAPNsSender(configuration: configuration) { sender in
-                let one = await sender.send(APNsNotification(deviceToken: deviceToken(1), payload: alertPayload))
+                let one = await sender.send(APNsNotification(deviceToken: deviceToken(100), payload: alertPayload))
                 #expect(one.outcome.isAccepted)
                 #expect(sender.connectionsOpened == 1)
-                // The second connection takes part of the work.
-                let summary = await sender.send(
-                    contentsOf: (0..<20).map { APNsNotification(deviceToken: deviceToken($0), payload: alertPayload) })
-                #expect(summary.accepted == 20)
-                // It counts once its SETTINGS arrived, which a loaded machine may delay.
+                let first = try #require(mock.recordings.records().first?.connection.id)
+
+                // The gateway never answers the next five requests: the first connection's five
+                // streams stay taken, however long the second connection takes to open (timed
+                // rounds were outrun by a loaded machine), and the other fifteen need it.
+                try mock.addFault(FaultRule(trigger: FaultTrigger(count: 5), action: .hang))
+                let batch = Task {
+                    await sender.send(
+                        contentsOf: (0..<20).map { APNsNotification(deviceToken: deviceToken($0), payload: alertPayload) })
+                }
                 let deadline = ContinuousClock.now + .seconds(120)
-                while sender.connectionsOpened < 2, ContinuousClock.now < deadline {
+                while mock.recordings.records().filter({ $0.response.status == 200 }).count < 16, ContinuousClock.now < deadline {
                     try await Task.sleep(for: .milliseconds(20))
                 }
+                let accepted = mock.recordings.records().filter { $0.response.status == 200 }
+                #expect(accepted.count == 16)
+                #expect(accepted.filter { $0.connection.id == first }.count == 1, "only the first send used the first connection")
+                #expect(Set(accepted.map(\.connection.id)).count == 2, "the fifteen went over one second connection")
                 #expect(sender.connectionsOpened == 2)
+
+                // Shutting down fails the five held requests.
+                await sender.shutdown()
+                let summary = await batch.value
+                #expect(summary.accepted == 15)
+                #expect(summary.failed == 5)
             }
-            let connections = Set(mock.recordings.records().map(\.connection.id))
-            #expect(connections.count == 2)
         }
     }
 

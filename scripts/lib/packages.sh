@@ -3,7 +3,8 @@
 # ensure_packages PKG...  installs what is missing with apt-get when running as root (or via
 # sudo when available without a password); otherwise prints the command to run and fails.
 
-ensure_packages() {
+# missing_packages PKG...  prints the ones not installed, space-separated.
+missing_packages() {
     local missing=()
     local package
     for package in "$@"; do
@@ -11,6 +12,25 @@ ensure_packages() {
             missing+=("$package")
         fi
     done
+    echo "${missing[*]}"
+}
+
+# can_install_packages PKG...  succeeds if nothing is missing or this user may install (root,
+# password-less sudo); otherwise prints the command to run and fails. For callers that
+# install later, in the background, and want to fail now rather than after a build.
+can_install_packages() {
+    local missing
+    missing="$(missing_packages "$@")"
+    if [ -z "$missing" ] || [ "$(id -u)" -eq 0 ] || { command -v sudo >/dev/null 2>&1 && sudo -n true 2>/dev/null; }; then
+        return 0
+    fi
+    echo "pushmock: please run: sudo apt-get install -y $missing" >&2
+    return 1
+}
+
+ensure_packages() {
+    local missing=()
+    read -r -a missing <<<"$(missing_packages "$@")"
     if [ "${#missing[@]}" -eq 0 ]; then
         return 0
     fi
