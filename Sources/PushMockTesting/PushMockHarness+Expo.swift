@@ -8,8 +8,7 @@ extension PushMockHarness {
     /// An Expo sender configuration for this gateway: its Expo endpoint over TLS
     /// (`https://127.0.0.1:<tlsPort>/--/api/v2/push/send`, `…/getReceipts`), trusting the
     /// throwaway CA, with a connect timeout of ``clientConnectTimeout`` and 2 minutes for each
-    /// request. `configure` adjusts the
-    /// rest (access token, retry policy, sleep).
+    /// request. `configure` adjusts the rest (access token, retry policy, sleep).
     public func expoSenderConfiguration(configure: (inout ExpoSenderConfiguration) -> Void = { _ in }) -> ExpoSenderConfiguration {
         var configuration = ExpoSenderConfiguration(
             server: SenderEndpoint(host: "127.0.0.1", port: tlsPort, usesTLS: true, serverHostname: "localhost"),
