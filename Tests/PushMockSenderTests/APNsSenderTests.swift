@@ -286,23 +286,32 @@ struct APNsOutcomeTests {
         let sleeps = RecordedSleeps()
         // A port that was just free: nothing accepts there.
         let port = try await withPushMock { mock in mock.tlsPort }
+        let result = try await Self.sendOnce(toPort: port, maximumAttempts: 3, sleeps: sleeps)
+        guard case .failed(let failure) = result.outcome else {
+            Issue.record("\(result)")
+            return
+        }
+        #expect(failure.error.code == .connectionFailed)
+        #expect(result.attempts == 3)
+        #expect(sleeps.all == [.milliseconds(500), .seconds(1)])
+    }
+
+    /// One notification through a sender aimed at `port` on this machine (a token key the
+    /// server need not know), with recorded sleeps.
+    static func sendOnce(
+        toPort port: Int, connection: ConnectionConfiguration = ConnectionConfiguration(), maximumAttempts: Int, sleeps: RecordedSleeps
+    ) async throws -> SendResult {
         let configuration = APNsSenderConfiguration(
             server: try .custom(url: "https://127.0.0.1:\(port)"),
             authentication: .token(.generate(keyID: "KEY0000001", teamID: "TEAM000001")),
             defaultTopic: "com.example",
-            retry: RetryPolicy(maximumAttempts: 3, jitter: 0),
+            connection: connection,
+            retry: RetryPolicy(maximumAttempts: maximumAttempts, jitter: 0),
             sleep: sleeps.sleep
         )
-        try await withAPNsSender(configuration: configuration) { sender in
-            let result = await sender.send(APNsNotification(deviceToken: PushMockHarness.sampleDeviceToken, payload: alertPayload))
-            guard case .failed(let failure) = result.outcome else {
-                Issue.record("\(result)")
-                return
-            }
-            #expect(failure.error.code == .connectionFailed)
-            #expect(result.attempts == 3)
+        return try await withAPNsSender(configuration: configuration) { sender in
+            await sender.send(APNsNotification(deviceToken: PushMockHarness.sampleDeviceToken, payload: alertPayload))
         }
-        #expect(sleeps.all == [.milliseconds(500), .seconds(1)])
     }
 
     @Test("a server that accepts and never answers the TLS handshake: each attempt ends at the connect timeout")
@@ -312,26 +321,17 @@ struct APNsOutcomeTests {
             .childChannelInitializer { $0.eventLoop.makeSucceededVoidFuture() }
             .bind(host: "127.0.0.1", port: 0).get()
         let port = try #require(silent.localAddress?.port)
-        let configuration = APNsSenderConfiguration(
-            server: try .custom(url: "https://127.0.0.1:\(port)"),
-            authentication: .token(.generate(keyID: "KEY0000001", teamID: "TEAM000001")),
-            defaultTopic: "com.example",
-            connection: ConnectionConfiguration(connectTimeout: .milliseconds(200)),
-            retry: RetryPolicy(maximumAttempts: 2, jitter: 0),
-            sleep: sleeps.sleep
-        )
-        try await withAPNsSender(configuration: configuration) { sender in
-            let result = await sender.send(APNsNotification(deviceToken: PushMockHarness.sampleDeviceToken, payload: alertPayload))
-            guard case .failed(let failure) = result.outcome else {
-                Issue.record("\(result)")
-                return
-            }
-            #expect(failure.error.code == .connectionFailed)
-            #expect(failure.error.cause as? ChannelError == .connectTimeout(.milliseconds(200)), "\(failure.error)")
-            #expect(result.attempts == 2)
-        }
-        #expect(sleeps.all == [.milliseconds(500)])
+        let result = try await Self.sendOnce(
+            toPort: port, connection: ConnectionConfiguration(connectTimeout: .milliseconds(200)), maximumAttempts: 2, sleeps: sleeps)
         try await silent.close()
+        guard case .failed(let failure) = result.outcome else {
+            Issue.record("\(result)")
+            return
+        }
+        #expect(failure.error.code == .connectionFailed)
+        #expect(failure.error.cause as? ChannelError == .connectTimeout(.milliseconds(200)), "\(failure.error)")
+        #expect(result.attempts == 2)
+        #expect(sleeps.all == [.milliseconds(500)])
     }
 
     @Test("ExpiredProviderToken: a fresh token is signed once; if that is rejected too the rejection stands")
