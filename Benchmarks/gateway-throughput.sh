@@ -87,7 +87,9 @@
 #                left alone, OpenSSL-based nghttpd picks AES-256-GCM and BoringSSL-based
 #                pushmock AES-128-GCM, which would not be the same work)
 #   PERF_SECONDS if > 0 and `perf` exists: record pushmock (perf record -g) for that many
-#                seconds during tls-4x100 and write perf-report.txt next to RESULTS
+#                seconds during tls-4x100 and write perf-report.txt next to RESULTS, and the
+#                profile by pipeline stage in µs per request (perf-stages.py) to
+#                perf-stages.txt and <RESULTS without .json>.perf-stages.json
 set -euo pipefail
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -557,3 +559,22 @@ python3 "$here/summarize.py" report --runs "$work/runs" --journal "$journal_json
     --meta "tokens=$TOKEN_COUNT" \
     --meta "apns_id=${APNS_ID:-(omitted)}" \
     --meta "date=$(date -u +%Y-%m-%dT%H:%M:%SZ)"
+
+# The profile by pipeline stage, in µs per request (issue #12's budgets are per request).
+if [[ -f "$work/perf.data" ]]; then
+    us_per_request="$(python3 -c 'import json,sys
+d = json.load(open(sys.argv[1]))
+for row in d["scenarios"]:
+    if row["scenario"] == "tls-4x100":
+        print(row["pushmock"].get("server_cpu_us_per_request", "")); break' "$RESULTS" 2>/dev/null || true)"
+    stages_txt="$(dirname "$RESULTS")/perf-stages.txt"
+    stage_args=(--json "${RESULTS%.json}.perf-stages.json")
+    [[ -n "$us_per_request" ]] && stage_args+=(--us-per-request "$us_per_request")
+    if python3 "$here/perf-stages.py" "$work/perf.data" "${stage_args[@]}" >"$stages_txt"; then
+        echo
+        echo "profile of tls-4x100 by stage (perf, ${PERF_SECONDS} s; $stages_txt):"
+        cat "$stages_txt"
+    else
+        log "perf-stages.py failed; the plain report is $report_txt"
+    fi
+fi
