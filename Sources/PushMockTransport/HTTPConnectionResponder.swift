@@ -39,7 +39,10 @@ package enum HTTPReplyBatch {
 package protocol HTTPConnectionResponder: AnyObject {
     /// Answers every request that completed during one read cycle, in arrival order. Batching
     /// lets the gateway write one journal append (and at most one fsync) per batch.
-    func respond(to requests: [HTTPRequestMessage]) -> HTTPReplyBatch
+    ///
+    /// The requests are the responder's to take apart (`consuming`): the gateway moves each
+    /// one into its exchange instead of copying it.
+    func respond(to requests: consuming [HTTPRequestMessage]) -> HTTPReplyBatch
 
     /// The connection closed; no more calls follow.
     func connectionClosed()

@@ -22,7 +22,7 @@ final class LifecycleResponder: HTTPConnectionResponder, Sendable {
         self.onAnswered = onAnswered
     }
 
-    func respond(to requests: [HTTPRequestMessage]) -> HTTPReplyBatch {
+    func respond(to requests: consuming [HTTPRequestMessage]) -> HTTPReplyBatch {
         let replies = requests.map { request -> HTTPReply in
             switch request.path {
             case "/body":

@@ -13,7 +13,7 @@ final class StreamingResponder: HTTPConnectionResponder, Sendable {
     let continuation: Mutex<AsyncStream<[UInt8]>.Continuation?> = Mutex(nil)
     let terminated = Mutex(false)
 
-    func respond(to requests: [HTTPRequestMessage]) -> HTTPReplyBatch {
+    func respond(to requests: consuming [HTTPRequestMessage]) -> HTTPReplyBatch {
         .immediate(
             requests.map { request in
                 guard request.path == "/stream" else { return .respond(HTTPResponseMessage(status: 200)) }

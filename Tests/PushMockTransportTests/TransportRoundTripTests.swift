@@ -14,7 +14,7 @@ final class EchoResponder: HTTPConnectionResponder {
     let transport: HTTPTransportProtocol
     init(transport: HTTPTransportProtocol) { self.transport = transport }
 
-    func respond(to requests: [HTTPRequestMessage]) -> HTTPReplyBatch {
+    func respond(to requests: consuming [HTTPRequestMessage]) -> HTTPReplyBatch {
         .immediate(
             requests.map { request in
                 switch request.path {

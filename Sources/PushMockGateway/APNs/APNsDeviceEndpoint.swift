@@ -54,22 +54,23 @@ struct APNsDeviceEndpoint: GatewayEndpoint {
     static var faultPlatform: Platform? { .apns }
     static var supportsPlayback: Bool { true }
 
-    func parse(_ request: HTTPRequestMessage, in context: PipelineContext) -> APNsExchange {
+    func parse(_ request: consuming HTTPRequestMessage, in context: PipelineContext) -> APNsExchange {
         let connection = context.connection
-        var exchange = APNsExchange(
-            request: request,
-            payload: PayloadView(bytes: request.body),
-            environment: connection.apnsEnvironment(authority: request.authority, options: options)
-        )
+        let payload = PayloadView(bytes: request.body)
+        let environment = connection.apnsEnvironment(authority: request.authority, options: options)
+        // The request moves into the exchange and is read there from then on: reading
+        // `request` after the move would make the compiler keep a copy of it.
+        var exchange = APNsExchange(request: consume request, payload: payload, environment: environment)
         switch APNsRequestRules.parse(
-            method: request.method,
-            path: request.path,
-            headers: request.headers,
+            method: exchange.request.method,
+            path: exchange.request.path,
+            headers: exchange.request.headers,
             tokenFormat: options.tokenFormat
         ) {
         case .failure(let failure):
-            if request.path.hasPrefix(APNsRequestRules.devicePathPrefix) {
-                exchange.deviceToken = String(request.pathWithoutQuery.dropFirst(APNsRequestRules.devicePathPrefix.count))
+            if exchange.request.path.hasPrefix(APNsRequestRules.devicePathPrefix) {
+                exchange.deviceToken = String(
+                    exchange.request.pathWithoutQuery.dropFirst(APNsRequestRules.devicePathPrefix.count))
             }
             reject(failure.error, apnsID: failure.apnsID, &exchange, connection: connection)
         case .success(let parsed):
@@ -287,7 +288,7 @@ struct UnroutedEndpoint: GatewayEndpoint {
 
     static var faultPlatform: Platform? { nil }
 
-    func parse(_ request: HTTPRequestMessage, in context: PipelineContext) -> APNsExchange {
+    func parse(_ request: consuming HTTPRequestMessage, in context: PipelineContext) -> APNsExchange {
         var exchange = APNsExchange(
             request: request,
             payload: PayloadView(bytes: request.body),

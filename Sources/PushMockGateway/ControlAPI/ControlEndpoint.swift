@@ -18,7 +18,7 @@ struct ControlEndpoint: GatewayEndpoint {
 
     static var faultPlatform: Platform? { nil }
 
-    func parse(_ request: HTTPRequestMessage, in context: PipelineContext) -> ControlExchange {
+    func parse(_ request: consuming HTTPRequestMessage, in context: PipelineContext) -> ControlExchange {
         ControlExchange(request: request)
     }
 

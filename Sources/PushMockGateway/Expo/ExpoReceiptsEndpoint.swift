@@ -32,7 +32,7 @@ struct ExpoReceiptsEndpoint: GatewayEndpoint {
 
     private var http: ExpoHTTP { ExpoHTTP(options: options) }
 
-    func parse(_ request: HTTPRequestMessage, in context: PipelineContext) -> ExpoReceiptsExchange {
+    func parse(_ request: consuming HTTPRequestMessage, in context: PipelineContext) -> ExpoReceiptsExchange {
         var exchange = ExpoReceiptsExchange(request: request)
         let maximumIDs = options.maximumReceiptIDs
         let parsed = http.parse(&exchange.request, coding: &exchange.receivedCoding) { body throws(ExpoRequestError) in

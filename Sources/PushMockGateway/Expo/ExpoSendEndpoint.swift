@@ -51,7 +51,7 @@ struct ExpoSendEndpoint: GatewayEndpoint {
 
     private var http: ExpoHTTP { ExpoHTTP(options: options) }
 
-    func parse(_ request: HTTPRequestMessage, in context: PipelineContext) -> ExpoSendExchange {
+    func parse(_ request: consuming HTTPRequestMessage, in context: PipelineContext) -> ExpoSendExchange {
         var exchange = ExpoSendExchange(request: request)
         let registry = self.registry
         let validation = options.validation

@@ -61,8 +61,8 @@ struct FCMSendEndpoint: GatewayEndpoint {
         return String(project)
     }
 
-    func parse(_ request: HTTPRequestMessage, in context: PipelineContext) -> FCMSendExchange {
-        var exchange = FCMSendExchange(request: request)
+    func parse(_ request: consuming HTTPRequestMessage, in context: PipelineContext) -> FCMSendExchange {
+        var exchange = FCMSendExchange(request: copy request)
         guard let project = Self.project(inPath: request.pathWithoutQuery) else {
             fail(&exchange, FCMError.notFound(path: String(request.pathWithoutQuery)))
             return exchange

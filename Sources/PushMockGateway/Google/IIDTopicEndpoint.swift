@@ -57,8 +57,8 @@ struct IIDTopicEndpoint: GatewayEndpoint {
         }
     }
 
-    func parse(_ request: HTTPRequestMessage, in context: PipelineContext) -> IIDTopicExchange {
-        var exchange = IIDTopicExchange(request: request)
+    func parse(_ request: consuming HTTPRequestMessage, in context: PipelineContext) -> IIDTopicExchange {
+        var exchange = IIDTopicExchange(request: copy request)
         guard let operation = Self.operation(forPath: request.pathWithoutQuery) else {
             fail(&exchange, 404, "NOT_FOUND")
             return exchange

@@ -36,8 +36,8 @@ struct OAuthTokenEndpoint: GatewayEndpoint {
 
     static let jwtBearerGrant = "urn:ietf:params:oauth:grant-type:jwt-bearer"
 
-    func parse(_ request: HTTPRequestMessage, in context: PipelineContext) -> OAuthTokenExchange {
-        var exchange = OAuthTokenExchange(request: request)
+    func parse(_ request: consuming HTTPRequestMessage, in context: PipelineContext) -> OAuthTokenExchange {
+        var exchange = OAuthTokenExchange(request: copy request)
         guard request.method == "POST" else {
             fail(&exchange, 405, "invalid_request", "The token endpoint accepts POST only.")
             return exchange

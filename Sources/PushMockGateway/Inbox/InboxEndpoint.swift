@@ -30,7 +30,7 @@ struct InboxEndpoint: GatewayEndpoint {
         return path == "/" || (path.hasPrefix(assetPrefix) && InboxAssets.asset(named: String(path.dropFirst(assetPrefix.count))) != nil)
     }
 
-    func parse(_ request: HTTPRequestMessage, in context: PipelineContext) -> InboxExchange {
+    func parse(_ request: consuming HTTPRequestMessage, in context: PipelineContext) -> InboxExchange {
         InboxExchange(request: request)
     }
 

@@ -85,7 +85,7 @@ struct MetricsEndpoint: GatewayEndpoint {
 
     static var faultPlatform: Platform? { nil }
 
-    func parse(_ request: HTTPRequestMessage, in context: PipelineContext) -> Exchange {
+    func parse(_ request: consuming HTTPRequestMessage, in context: PipelineContext) -> Exchange {
         Exchange(request: request)
     }
 

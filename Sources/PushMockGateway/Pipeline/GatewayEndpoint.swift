@@ -23,7 +23,7 @@ protocol GatewayEndpoint {
 
     /// Parse once: the request becomes the typed exchange every later step reads. Checks that
     /// the real service makes before authentication (malformed path or headers) may answer here.
-    func parse(_ request: HTTPRequestMessage, in context: PipelineContext) -> Exchange
+    func parse(_ request: consuming HTTPRequestMessage, in context: PipelineContext) -> Exchange
 
     /// Answers with an injected error of this endpoint's dialect (the fault engine only hands an
     /// endpoint the error actions of its own platform).

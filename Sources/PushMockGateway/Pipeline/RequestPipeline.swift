@@ -38,12 +38,14 @@ extension GatewayConnection {
     /// leaves through 7–9, so every answer is recorded.
     func run<Endpoint: GatewayEndpoint>(
         _ endpoint: Endpoint,
-        _ request: HTTPRequestMessage,
+        _ request: consuming HTTPRequestMessage,
         in context: PipelineContext,
         batch: inout PipelineBatch
     ) {
         let started = ContinuousClock.now
-        var exchange = endpoint.parse(request, in: context)
+        // Moved into the exchange: a copy retained each of the request's strings and buffers
+        // once more, and released them again at the end.
+        var exchange = endpoint.parse(consume request, in: context)
 
         let fault = decideFault(for: exchange, of: Endpoint.self, in: context)
         if let fault {
@@ -68,7 +70,7 @@ extension GatewayConnection {
             ?? {
                 // Every endpoint answers by its state step at the latest; this is the one place a
                 // missing answer would surface.
-                logger.error("endpoint left a request unanswered", metadata: ["path": "\(request.path)"])
+                logger.error("endpoint left a request unanswered", metadata: ["path": "\(exchange.request.path)"])
                 return Self.internalErrorReply()
             }()
         if let fault {

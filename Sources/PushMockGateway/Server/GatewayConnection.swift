@@ -39,28 +39,34 @@ final class GatewayConnection: HTTPConnectionResponder {
         self.tally = state.metrics.map { RequestTally(metrics: $0) }
     }
 
-    func respond(to requests: [HTTPRequestMessage]) -> HTTPReplyBatch {
+    func respond(to requests: consuming [HTTPRequestMessage]) -> HTTPReplyBatch {
         let pipelineContext = PipelineContext(
             connection: context, state: state, now: state.clock.now(), annotators: state.recordAnnotators.current)
         var batch = PipelineBatch(capacity: requests.count)
         // Unrecorded requests (control, metrics) are timed from the batch's start: one clock
         // read per batch; recorded ones carry their own latency.
         let batchStarted = tally == nil ? nil : ContinuousClock.now
-        for request in requests {
+        var requests = requests
+        for index in requests.indices {
+            // Each request is moved out of the array (an empty one left in its place) and on
+            // into its exchange: `for request in requests` copied it, retaining each of its
+            // strings and buffers once more and releasing them again.
+            var request = Self.movedOutRequest
+            swap(&request, &requests[index])
             let endpoint = EndpointID(routing: request, servesInbox: context.servesInbox)
             let recordsBefore = batch.records.count
             let faultsBefore = batch.faultsFired.count
             switch endpoint {
-            case .apnsDevice: run(endpoints.apnsDevice, request, in: pipelineContext, batch: &batch)
-            case .fcmSend: run(endpoints.fcmSend, request, in: pipelineContext, batch: &batch)
-            case .oauthToken: run(endpoints.oauthToken, request, in: pipelineContext, batch: &batch)
-            case .iidTopics: run(endpoints.iidTopics, request, in: pipelineContext, batch: &batch)
-            case .expoSend: run(endpoints.expoSend, request, in: pipelineContext, batch: &batch)
-            case .expoReceipts: run(endpoints.expoReceipts, request, in: pipelineContext, batch: &batch)
-            case .control: run(endpoints.control, request, in: pipelineContext, batch: &batch)
-            case .inbox: run(endpoints.inbox, request, in: pipelineContext, batch: &batch)
-            case .metrics: run(endpoints.metrics, request, in: pipelineContext, batch: &batch)
-            case .unrouted: run(endpoints.unrouted, request, in: pipelineContext, batch: &batch)
+            case .apnsDevice: run(endpoints.apnsDevice, consume request, in: pipelineContext, batch: &batch)
+            case .fcmSend: run(endpoints.fcmSend, consume request, in: pipelineContext, batch: &batch)
+            case .oauthToken: run(endpoints.oauthToken, consume request, in: pipelineContext, batch: &batch)
+            case .iidTopics: run(endpoints.iidTopics, consume request, in: pipelineContext, batch: &batch)
+            case .expoSend: run(endpoints.expoSend, consume request, in: pipelineContext, batch: &batch)
+            case .expoReceipts: run(endpoints.expoReceipts, consume request, in: pipelineContext, batch: &batch)
+            case .control: run(endpoints.control, consume request, in: pipelineContext, batch: &batch)
+            case .inbox: run(endpoints.inbox, consume request, in: pipelineContext, batch: &batch)
+            case .metrics: run(endpoints.metrics, consume request, in: pipelineContext, batch: &batch)
+            case .unrouted: run(endpoints.unrouted, consume request, in: pipelineContext, batch: &batch)
             }
             if let batchStarted {
                 count(endpoint, in: batch, recordsBefore: recordsBefore, faultsBefore: faultsBefore, batchStarted: batchStarted)
@@ -70,6 +76,10 @@ final class GatewayConnection: HTTPConnectionResponder {
         let committed = commit(&batch, now: pipelineContext.now)
         return batch.waiting.isEmpty ? committed : waitForLateReplies(committed, late: batch.waiting)
     }
+
+    /// What a request moved out of the batch's array leaves behind: nothing to allocate or
+    /// release.
+    private static let movedOutRequest = HTTPRequestMessage(method: "", path: "")
 
     func connectionClosed() {
         // Nobody is left to read the answers: stop waiting (frees the store's waiters too).

@@ -283,7 +283,7 @@ package final class HTTP2ServerHandler: ChannelInboundHandler, RemovableChannelH
         guard !requests.isEmpty else { return }
         let streamIDs = requests.map { $0.streamID ?? 0 }
 
-        switch responder.respond(to: requests) {
+        switch responder.respond(to: consume requests) {
         case .immediate(let replies):
             apply(replies, to: streamIDs, context: context)
         case .deferred(let future):

@@ -203,7 +203,7 @@ enum FuzzControlAPI {
 
 enum FuzzHTTP2Server {
     final class Responder: HTTPConnectionResponder {
-        func respond(to requests: [HTTPRequestMessage]) -> HTTPReplyBatch {
+        func respond(to requests: consuming [HTTPRequestMessage]) -> HTTPReplyBatch {
             .immediate(
                 requests.map { request in
                     switch request.path.utf8.count % 3 {
