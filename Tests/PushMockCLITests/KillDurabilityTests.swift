@@ -34,7 +34,9 @@ struct KillDurabilityTests {
             ],
             output: .captureMerged
         )
-        let collected = Task.detached { load.readOutput().output }
+        // Read on a Dispatch thread: a task (even a detached one) would hold one of the few
+        // cooperative threads every test of the run shares for as long as h2load runs.
+        async let collected = offloaded { load.readOutput().output }
 
         // Kill once a good number of requests were answered (or after 20 s, whatever came).
         let deadline = ContinuousClock.now + .seconds(20)
@@ -42,8 +44,8 @@ struct KillDurabilityTests {
             try await Task.sleep(for: .milliseconds(50))
         }
         _ = server.stop(signal: SIGKILL)
-        let output = String(decoding: await collected.value, as: UTF8.self)
-        load.wait()
+        let output = String(decoding: try await collected, as: UTF8.self)
+        _ = try await offloaded { load.wait() }
         let acknowledged = try #require(Self.succeeded(in: output), "h2load output: \(output)")
         #expect(acknowledged > 0, "h2load output: \(output)")
 

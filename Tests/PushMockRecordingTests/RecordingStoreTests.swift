@@ -119,11 +119,16 @@ struct RecordingStoreTests {
         #expect(store.evictedCount == 9)  // 3 before the clears, 6 after
     }
 
+    /// The deadline of a wait that is expected to succeed: it returns as soon as the condition
+    /// holds, so only a starved machine ever gets near it. 30 s ran out in a CI run on a
+    /// machine loaded with two other builds (the waiting task was not scheduled in time).
+    static let expectedToSucceed: Duration = .seconds(120)
+
     @Test("wait resumes when an append satisfies the predicate")
     func waitResumes() async {
         let store = RecordingStore()
         store.append(Self.record("x"))
-        async let satisfied = store.wait(timeout: .seconds(30)) { records in
+        async let satisfied = store.wait(timeout: Self.expectedToSucceed) { records in
             records.filter { $0.namespace == "target" }.count >= 2
         }
         // Let the waiter suspend, then append what it waits for (and some noise).
@@ -139,8 +144,8 @@ struct RecordingStoreTests {
     func waitImmediate() async {
         let store = RecordingStore()
         store.append(Self.record())
-        #expect(await store.wait(timeout: .seconds(30)) { $0.count == 1 })
-        #expect(await store.wait(forSequence: 1, timeout: .seconds(30)))
+        #expect(await store.wait(timeout: Self.expectedToSucceed) { $0.count == 1 })
+        #expect(await store.wait(forSequence: 1, timeout: Self.expectedToSucceed))
     }
 
     @Test("wait times out")
@@ -158,7 +163,7 @@ struct RecordingStoreTests {
     func clearWakes() async {
         let store = RecordingStore()
         store.append(Self.record())
-        async let emptied = store.wait(timeout: .seconds(30)) { $0.isEmpty }
+        async let emptied = store.wait(timeout: Self.expectedToSucceed) { $0.isEmpty }
         while store.pendingWaiterCount == 0 { await Task.yield() }
         store.clear()
         #expect(await emptied)
@@ -167,7 +172,7 @@ struct RecordingStoreTests {
     @Test("wait(forSequence:) resumes on the append that reaches it")
     func waitForSequence() async {
         let store = RecordingStore()
-        async let reached = store.wait(forSequence: 3, timeout: .seconds(30))
+        async let reached = store.wait(forSequence: 3, timeout: Self.expectedToSucceed)
         while store.pendingWaiterCount == 0 { await Task.yield() }
         store.append(Self.record())
         store.append(Self.record())

@@ -63,7 +63,7 @@ struct ExpoSenderTests {
                 $0.state = .unregistered(at: clock.now())
             }
             clock.advance(by: .seconds(121))
-            let receipts = await sender.pollReceipts(for: report, interval: .milliseconds(10), timeout: .seconds(30))
+            let receipts = await sender.pollReceipts(for: report, interval: .milliseconds(10), timeout: .seconds(120))
             #expect(receipts.missing.isEmpty)
             #expect(receipts.receipts.count == report.okCount)
             #expect(receipts.tokensToDelete == [dead, uninstalledLater])
