@@ -14,9 +14,9 @@
 #      streams), unlimited, for MEASURE_SECONDS; the 2xx answers per second are the maximum;
 #   5. soaks for MINUTES minutes at LOAD_FRACTION (default 0.8) of that rate, split
 #      APNs 65 % / FCM 30 % / Expo 5 % (three h2load processes with --rps, restarted every
-#      minute so each minute has its own latency log; Expo's share stays under its real
-#      600 notifications/s per project limit, above which the gateway answers 429 as Expo
-#      does); during every odd minute a fault rule
+#      minute so each minute has its own latency log; Expo's share is capped at EXPO_MAX_RPS,
+#      under its real 600 notifications/s per project limit, above which the gateway answers
+#      429 as Expo does, and APNs takes the rest); during every odd minute a fault rule
 #      (10 % of APNs requests answered 500 InternalServerError) is active; every 2 s a control
 #      client asks GET /_pushmock/recordings?limit=20, /_pushmock/info and /_pushmock/faults;
 #   6. after every minute prints: requests answered, non-2xx, p50/p99 (ms, from h2load's
@@ -35,6 +35,7 @@
 #   MINUTES          soak length (default 10)
 #   LOAD_FRACTION    fraction of the measured maximum to offer (default 0.8)
 #   MEASURE_SECONDS  length of the maximum measurement (default 15)
+#   EXPO_MAX_RPS     cap of Expo's share of the soak rate (default 500; Expo allows 600/s)
 #   SCRATCH          SwiftPM scratch path (default <repo>/.build-bench)
 #   PUSHMOCK         use this pushmock binary (implies --skip-build)
 #   RESULTS          JSON output (default <repo>/Benchmarks/results/soak-latest.json)
@@ -54,6 +55,7 @@ done
 MINUTES="${MINUTES:-10}"
 LOAD_FRACTION="${LOAD_FRACTION:-0.8}"
 MEASURE_SECONDS="${MEASURE_SECONDS:-15}"
+EXPO_MAX_RPS="${EXPO_MAX_RPS:-500}"
 SCRATCH="${SCRATCH:-$repo/.build-bench}"
 RESULTS="${RESULTS:-$here/results/soak-latest.json}"
 RSS_TOLERANCE="${RSS_TOLERANCE:-10}"
@@ -157,9 +159,18 @@ run_mix() {
     local load_pids=()
     for kind in apns fcm expo; do
         case "$kind" in apns) share=65; clients=4 ;; fcm) share=30; clients=2 ;; expo) share=5; clients=1 ;; esac
-        local rate_args=()
+        local rate_args=() kind_rate
         if [[ "$rate" -gt 0 ]]; then
-            per_client=$(( (rate * share / 100 + clients - 1) / clients ))
+            kind_rate=$(( rate * share / 100 ))
+            # Expo answers 429 beyond 600 notifications/s per project: its share is capped at
+            # EXPO_MAX_RPS and APNs takes the rest, so every non-2xx answer is the fault rule's.
+            local expo_rate=$(( rate * 5 / 100 ))
+            (( expo_rate > EXPO_MAX_RPS )) && expo_rate=$EXPO_MAX_RPS
+            case "$kind" in
+                expo) kind_rate=$expo_rate ;;
+                apns) kind_rate=$(( kind_rate + rate * 5 / 100 - expo_rate )) ;;
+            esac
+            per_client=$(( (kind_rate + clients - 1) / clients ))
             rate_args=(--rps "$per_client")
         fi
         declare -n args="${kind}_args"
