@@ -35,7 +35,7 @@
 #   MINUTES          soak length (default 10)
 #   LOAD_FRACTION    fraction of the measured maximum to offer (default 0.8)
 #   MEASURE_SECONDS  length of the maximum measurement (default 15)
-#   EXPO_MAX_RPS     cap of Expo's share of the soak rate (default 500; Expo allows 600/s)
+#   EXPO_MAX_RPS     cap of Expo's share of the soak rate (default 400; Expo allows 600/s)
 #   SCRATCH          SwiftPM scratch path (default <repo>/.build-bench)
 #   PUSHMOCK         use this pushmock binary (implies --skip-build)
 #   RESULTS          JSON output (default <repo>/Benchmarks/results/soak-latest.json)
@@ -55,7 +55,7 @@ done
 MINUTES="${MINUTES:-10}"
 LOAD_FRACTION="${LOAD_FRACTION:-0.8}"
 MEASURE_SECONDS="${MEASURE_SECONDS:-15}"
-EXPO_MAX_RPS="${EXPO_MAX_RPS:-500}"
+EXPO_MAX_RPS="${EXPO_MAX_RPS:-400}"
 SCRATCH="${SCRATCH:-$repo/.build-bench}"
 RESULTS="${RESULTS:-$here/results/soak-latest.json}"
 RSS_TOLERANCE="${RSS_TOLERANCE:-10}"
