@@ -40,8 +40,15 @@ struct KillDurabilityTests {
 
         // Kill once a good number of requests were answered (or after 20 s, whatever came).
         let deadline = ContinuousClock.now + .seconds(20)
+        // Cancelled instead (the only way out of this loop early), h2load must still end: the
+        // `async let` above is awaited on the way out, and it reads until h2load exits.
         while ContinuousClock.now < deadline, Self.size(of: server.journalPath) < 2_000_000 {
-            try await Task.sleep(for: .milliseconds(50))
+            do {
+                try await Task.sleep(for: .milliseconds(50))
+            } catch {
+                load.terminate(SIGKILL)
+                throw error
+            }
         }
         _ = server.stop(signal: SIGKILL)
         let output = String(decoding: try await collected, as: UTF8.self)
