@@ -53,7 +53,7 @@ struct AllocatorTuningTests {
                 == original.map { "PUSHMOCK_ORIGINAL_GLIBC_TUNABLES=" + $0 })
         // And it serves.
         #expect(server.info.cleartext != nil)
-        _ = server.stop()
+        _ = await server.stop()
     }
 
     /// The event-loop threads of a running `pushmock serve` (NIO names them `NIO-ELT-…` for
@@ -73,11 +73,11 @@ struct AllocatorTuningTests {
         let pinned = try await ServeProcess(launcher: ["/usr/bin/taskset", "-c", "0"])
         defer { pinned.removeDirectory() }
         #expect(try Self.eventLoopThreads(of: pinned).count == 1)
-        _ = pinned.stop()
+        _ = await pinned.stop()
 
         let explicit = try await ServeProcess(arguments: ["--threads", "3"], launcher: ["/usr/bin/taskset", "-c", "0"])
         defer { explicit.removeDirectory() }
         #expect(try Self.eventLoopThreads(of: explicit).count == 3)
-        _ = explicit.stop()
+        _ = await explicit.stop()
     }
 }

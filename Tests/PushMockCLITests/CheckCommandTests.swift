@@ -149,7 +149,7 @@ struct CheckCommandTests {
     func server() async throws {
         let server = try await ServeProcess()
         defer {
-            _ = server.stop()
+            server.kill()
             server.removeDirectory()
         }
         let address = "http://127.0.0.1:\(server.cleartextPort)"
@@ -182,7 +182,7 @@ struct CheckCommandTests {
         }
 
         let configured = try await ServeProcess(arguments: ["--checks-dir", allowed])
-        defer { _ = configured.stop(); configured.removeDirectory() }
+        defer { configured.kill(); configured.removeDirectory() }
         #expect(try await post(configured, routesFile: allowed + "/routes.json").status == 200)
         let refused = try await post(configured, routesFile: Self.loopExamples + "/routes.json")
         #expect(refused.status == 403, "\(refused.body)")
@@ -190,7 +190,7 @@ struct CheckCommandTests {
 
         // Without the flag: <working directory>/Recordings, relative paths from there too.
         let byDefault = try await ServeProcess()
-        defer { _ = byDefault.stop(); byDefault.removeDirectory() }
+        defer { byDefault.kill(); byDefault.removeDirectory() }
         try FileManager.default.createDirectory(atPath: byDefault.directory + "/Recordings", withIntermediateDirectories: true)
         try FileManager.default.copyItem(atPath: allowed + "/routes.json", toPath: byDefault.directory + "/Recordings/routes.json")
         #expect(try await post(byDefault, routesFile: "Recordings/routes.json").status == 200)

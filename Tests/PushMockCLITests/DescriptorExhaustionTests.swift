@@ -38,7 +38,7 @@ struct DescriptorExhaustionTests {
         #expect(result.status == 0, "\(result.output)\(result.error)")
         #expect(result.output.contains(#""ok": true"#), "\(result.output)")
         #expect(server.process.isRunning, "the server died while out of descriptors")
-        let (_, log) = server.stop(signal: SIGKILL)
+        let (_, log) = await server.stop(signal: SIGKILL)
         #expect(log.contains("cannot accept connections"), "\(log)")
         // Rate-limited: a handful of lines for several seconds of failures, not one per attempt.
         let lines = log.split(separator: "\n").filter { $0.contains("cannot accept connections") }

@@ -45,7 +45,7 @@ struct EngagementCommandTests {
         #expect(list.compactMap { $0["sequence"]?.intValue } == [1, 2])
         let text = try await session.pushmock(["device", "engagements", "--sequence", "2"])
         #expect(text.output.contains("action") && text.output.contains("#2 TAKEN"), "\(text.output)")
-        #expect(session.server.stop().status == 0)
+        #expect(await session.server.stop().status == 0)
     }
 
     @Test("a behaviour model from a file opens every DOSE notification 20 seconds after delivery")
@@ -67,7 +67,7 @@ struct EngagementCommandTests {
         #expect(events.first?["at"]?.stringValue?.hasPrefix("2026-11-21T09:58:20.00") == true)
         #expect(events.first?["reason"]?.stringValue == "behaviour model (seed 7)")
         try await session.pushmock(["device", "behaviour", "--clear"])
-        #expect(session.server.stop().status == 0)
+        #expect(await session.server.stop().status == 0)
     }
 }
 
@@ -87,7 +87,7 @@ extension EngagementCommandTests {
         #expect(missed.output.contains("<failure"))
         let bad = try await run(ServeProcess.binary, ["report", "--target", "urgent"] + server)
         #expect(bad.status == 2)
-        #expect(session.server.stop().status == 0)
+        #expect(await session.server.stop().status == 0)
     }
 }
 
@@ -104,7 +104,7 @@ extension EngagementCommandTests {
         let model = try await run(ServeProcess.binary, ["device", "behaviour", "--server", "http://127.0.0.1:\(server.cleartextPort)"])
         #expect(model.status == 0)
         #expect(model.output.contains("\"seed\" : 9"), "\(model.output)")
-        #expect(server.stop().status == 0)
+        #expect(await server.stop().status == 0)
 
         try Data(#"{"engagement":{"seed":9,"rules":[{"open":2}]}}"#.utf8).write(to: URL(fileURLWithPath: config))
         let refused = try await run(

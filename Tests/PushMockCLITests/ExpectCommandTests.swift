@@ -44,7 +44,7 @@ struct ExpectCommandTests {
     @Test("exactly one alert with this title: passes, fails with the nearest misses, JSON and JUnit; against the gateway and the journal")
     func expectExactlyOne() async throws {
         let session = Session(server: try await ServeProcess())
-        defer { _ = session.server.stop(); session.server.removeDirectory() }
+        defer { session.server.kill(); session.server.removeDirectory() }
         try await session.send(token: Self.token, title: "Time for your BPC-157")
         try await session.send(token: Self.token, title: "Time for your TB-500")
 
@@ -85,7 +85,7 @@ struct ExpectCommandTests {
     @Test("--within waits for an asynchronous sender; --file judges many expectations and an order")
     func waitingAndFiles() async throws {
         let session = Session(server: try await ServeProcess())
-        defer { _ = session.server.stop(); session.server.removeDirectory() }
+        defer { session.server.kill(); session.server.removeDirectory() }
         try await session.send(token: Self.token, title: "Supplies running low")
 
         let (url, directory) = (session.url, session.server.directory)
@@ -116,7 +116,7 @@ struct ExpectCommandTests {
     @Test("recordings: list with the query flags, paging, show, clear by namespace")
     func recordings() async throws {
         let session = Session(server: try await ServeProcess())
-        defer { _ = session.server.stop(); session.server.removeDirectory() }
+        defer { session.server.kill(); session.server.removeDirectory() }
         for title in ["One", "Two", "Three"] { try await session.send(token: Self.token, title: title) }
 
         let listed = try await session.pushmock(["recordings", "--json-path", "$.aps.alert.title~T*"])
@@ -150,7 +150,7 @@ struct ExpectCommandTests {
     @Test("the REST API as any language uses it: curl over HTTP/1.1, 200 or 417, text and JUnit")
     func restWithCurl() async throws {
         let session = Session(server: try await ServeProcess())
-        defer { _ = session.server.stop(); session.server.removeDirectory() }
+        defer { session.server.kill(); session.server.removeDirectory() }
         try await session.send(token: Self.token, title: "Time for your BPC-157")
         let curl = try #require(tool("curl"), "curl is required (Debian package curl)")
         func post(_ body: String, format: String) async throws -> (status: Int, body: String) {
@@ -182,7 +182,7 @@ struct ExpectCommandTests {
     @Test("exactly one alert with this title whose deep link opens /protocols/p1/log (route table)")
     func deepLink() async throws {
         let session = Session(server: try await ServeProcess())
-        defer { _ = session.server.stop(); session.server.removeDirectory() }
+        defer { session.server.kill(); session.server.removeDirectory() }
         let payload = #"{"aps":{"alert":{"title":"Time for your BPC-157"}},"deep_link":"loop://protocols/p2/log"}"#
         let sent = try await run(
             ServeProcess.binary,

@@ -145,7 +145,7 @@ struct ExpoPythonSDKTests {
         #expect(twoProjects?.first as? Int == 400)
         #expect(twoProjects?.last as? String == "PUSH_TOO_MANY_EXPERIENCE_IDS")
 
-        #expect(server.stop().status == 0)
+        #expect(await server.stop().status == 0)
         let records = try String(contentsOfFile: server.journalPath, encoding: .utf8).split(separator: "\n")
             .map { try ExchangeRecord.decode(jsonLine: Array($0.utf8)) }
         let expo = records.filter { $0.platform == .expo }
@@ -181,7 +181,7 @@ struct ExpoPythonSDKTests {
         #expect(summary["ticketsOk"] as? Int == 10_000)
         #expect(summary["ticketErrors"] as? Int == 0)
         #expect(summary["receiptsOk"] as? Int == 10_000)
-        #expect(server.stop().status == 0)
+        #expect(await server.stop().status == 0)
         let lines = try String(contentsOfFile: server.journalPath, encoding: .utf8).split(separator: "\n")
         let records = try lines.map { try ExchangeRecord.decode(jsonLine: Array($0.utf8)) }.filter { $0.platform == .expo }
         #expect(records.filter { $0.request.path == "/--/api/v2/push/send" }.count == 100)
@@ -227,7 +227,7 @@ struct ExpoPythonSDKTests {
         #expect(allowed.output.contains(#""status":"ok""#), "\(allowed.output)")
         let dead = try await run("/usr/bin/curl", ["-s", send, "-d", #"{"to":"\#(token)","body":"x"}"#])
         #expect(dead.output.contains("DeviceNotRegistered"), "\(dead.output)")
-        #expect(server.stop().status == 0)
+        #expect(await server.stop().status == 0)
     }
 
     @Test("pushmock send expo: 251 tokens from a file, receipts, tokens to delete")
@@ -268,7 +268,7 @@ struct ExpoPythonSDKTests {
         #expect(expected.status == 0, "\(expected.output) \(expected.error)")
         let none = try await run(ServeProcess.binary, ["expect", "--platform", "expo", "--token", dead, "--server", address])
         #expect(none.status == 1, "\(none.output) \(none.error)")
-        #expect(server.stop().status == 0)
+        #expect(await server.stop().status == 0)
     }
 
     @Test("over the TLS listener (HTTP/1.1 through requests, the mock's CA)")
@@ -292,7 +292,7 @@ struct ExpoPythonSDKTests {
         )
         #expect(result.status == 0, "\(result.error)")
         #expect(result.output.trimmingCharacters(in: .whitespacesAndNewlines) == #"["ok"]"#)
-        #expect(server.stop().status == 0)
+        #expect(await server.stop().status == 0)
         let records = try String(contentsOfFile: server.journalPath, encoding: .utf8).split(separator: "\n")
             .map { try ExchangeRecord.decode(jsonLine: Array($0.utf8)) }
         #expect(records.first?.connection.tls == true)

@@ -166,7 +166,7 @@ struct GoldenCommandTests {
     @Test("--server reads a running gateway's recordings; the same golden file verifies against its journal")
     func fromRunningGateway() async throws {
         let serve = try await ServeProcess()
-        defer { _ = serve.stop(); serve.removeDirectory() }
+        defer { serve.kill(); serve.removeDirectory() }
         let loop = packageRoot + "/Examples/LoopHealth/pushmock"
         let data = try String(contentsOfFile: loop + "/data/dose-reminder.json", encoding: .utf8)
         let send = try await run(

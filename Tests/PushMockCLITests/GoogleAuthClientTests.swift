@@ -77,7 +77,7 @@ struct GoogleAuthClientTests {
         #expect(details?.first?["errorCode"] as? String == "UNREGISTERED")
         #expect(results["after_revoke"]?.first as? Int == 200)
 
-        #expect(server.stop().status == 0)
+        #expect(await server.stop().status == 0)
         let records = try String(contentsOfFile: server.journalPath, encoding: .utf8).split(separator: "\n")
             .map { try ExchangeRecord.decode(jsonLine: Array($0.utf8)) }
         #expect(records.map(\.platform) == [.oauth, .fcm, .fcm, .fcm, .oauth, .fcm])

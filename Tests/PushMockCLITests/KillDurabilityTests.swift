@@ -50,7 +50,7 @@ struct KillDurabilityTests {
                 throw error
             }
         }
-        _ = server.stop(signal: SIGKILL)
+        _ = await server.stop(signal: SIGKILL)
         let output = String(decoding: try await collected, as: UTF8.self)
         _ = try await offloaded { load.wait() }
         let acknowledged = try #require(Self.succeeded(in: output), "h2load output: \(output)")
@@ -80,7 +80,7 @@ struct KillDurabilityTests {
             ]
         )
         #expect(Self.succeeded(in: one.output) == 1, "\(one.output)")
-        _ = restarted.stop()
+        _ = await restarted.stop()
         let after = try JournalReader.readAll(path: restarted.journalPath)
         #expect(after.records.last?.sequence == UInt64(records.count + 1))
         #expect(after.records.count == records.count + 1)

@@ -66,10 +66,10 @@ struct ReplayCommandTests {
     @Test("replay to a second serve with its own credentials: same → 0, a difference → 1, usage → 2; JSON and JUnit")
     func replay() async throws {
         let source = try await ServeProcess()
-        defer { _ = source.stop(); source.removeDirectory() }
+        defer { source.kill(); source.removeDirectory() }
         try await recordJournal(in: source)
         let target = try await ServeProcess()
-        defer { _ = target.stop(); target.removeDirectory() }
+        defer { target.kill(); target.removeDirectory() }
         try await unregister(Self.goneToken, on: target)
 
         let junit = target.directory + "/replay.xml"
@@ -128,10 +128,10 @@ struct ReplayCommandTests {
     @Test("serve --playback answers with the recorded responses, replay confirms, the journal says so; curl --http2")
     func playback() async throws {
         let source = try await ServeProcess()
-        defer { _ = source.stop(); source.removeDirectory() }
+        defer { source.kill(); source.removeDirectory() }
         try await recordJournal(in: source)
         let player = try await ServeProcess(arguments: ["--playback", source.journalPath])
-        defer { _ = player.stop(); player.removeDirectory() }
+        defer { player.kill(); player.removeDirectory() }
 
         // Nothing registered on the player, yet the 410 comes back: it was recorded.
         let result = try await pushmock(replayArguments(source.journalPath, to: player) + ["--json"], in: player.directory)

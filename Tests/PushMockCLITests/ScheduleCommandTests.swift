@@ -26,7 +26,7 @@ struct ScheduleCommandTests {
         let server = try await ServeProcess(
             arguments: ["--config", directory + "/config.json", "--clock-start", "2026-01-05T19:55:00Z", "--freeze-clock"],
             directory: directory)
-        defer { _ = server.stop() }
+        defer { server.kill() }
         let url = "http://127.0.0.1:\(server.cleartextPort)"
         func pushmock(_ arguments: [String]) async throws -> (status: Int32, output: String, error: String) {
             try await run(ServeProcess.binary, arguments + ["--server", url], directory: directory)

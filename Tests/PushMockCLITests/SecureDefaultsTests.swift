@@ -33,7 +33,7 @@ struct SecureDefaultsTests {
             "/usr/bin/curl",
             ["-s", "-o", "/dev/null", "-w", "%{http_code}", "-H", "authorization: Bearer t0ken", "-H", "host: testbox.lan:1", url])
         #expect(byName.output == "200")
-        let stopped = server.stop()
+        let stopped = await server.stop()
         #expect(stopped.output.contains("non-loopback"), "\(stopped.output)")
     }
 }

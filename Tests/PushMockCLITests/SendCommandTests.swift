@@ -45,7 +45,7 @@ struct SendCommandTests {
     )
     func oneNotification() async throws {
         let serve = try await ServeProcess()
-        defer { _ = serve.stop(); serve.removeDirectory() }
+        defer { serve.kill(); serve.removeDirectory() }
         let result = try await pushmock(
             [
                 "send", "apns", "--ready-file", serve.directory + "/ready.json", "--token", Self.token,
@@ -141,7 +141,7 @@ struct SendCommandTests {
     @Test("a CSV of recipients with a template: per-row data, rejections, invalid tokens with timestamps, exit 2; missing variables")
     func csvWithTemplate() async throws {
         let serve = try await ServeProcess()
-        defer { _ = serve.stop(); serve.removeDirectory() }
+        defer { serve.kill(); serve.removeDirectory() }
         try await control(
             serve, "apns/tokens",
             #"{"token":"\#(Self.otherToken)","bundleId":"dev.pushmock.sample","state":"unregistered","at":1700000000000}"#)
@@ -203,7 +203,7 @@ struct SendCommandTests {
     @Test("retries show in the summary; --fail-on decides the exit status")
     func failOn() async throws {
         let serve = try await ServeProcess()
-        defer { _ = serve.stop(); serve.removeDirectory() }
+        defer { serve.kill(); serve.removeDirectory() }
         for (mode, expected) in [("any", Int32(2)), ("failed", 0), ("never", 0)] {
             try await control(serve, "faults", #"{"trigger":{"count":1},"action":{"type":"apns-error","reason":"ServiceUnavailable"}}"#)
             let result = try await pushmock(
@@ -224,7 +224,7 @@ struct SendCommandTests {
     @Test("FCM: JSON Lines with tokens, topics and conditions, a message template, validate_only")
     func fcmJSONLines() async throws {
         let serve = try await ServeProcess()
-        defer { _ = serve.stop(); serve.removeDirectory() }
+        defer { serve.kill(); serve.removeDirectory() }
         let registration =
             "dQw4w9WgXcQ:APA91bHqL2f0pM7v8Jk3nR5sT9uW1xY4zA6bC8dE0fG2hI4jK6lM8nO0pQ2rS4tU6vW8xY0zA2bC4dE6fG8hI0jK2lM4nO6pQ8rS0tU2vW4xY6zA8bC0dE2fG4hI6jK8lM0nO2"
         let lines = [

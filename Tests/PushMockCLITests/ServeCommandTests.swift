@@ -43,7 +43,7 @@ struct ServeCommandTests {
                 #expect(text.contains(name), "SAN \(name)")
             }
         }
-        let stopped = server.stop()
+        let stopped = await server.stop()
         #expect(stopped.status == 0)
         #expect(stopped.output.contains("PushMock \(PushMockVersion.current) ready"))
         #expect(stopped.output.contains("CA certificate (trust this)"))
@@ -56,11 +56,11 @@ struct ServeCommandTests {
         defer { first.removeDirectory() }
         let ca = try String(contentsOfFile: first.caPath, encoding: .utf8)
         let key = try String(contentsOfFile: first.directory + "/certs/apns-sample-key.p8", encoding: .utf8)
-        #expect(first.stop().status == 0)
+        #expect(await first.stop().status == 0)
         let second = try await ServeProcess(directory: first.directory)
         #expect(try String(contentsOfFile: second.caPath, encoding: .utf8) == ca)
         #expect(try String(contentsOfFile: second.directory + "/certs/apns-sample-key.p8", encoding: .utf8) == key)
-        #expect(second.stop().status == 0)
+        #expect(await second.stop().status == 0)
     }
 
     @Test("curl --http2 over TLS with the printed CA: success and an error body")
@@ -93,7 +93,7 @@ struct ServeCommandTests {
             ])
         #expect(production.output.hasPrefix("HTTP/2 200"), "\(production.output) \(production.error)")
         #expect(!production.output.contains("apns-unique-id"))
-        #expect(server.stop().status == 0)
+        #expect(await server.stop().status == 0)
         let lines = try String(contentsOfFile: server.journalPath, encoding: .utf8).split(separator: "\n")
         #expect(lines.count == 3)
         #expect(lines.last?.contains(#""environment":"production""#) == true)
@@ -121,7 +121,7 @@ struct ServeCommandTests {
             let bad = try await run(nghttp, ["-d", payload, "-H", "apns-topic: dev.pushmock.sample", "\(url)/3/device/\(Self.token)"])
             #expect(bad.output.contains(#"{"reason":"MissingProviderToken"}"#), "\(url): \(bad.output)")
         }
-        #expect(server.stop().status == 0)
+        #expect(await server.stop().status == 0)
         let records = try String(contentsOfFile: server.journalPath, encoding: .utf8).split(separator: "\n")
             .map { try ExchangeRecord.decode(jsonLine: Array($0.utf8)) }
         #expect(records.map(\.connection.transport) == ["h2", "h2", "h2c", "h2c"])
@@ -132,7 +132,7 @@ struct ServeCommandTests {
     func signals(signal: Int32) async throws {
         let server = try await ServeProcess()
         defer { server.removeDirectory() }
-        let stopped = server.stop(signal: signal)
+        let stopped = await server.stop(signal: signal)
         #expect(stopped.status == 0, "\(stopped.output)")
     }
 
@@ -155,7 +155,7 @@ struct ServeCommandTests {
         let result = try await run(curl, arguments)
         let acknowledged = result.output.split(separator: "\n").filter { $0 == "200" }.count
         #expect(acknowledged == 50, "\(result.output)")
-        _ = server.stop(signal: SIGKILL)
+        _ = await server.stop(signal: SIGKILL)
         let lines = try String(contentsOfFile: server.journalPath, encoding: .utf8).split(separator: "\n")
         #expect(lines.count == acknowledged)
     }
@@ -191,7 +191,7 @@ struct ServeCommandTests {
         #expect(try await status(Self.token) == "")
         #expect(try await status(String(repeating: "ab", count: 32)) == #"{"reason":"Unregistered","timestamp":1700000000000}"#)
         #expect(try await status(String(repeating: "cd", count: 32)) == #"{"reason":"BadDeviceToken"}"#)
-        #expect(server.stop().status == 0)
+        #expect(await server.stop().status == 0)
 
         try #"{"apns": {"tokenz": []}}"#.write(toFile: config, atomically: true, encoding: .utf8)
         let rejected = try await run(

@@ -76,7 +76,7 @@ struct SimulationCommandTests {
         #expect(body["timestamp"]?.int64Value == Self.start.millisecondsSince1970 + 4 * 60_000, "10:02 in milliseconds")
         let shown = try await session.json(["token", "show", Self.token])
         #expect(shown["state"]?.stringValue == "unregistered")
-        #expect(session.server.stop().status == 0)
+        #expect(await session.server.stop().status == 0)
     }
 
     @Test("CI replays: APNs is down for 2 minutes, then throttles")
@@ -102,7 +102,7 @@ struct SimulationCommandTests {
         #expect(rules.map { $0["fired"]?.intValue } == [2, 1])
         try await session.pushmock(["fault", "clear"])
         #expect(try await session.json(["fault", "list"]).arrayValue?.isEmpty == true)
-        #expect(session.server.stop().status == 0)
+        #expect(await session.server.stop().status == 0)
     }
 
     @Test(
@@ -139,7 +139,7 @@ struct SimulationCommandTests {
         }
         let text = try await session.pushmock(["device", "show", Self.token]).output
         #expect(text.contains(shows ? "Score 5" : "showing: nothing"), "\(text)")
-        #expect(session.server.stop().status == 0)
+        #expect(await session.server.stop().status == 0)
     }
 
     @Test("token lifecycle from the CLI: expire after N sends, rotate, wrong environment")
@@ -163,7 +163,7 @@ struct SimulationCommandTests {
         let wrong = try await session.send(token: production)
         #expect(wrong.status == 400)
         #expect(wrong.body == #"{"reason":"BadDeviceToken"}"#, "a production token sent to the sandbox")
-        #expect(session.server.stop().status == 0)
+        #expect(await session.server.stop().status == 0)
     }
 
     /// curl's exit codes: 92 HTTP/2 stream error, 16 HTTP/2 framing layer (GOAWAY), 18/52/56
@@ -182,7 +182,7 @@ struct SimulationCommandTests {
         #expect(curlExits.contains(faulted.exit), "curl exit \(faulted.exit) for \(fault)")
         #expect(faulted.status == 0)
         #expect(try await session.send().status == 200, "only the next one")
-        #expect(session.server.stop().status == 0)
+        #expect(await session.server.stop().status == 0)
     }
 
     @Test("connection faults as nghttp sees them: RST_STREAM, GOAWAY with its JSON reason, SETTINGS")
@@ -207,6 +207,6 @@ struct SimulationCommandTests {
                 ])
             #expect(result.output.contains(expected), "\(fault): \(result.output)")
         }
-        #expect(session.server.stop().status == 0)
+        #expect(await session.server.stop().status == 0)
     }
 }

@@ -22,7 +22,7 @@ struct StoriesBugCLITests {
     @Test("after `pushmock clock advance 6h` and `+61m`, `pushmock send apns` and `send fcm` are still accepted")
     func sendAfterClockAdvance() async throws {
         let serve = try await ServeProcess()
-        defer { _ = serve.stop(); serve.removeDirectory() }
+        defer { serve.kill(); serve.removeDirectory() }
         let control = ["--server", "http://127.0.0.1:\(serve.cleartextPort)"]
         for step in ["6h", "61m"] {
             let advanced = try await pushmock(["clock", "advance", step] + control, in: serve.directory)
@@ -43,7 +43,7 @@ struct StoriesBugCLITests {
     @Test("serve --auth none: FCM without an access token is accepted")
     func authNoneFCM() async throws {
         let serve = try await ServeProcess(arguments: ["--auth", "none"])
-        defer { _ = serve.stop(); serve.removeDirectory() }
+        defer { serve.kill(); serve.removeDirectory() }
         let curl = try #require(tool("curl"))
         let result = try await run(
             curl,
@@ -58,7 +58,7 @@ struct StoriesBugCLITests {
     @Test("recordings --json-path 'PATH!~GLOB' lists what does not match; a stray ! is an error")
     func notGlobMatch() async throws {
         let serve = try await ServeProcess()
-        defer { _ = serve.stop(); serve.removeDirectory() }
+        defer { serve.kill(); serve.removeDirectory() }
         for title in ["Time for your dose", "Weekly summary"] {
             let sent = try await pushmock(
                 ["send", "apns", "--ready-file", serve.directory + "/ready.json", "--token", Self.token, "--title", title, "--quiet"],
@@ -96,7 +96,7 @@ struct StoriesBugCLITests {
         try Data(#"{"fcm":{"serviceAccounts":[{"path":"acme.json"}]}}"#.utf8).write(
             to: URL(fileURLWithPath: directory + "/pushmock.json"))
         let serve = try await ServeProcess(arguments: ["--config", directory + "/pushmock.json"], directory: directory)
-        defer { _ = serve.stop(); serve.removeDirectory() }
+        defer { serve.kill(); serve.removeDirectory() }
         // The client's copy names this gateway's token endpoint.
         account["token_uri"] = "https://localhost:\(serve.tlsPort)/token"
         try JSONSerialization.data(withJSONObject: account).write(to: URL(fileURLWithPath: directory + "/acme.json"))
@@ -127,9 +127,9 @@ struct StoriesBugCLITests {
     func sharedCertsDirectory() async throws {
         let shared = NSTemporaryDirectory() + "pushmock-cli-\(UUID().uuidString)"
         let first = try await ServeProcess(directory: shared + "/first", certsDirectory: shared + "/certs")
-        defer { _ = first.stop(); first.removeDirectory() }
+        defer { first.kill(); first.removeDirectory() }
         let second = try await ServeProcess(directory: shared + "/second", certsDirectory: shared + "/certs")
-        defer { _ = second.stop(); second.removeDirectory(); try? FileManager.default.removeItem(atPath: shared) }
+        defer { second.kill(); second.removeDirectory(); try? FileManager.default.removeItem(atPath: shared) }
         let base = try Data(contentsOf: URL(fileURLWithPath: shared + "/certs/fcm-sample-service-account.json"))
         let baseJSON = try #require(try JSONSerialization.jsonObject(with: base) as? [String: Any])
         #expect(baseJSON["token_uri"] as? String == SampleServiceAccount.defaultTokenURI)
@@ -152,7 +152,7 @@ struct StoriesBugCLITests {
     func ownCertificateKeepsSamples() async throws {
         let managed = try await ServeProcess()
         let certs = managed.directory + "/certs"
-        _ = managed.stop()
+        _ = await managed.stop()
         defer { managed.removeDirectory() }
         let serve = try await ServeProcess(arguments: [
             "--cert", certs + "/server.pem", "--key", certs + "/server-key.pem", "--ca", certs + "/ca.pem",
@@ -166,7 +166,7 @@ struct StoriesBugCLITests {
             ["send", "apns", "--ready-file", serve.directory + "/ready.json", "--token", Self.token, "--alert", "Hi", "--json"],
             in: serve.directory)
         #expect(apns.status == 0, "\(apns.output) \(apns.error)")
-        let banner = serve.stop().output
+        let banner = await serve.stop().output
         #expect(banner.contains("Sample APNs key:"), "\(banner)")
         #expect(banner.contains("Sample FCM service account:"), "\(banner)")
     }

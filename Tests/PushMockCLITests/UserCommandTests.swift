@@ -37,7 +37,7 @@ struct UserCommandTests {
         // when the test runs (it failed between 02:00 and 12:00 UTC).
         let server = try await ServeProcess(
             arguments: ["--config", config, "--clock-start", "2026-06-15T16:00:00Z"], directory: directory)
-        defer { _ = server.stop() }
+        defer { server.kill() }
         let url = "http://127.0.0.1:\(server.cleartextPort)"
         func pushmock(_ arguments: [String]) async throws -> (status: Int32, output: String, error: String) {
             try await run(ServeProcess.binary, arguments + ["--server", url], directory: directory)
