@@ -90,7 +90,7 @@ struct ExpectCommandTests {
 
         let (url, directory) = (session.url, session.server.directory)
         async let waiting = run(
-            ServeProcess.binary, ["expect", "--token", Self.lateToken, "--within", "20s", "--server", url], directory: directory)
+            ServeProcess.binary, ["expect", "--token", Self.lateToken, "--within", "120s", "--server", url], directory: directory)
         try await Task.sleep(for: .milliseconds(500))
         try await session.send(token: Self.lateToken, title: "Lab results ready")
         let waited = try await waiting

@@ -52,7 +52,12 @@ final class ServeProcess {
                 "--journal", directory + "/journal.jsonl",
                 "--ready-file", readyFile,
                 "--log-level", "warning",
-            ] + extra
+            ]
+            // A long TLS handshake timeout unless the test sets its own: the default 10 s can cut
+            // a client (curl, nghttp, Chromium) that a loaded CI machine has not yet scheduled,
+            // as `GatewayConfiguration.testing` does for the in-process tests.
+            + (extra.contains("--handshake-timeout") ? [] : ["--handshake-timeout", "120s"])
+            + extra
         let process = try ChildProcess.spawn(
             launcher.first ?? Self.binary,
             launcher.isEmpty ? arguments : Array(launcher.dropFirst()) + [Self.binary] + arguments,

@@ -44,7 +44,7 @@ struct SimulationCommandTests {
             token: String = SimulationCommandTests.token,
             headers: [String] = [],
             payload: String = #"{"aps":{"alert":"Hi"}}"#,
-            maxTime: String = "5"
+            maxTime: String = "120"
         ) async throws -> (status: Int, body: String, exit: Int32) {
             let curl = try #require(tool("curl"), "curl is required (Debian package curl)")
             var arguments = ["-s", "--http2-prior-knowledge", "--max-time", maxTime, "-w", "\n%{http_code}"]
@@ -177,10 +177,12 @@ struct SimulationCommandTests {
         let session = try await Session()
         defer { session.server.removeDirectory() }
         try await session.pushmock(["fault", "add", "--platform", "apns", "--next", "1"] + fault)
-        // A hung request only ends with the client's timeout: keep it short.
-        let faulted = try await session.send(maxTime: fault == ["--hang"] ? "0.5" : "5")
+        // A hung request only ends with the client's timeout: short, but long enough for curl to
+        // start and send on a loaded machine (a request that never arrived leaves the rule armed).
+        let faulted = try await session.send(maxTime: fault == ["--hang"] ? "3" : "120")
         #expect(curlExits.contains(faulted.exit), "curl exit \(faulted.exit) for \(fault)")
         #expect(faulted.status == 0)
+        #expect(try await session.json(["fault", "list"]).arrayValue?.first?["fired"]?.intValue == 1, "the rule fired")
         #expect(try await session.send().status == 200, "only the next one")
         #expect(await session.server.stop().status == 0)
     }

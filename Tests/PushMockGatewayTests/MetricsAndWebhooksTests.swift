@@ -162,7 +162,9 @@ struct WebhookTests {
 
     @Test("a full queue drops events, counts them and never holds up the request path")
     func queueOverflow() async throws {
-        let receiver = try await WebhookReceiver(delaySeconds: 0.5)
+        // Each delivery ends with the webhook's 5-second timeout: the queue of 2 stays full for
+        // 15 s, however slowly a loaded machine sends the 20 requests.
+        let receiver = try await WebhookReceiver(delaySeconds: 10)
         defer { receiver.stop() }
         try await withPushMock(configure: {
             $0.webhooks = WebhookOptions(

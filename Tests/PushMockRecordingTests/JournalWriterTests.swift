@@ -204,7 +204,9 @@ struct JournalWriterTests {
         let path = directory.file("journal.jsonl")
         let writer = try JournalWriter(path: path, durability: .fsyncInterval(.milliseconds(1)))
         #expect(writer.append(Array("a\n".utf8)) { _ in })
-        try await Task.sleep(for: .milliseconds(100))
+        // The background sync, waited for (not slept for): a loaded machine may take a while.
+        let deadline = ContinuousClock.now + .seconds(60)
+        while writer.statistics.syncs < 1, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(10)) }
         #expect(writer.statistics.syncs >= 1)
         #expect(writer.append(Array("b\n".utf8)) { _ in })
         try writer.close()

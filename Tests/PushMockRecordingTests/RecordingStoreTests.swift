@@ -124,6 +124,12 @@ struct RecordingStoreTests {
     /// machine loaded with two other builds (the waiting task was not scheduled in time).
     static let expectedToSucceed: Duration = .seconds(120)
 
+    /// Until a waiter has suspended on `store`. Sleeps between looks rather than spinning on
+    /// `Task.yield()`, which kept a cooperative thread busy on a 2-core machine.
+    static func untilSomeoneWaits(on store: RecordingStore) async {
+        while store.pendingWaiterCount == 0 { try? await Task.sleep(for: .milliseconds(1)) }
+    }
+
     @Test("wait resumes when an append satisfies the predicate")
     func waitResumes() async {
         let store = RecordingStore()
@@ -132,7 +138,7 @@ struct RecordingStoreTests {
             records.filter { $0.namespace == "target" }.count >= 2
         }
         // Let the waiter suspend, then append what it waits for (and some noise).
-        while store.pendingWaiterCount == 0 { await Task.yield() }
+        await Self.untilSomeoneWaits(on: store)
         store.append(Self.record("target"))
         store.append(Self.record("noise"))
         store.append(Self.record("target"))
@@ -164,7 +170,7 @@ struct RecordingStoreTests {
         let store = RecordingStore()
         store.append(Self.record())
         async let emptied = store.wait(timeout: Self.expectedToSucceed) { $0.isEmpty }
-        while store.pendingWaiterCount == 0 { await Task.yield() }
+        await Self.untilSomeoneWaits(on: store)
         store.clear()
         #expect(await emptied)
     }
@@ -173,7 +179,7 @@ struct RecordingStoreTests {
     func waitForSequence() async {
         let store = RecordingStore()
         async let reached = store.wait(forSequence: 3, timeout: Self.expectedToSucceed)
-        while store.pendingWaiterCount == 0 { await Task.yield() }
+        await Self.untilSomeoneWaits(on: store)
         store.append(Self.record())
         store.append(Self.record())
         store.append(Self.record())
@@ -184,7 +190,7 @@ struct RecordingStoreTests {
     func cancellation() async {
         let store = RecordingStore()
         let task = Task { await store.wait(timeout: .seconds(3600)) { _ in false } }
-        while store.pendingWaiterCount == 0 { await Task.yield() }
+        await Self.untilSomeoneWaits(on: store)
         task.cancel()
         #expect(await task.value == false)
         #expect(store.pendingWaiterCount == 0)

@@ -247,8 +247,8 @@ struct APNsOutcomeTests {
             try mock.addFault(FaultRule(trigger: FaultTrigger(count: 1), action: .hang))
             // Long enough that the answered retry never times out on a loaded machine: under
             // ThreadSanitizer with the CPUs oversubscribed four times, all five attempts of 2 s
-            // timed out.
-            let configuration = try mock.apnsConfiguration { $0.connection.requestTimeout = .seconds(5) }
+            // timed out. The hung attempt costs this once.
+            let configuration = try mock.apnsConfiguration { $0.connection.requestTimeout = .seconds(15) }
             try await withAPNsSender(configuration: configuration) { sender in
                 let result = await sender.send(APNsNotification(deviceToken: PushMockHarness.sampleDeviceToken, payload: alertPayload))
                 #expect(result.outcome.isAccepted, "\(result)")

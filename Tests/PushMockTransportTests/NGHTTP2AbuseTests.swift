@@ -153,8 +153,9 @@ struct NGHTTP2AbuseTests {
 /// Raw TCP clients against the real server handler on a socket.
 @Suite("HTTP/2 server handler under abuse")
 struct HTTP2ServerAbuseTests {
-    /// Writes `bytes`, then collects whatever comes back until the server closes or `timeout`.
-    static func exchange(port: Int, _ bytes: [UInt8], timeout: Duration = .seconds(2)) async throws -> (received: [UInt8], closed: Bool) {
+    /// Writes `bytes`, then collects whatever comes back until the server closes or `timeout`
+    /// (long by default: a close the test expects ends the wait, and CI machines are loaded).
+    static func exchange(port: Int, _ bytes: [UInt8], timeout: Duration = .seconds(60)) async throws -> (received: [UInt8], closed: Bool) {
         let collected = NIOLockedValueBox<[UInt8]>([])
         let channel = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .channelInitializer { channel in
