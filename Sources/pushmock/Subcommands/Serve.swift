@@ -356,11 +356,14 @@ struct Serve: AsyncParsableCommand {
             if let configPath {
                 try ConfigurationFile.load(path: configPath).register(in: server.state)
             }
-            if let clockStart, let start = ISO8601Milliseconds.parse(clockStart) ?? Int64(clockStart) {
-                server.state.virtualClock?.set(to: Timestamp(millisecondsSince1970: start))
-            }
+            // Frozen first: setting a frozen clock sets the frozen instant itself, so
+            // `--clock-start X --freeze-clock` stands exactly at X (frozen after the set, it
+            // stood at X plus the milliseconds in between).
             if freezeClock {
                 server.state.virtualClock?.freeze()
+            }
+            if let clockStart, let start = ISO8601Milliseconds.parse(clockStart) ?? Int64(clockStart) {
+                server.state.virtualClock?.set(to: Timestamp(millisecondsSince1970: start))
             }
         } catch let error as DefinitionError {
             throw ValidationError(error.description)
