@@ -97,6 +97,11 @@ struct SupportTests {
         clock.set(to: Timestamp(secondsSince1970: 5_000))
         #expect(clock.now() == Timestamp(secondsSince1970: 5_000))
         #expect(clock.isFrozen)
+        clock.freeze()
+        #expect(clock.now() == Timestamp(secondsSince1970: 5_000), "freezing a frozen clock keeps its instant")
+        clock.freeze(at: Timestamp(secondsSince1970: 6_000))
+        #expect(clock.now() == Timestamp(secondsSince1970: 6_000))
+        clock.set(to: Timestamp(secondsSince1970: 5_000))
         clock.resume()
         #expect(!clock.isFrozen)
         let running = clock.now()
@@ -104,6 +109,10 @@ struct SupportTests {
         #expect(running < Timestamp(secondsSince1970: 5_010))
         clock.reset()
         #expect(clock.now() > Timestamp(secondsSince1970: 1_700_000_000))
+        // A running clock frozen at an instant stands exactly there.
+        clock.freeze(at: Timestamp(millisecondsSince1970: 1_795_000_000_123))
+        #expect(clock.now() == Timestamp(millisecondsSince1970: 1_795_000_000_123))
+        #expect(clock.isFrozen)
     }
 
     @Test("timestamps round down to seconds")

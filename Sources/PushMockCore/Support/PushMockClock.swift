@@ -118,11 +118,20 @@ public final class VirtualClock: PushMockClock {
         }
     }
 
-    /// Stops time at the current instant.
+    /// Stops time at the current instant (a frozen clock stays where it is).
     public func freeze() {
+        freeze(at: nil)
+    }
+
+    /// Stops time at `time` in one step, or at the current instant when `time` is `nil`.
+    /// "Start at X, frozen" is this call: setting a running clock and then freezing it stands
+    /// at X plus the time between the two calls.
+    public func freeze(at time: Timestamp?) {
         let real = RealtimeClock.milliseconds()
         state.withLock { state in
-            if state.frozenAt == nil {
+            if let time {
+                state.frozenAt = time.millisecondsSince1970
+            } else if state.frozenAt == nil {
                 state.frozenAt = real + state.offsetMilliseconds
             }
         }

@@ -183,8 +183,11 @@ public struct ConfigurationFile: Codable, Sendable {
             guard let virtualClock = state.virtualClock else {
                 throw DefinitionError("\"clock\": this gateway runs on an injected clock that cannot be set")
             }
-            if let start = clock.start { virtualClock.set(to: start.timestamp) }
-            if clock.frozen == true { virtualClock.freeze() }
+            if clock.frozen == true {
+                virtualClock.freeze(at: clock.start?.timestamp)
+            } else if let start = clock.start {
+                virtualClock.set(to: start.timestamp)
+            }
         }
         let now = state.clock.now()
         for category in categories ?? [] {

@@ -27,8 +27,7 @@ extension ControlAPI {
         let change = request.body.isEmpty ? ClockChange() : try JSONDecoder().decode(ClockChange.self, from: Data(request.body))
         switch request.segments[1] {
         case "freeze":
-            clock.freeze()
-            if let at = change.at ?? change.to { clock.set(to: at.timestamp) }
+            clock.freeze(at: (change.at ?? change.to)?.timestamp)
         case "resume":
             clock.resume()
         case "set":

@@ -356,14 +356,11 @@ struct Serve: AsyncParsableCommand {
             if let configPath {
                 try ConfigurationFile.load(path: configPath).register(in: server.state)
             }
-            // Frozen first: setting a frozen clock sets the frozen instant itself, so
-            // `--clock-start X --freeze-clock` stands exactly at X (frozen after the set, it
-            // stood at X plus the milliseconds in between).
+            let start = clockStart.flatMap { ISO8601Milliseconds.parse($0) ?? Int64($0) }.map(Timestamp.init(millisecondsSince1970:))
             if freezeClock {
-                server.state.virtualClock?.freeze()
-            }
-            if let clockStart, let start = ISO8601Milliseconds.parse(clockStart) ?? Int64(clockStart) {
-                server.state.virtualClock?.set(to: Timestamp(millisecondsSince1970: start))
+                server.state.virtualClock?.freeze(at: start)
+            } else if let start {
+                server.state.virtualClock?.set(to: start)
             }
         } catch let error as DefinitionError {
             throw ValidationError(error.description)
