@@ -23,14 +23,18 @@ final class ConnectionDriver {
     private let handler: HTTP2ClientHandler
     private let eventLoop: any EventLoop
     private var id = -1
-    private var auth = ConnectionAuthState()
-    private var inFlight = InFlightTable<InFlight>()
+    // `auth`, `inFlight` and `combinedHeaders` are used once or twice per request and not
+    // checked for exclusive access at run time: the driver is confined to its event loop, and
+    // no access calls anything that reaches the driver (the platform gets `auth` inout and
+    // knows no driver; the table's closures touch only their entry).
+    @exclusivity(unchecked) private var auth = ConnectionAuthState()
+    @exclusivity(unchecked) private var inFlight = InFlightTable<InFlight>()
     private var isGone = false
     private var lastActivity = NIODeadline.now()
     private var tick: Scheduled<Void>?
     /// When the outstanding PING went out.
     private var pingSent: NIODeadline?
-    private var combinedHeaders: (key: Int, authorization: String, combined: HTTPHeaderList)?
+    @exclusivity(unchecked) private var combinedHeaders: (key: Int, authorization: String, combined: HTTPHeaderList)?
     private let tickInterval: TimeAmount
     private let requestTimeout: TimeAmount
 

@@ -52,9 +52,11 @@ public final class HTTP2ClientHandler: ChannelInboundHandler, RemovableChannelHa
         case tag(UInt64)
     }
 
-    private var pending = StreamTable<Waiter>()
+    /// Unchecked at run time, as the session's stream tables are (see `InboundStream`):
+    /// looked up once per response, only through table operations.
+    @exclusivity(unchecked) private var pending = StreamTable<Waiter>()
     /// Stream of each pending request, by its future (for cancellation).
-    private var streamByFuture: [ObjectIdentifier: Int32] = [:]
+    @exclusivity(unchecked) private var streamByFuture: [ObjectIdentifier: Int32] = [:]
     private var started = false
     private var isClosed = false
     private var settingsWaiters: [EventLoopPromise<Void>] = []
