@@ -92,7 +92,7 @@ public actor PushMockControlClient {
             group.addTask { try await connection.send(message) }
             group.addTask {
                 try await Task.sleep(for: timeout)
-                throw ControlClientError("no answer from \(self.endpoint) within \(timeout)")
+                throw ControlClientError("no answer from \(self.endpoint) within \(DurationText.format(timeout))")
             }
             defer { group.cancelAll() }
             return try await group.next()!

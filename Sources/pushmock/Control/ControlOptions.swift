@@ -20,9 +20,37 @@ struct ControlOptions: ParsableArguments {
     @Flag(name: .customLong("json"), help: "Print the gateway's JSON answer instead of text.")
     var json = false
 
-    /// A client for the gateway; `timeout` bounds each request (long polls need more).
-    func makeClient(timeout: Duration = .seconds(10)) throws -> PushMockControlClient {
+    @Option(
+        name: .customLong("timeout"),
+        help: ArgumentHelp(
+            "How long to wait for each answer of the gateway: 30s, 2m, 500ms, or seconds.",
+            discussion: "Default: $PUSHMOCK_TIMEOUT, else 10s. A long poll (--wait, expect --within) waits this much longer."
+        )
+    )
+    var timeout: String?
+
+    /// Each request's timeout when neither `--timeout` nor `$PUSHMOCK_TIMEOUT` says otherwise.
+    static let defaultTimeout = Duration.seconds(10)
+
+    /// `--timeout`, else `$PUSHMOCK_TIMEOUT`, else ``defaultTimeout``: a CI machine under load
+    /// may answer slower than a laptop, and only the user knows how much slower is fine.
+    func requestTimeout() throws -> Duration {
+        let (text, source) =
+            timeout.map { ($0, "--timeout") }
+            ?? ProcessInfo.processInfo.environment["PUSHMOCK_TIMEOUT"].map { ($0, "PUSHMOCK_TIMEOUT") }
+            ?? (nil, "")
+        guard let text else { return Self.defaultTimeout }
+        guard let duration = DurationText.parse(text), duration > .zero else {
+            throw ValidationError("\(source) takes a positive duration such as 30s, 2m or 500ms, not \"\(text)\"")
+        }
+        return duration
+    }
+
+    /// A client for the gateway; each request may take ``requestTimeout()`` plus `waiting`
+    /// (how long a long poll asks the gateway to hold it).
+    func makeClient(waiting: Duration = .zero) throws -> PushMockControlClient {
         let url = server ?? ProcessInfo.processInfo.environment["PUSHMOCK_URL"] ?? "http://127.0.0.1:2198"
+        let timeout = try requestTimeout() + waiting
         do {
             return PushMockControlClient(endpoint: try .init(url: url, certificateAuthorityPath: certificateAuthority), timeout: timeout)
         } catch {

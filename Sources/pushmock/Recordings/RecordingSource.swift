@@ -67,7 +67,7 @@ func withControlClient<Result>(
     waiting: Duration = .zero,
     _ body: (PushMockControlClient) async throws -> Result
 ) async throws -> Result {
-    let client = try control.makeClient(timeout: .seconds(10) + waiting)
+    let client = try control.makeClient(waiting: waiting)
     do {
         let result = try await body(client)
         await client.close()
