@@ -334,6 +334,36 @@ struct APNsOutcomeTests {
         #expect(sleeps.all == [.milliseconds(500)])
     }
 
+    @Test("a server that accepts (h2c) and never sends SETTINGS: each attempt ends at the connect timeout, as a timeout")
+    func silentSettings() async throws {
+        let sleeps = RecordedSleeps()
+        let silent = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+            .childChannelInitializer { $0.eventLoop.makeSucceededVoidFuture() }
+            .bind(host: "127.0.0.1", port: 0).get()
+        let port = try #require(silent.localAddress?.port)
+        let configuration = APNsSenderConfiguration(
+            server: try .custom(url: "http://127.0.0.1:\(port)"),
+            authentication: .token(.generate(keyID: "KEY0000001", teamID: "TEAM000001")),
+            defaultTopic: "com.example",
+            connection: ConnectionConfiguration(connectTimeout: .milliseconds(200)),
+            retry: RetryPolicy(maximumAttempts: 2, jitter: 0),
+            sleep: sleeps.sleep
+        )
+        let result = try await withAPNsSender(configuration: configuration) { sender in
+            await sender.send(APNsNotification(deviceToken: PushMockHarness.sampleDeviceToken, payload: alertPayload))
+        }
+        try await silent.close()
+        guard case .failed(let failure) = result.outcome else {
+            Issue.record("\(result)")
+            return
+        }
+        #expect(failure.error.code == .connectionFailed)
+        // Not "connection closed": the sender gave up waiting, as for a silent TLS handshake.
+        #expect(failure.error.cause as? ChannelError == .connectTimeout(.milliseconds(200)), "\(failure.error)")
+        #expect(result.attempts == 2)
+        #expect(sleeps.all == [.milliseconds(500)])
+    }
+
     @Test("ExpiredProviderToken: a fresh token is signed once; if that is rejected too the rejection stands")
     func expiredProviderToken() async throws {
         let gatewayClock = VirtualClock(frozenAt: Timestamp(secondsSince1970: 1_800_000_000))

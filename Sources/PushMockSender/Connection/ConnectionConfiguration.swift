@@ -14,7 +14,7 @@ public struct ConnectionConfiguration: Sendable {
     /// Requests in flight per connection at most (the server's SETTINGS may lower it).
     /// Default 1000, which is what APNs advertises.
     public var maximumConcurrentStreams: Int
-    /// TCP connect and TLS handshake. Default 10 s.
+    /// TCP connect, TLS handshake and the server's first SETTINGS, together. Default 10 s.
     public var connectTimeout: Duration
     /// How long one request may wait for its response before the stream is reset and the
     /// attempt counts as a timeout. Default 30 s.

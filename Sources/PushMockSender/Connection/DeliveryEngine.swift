@@ -393,7 +393,10 @@ final class DeliveryEngine: Sendable {
     // MARK: Connections
 
     /// Opens one connection (the caller counted it in `connecting`), entirely on event loops:
-    /// TCP, TLS, the server's SETTINGS (within the connect timeout), then a driver.
+    /// TCP, TLS, the server's SETTINGS, then a driver. The connect timeout is one budget for
+    /// all three: a server that accepts and never sends SETTINGS fails the attempt at the same
+    /// deadline, with the same `ChannelError.connectTimeout`, as one that never finishes TLS
+    /// (it used to get a second full timeout, then failed as "connection closed").
     private func openConnection() {
         let configuration = HTTP2ClientConnection.Configuration(
             host: endpoint.host,
@@ -404,13 +407,27 @@ final class DeliveryEngine: Sendable {
             connectTimeout: connection.connectTimeout
         )
         let connectTimeout = TimeAmount(connection.connectTimeout)
+        let deadline = NIODeadline.now() + connectTimeout
         HTTP2ClientConnection.makeConnection(to: configuration, group: connection.resolvedEventLoopGroup)
             .flatMap { opened -> EventLoopFuture<HTTP2ClientConnection> in
-                // A server that never sends SETTINGS: give up after the connect timeout.
-                let timeout = opened.eventLoop.scheduleTask(in: connectTimeout) {
+                let ready = opened.eventLoop.makePromise(of: HTTP2ClientConnection.self)
+                // Both closures run on the connection's event loop; the first one decides.
+                let decided = NIOLoopBoundBox(false, eventLoop: opened.eventLoop)
+                let expiry = opened.eventLoop.scheduleTask(deadline: deadline) {
+                    guard !decided.value else { return }
+                    decided.value = true
+                    // Before the close, which would fail the wait for SETTINGS as "connection
+                    // closed": not what happened.
+                    ready.fail(ChannelError.connectTimeout(connectTimeout))
                     opened.channel.close(promise: nil)
                 }
-                return opened.remoteSettingsReceived().map { opened }.always { _ in timeout.cancel() }
+                opened.remoteSettingsReceived().whenComplete { result in
+                    guard !decided.value else { return }
+                    decided.value = true
+                    expiry.cancel()
+                    ready.completeWith(result.map { opened })
+                }
+                return ready.futureResult
             }
             .whenComplete { result in
                 switch result {
