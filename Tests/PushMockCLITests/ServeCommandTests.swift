@@ -209,5 +209,41 @@ struct ServeCommandTests {
         #expect(certWithoutKey.status == 64)
         let badEnvironment = try await run(ServeProcess.binary, ["serve", "--environment", "staging"])
         #expect(badEnvironment.status == 64)
+        for value in ["soon", "0s", "500ms", "8d"] {
+            let badReturn = try await run(ServeProcess.binary, ["serve", "--return-memory-after", value])
+            #expect(badReturn.status == 64, "--return-memory-after \(value)")
+            #expect(badReturn.error.contains("--return-memory-after is a duration from 1s to 7d"), "\(badReturn.error)")
+        }
+    }
+
+    @Test("--return-memory-after: a quiet gateway gives free heap memory back once per burst (glibc)")
+    func returnsMemoryWhenQuiet() async throws {
+        let curl = try #require(tool("curl"), "curl is required (Debian package curl)")
+        let server = try await ServeProcess(arguments: ["--return-memory-after", "1s"])
+        defer { server.removeDirectory() }
+        let jwt = try await Self.providerToken(server)
+        /// The value of `pushmock_memory_returns_total` in the text of `/metrics`.
+        func returns() async throws -> Int? {
+            let metrics = try await run(curl, ["-s", "--max-time", "120", "http://127.0.0.1:\(server.cleartextPort)/metrics"])
+            let line = metrics.output.split(separator: "\n").first { $0.hasPrefix("pushmock_memory_returns_total ") }
+            return line.flatMap { Int($0.split(separator: " ").last ?? "") }
+        }
+        #expect(try await returns() == 0)
+        let sent = try await run(
+            curl,
+            [
+                "-s", "-o", "/dev/null", "-w", "%{http_code}", "--http2-prior-knowledge", "--max-time", "120",
+                "-H", "authorization: bearer \(jwt)", "-H", "apns-topic: dev.pushmock.sample", "-d", #"{"aps":{"alert":"Hello"}}"#,
+                "http://127.0.0.1:\(server.cleartextPort)/3/device/\(Self.token)",
+            ])
+        #expect(sent.output == "200", "\(sent.output) \(sent.error)")
+        let deadline = ContinuousClock.now + .seconds(120)
+        var seen = try await returns()
+        while seen != 1, ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(200))
+            seen = try await returns()
+        }
+        #expect(seen == 1)
+        #expect(await server.stop().status == 0)
     }
 }

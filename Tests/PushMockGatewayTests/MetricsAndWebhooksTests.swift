@@ -74,6 +74,39 @@ struct MetricsEndpointTests {
         }
     }
 
+    @Test("once quiet after traffic, free heap memory goes back to the system: once per burst, never while idle")
+    func idleMemoryReturn() async throws {
+        let returns = "pushmock_memory_returns_total{}"
+        try await withPushMock(configure: { $0.idleMemoryReturn = .milliseconds(200) }) { mock in
+            /// Scrapes until `returns` reaches `count` (a loaded machine may take many periods).
+            func waitForReturns(_ count: Double) async throws -> [String: Double] {
+                let deadline = ContinuousClock.now + .seconds(60)
+                while true {
+                    let metrics = try await scrapeMetrics(port: mock.cleartextPort)
+                    if metrics[returns] == count || ContinuousClock.now > deadline { return metrics }
+                    try await Task.sleep(for: .milliseconds(100))
+                }
+            }
+            // Five quiet periods without a request since start: nothing to give back. (Scrapes
+            // are not recorded exchanges, so they do not count as traffic.)
+            try await Task.sleep(for: .seconds(1))
+            #expect(try await scrapeMetrics(port: mock.cleartextPort)[returns] == 0)
+
+            let connection = try await mock.connect()
+            expectAccepted(try await connection.send(try mock.apnsRequest(payload: alert("burst one"))))
+            let first = try await waitForReturns(1)
+            #expect(first[returns] == 1)
+            #expect(first["pushmock_memory_returned_bytes_total{}"] != nil)
+            // Quiet since: no second return for the same burst.
+            try await Task.sleep(for: .seconds(1))
+            #expect(try await scrapeMetrics(port: mock.cleartextPort)[returns] == 1)
+
+            expectAccepted(try await connection.send(try mock.apnsRequest(payload: alert("burst two"))))
+            await connection.close()
+            #expect(try await waitForReturns(2)[returns] == 2)
+        }
+    }
+
     @Test("--no-metrics: /metrics answers 404 and nothing is counted")
     func disabled() async throws {
         try await withPushMock(configure: { $0.metricsEnabled = false }) { mock in

@@ -73,6 +73,11 @@ public struct GatewayConfiguration: Sendable {
     public var metricsEnabled: Bool = true
     /// Webhooks on receipt. Default: none.
     public var webhooks: WebhookOptions = WebhookOptions()
+    /// Gives free heap memory back to the system (glibc's `malloc_trim`) once no exchange has
+    /// been recorded for this long, after some were (`pushmock_memory_returns_total`). Default
+    /// `nil`: never, since a library should not trim its host's heap; `pushmock serve` sets
+    /// 30 s (`--return-memory-after`).
+    public var idleMemoryReturn: Duration? = nil
     /// Areas added to the control API by other targets (the check endpoints of
     /// `PushMockCheckAPI`, which `pushmock serve` and `withPushMock` install). Default: none.
     package var controlAPIExtensions: [any ControlAPIExtension] = []

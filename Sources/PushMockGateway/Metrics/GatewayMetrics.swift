@@ -34,6 +34,8 @@ package final class GatewayMetrics: Sendable {
     private let recordings: Prometheus.Gauge
     private let recordingBytes: Prometheus.Gauge
     private let faultRules: Prometheus.Gauge
+    private let memoryReturns: Prometheus.Counter
+    private let memoryReturnedBytes: Prometheus.Counter
     /// Entries of the registries that sends and the control API grow, by registry.
     private let registryEntries: [String: Prometheus.Gauge]
     /// The journal's statistics at the last scrape (its counters only grow; the series get the
@@ -85,6 +87,12 @@ package final class GatewayMetrics: Sendable {
         recordings = registry.makeGauge(descriptor: Self.name("recordings", "Recorded exchanges held in memory."))
         recordingBytes = registry.makeGauge(descriptor: Self.name("recordings_bytes", "Bytes of journal lines held in memory."))
         faultRules = registry.makeGauge(descriptor: Self.name("fault_rules", "Fault rules loaded."))
+        memoryReturns = registry.makeCounter(
+            descriptor: Self.name(
+                "memory_returns", unit: "total", "Times free heap memory was given back to the system after a quiet period."))
+        memoryReturnedBytes = registry.makeCounter(
+            descriptor: Self.name(
+                "memory_returned_bytes", unit: "total", "How much those returns shrank the resident set, in bytes."))
         var entries: [String: Prometheus.Gauge] = [:]
         for name in Self.registryNames {
             entries[name] = registry.makeGauge(
@@ -134,6 +142,13 @@ package final class GatewayMetrics: Sendable {
 
     func connectionClosed() {
         connectionsOpen.decrement()
+    }
+
+    /// Free heap memory was given back to the system (``IdleMemoryReturn``); the resident
+    /// set shrank by `bytes`.
+    func memoryReturned(bytes: Int) {
+        memoryReturns.increment()
+        memoryReturnedBytes.increment(by: Int64(bytes))
     }
 
     /// `pushmock_<name>[_<unit>]` with its help text.

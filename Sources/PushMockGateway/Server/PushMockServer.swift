@@ -266,11 +266,20 @@ package final class PushMockServer: Service, Sendable {
             throw error
         }
 
+        let memoryReturn = configuration.idleMemoryReturn.map { quietPeriod in
+            let recordings = state.recordings
+            return Task {
+                await IdleMemoryReturn(
+                    quietPeriod: quietPeriod, activity: { recordings.lastSequence }, metrics: state.metrics, logger: logger
+                ).run()
+            }
+        }
         await withGracefulShutdownHandler {
             await shutdownRequested.wait()
         } onGracefulShutdown: {
             self.shutdownRequested.signal()
         }
+        memoryReturn?.cancel()
 
         logger.info("shutting down: draining connections")
         for channel in channels {

@@ -121,6 +121,13 @@ struct Serve: AsyncParsableCommand {
     var idleTimeout: String?
 
     @Option(
+        name: .customLong("return-memory-after"),
+        help: ArgumentHelp(
+            "Give free heap memory back to the system after this long without a request, once per burst (default 30s; off: never).",
+            valueName: "duration|off"))
+    var returnMemoryAfter = "30s"
+
+    @Option(
         help:
             "Authentication: required (APNs provider tokens or client certificates, FCM/IID access tokens, Expo project access tokens) or none (nothing is checked on any service)."
     )
@@ -314,6 +321,14 @@ struct Serve: AsyncParsableCommand {
                 throw ValidationError("\(flag) is a duration from 1ms to 7d, e.g. 10s")
             }
             configuration.connectionLimits[keyPath: keyPath] = duration
+        }
+        if returnMemoryAfter.lowercased() == "off" {
+            configuration.idleMemoryReturn = nil
+        } else {
+            guard let duration = DurationText.parse(returnMemoryAfter), duration >= .seconds(1), duration <= .seconds(86_400 * 7) else {
+                throw ValidationError("--return-memory-after is a duration from 1s to 7d, e.g. 30s, or off")
+            }
+            configuration.idleMemoryReturn = duration
         }
         configuration.metricsEnabled = !noMetrics
         configuration.webhooks.webhooks = webhooks.map {
