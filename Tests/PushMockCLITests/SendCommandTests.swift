@@ -277,6 +277,28 @@ struct SendCommandTests {
         #expect(messages.contains { $0["topic"] as? String == "news" })
     }
 
+    @Test("--connect-timeout: a server that accepts and never speaks HTTP/2 fails the notification as a connect timeout")
+    func connectTimeout() async throws {
+        let serve = try await ServeProcess()
+        defer { serve.kill(); serve.removeDirectory() }
+        let silent = try SilentListener()
+        // The mock's credentials from its ready file, sent to a listener that never answers.
+        let result = try await pushmock(
+            [
+                "send", "apns", "--ready-file", serve.directory + "/ready.json", "--url", "http://127.0.0.1:\(silent.port)",
+                "--token", Self.token, "--alert", "x", "--connect-timeout", "0.5", "--max-attempts", "1", "--json",
+            ],
+            in: serve.directory
+        )
+        withExtendedLifetime(silent) {}
+        #expect(result.status == 2, "\(result.error)")
+        let summary = try json(result.output)
+        #expect(summary["failed"] as? Int == 1)
+        let problem = try #require((summary["problems"] as? [[String: Any]])?.first)
+        #expect(problem["reason"] as? String == "connect failed")
+        #expect((problem["error"] as? String)?.contains("Connect timeout (500 ms)") == true, "\(problem)")
+    }
+
     @Test(
         "unreadable credentials exit 1",
         arguments: [
@@ -299,6 +321,7 @@ struct SendCommandTests {
             ["send", "apns", "--token", "00", "--alert", "x", "--payload-json", "{}"],
             ["send", "fcm", "--title", "x"],
             ["send", "apns", "--token", "00", "--alert", "x", "--concurrency", "0"],
+            ["send", "apns", "--token", "00", "--alert", "x", "--connect-timeout", "0"],
         ])
     func usage(arguments: [String]) async throws {
         let result = try await pushmock(arguments, in: NSTemporaryDirectory())

@@ -76,9 +76,7 @@ struct IdleMemoryReturn: Sendable {
         guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "malloc_trim") else { return nil }
         return unsafeBitCast(symbol, to: (@convention(c) (Int) -> Int32).self)
     }()
-    #endif
 
-    #if canImport(Glibc)
     /// The resident set size from `/proc/self/statm` (its second field, in pages); 0 if it
     /// cannot be read.
     static func residentBytes() -> Int {

@@ -57,6 +57,11 @@ struct SendOptions: ParsableArguments {
     @Option(help: "Seconds to wait for each response.")
     var timeout: Double = 30
 
+    @Option(
+        name: .customLong("connect-timeout"),
+        help: "Seconds to open a connection: TCP, TLS and the server's first HTTP/2 SETTINGS together.")
+    var connectTimeout: Double = 10
+
     @Option(name: .customLong("max-attempts"), help: "Attempts per notification, the first included (1 = no retries).")
     var maxAttempts = 5
 
@@ -107,6 +112,9 @@ struct SendOptions: ParsableArguments {
         guard connections >= 1 else { throw ValidationError("--connections must be at least 1.") }
         guard maxAttempts >= 1 else { throw ValidationError("--max-attempts must be at least 1.") }
         guard timeout > 0 else { throw ValidationError("--timeout must be positive.") }
+        guard connectTimeout > 0, connectTimeout <= 3600 else {
+            throw ValidationError("--connect-timeout must be more than 0 and at most 3600 seconds.")
+        }
         guard `repeat` >= 1 else { throw ValidationError("--repeat must be at least 1.") }
         if let duration, duration <= 0 { throw ValidationError("--duration must be positive.") }
         guard warmup >= 0 else { throw ValidationError("--warmup must not be negative.") }
@@ -122,6 +130,7 @@ struct SendOptions: ParsableArguments {
         ConnectionConfiguration(
             maximumConnections: connections,
             maximumConcurrentStreams: max(1, (concurrency + connections - 1) / connections),
+            connectTimeout: .milliseconds(Int64(connectTimeout * 1000)),
             requestTimeout: .milliseconds(Int64(timeout * 1000))
         )
     }
