@@ -488,13 +488,17 @@ struct APNsConnectionTests {
                 #expect(sender.connectionsOpened == 1)
                 let first = try #require(mock.recordings.records().first?.connection.id)
 
-                // The gateway never answers the next five requests: the first connection's five
-                // streams stay taken, however long the second connection takes to open (timed
-                // rounds were outrun by a loaded machine), and the other fifteen need it.
-                try mock.addFault(FaultRule(trigger: FaultTrigger(count: 5), action: .hang))
+                // The gateway never answers the batch's first five (tokens 0x100–0x104), which the
+                // first connection takes, since its queue is first in, first out: its five streams
+                // stay taken however long the second connection takes to open (timed rounds were
+                // outrun by a loaded machine), and the other fifteen (0x200–0x20e) need the second.
+                // Matched by token, not "the next five": on a loaded machine the gateway may read
+                // the second connection's requests before the first's.
+                let held = Glob(String(repeating: "0", count: 61) + "10?")
+                try mock.addFault(FaultRule(match: FaultMatch(token: held), trigger: FaultTrigger(count: 5), action: .hang))
+                let tokens = (0..<5).map { deviceToken(0x100 + $0) } + (0..<15).map { deviceToken(0x200 + $0) }
                 let batch = Task {
-                    await sender.send(
-                        contentsOf: (0..<20).map { APNsNotification(deviceToken: deviceToken($0), payload: alertPayload) })
+                    await sender.send(contentsOf: tokens.map { APNsNotification(deviceToken: $0, payload: alertPayload) })
                 }
                 let deadline = ContinuousClock.now + .seconds(120)
                 while mock.recordings.records().filter({ $0.response.status == 200 }).count < 16, ContinuousClock.now < deadline {
