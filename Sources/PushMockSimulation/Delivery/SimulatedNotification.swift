@@ -9,19 +9,52 @@ public struct SimulatedNotification: Sendable, Hashable {
     // inline. A device keeps one of these per remembered notification, and copying five
     // strings and arrays into and out of its history — a reference count each, and releases
     // when the history is trimmed — was most of delivery simulation's work per request. Stored
-    // in this order: 8-byte fields first, so that fewer fields are padded.
+    // in this order: 8-byte fields first, so that fewer fields are padded; and the optional
+    // sequence and the expiry as a plain word each plus a bit in ``Presence`` (as `UInt64?`
+    // and an enum each took a tag byte padded to a whole word: 72 bytes, 56 now).
 
     /// The app, kind, collapse keys and payload (shared with other notifications of the same
     /// template: the gateway's intake hands out one object per connection and template).
     package var content: NotificationContent
     /// When the gateway accepted it (gateway clock).
     public var sentAt: Timestamp
-    public var expiry: DeliveryExpiry
-    /// The recording's sequence number, linking to the full exchange.
-    public var sequence: UInt64?
+    /// ``expiry``'s instant (unused when it expires immediately).
+    private var expiryLimit: Timestamp
+    /// ``sequence``, or 0 when there is none.
+    private var sequenceValue: UInt64
     /// ``id`` as the device keeps it (a UUID inline, see ``NotificationID``).
     package var identifier: NotificationID
     public var priority: DeliveryPriority
+    private var presence: Presence
+
+    /// Which of the optional fields are there.
+    private struct Presence: OptionSet, Sendable {
+        let rawValue: UInt8
+        static let sequence = Presence(rawValue: 1)
+        static let expiresImmediately = Presence(rawValue: 2)
+    }
+
+    public var expiry: DeliveryExpiry {
+        get { presence.contains(.expiresImmediately) ? .immediately : .at(expiryLimit) }
+        set {
+            switch newValue {
+            case .immediately:
+                presence.insert(.expiresImmediately)
+                expiryLimit = Timestamp(millisecondsSince1970: 0)
+            case .at(let limit):
+                presence.remove(.expiresImmediately)
+                expiryLimit = limit
+            }
+        }
+    }
+    /// The recording's sequence number, linking to the full exchange.
+    public var sequence: UInt64? {
+        get { presence.contains(.sequence) ? sequenceValue : nil }
+        set {
+            sequenceValue = newValue ?? 0
+            if newValue == nil { presence.remove(.sequence) } else { presence.insert(.sequence) }
+        }
+    }
 
     /// `apns-id`, or the FCM message name.
     public var id: String {
@@ -79,11 +112,14 @@ public struct SimulatedNotification: Sendable, Hashable {
         content: NotificationContent
     ) {
         self.identifier = NotificationID(id)
-        self.sequence = sequence
         self.sentAt = sentAt
         self.priority = priority
-        self.expiry = expiry
         self.content = content
+        self.sequenceValue = 0
+        self.expiryLimit = Timestamp(millisecondsSince1970: 0)
+        self.presence = []
+        self.sequence = sequence
+        self.expiry = expiry
     }
 
     /// Whether the notification has expired by `now` (it is valid strictly before its expiry).
@@ -186,23 +222,38 @@ public struct DeviceNotification: Sendable, Hashable {
     // Stored in this order, and the rarely set fields out of line (``Details``): a device keeps
     // up to ``DeliveryLimits/notificationsPerDevice`` of these, and each delivery writes one
     // into memory the cache has not seen (272 bytes with every field inline, 168 with the
-    // notification's content inline, 104 now).
+    // notification's content inline, 104 with the optionals' tag bytes, 80 now). The one-byte
+    // fields come right after the notification, in the bytes its last word leaves free.
     public var notification: SimulatedNotification
-    /// When it reached ``status``.
-    public var statusAt: Timestamp
-    private var details: Details?
-    /// When it was delivered (kept when a delivered notification is later collapsed on screen).
-    public var deliveredAt: Timestamp?
     public var status: DeliveryStatus
     /// Delivered while the app's notifications were denied: never displayed, even if the user
     /// allows notifications later.
-    public var suppressed = false
+    public var suppressed: Bool
+    /// Whether ``deliveredAt`` is set.
+    private var wasDelivered: Bool
+    /// When it reached ``status``.
+    public var statusAt: Timestamp
+    private var details: Details?
+    /// ``deliveredAt``'s value when ``wasDelivered``.
+    private var deliveredAtValue: Timestamp
+
+    /// When it was delivered (kept when a delivered notification is later collapsed on screen).
+    public var deliveredAt: Timestamp? {
+        get { wasDelivered ? deliveredAtValue : nil }
+        set {
+            wasDelivered = newValue != nil
+            deliveredAtValue = newValue ?? Timestamp(millisecondsSince1970: 0)
+        }
+    }
 
     init(notification: SimulatedNotification, status: DeliveryStatus, statusAt: Timestamp, reason: String? = nil) {
         self.notification = notification
         self.status = status
+        self.suppressed = false
+        self.wasDelivered = false
         self.statusAt = statusAt
-        if reason != nil { details = Details(DetailValues(reason: reason)) }
+        self.details = reason == nil ? nil : Details(DetailValues(reason: reason))
+        self.deliveredAtValue = Timestamp(millisecondsSince1970: 0)
     }
 
     /// Why, in words (for anything but a plain delivery).
@@ -343,12 +394,14 @@ public struct DeviceTimelineEvent: Sendable, Hashable {
         }
     }
 
-    // Stored in this order, with the two strings out of line (``Texts``): a device keeps up to
-    // ``DeliveryLimits/timelineEventsPerDevice`` events, one more per delivery (96 bytes each
-    // with the strings inline, 56 now).
+    // Stored in this order, with the two strings out of line (``Texts``) and the sequence as a
+    // plain word plus a flag: a device keeps up to ``DeliveryLimits/timelineEventsPerDevice``
+    // events, one more per delivery (96 bytes each with the strings inline, 56 with a
+    // `UInt64?`, 48 now).
     public var at: Timestamp
     private var texts: Texts?
-    public var sequence: UInt64?
+    /// ``sequence``, or 0 when there is none.
+    private var sequenceValue: UInt64 = 0
     /// ``notificationID`` as the device keeps it.
     package var notificationIdentifier: NotificationID?
     public var kind: Kind
@@ -356,6 +409,16 @@ public struct DeviceTimelineEvent: Sendable, Hashable {
     public var connectivity: Connectivity?
     /// The new permission, for ``Kind/permission``.
     public var permission: NotificationPermission?
+    private var hasSequence = false
+
+    /// The recording's sequence number of the notification concerned, if any.
+    public var sequence: UInt64? {
+        get { hasSequence ? sequenceValue : nil }
+        set {
+            hasSequence = newValue != nil
+            sequenceValue = newValue ?? 0
+        }
+    }
 
     /// The notification concerned, if any.
     public var notificationID: String? {
@@ -432,9 +495,9 @@ public struct DeviceTimelineEvent: Sendable, Hashable {
         self.at = at
         self.kind = kind
         self.notificationIdentifier = notificationIdentifier
-        self.sequence = sequence
         self.connectivity = connectivity
         self.texts = Texts.make(actionID: actionID, reason: reason)
         self.permission = permission
+        self.sequence = sequence
     }
 }
