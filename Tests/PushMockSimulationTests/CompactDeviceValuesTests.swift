@@ -281,4 +281,11 @@ struct CompactDeviceValuesTests {
         #expect(MemoryLayout<DeviceTimelineEvent>.stride <= 48)
         #expect(MemoryLayout<DeviceTimelineEvent?>.stride <= 48)
     }
+
+    /// Every delivery reads its device; the fields it reads come first and the one-byte ones
+    /// are packed (`SimulatedDevice`'s stored-property order).
+    @Test("a device is at most 208 bytes")
+    func deviceSize() {
+        #expect(MemoryLayout<SimulatedDevice>.stride <= 208)
+    }
 }

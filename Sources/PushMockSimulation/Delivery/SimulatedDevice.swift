@@ -38,14 +38,23 @@ public struct DeliveryLimits: Sendable, Hashable {
 /// its `now` (each expiry is recorded at its own instant, not at the time someone looked), so
 /// a virtual clock that jumps ahead gives the same timeline as real waiting.
 public struct SimulatedDevice: Sendable {
+    // Stored in this order: what every delivery reads or writes first (the address, the
+    // one-byte states, both rings, the counters, the limits `trim()` reads, the behaviour
+    // model's presence), the rest after. The devices are one dense array that no other
+    // request touches, so every line a delivery reads there misses the cache; grouped (and the
+    // one-byte fields packed behind the address), the hot fields take the first 176 of 208
+    // bytes, where they were spread over all 232 (`Benchmarks/README.md`, nineteenth session).
     public let address: DeviceAddress
     /// The rules of the service that stores notifications for this device.
     public var policy: StoragePolicy
     public private(set) var connectivity: Connectivity
-    /// Every remembered notification, oldest first.
-    public var notifications: [DeviceNotification] { Array(history) }
-    /// What happened, in order.
-    public var timeline: [DeviceTimelineEvent] { Array(events) }
+    /// Whether the app may show notifications on this device. Default `granted`.
+    public private(set) var permission: NotificationPermission = .granted
+    /// Whether someone listens for delivery receipts and engagement (webhooks): then those
+    /// timeline events are also kept in ``outbox`` until the simulator hands them on.
+    var emitting = false
+    /// FCM discarded stored messages; the app hears about it when it is next reachable.
+    public private(set) var deletedMessagesPending = false
     /// ``notifications`` and ``timeline`` as kept: rings, so that forgetting the oldest
     /// entries does not move the survivors (trimming arrays moved ≈ 1.4 kB per delivery, 15 %
     /// of delivery simulation's instructions).
@@ -54,29 +63,27 @@ public struct SimulatedDevice: Sendable {
     /// How many notifications are `stored` (kept so the common case, nothing stored, costs
     /// no scan of the history).
     public private(set) var storedCount = 0
-    /// FCM discarded stored messages; the app hears about it when it is next reachable.
-    public private(set) var deletedMessagesPending = false
-    /// The last time anything happened to the device.
-    public private(set) var lastActivity: Timestamp
-    /// Whether the app may show notifications on this device. Default `granted`.
-    public private(set) var permission: NotificationPermission = .granted
     /// How many delivered notifications wait for an engagement the behaviour model planned
     /// (kept so settling costs nothing when there is no model or nothing is due).
     public private(set) var plannedCount = 0
-    /// The earliest planned engagement, so settling before it scans nothing.
-    private var nextPlannedAt: Timestamp?
+    /// The last time anything happened to the device.
+    public private(set) var lastActivity: Timestamp
+    let limits: DeliveryLimits
+    /// The gateway's behaviour model, handed in by the simulator before each operation; `nil`:
+    /// no engagement is planned and delivery does no extra work.
+    var behaviour: EngagementModel?
+    var outbox: [DeviceTimelineEvent] = []
     /// How many notifications the behaviour model has judged on this device: the draw for the
     /// n-th is keyed by n rather than by the notification's id, because FCM message names and
     /// Expo ticket ids are random — the same run must give the same engagement.
     private var judgedCount: UInt64 = 0
-    /// The gateway's behaviour model, handed in by the simulator before each operation; `nil`:
-    /// no engagement is planned and delivery does no extra work.
-    var behaviour: EngagementModel?
-    /// Whether someone listens for delivery receipts and engagement (webhooks): then those
-    /// timeline events are also kept in ``outbox`` until the simulator hands them on.
-    var emitting = false
-    var outbox: [DeviceTimelineEvent] = []
-    let limits: DeliveryLimits
+    /// The earliest planned engagement, so settling before it scans nothing.
+    private var nextPlannedAt: Timestamp?
+
+    /// Every remembered notification, oldest first.
+    public var notifications: [DeviceNotification] { Array(history) }
+    /// What happened, in order.
+    public var timeline: [DeviceTimelineEvent] { Array(events) }
 
     public init(
         address: DeviceAddress,
