@@ -89,6 +89,9 @@ struct DeviceTableTests {
         #expect(apns != DeviceAddress(service: .fcm, token: token))
         #expect(apns != DeviceAddress(service: .apns, token: String(token.dropLast()) + "c"))
         #expect(apns != DeviceAddress(service: .apns, token: token + "ab"))
+        // The gateway's path: a token already made canonical by the endpoint.
+        #expect(DeviceAddress(apnsToken: APNsDeviceToken(token.uppercased())) == apns)
+        #expect(DeviceAddress(apnsToken: APNsDeviceToken(token.uppercased())).hashValue == apns.hashValue)
         // Changing the token through the property gives the same value as making it anew.
         var changed = DeviceAddress(service: .fcm, token: "a")
         changed.token = "fcm-token:APA91b"
@@ -128,6 +131,26 @@ struct DeviceTableTests {
                 [first, UInt64(number)].withUnsafeBytes { DeviceAddress.digest(of: $0, key: second) } & 1023
             })
         #expect(homes.count > 150)
+    }
+
+    @Test("changing any one byte of a token of any length changes its digest", arguments: [1, 2, 3] as [UInt64])
+    func digestSeesEveryByte(seed: UInt64) {
+        // Every length up to three 16-byte blocks and a bit: whole blocks, the zero-padded
+        // tail, and the length folded in (a token and the same token plus a zero byte differ).
+        var random = SeededGenerator(seed: seed)
+        let key = random.next()
+        for length in 0...50 {
+            let token = (0..<length).map { _ in UInt8(truncatingIfNeeded: random.next()) }
+            let digest = token.withUnsafeBytes { DeviceAddress.digest(of: $0, key: key) }
+            #expect((token + [0]).withUnsafeBytes { DeviceAddress.digest(of: $0, key: key) } != digest)
+            for position in token.indices {
+                for flip in [0x01, 0x80, 0xFF] as [UInt8] {
+                    var edited = token
+                    edited[position] ^= flip
+                    #expect(edited.withUnsafeBytes { DeviceAddress.digest(of: $0, key: key) } != digest, "\(position) of \(length)")
+                }
+            }
+        }
     }
 
     @Test("a simulator with many devices finds each one again")

@@ -27,6 +27,9 @@ struct APNsExchange: EndpointExchange {
     var pushTypeInferred = false
     /// The device token as sent.
     var deviceToken: String?
+    /// ``deviceToken`` in canonical form, once the token format was checked (lowered once,
+    /// for the registry and the simulated device alike).
+    var canonicalDeviceToken: APNsDeviceToken?
     /// The app the topic belongs to.
     var bundleID: String?
     /// Whether the token registry knows the token (its sends are then counted).
@@ -166,7 +169,9 @@ struct APNsDeviceEndpoint: GatewayEndpoint {
         guard options.tokenFormat.accepts(deviceToken) else {
             return reject(APNsError(.badDeviceToken), apnsID: headers.apnsID, &exchange, connection: connection)
         }
-        if let device = devices.lookup(APNsDeviceToken(deviceToken)) {
+        let canonicalToken = APNsDeviceToken(deviceToken)
+        exchange.canonicalDeviceToken = canonicalToken
+        if let device = devices.lookup(canonicalToken) {
             exchange.isKnownDevice = true
             if let tokenEnvironment = device.environment, tokenEnvironment != exchange.environment {
                 return reject(APNsError(.badDeviceToken), apnsID: headers.apnsID, &exchange, connection: connection)
@@ -188,8 +193,10 @@ struct APNsDeviceEndpoint: GatewayEndpoint {
 
     func applyState(_ exchange: inout APNsExchange, in context: PipelineContext) {
         guard let headers = exchange.headers, let deviceToken = exchange.deviceToken else { return }
+        let canonicalToken = exchange.canonicalDeviceToken ?? APNsDeviceToken(deviceToken)
+        exchange.canonicalDeviceToken = canonicalToken
         // Counted only now, so a rejected request never uses up a token's remaining sends.
-        if exchange.isKnownDevice, let gone = devices.admitSend(to: APNsDeviceToken(deviceToken), now: context.now) {
+        if exchange.isKnownDevice, let gone = devices.admitSend(to: canonicalToken, now: context.now) {
             return reject(gone, apnsID: headers.apnsID, &exchange, connection: context.connection)
         }
         accept(apnsID: headers.apnsID, &exchange, connection: context.connection)

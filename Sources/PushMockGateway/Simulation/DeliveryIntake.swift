@@ -15,7 +15,8 @@ struct DeliveryIntake {
 
     /// An accepted `POST /3/device/<token>`.
     func apns(_ outcome: APNsExchange, now: Timestamp) -> Delivery? {
-        guard outcome.status == 200, let headers = outcome.headers, let token = outcome.deviceToken, let topic = outcome.topic else {
+        guard outcome.status == 200, let headers = outcome.headers, let token = outcome.canonicalDeviceToken, let topic = outcome.topic
+        else {
             return nil
         }
         let pushType = outcome.pushType ?? .alert
@@ -33,7 +34,7 @@ struct DeliveryIntake {
                 payload: outcome.request.body
             )
         )
-        return Delivery(address: DeviceAddress(service: .apns, token: token), policy: .apns, notification: notification)
+        return Delivery(address: DeviceAddress(apnsToken: token), policy: .apns, notification: notification)
     }
 
     /// An accepted FCM `messages:send` (not a dry run): one delivery per resolved token.

@@ -33,8 +33,16 @@ public struct PushService: Hashable, Sendable, Comparable, CustomStringConvertib
     public var rawValue: String { value.rawValue }
     public var description: String { value.rawValue }
 
-    public static func < (lhs: Self, rhs: Self) -> Bool { lhs.rawValue < rhs.rawValue }
+    /// One byte per service (the device table's keys).
+    var code: UInt8 {
+        switch value {
+        case .apns: return 1
+        case .fcm: return 2
+        case .expo: return 3
+        }
+    }
 
+    public static func < (lhs: Self, rhs: Self) -> Bool { lhs.rawValue < rhs.rawValue }
 }
 
 /// One simulated device: the push service and the token it registered with.
@@ -52,6 +60,13 @@ public struct DeviceAddress: Hashable, Sendable, Comparable, CustomStringConvert
     public init(service: PushService, token: String) {
         self.service = service
         self.token = service == .apns ? APNsDeviceTokenFormat.canonical(token) : token
+        self.digest = Self.digest(of: self.token)
+    }
+
+    /// An APNs device, from a token already in canonical form.
+    public init(apnsToken: APNsDeviceToken) {
+        self.service = .apns
+        self.token = apnsToken.rawValue
         self.digest = Self.digest(of: self.token)
     }
 
@@ -75,10 +90,7 @@ public struct DeviceAddress: Hashable, Sendable, Comparable, CustomStringConvert
         lhs.digest == rhs.digest && lhs.service == rhs.service && lhs.token == rhs.token
     }
 
-    /// The token's bytes, eight at a time, through a multiply-xorshift mix (SplitMix64's
-    /// finaliser), starting from a per-process random key with the length folded in: the
-    /// simulator's device table uses it as the hash, and tokens come from requests, so
-    /// nobody should be able to choose tokens that all land in one place.
+    /// The digest of `token`'s UTF-8 bytes under this process's key.
     static func digest(of token: String) -> UInt64 {
         let key = digestKey
         if let digest = token.utf8.withContiguousStorageIfAvailable({ digest(of: UnsafeRawBufferPointer($0), key: key) }) {
@@ -87,24 +99,41 @@ public struct DeviceAddress: Hashable, Sendable, Comparable, CustomStringConvert
         return Array(token.utf8).withUnsafeBytes { digest(of: $0, key: key) }
     }
 
+    /// The token's bytes, sixteen at a time, each pair of words folded into the state by one
+    /// full-width multiply (the high and low halves of the 128-bit product xor-ed, as in
+    /// wyhash), then SplitMix64's finaliser; keyed with a per-process random key. The
+    /// simulator's device table uses it as the hash, and tokens come from requests, so nobody
+    /// should be able to choose tokens that all land in one place. (The SplitMix finaliser on
+    /// every word, which this replaced, was 230 instructions for an APNs token; this is a
+    /// quarter of that.)
     static func digest(of bytes: UnsafeRawBufferPointer, key: UInt64) -> UInt64 {
-        // The full mix per word: with only a multiply and a rotate per word, flipping a word's
-        // top bit changed the state by a constant whatever the key, so anyone could write
-        // tokens that collide under every key.
-        var state = key ^ UInt64(truncatingIfNeeded: bytes.count)
+        // A multiply and a rotate alone per word let anyone write colliding tokens (flipping a
+        // word's top bit changed the state by a constant whatever the key); a full-width
+        // product of two keyed words does not have that weakness.
+        let evenKey = key
+        let oddKey = mix(key ^ 0x6A09_E667_F3BC_C909)
+        var state = mix(key ^ UInt64(truncatingIfNeeded: bytes.count))
         var offset = 0
-        while offset + 8 <= bytes.count {
-            state = mix(state ^ bytes.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
-            offset += 8
+        while offset + 16 <= bytes.count {
+            let even = bytes.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+            let odd = bytes.loadUnaligned(fromByteOffset: offset + 8, as: UInt64.self)
+            state = fold(even ^ evenKey ^ state, odd ^ oddKey)
+            offset += 16
         }
         if offset < bytes.count {
-            var tail: UInt64 = 0
-            for index in offset..<bytes.count {
-                tail |= UInt64(bytes[index]) << (8 * UInt64(index - offset))
+            var words: (UInt64, UInt64) = (0, 0)
+            withUnsafeMutableBytes(of: &words) { words in
+                words.copyMemory(from: UnsafeRawBufferPointer(rebasing: bytes[offset...]))
             }
-            state = mix(state ^ tail)
+            state = fold(words.0 ^ evenKey ^ state, words.1 ^ oddKey)
         }
         return mix(state)
+    }
+
+    @inline(__always)
+    private static func fold(_ lhs: UInt64, _ rhs: UInt64) -> UInt64 {
+        let product = lhs.multipliedFullWidth(by: rhs)
+        return product.high ^ product.low
     }
 
     private static let digestKey = UInt64.random(in: .min ... .max)
