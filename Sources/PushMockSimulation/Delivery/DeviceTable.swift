@@ -7,6 +7,12 @@
 /// lookup, a quarter of delivery simulation (`Benchmarks/README.md`, eighth session). Here a
 /// probe compares two integers, and addresses are compared once, on the match.
 ///
+/// The match is compared against ``keys``, a copy of every address's service and token bytes
+/// in one array that only this table reads, rather than against the device's `String` token:
+/// comparing through `String` retained the device's token object first, and that object,
+/// last touched a thousand deliveries ago, made the lookup's cache miss an atomic one, which
+/// no other miss can overlap (`Benchmarks/README.md`, twentieth session).
+///
 /// Linear probing over a power-of-two index at most half full; removal shifts the following
 /// entries back (no tombstones) and moves the last device into the hole.
 struct DeviceTable {
@@ -16,29 +22,47 @@ struct DeviceTable {
     /// One array of both, so that a probe reads one cache line rather than one in each of two
     /// arrays (a device last looked up a thousand deliveries ago is not in the cache).
     private var slots: [Slot] = []
+    /// Every device's key, at the offset its index slot keeps: the token's length (four
+    /// bytes), the service (one byte), then the token's UTF-8 bytes. Keys of removed devices
+    /// stay until ``garbage`` outweighs the rest, then every key is written anew.
+    private var keys: [UInt8] = []
+    /// Bytes of ``keys`` no device uses any more.
+    private var garbage = 0
 
     private struct Slot {
         /// The digest of the device's address, compared before the address.
         var digest: UInt64
         /// The position in ``devices`` plus one (0: empty).
         var position: Int32
+        /// Where the device's key starts in ``keys``.
+        var key: Int32
 
-        static let empty = Slot(digest: 0, position: 0)
+        static let empty = Slot(digest: 0, position: 0, key: 0)
     }
 
     var count: Int { devices.count }
 
+    /// The bytes ``keys`` holds, removed devices' included (for tests).
+    var keyStorageBytes: Int { keys.count }
+
     /// The position of the device at `address` in ``devices``.
     func position(of address: DeviceAddress) -> Int? {
         guard !slots.isEmpty else { return nil }
-        let key = address.digest
-        let mask = slots.count - 1
-        var slot = Self.home(of: key, mask: mask)
-        while true {
-            let entry = slots[slot]
-            if entry.position == 0 { return nil }
-            if entry.digest == key, devices[Int(entry.position) - 1].address == address { return Int(entry.position) - 1 }
-            slot = (slot + 1) & mask
+        return Self.withKeyBytes(of: address) { token in
+            keys.withUnsafeBytes { keys in
+                let digest = address.digest
+                let service = address.service.code
+                let mask = slots.count - 1
+                var slot = Self.home(of: digest, mask: mask)
+                while true {
+                    let entry = slots[slot]
+                    if entry.position == 0 { return nil }
+                    if entry.digest == digest, Self.key(at: Int(entry.key), in: keys, equals: token, service: service) {
+                        return Int(entry.position) - 1
+                    }
+                    slot = (slot + 1) & mask
+                }
+            }
         }
     }
 
@@ -75,8 +99,10 @@ struct DeviceTable {
     mutating func insert(_ device: SimulatedDevice) -> Int {
         precondition(devices.count < Int(Int32.max), "too many simulated devices")
         if (devices.count + 1) * 2 > slots.count { grow() }
+        precondition(keys.count < Int(Int32.max) - 8 - device.address.token.utf8.count, "simulated device tokens too long in total")
+        let key = appendKey(of: device.address)
         devices.append(device)
-        place(digest: device.address.digest, position: devices.count - 1)
+        place(digest: device.address.digest, position: devices.count - 1, key: key)
         return devices.count - 1
     }
 
@@ -85,6 +111,7 @@ struct DeviceTable {
     mutating func removeValue(forKey address: DeviceAddress) -> SimulatedDevice? {
         guard let position = position(of: address) else { return nil }
         unplace(slot: slot(of: position, digest: address.digest))
+        garbage += Self.keyHeaderSize + address.token.utf8.count
         let last = devices.count - 1
         if position != last {
             // The last device fills the hole: its index entry points at the new position.
@@ -92,12 +119,17 @@ struct DeviceTable {
             slots[moved].position = Int32(position + 1)
             devices.swapAt(position, last)
         }
-        return devices.removeLast()
+        let removed = devices.removeLast()
+        // The removed key's bytes are garbage now; rewrite the keys when they are most of it.
+        if garbage > 4096, garbage * 2 > keys.count { rebuild(capacity: slots.count) }
+        return removed
     }
 
     mutating func removeAll() {
         devices.removeAll()
         slots.removeAll()
+        keys.removeAll()
+        garbage = 0
     }
 
     /// Forgets the `count` devices least recently active, in place (the others keep their
@@ -137,11 +169,11 @@ struct DeviceTable {
         return slot
     }
 
-    private mutating func place(digest: UInt64, position: Int) {
+    private mutating func place(digest: UInt64, position: Int, key: Int32) {
         let mask = slots.count - 1
         var slot = Self.home(of: digest, mask: mask)
         while slots[slot].position != 0 { slot = (slot + 1) & mask }
-        slots[slot] = Slot(digest: digest, position: Int32(position + 1))
+        slots[slot] = Slot(digest: digest, position: Int32(position + 1), key: key)
     }
 
     /// Empties `slot`, then moves back every entry after it that its home allows, so that
@@ -166,12 +198,60 @@ struct DeviceTable {
         rebuild(capacity: max(16, slots.count * 2))
     }
 
+    /// A new index of `capacity` slots (or more, to stay at most half full), and every key
+    /// written anew (so that removed devices' keys are gone).
     private mutating func rebuild(capacity: Int) {
         var capacity = max(16, capacity)
         while devices.count * 2 > capacity { capacity *= 2 }
         slots = Array(repeating: .empty, count: capacity)
+        keys.removeAll(keepingCapacity: true)
+        garbage = 0
         for position in devices.indices {
-            place(digest: devices[position].address.digest, position: position)
+            let key = appendKey(of: devices[position].address)
+            place(digest: devices[position].address.digest, position: position, key: key)
         }
+    }
+
+    // MARK: Keys
+
+    /// The length (a `UInt32`) and the service code before each key's token bytes.
+    private static let keyHeaderSize = 5
+
+    /// Appends the key of `address` to ``keys``; returns where it starts.
+    private mutating func appendKey(of address: DeviceAddress) -> Int32 {
+        let start = keys.count
+        Self.withKeyBytes(of: address) { token in
+            withUnsafeBytes(of: UInt32(token.count).littleEndian) { keys.append(contentsOf: $0) }
+            keys.append(address.service.code)
+            keys.append(contentsOf: token)
+        }
+        return Int32(start)
+    }
+
+    /// Calls `body` with the token's UTF-8 bytes (in place when the string is contiguous).
+    private static func withKeyBytes<Result>(of address: DeviceAddress, _ body: (UnsafeRawBufferPointer) -> Result) -> Result {
+        if let result = address.token.utf8.withContiguousStorageIfAvailable({ body(UnsafeRawBufferPointer($0)) }) {
+            return result
+        }
+        return Array(address.token.utf8).withUnsafeBytes(body)
+    }
+
+    /// Whether the key at `start` is `service` and the bytes of `token`.
+    private static func key(at start: Int, in keys: UnsafeRawBufferPointer, equals token: UnsafeRawBufferPointer, service: UInt8) -> Bool {
+        let length = Int(UInt32(littleEndian: keys.loadUnaligned(fromByteOffset: start, as: UInt32.self)))
+        guard length == token.count, keys[start + 4] == service else { return false }
+        let stored = UnsafeRawBufferPointer(rebasing: keys[(start + keyHeaderSize)...].prefix(length))
+        var difference: UInt64 = 0
+        var offset = 0
+        while offset + 8 <= length {
+            difference |=
+                stored.loadUnaligned(fromByteOffset: offset, as: UInt64.self) ^ token.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+            offset += 8
+        }
+        while offset < length {
+            difference |= UInt64(stored[offset] ^ token[offset])
+            offset += 1
+        }
+        return difference == 0
     }
 }
