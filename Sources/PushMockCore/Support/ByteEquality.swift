@@ -12,10 +12,14 @@ extension Array where Element == UInt8 {
     /// largest part of interning a 250-byte payload per push.
     package func hasSameBytes(as other: [UInt8]) -> Bool {
         guard count == other.count else { return false }
-        return withUnsafeBytes { mine in
-            other.withUnsafeBytes { theirs in
-                mine.isEmpty || mine.baseAddress == theirs.baseAddress || memcmp(mine.baseAddress!, theirs.baseAddress!, mine.count) == 0
-            }
-        }
+        return withUnsafeBytes { mine in other.withUnsafeBytes { theirs in mine.hasSameBytes(as: theirs) } }
+    }
+}
+
+extension UnsafeRawBufferPointer {
+    /// Whether both buffers hold the same bytes (`memcmp`).
+    package func hasSameBytes(as other: UnsafeRawBufferPointer) -> Bool {
+        count == other.count
+            && (isEmpty || baseAddress == other.baseAddress || memcmp(baseAddress!, other.baseAddress!, count) == 0)
     }
 }

@@ -1,3 +1,5 @@
+import PushMockCore
+
 /// The simulator's devices by address: the devices in one dense array, found through an
 /// open-addressing index of their positions that keeps each address's digest beside it.
 ///
@@ -240,18 +242,6 @@ struct DeviceTable {
     private static func key(at start: Int, in keys: UnsafeRawBufferPointer, equals token: UnsafeRawBufferPointer, service: UInt8) -> Bool {
         let length = Int(UInt32(littleEndian: keys.loadUnaligned(fromByteOffset: start, as: UInt32.self)))
         guard length == token.count, keys[start + 4] == service else { return false }
-        let stored = UnsafeRawBufferPointer(rebasing: keys[(start + keyHeaderSize)...].prefix(length))
-        var difference: UInt64 = 0
-        var offset = 0
-        while offset + 8 <= length {
-            difference |=
-                stored.loadUnaligned(fromByteOffset: offset, as: UInt64.self) ^ token.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
-            offset += 8
-        }
-        while offset < length {
-            difference |= UInt64(stored[offset] ^ token[offset])
-            offset += 1
-        }
-        return difference == 0
+        return UnsafeRawBufferPointer(rebasing: keys[(start + keyHeaderSize)...].prefix(length)).hasSameBytes(as: token)
     }
 }
