@@ -70,6 +70,23 @@ struct HexTextTests {
         }
     }
 
+    @Test("a made UUID's value is what its text parses to", arguments: [1, 2, 3] as [UInt64])
+    func madeUUIDValue(seed: UInt64) {
+        var random = FastRandom(seed: seed)
+        for _ in 0..<2_000 {
+            let made = random.uuid()
+            let parsed = Array(made.text.utf8).withUnsafeBytes { UUIDText.parse($0) }
+            #expect(parsed == made.value)
+        }
+        // Digits only, and a single letter in either word: `hasLetterDigit` against the text.
+        for (high, low) in [(0, 0), (0x1234_5678_9012_3456, 0x7890_1234_5678_9012), (0xA << 60, 0), (0, 0xF), (0x9999, 0x8888)]
+            as [(UInt64, UInt64)]
+        {
+            let text = UUIDText.string(high: high, low: low)
+            #expect(UUIDText.hasLetterDigit(high: high, low: low) == text.contains(where: \.isLetter))
+        }
+    }
+
     @Test("every byte value at every position of a UUID is judged as byte by byte")
     func everyByteEverywhere() {
         let valid = Array("0123abcd-ef45-6789-ABCD-ef0123456789".utf8)

@@ -138,6 +138,26 @@ struct SimulatedDeviceTests {
         }
     }
 
+    @Test(
+        "the device keeps each notification's apns-id exactly as answered: sent in any case, or made by the gateway",
+        arguments: [
+            "4c1b5f0e-9a3d-4e2b-8f6a-0d9c7b2e1a35", "4C1B5F0E-9A3D-4E2B-8F6A-0D9C7B2E1A35", "4c1B5F0E-9a3d-4e2b-8f6a-0d9c7b2e1a35", nil,
+        ]
+            as [String?])
+    func apnsIDsAsAnswered(sent: String?) async throws {
+        try await withPushMock { mock in
+            let connection = try await mock.connect()
+            let response = try await connection.send(try mock.apnsRequest(headers: sent.map { [("apns-id", $0)] } ?? []))
+            expectAccepted(response)
+            let answered = try #require(response.header("apns-id"))
+            if let sent { #expect(answered == sent) }
+            await connection.close()
+            let device = try #require(mock.device(token))
+            #expect(device.notifications.map(\.notification.id) == [answered])
+            #expect(device.timeline.compactMap(\.notificationID) == [answered])
+        }
+    }
+
     @Test("devices over the control API: list, show, connectivity, forget")
     func controlAPI() async throws {
         try await withPushMock { mock in

@@ -35,6 +35,11 @@ struct CompactDeviceValuesTests {
         #expect(notification.id == text + "x")
         let event = DeviceTimelineEvent(at: Timestamp(secondsSince1970: 0), kind: .delivered, notificationID: text, reason: nil)
         #expect(event.notificationID == text)
+        // What the gateway does with an `apns-id` it already parsed: the same id as from the text.
+        if let uuid = Array(text.utf8).withUnsafeBytes({ UUIDText.parse($0) }) {
+            #expect(NotificationID(text, uuid: uuid) == id)
+            #expect(NotificationID(text, uuid: uuid).description == text)
+        }
     }
 
     @Test("notifications sharing one content stay independent values")

@@ -54,6 +54,44 @@ struct DeviceTableTests {
         Self.expectSame(table, model)
     }
 
+    @Test("batches of lookups find every device, and add new ones once even when a batch repeats them", arguments: [1, 2] as [UInt64])
+    func batchedLookups(seed: UInt64) {
+        var random = SeededGenerator(seed: seed)
+        var table = DeviceTable()
+        var model: [DeviceAddress: Int] = [:]
+        for round in 0..<400 {
+            // New addresses keep coming (some repeated within the batch), old ones come back.
+            let batch = (0..<random.below(60)).map { _ in
+                SimulatedDelivery(
+                    address: Self.address(random.below(40 + round * 2)), policy: .apns,
+                    notification: SimulatedNotification(
+                        id: "n", app: "app", sentAt: Self.now, priority: .high, expiry: .immediately, kind: "alert", payload: []))
+            }
+            var created: [DeviceAddress] = []
+            batch.withUnsafeBufferPointer { deliveries in
+                withUnsafeTemporaryAllocation(of: Int.self, capacity: deliveries.count) { positions in
+                    table.positions(of: deliveries, into: positions) { delivery in
+                        created.append(delivery.address)
+                        return Self.device(delivery.address, at: 0)
+                    }
+                    for index in deliveries.indices {
+                        #expect(table[positions[index]].address == deliveries[index].address)
+                    }
+                    positions.deinitialize()
+                }
+            }
+            for address in created {
+                #expect(model[address] == nil, "created twice: \(address)")
+                model[address] = 1
+            }
+            #expect(table.count == model.count)
+            if random.below(8) == 0, let gone = model.keys.randomElement(using: &random) {
+                table.removeValue(forKey: gone)
+                model[gone] = nil
+            }
+        }
+    }
+
     private static func expectSame(_ table: DeviceTable, _ model: [DeviceAddress: Int64]) {
         for number in 0..<300 {
             let address = address(number)

@@ -100,7 +100,12 @@ public enum APNsMessageID {
 
     /// `isValid(_:)` for a header value as the gateway holds it.
     public static func isValid(_ value: ArraySlice<UInt8>) -> Bool {
-        value.withUnsafeBytes { UUIDText.parse($0) != nil }
+        parse(value) != nil
+    }
+
+    /// The UUID a valid header value spells, or `nil` when it is not valid.
+    package static func parse(_ value: ArraySlice<UInt8>) -> UUIDText.Parsed? {
+        value.withUnsafeBytes { UUIDText.parse($0) }
     }
 }
 

@@ -4,6 +4,9 @@
 public struct APNsNotificationHeaders: Sendable, Hashable {
     /// The `apns-id` the client sent (already checked to be a UUID), or `nil`.
     public var apnsID: String?
+    /// ``apnsID`` parsed, when the request rules set it (the check parses it anyway, and the
+    /// simulated device keeps the UUID as its value).
+    package var apnsIDValue: UUIDText.Parsed?
     /// `apns-expiration` in seconds since the epoch; `0` = deliver now or never; `nil` = omitted.
     public var expiration: Int64?
     /// `apns-priority`, or `nil` when omitted (APNs then uses 10).
@@ -194,8 +197,9 @@ public enum APNsRequestRules {
         // 2 (checked before 1 so that a valid apns-id is echoed on DuplicateHeaders too).
         var badMessageID = false
         if let apnsIDIndex {
-            if APNsMessageID.isValid(headers.valueBytes(at: apnsIDIndex)) {
+            if let parsed = APNsMessageID.parse(headers.valueBytes(at: apnsIDIndex)) {
                 values.apnsID = headers.value(at: apnsIDIndex)
+                values.apnsIDValue = parsed
             } else {
                 badMessageID = true
             }

@@ -50,10 +50,18 @@ public struct FastRandom: RandomNumberGenerator, Sendable {
     /// A random version-4 UUID string in canonical lower-case form, built in place (one
     /// allocation).
     public mutating func uuidString() -> String {
+        uuid().text
+    }
+
+    /// A random version-4 UUID: its text in canonical lower-case form, and the value that
+    /// text parses to (so that whoever keeps the UUID need not parse the text again).
+    package mutating func uuid() -> (text: String, value: UUIDText.Parsed) {
         var high = next()
         var low = next()
         high = (high & 0xffff_ffff_ffff_0fff) | 0x0000_0000_0000_4000
         low = (low & 0x3fff_ffff_ffff_ffff) | 0x8000_0000_0000_0000
-        return UUIDText.string(high: high, low: low)
+        let value = UUIDText.Parsed(
+            high: high, low: low, hasLowercase: UUIDText.hasLetterDigit(high: high, low: low), hasUppercase: false)
+        return (UUIDText.string(high: high, low: low), value)
     }
 }

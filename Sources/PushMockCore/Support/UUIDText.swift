@@ -42,6 +42,14 @@ package enum UUIDText {
         )
     }
 
+    /// Whether some digit of the UUID whose digits are `high` then `low` is a letter (`a`–`f`
+    /// in its text): a nibble of 10 or more has its top bit and one of the next two set.
+    package static func hasLetterDigit(high: UInt64, low: UInt64) -> Bool {
+        let ones: UInt64 = 0x1111_1111_1111_1111
+        func letters(_ word: UInt64) -> UInt64 { (word >> 3) & ((word >> 2) | (word >> 1)) & ones }
+        return letters(high) | letters(low) != 0
+    }
+
     @inlinable @inline(__always)
     static func word(_ bytes: UnsafeRawBufferPointer, _ offset: Int) -> UInt64 {
         UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: offset, as: UInt64.self))

@@ -15,6 +15,8 @@ struct APNsExchange: EndpointExchange {
     var reason: APNsReason?
     var timestamp: Timestamp?
     var apnsID = ""
+    /// ``apnsID`` parsed, for an accepted request (the device keeps it as its value).
+    var apnsIDValue: UUIDText.Parsed?
     var apnsUniqueID: String?
     let environment: APNsEnvironment
     /// The parsed headers, when the stateless checks passed.
@@ -199,7 +201,7 @@ struct APNsDeviceEndpoint: GatewayEndpoint {
         if exchange.isKnownDevice, let gone = devices.admitSend(to: canonicalToken, now: context.now) {
             return reject(gone, apnsID: headers.apnsID, &exchange, connection: context.connection)
         }
-        accept(apnsID: headers.apnsID, &exchange, connection: context.connection)
+        accept(apnsID: headers.apnsID, value: headers.apnsIDValue, &exchange, connection: context.connection)
     }
 
     func appendDeliveries(of exchange: APNsExchange, in context: PipelineContext, to deliveries: inout [DeliveryIntake.Delivery]) {
@@ -239,9 +241,17 @@ struct APNsDeviceEndpoint: GatewayEndpoint {
         reject(APNsError(.badPath), apnsID: apnsID, &exchange, connection: connection)
     }
 
-    private func accept(apnsID: String?, _ exchange: inout APNsExchange, connection: GatewayConnectionContext) {
+    /// 200, echoing `apnsID` (whose parsed form is `value`) or with a new one.
+    private func accept(apnsID: String?, value: UUIDText.Parsed?, _ exchange: inout APNsExchange, connection: GatewayConnectionContext) {
         var headers = HTTPHeaderList(fields: 2, bytes: 96)
-        exchange.apnsID = appendIdentifiers(apnsID: apnsID, to: &headers, &exchange, connection: connection)
+        if let apnsID {
+            exchange.apnsIDValue = value
+            exchange.apnsID = appendIdentifiers(apnsID: apnsID, to: &headers, &exchange, connection: connection)
+        } else {
+            let made = connection.makeUUIDWithValue()
+            exchange.apnsIDValue = made.value
+            exchange.apnsID = appendIdentifiers(apnsID: made.text, to: &headers, &exchange, connection: connection)
+        }
         exchange.status = 200
         exchange.reply = HTTPReply(
             .respond(HTTPResponseMessage(status: 200, headers: headers)),

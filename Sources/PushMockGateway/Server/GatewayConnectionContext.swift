@@ -90,6 +90,11 @@ final class GatewayConnectionContext {
         random.uuidString()
     }
 
+    /// A fresh lower-case UUID and its parsed value.
+    func makeUUIDWithValue() -> (text: String, value: UUIDText.Parsed) {
+        random.uuid()
+    }
+
     /// Next value of the connection's generator (seeding, jitter).
     func nextRandom() -> UInt64 {
         random.next()

@@ -22,7 +22,7 @@ struct DeliveryIntake {
         let pushType = outcome.pushType ?? .alert
         let collapseID = headers.collapseID
         let notification = SimulatedNotification(
-            id: outcome.apnsID,
+            identifier: outcome.apnsIDValue.map { NotificationID(outcome.apnsID, uuid: $0) } ?? NotificationID(outcome.apnsID),
             sentAt: now,
             priority: DeliveryPriority(headers.effectivePriority),
             expiry: apnsExpiry(headers.expiration, now: now),

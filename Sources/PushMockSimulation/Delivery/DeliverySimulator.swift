@@ -87,19 +87,9 @@ public final class DeliverySimulator: Sendable {
                     // deliveries ago is a chain of cache misses (index slot, device, ring
                     // headers, slots); one device at a time they stalled each delivery in turn,
                     // while here the processor overlaps those of consecutive devices.
-                    for index in deliveries.indices {
-                        let position =
-                            state.devices.position(of: deliveries[index].address)
-                            ?? state.devices.insert(
-                                SimulatedDevice(
-                                    address: deliveries[index].address,
-                                    policy: deliveries[index].policy,
-                                    connectivity: connectivity,
-                                    limits: limits,
-                                    now: now
-                                )
-                            )
-                        positions.initializeElement(at: index, to: position)
+                    state.devices.positions(of: deliveries, into: positions) { delivery in
+                        SimulatedDevice(
+                            address: delivery.address, policy: delivery.policy, connectivity: connectivity, limits: limits, now: now)
                     }
                     var warmed: UInt8 = 0
                     for index in deliveries.indices { warmed ^= state.devices.warmNextSlots(at: positions[index]) }
@@ -107,8 +97,8 @@ public final class DeliverySimulator: Sendable {
                     for index in deliveries.indices {
                         let position = positions[index]
                         state.devices[position].receive(
-                            entry: DeviceNotification(notification: deliveries[index].notification, status: .delivered, statusAt: now),
-                            now: now, policy: deliveries[index].policy, behaviour: behaviour, emitting: emitting)
+                            deliveries[index].notification, now: now, policy: deliveries[index].policy, behaviour: behaviour,
+                            emitting: emitting)
                         if emitting { Self.drain(&state.devices[position], into: &events) }
                     }
                 }
@@ -251,13 +241,14 @@ extension SimulatedDevice {
     /// Receives with the policy the sender's request implies (an FCM token may turn out to be
     /// an iOS one after it was first seen).
     mutating func receive(
-        entry: consuming DeviceNotification, now: Timestamp, policy: StoragePolicy, behaviour: EngagementModel?, emitting: Bool
+        _ notification: borrowing SimulatedNotification, now: Timestamp, policy: StoragePolicy, behaviour: EngagementModel?,
+        emitting: Bool
     ) {
         self.policy = policy
         self.behaviour = behaviour
         // Set every time: a device that emitted while a sink was set must stop collecting
         // for the outbox once it is gone.
         self.emitting = emitting
-        receive(entry: consume entry, now: now)
+        receive(copy notification, now: now)
     }
 }

@@ -50,20 +50,59 @@ struct DeviceTable {
     /// The position of the device at `address` in ``devices``.
     func position(of address: DeviceAddress) -> Int? {
         guard !slots.isEmpty else { return nil }
-        return Self.withKeyBytes(of: address) { token in
-            keys.withUnsafeBytes { keys in
-                let digest = address.digest
-                let service = address.service.code
-                let mask = slots.count - 1
-                var slot = Self.home(of: digest, mask: mask)
-                while true {
-                    let entry = slots[slot]
-                    if entry.position == 0 { return nil }
-                    if entry.digest == digest, Self.key(at: Int(entry.key), in: keys, equals: token, service: service) {
-                        return Int(entry.position) - 1
+        return slots.withUnsafeBufferPointer { slots in
+            keys.withUnsafeBytes { keys in Self.find(address, slots: slots, keys: keys) }
+        }
+    }
+
+    /// Finds the device of each of `deliveries` (inserting `newDevice(delivery)` for an
+    /// address not in the table), and puts its position at the same index of `positions`.
+    ///
+    /// One borrow of the index and the keys for the whole batch, not one per lookup: looking
+    /// up through ``position(of:)`` from the simulator's locked state retained and released
+    /// the table's three arrays and the token on every delivery, eight atomic operations.
+    mutating func positions(
+        of deliveries: UnsafeBufferPointer<SimulatedDelivery>,
+        into positions: UnsafeMutableBufferPointer<Int>,
+        newDevice: (borrowing SimulatedDelivery) -> SimulatedDevice
+    ) {
+        precondition(positions.count >= deliveries.count, "one position per delivery")
+        var next = 0
+        while next < deliveries.count {
+            if !slots.isEmpty {
+                next = slots.withUnsafeBufferPointer { slots in
+                    keys.withUnsafeBytes { keys in
+                        var index = next
+                        while index < deliveries.count, let position = Self.find(deliveries[index].address, slots: slots, keys: keys) {
+                            positions.initializeElement(at: index, to: position)
+                            index += 1
+                        }
+                        return index
                     }
-                    slot = (slot + 1) & mask
                 }
+            }
+            guard next < deliveries.count else { break }
+            // A new device (only its first delivery gets here); a later delivery of the batch
+            // may be for it too, so it goes in before the next lookup.
+            positions.initializeElement(at: next, to: position(of: deliveries[next].address) ?? insert(newDevice(deliveries[next])))
+            next += 1
+        }
+    }
+
+    /// Where the device at `address` is, through the index `slots` and the keys `keys`.
+    private static func find(_ address: DeviceAddress, slots: UnsafeBufferPointer<Slot>, keys: UnsafeRawBufferPointer) -> Int? {
+        let digest = address.digest
+        let service = address.service.code
+        let mask = slots.count - 1
+        return withKeyBytes(of: address) { token in
+            var slot = home(of: digest, mask: mask)
+            while true {
+                let entry = slots[slot]
+                if entry.position == 0 { return nil }
+                if entry.digest == digest, key(at: Int(entry.key), in: keys, equals: token, service: service) {
+                    return Int(entry.position) - 1
+                }
+                slot = (slot + 1) & mask
             }
         }
     }

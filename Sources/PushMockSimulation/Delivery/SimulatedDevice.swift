@@ -130,36 +130,37 @@ public struct SimulatedDevice: Sendable {
     // MARK: Operations
 
     /// A notification the service accepted for this device at `now`.
-    public mutating func receive(_ notification: SimulatedNotification, now: Timestamp) {
-        receive(entry: DeviceNotification(notification: notification, status: .delivered, statusAt: now), now: now)
-    }
-
-    /// `receive(_:now:)` for a notification already in its history entry (status
-    /// `delivered` at `now`, no reason): the simulator builds it straight from the request's
-    /// delivery, and the entry moves into the history without a copy whatever its fate.
-    mutating func receive(entry: consuming DeviceNotification, now: Timestamp) {
+    public mutating func receive(_ notification: consuming SimulatedNotification, now: Timestamp) {
+        // Each history entry is made in the expression that hands it on. A `var entry` that
+        // the branches changed and then consumed was copied whole (and the original
+        // destroyed) as it was made: a dozen references' worth of work per delivery.
         settle(upTo: now)
         lastActivity = now
-        if connectivity.reaches(entry.notification.priority) {
-            entry.deliveredAt = now
-            if permission != .granted {
-                entry.reason = permissionReason
-                entry.suppressed = !permission.displays
-            }
-            if behaviour != nil { plan(&entry, at: now) }
-            collapseOnScreen(by: entry, at: now)
-            append(consume entry, at: now)
-        } else if entry.notification.hasExpired(by: now) {
-            entry.status = .dropped
-            entry.reason =
-                entry.notification.expiry == .immediately
+        if connectivity.reaches(notification.priority) {
+            collapseOnScreen(by: notification, at: now)
+            append(delivered(notification, at: now), at: now)
+        } else if notification.hasExpired(by: now) {
+            let reason =
+                notification.expiry == .immediately
                 ? "\(expiryName(immediate: true)): the device could not be reached and the service does not store it"
                 : "already expired when sent: the device could not be reached"
-            append(consume entry, at: now)
+            append(DeviceNotification(notification: notification, status: .dropped, statusAt: now, reason: reason), at: now)
         } else {
-            store(consume entry, now: now)
+            store(DeviceNotification(notification: notification, status: .stored, statusAt: now), now: now)
         }
         trim()
+    }
+
+    /// The history entry of `notification`, delivered at `now`.
+    private mutating func delivered(_ notification: consuming SimulatedNotification, at now: Timestamp) -> DeviceNotification {
+        var entry = DeviceNotification(accepted: notification, at: now)
+        entry.deliveredAt = now
+        if permission != .granted {
+            entry.reason = permissionReason
+            entry.suppressed = !permission.displays
+        }
+        if behaviour != nil { plan(&entry, at: now) }
+        return entry
     }
 
     /// The device goes online, idle or offline at `now`; what the service held and can now
@@ -360,7 +361,7 @@ public struct SimulatedDevice: Sendable {
         entry.reason = permission == .granted ? reason : [reason, permissionReason].compactMap { $0 }.joined(separator: "; ")
         entry.suppressed = !permission.displays
         if behaviour != nil { plan(&entry, at: now) }
-        collapseOnScreen(by: entry, at: now)
+        collapseOnScreen(by: entry.notification, at: now)
         if let index {
             // Only stored notifications are delivered in place.
             storedCount -= 1
@@ -377,16 +378,16 @@ public struct SimulatedDevice: Sendable {
 
     /// A delivered notification replaces the one on screen with the same display key (APNs
     /// `apns-collapse-id` of an alert, FCM `tag`) of the same app.
-    private mutating func collapseOnScreen(by entry: DeviceNotification, at now: Timestamp) {
-        guard let displayKey = entry.notification.displayKey else { return }
+    private mutating func collapseOnScreen(by notification: borrowing SimulatedNotification, at now: Timestamp) {
+        guard let displayKey = notification.displayKey else { return }
         for other in history.indices
         where history[other].status == .delivered
-            && history[other].notification.app == entry.notification.app
+            && history[other].notification.app == notification.app
             && history[other].notification.displayKey == displayKey
         {
             history[other].status = .collapsed
             history[other].statusAt = now
-            history[other].reason = "replaced on screen by \(entry.notification.id) with the same \(displayKeyName)"
+            history[other].reason = "replaced on screen by \(notification.id) with the same \(displayKeyName)"
             record(event(for: history[other], kind: .collapsed))
         }
     }

@@ -89,6 +89,33 @@ public struct SimulatedNotification: Sendable, Hashable {
         set { content = content.replacing { $0.payload = newValue } }
     }
 
+    /// Whether the notification has expired by `now` (it is valid strictly before its expiry).
+    func hasExpired(by now: Timestamp) -> Bool {
+        switch expiry {
+        case .immediately: return true
+        case .at(let limit): return limit <= now
+        }
+    }
+
+    public static func == (lhs: Self, rhs: Self) -> Bool {
+        lhs.identifier == rhs.identifier && lhs.sequence == rhs.sequence && lhs.sentAt == rhs.sentAt
+            && lhs.priority == rhs.priority && lhs.expiry == rhs.expiry && lhs.content.hasSameValues(as: rhs.content)
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(identifier)
+        hasher.combine(sequence)
+        hasher.combine(sentAt)
+        hasher.combine(priority)
+        hasher.combine(expiry)
+        content.hash(into: &hasher)
+    }
+}
+
+extension SimulatedNotification {
+    // In an extension, so that the struct keeps its memberwise initialiser and these go
+    // through it (see the same on ``DeviceNotification``).
+
     public init(
         id: String,
         sequence: UInt64? = nil,
@@ -111,37 +138,26 @@ public struct SimulatedNotification: Sendable, Hashable {
         id: String, sequence: UInt64? = nil, sentAt: Timestamp, priority: DeliveryPriority, expiry: DeliveryExpiry,
         content: NotificationContent
     ) {
-        self.identifier = NotificationID(id)
-        self.sentAt = sentAt
-        self.priority = priority
-        self.content = content
-        self.sequenceValue = 0
-        self.expiryLimit = Timestamp(millisecondsSince1970: 0)
-        self.presence = []
-        self.sequence = sequence
-        self.expiry = expiry
+        self.init(identifier: NotificationID(id), sequence: sequence, sentAt: sentAt, priority: priority, expiry: expiry, content: content)
     }
 
-    /// Whether the notification has expired by `now` (it is valid strictly before its expiry).
-    func hasExpired(by now: Timestamp) -> Bool {
+    /// A notification whose identifier is already in the form the device keeps.
+    package init(
+        identifier: NotificationID, sequence: UInt64? = nil, sentAt: Timestamp, priority: DeliveryPriority, expiry: DeliveryExpiry,
+        content: NotificationContent
+    ) {
+        var presence: Presence = sequence == nil ? [] : .sequence
+        let expiryLimit: Timestamp
         switch expiry {
-        case .immediately: return true
-        case .at(let limit): return limit <= now
+        case .immediately:
+            presence.insert(.expiresImmediately)
+            expiryLimit = Timestamp(millisecondsSince1970: 0)
+        case .at(let limit):
+            expiryLimit = limit
         }
-    }
-
-    public static func == (lhs: Self, rhs: Self) -> Bool {
-        lhs.identifier == rhs.identifier && lhs.sequence == rhs.sequence && lhs.sentAt == rhs.sentAt
-            && lhs.priority == rhs.priority && lhs.expiry == rhs.expiry && lhs.content.hasSameValues(as: rhs.content)
-    }
-
-    public func hash(into hasher: inout Hasher) {
-        hasher.combine(identifier)
-        hasher.combine(sequence)
-        hasher.combine(sentAt)
-        hasher.combine(priority)
-        hasher.combine(expiry)
-        content.hash(into: &hasher)
+        self.init(
+            content: content, sentAt: sentAt, expiryLimit: expiryLimit, sequenceValue: sequence ?? 0, identifier: identifier,
+            priority: priority, presence: presence)
     }
 }
 
@@ -246,16 +262,6 @@ public struct DeviceNotification: Sendable, Hashable {
         }
     }
 
-    init(notification: SimulatedNotification, status: DeliveryStatus, statusAt: Timestamp, reason: String? = nil) {
-        self.notification = notification
-        self.status = status
-        self.suppressed = false
-        self.wasDelivered = false
-        self.statusAt = statusAt
-        self.details = reason == nil ? nil : Details(DetailValues(reason: reason))
-        self.deliveredAtValue = Timestamp(millisecondsSince1970: 0)
-    }
-
     /// Why, in words (for anything but a plain delivery).
     public var reason: String? {
         get { details?.values.reason }
@@ -317,6 +323,30 @@ public struct DeviceNotification: Sendable, Hashable {
         hasher.combine(deliveredAt)
         hasher.combine(suppressed)
         hasher.combine(details?.values)
+    }
+}
+
+extension DeviceNotification {
+    // In an extension, so that the struct keeps its memberwise initialiser and these go
+    // through it: written as the struct's own initialisers (assigning each field of `self`),
+    // they built the entry twice and copied one into the result — a retain of every
+    // reference in it, and a release of the other — on every delivery.
+
+    /// A notification the service accepted at `now` (status `delivered`, no reason yet).
+    init(accepted notification: SimulatedNotification, at now: Timestamp) {
+        self.init(notification: notification, status: .delivered, statusAt: now)
+    }
+
+    init(notification: SimulatedNotification, status: DeliveryStatus, statusAt: Timestamp, reason: String? = nil) {
+        self.init(
+            notification: notification,
+            status: status,
+            suppressed: false,
+            wasDelivered: false,
+            statusAt: statusAt,
+            details: reason.map { Details(DetailValues(reason: $0)) },
+            deliveredAtValue: Timestamp(millisecondsSince1970: 0)
+        )
     }
 }
 
@@ -466,6 +496,12 @@ public struct DeviceTimelineEvent: Sendable, Hashable {
         hasher.combine(actionID)
         hasher.combine(reason)
     }
+}
+
+extension DeviceTimelineEvent {
+    // In an extension, so that the struct keeps its memberwise initialiser and these go
+    // through it (see the same on ``DeviceNotification``: one copy and one destruction of the
+    // whole event fewer per delivery).
 
     public init(
         at: Timestamp,
@@ -492,12 +528,15 @@ public struct DeviceTimelineEvent: Sendable, Hashable {
         permission: NotificationPermission? = nil,
         reason: String?
     ) {
-        self.at = at
-        self.kind = kind
-        self.notificationIdentifier = notificationIdentifier
-        self.connectivity = connectivity
-        self.texts = Texts.make(actionID: actionID, reason: reason)
-        self.permission = permission
-        self.sequence = sequence
+        self.init(
+            at: at,
+            texts: Texts.make(actionID: actionID, reason: reason),
+            sequenceValue: sequence ?? 0,
+            notificationIdentifier: notificationIdentifier,
+            kind: kind,
+            connectivity: connectivity,
+            permission: permission,
+            hasSequence: sequence != nil
+        )
     }
 }
