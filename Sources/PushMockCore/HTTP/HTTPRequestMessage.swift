@@ -26,26 +26,6 @@ public struct HTTPRequestMessage: Sendable {
     /// The HTTP/2 stream, or `nil` over HTTP/1.1.
     public var streamID: Int32?
 
-    public init(
-        method: String,
-        path: String,
-        authority: String? = nil,
-        scheme: String? = nil,
-        headers: HTTPHeaderList = HTTPHeaderList(),
-        body: [UInt8] = [],
-        bodyByteCount: Int? = nil,
-        streamID: Int32? = nil
-    ) {
-        self.method = method
-        self.path = path
-        self.authority = authority
-        self.scheme = scheme
-        self.headers = headers
-        self.body = body
-        self.bodyByteCount = bodyByteCount ?? body.count
-        self.streamID = streamID
-    }
-
     /// Whether the body was cut off at the storage cap.
     public var isBodyTruncated: Bool { bodyByteCount > body.count }
 
@@ -96,5 +76,27 @@ public struct HTTPResponseMessage: Sendable {
         self.status = status
         self.headers = headers
         self.body = body
+    }
+}
+
+extension HTTPRequestMessage {
+    // In an extension, so that the struct keeps its memberwise initialiser and this one goes
+    // through it: written in the struct as assignments to each field of `self`, it built the
+    // request twice and copied one into the result, a retain and a release of every string
+    // and buffer in it, for every request the transports hand over.
+    public init(
+        method: String,
+        path: String,
+        authority: String? = nil,
+        scheme: String? = nil,
+        headers: HTTPHeaderList = HTTPHeaderList(),
+        body: [UInt8] = [],
+        bodyByteCount: Int? = nil,
+        streamID: Int32? = nil
+    ) {
+        let byteCount: Int = bodyByteCount ?? body.count
+        self.init(
+            method: method, path: path, authority: authority, scheme: scheme, headers: headers, body: body,
+            bodyByteCount: byteCount, streamID: streamID)
     }
 }
