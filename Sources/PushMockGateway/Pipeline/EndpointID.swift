@@ -36,7 +36,11 @@ enum EndpointID: Hashable {
 
     /// `servesInbox`: whether the connection's listener serves the web inbox (the cleartext
     /// listener and `--inbox-port`; never the TLS listeners, where `/` is APNs's `BadPath`).
-    init(routing request: HTTPRequestMessage, servesInbox: Bool = false) {
+    ///
+    /// `request` is borrowed: an initialiser takes its arguments owned by default, so routing
+    /// copied every request whole (a retain and a release per string and buffer) on its way
+    /// into the pipeline.
+    init(routing request: borrowing HTTPRequestMessage, servesInbox: Bool = false) {
         // The path without its query string, as bytes (no `Substring`).
         var path = request.path
         let end = request.queryMarkOffset ?? path.utf8.count
