@@ -153,7 +153,7 @@ public struct SimulatedDevice: Sendable {
 
     /// The history entry of `notification`, delivered at `now`.
     private mutating func delivered(_ notification: consuming SimulatedNotification, at now: Timestamp) -> DeviceNotification {
-        var entry = DeviceNotification(accepted: notification, at: now)
+        var entry = DeviceNotification(notification: notification, status: .delivered, statusAt: now)
         entry.deliveredAt = now
         if permission != .granted {
             entry.reason = permissionReason

@@ -332,11 +332,6 @@ extension DeviceNotification {
     // they built the entry twice and copied one into the result — a retain of every
     // reference in it, and a release of the other — on every delivery.
 
-    /// A notification the service accepted at `now` (status `delivered`, no reason yet).
-    init(accepted notification: SimulatedNotification, at now: Timestamp) {
-        self.init(notification: notification, status: .delivered, statusAt: now)
-    }
-
     init(notification: SimulatedNotification, status: DeliveryStatus, statusAt: Timestamp, reason: String? = nil) {
         self.init(
             notification: notification,
