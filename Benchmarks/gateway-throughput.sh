@@ -562,14 +562,21 @@ python3 "$here/summarize.py" report --runs "$work/runs" --journal "$journal_json
 
 # The profile by pipeline stage, in µs per request (issue #12's budgets are per request).
 if [[ -f "$work/perf.data" ]]; then
-    us_per_request="$(python3 -c 'import json,sys
+    # The µs column comes from the profiled window itself (samples over the requests answered
+    # while perf recorded, at the measured rate): the whole run's CPU per request includes
+    # the warm-up, which a long WARMUP makes cheaper per request than the steady state.
+    read -r us_per_request window_requests < <(python3 -c 'import json,sys
 d = json.load(open(sys.argv[1]))
 for row in d["scenarios"]:
     if row["scenario"] == "tls-4x100":
-        print(row["pushmock"].get("server_cpu_us_per_request", "")); break' "$RESULTS" 2>/dev/null || true)"
+        p = row["pushmock"]
+        print(p.get("server_cpu_us_per_request", "") or "-", (p.get("req_per_s") or 0) * float(sys.argv[2])); break' \
+        "$RESULTS" "$PERF_SECONDS" 2>/dev/null || true)
     stages_txt="$(dirname "$RESULTS")/perf-stages.txt"
-    stage_args=(--json "${RESULTS%.json}.perf-stages.json")
-    [[ -n "$us_per_request" ]] && stage_args+=(--us-per-request "$us_per_request")
+    stage_args=(--json "${RESULTS%.json}.perf-stages.json" --frequency 999)
+    [[ -n "$us_per_request" && "$us_per_request" != "-" ]] && stage_args+=(--us-per-request "$us_per_request")
+    [[ -n "$window_requests" && "$window_requests" != "0.0" ]] && stage_args+=(--window-requests "$window_requests")
+    ((PERF_SECONDS + 2 > DURATION)) && log "PERF_SECONDS + 2 > DURATION: perf recorded past the measured period, so the profile's µs per request is an estimate"
     if python3 "$here/perf-stages.py" "$work/perf.data" "${stage_args[@]}" >"$stages_txt"; then
         echo
         echo "profile of tls-4x100 by stage (perf, ${PERF_SECONDS} s; $stages_txt):"

@@ -8,7 +8,13 @@ simulation is inside recording and delivery, which is inside the pipeline), and 
 category by the function it was in (self time). Shares times the run's server CPU per request
 give microseconds.
 
-    perf-stages.py PERF_DATA [--us-per-request X] [--json OUT]
+    perf-stages.py PERF_DATA [--window-requests N [--frequency HZ]] [--us-per-request X] [--json OUT]
+
+The µs column needs the CPU per request of the profiled window. `--window-requests` (the
+requests answered while perf recorded) gives it from the profile itself: samples / frequency
+is the CPU time perf saw. `--us-per-request` takes a figure from elsewhere instead; the
+benchmark's whole-run figure includes the warm-up, which runs at a different cost per request
+than the steady state a long warm-up is meant to reach, so it is printed for reference only.
 
 Caveats, also printed:
   * `perf record -g` unwinds with frame pointers. libc and libnghttp2 are built without them,
@@ -84,6 +90,9 @@ def main():
     parser.add_argument("perf_data")
     parser.add_argument("--us-per-request", type=float, default=None,
                         help="server CPU µs per request of the profiled run (adds a µs column)")
+    parser.add_argument("--window-requests", type=float, default=None,
+                        help="requests answered while perf recorded: the µs column then comes from the samples")
+    parser.add_argument("--frequency", type=float, default=999.0, help="perf record -F (default 999)")
     parser.add_argument("--json", default=None, help="also write the figures here")
     args = parser.parse_args()
 
@@ -108,13 +117,21 @@ def main():
         return 1
 
     us = args.us_per_request
+    whole_run_us = us
+    if args.window_requests:
+        # Each sample is 1/frequency s of CPU of some pushmock thread.
+        us = total / args.frequency / args.window_requests * 1e6
 
     def row(name, count):
         share = 100.0 * count / total
         cost = f"{share / 100.0 * us:8.2f}" if us is not None else "        "
         return f"{name:<66} {share:6.2f} % {cost}"
 
-    print(f"{total} samples" + (f"; {us:.1f} µs of server CPU per request" if us is not None else ""))
+    if args.window_requests:
+        print(f"{total} samples; {us:.1f} µs of server CPU per request in the profiled window"
+              + (f" (whole run incl. warm-up: {whole_run_us:.1f} µs)" if whole_run_us is not None else ""))
+    else:
+        print(f"{total} samples" + (f"; {us:.1f} µs of server CPU per request" if us is not None else ""))
     print(f"{'stage (inclusive: a stage includes the stages indented under it)':<66} {'share':>8} {'µs/req':>8}")
     for name, *_ in STAGES:
         print(row(name, stage_counts[name]))
@@ -129,6 +146,8 @@ def main():
             json.dump({
                 "samples": total,
                 "us_per_request": us,
+                "us_per_request_source": "profiled window" if args.window_requests else "given",
+                "us_per_request_whole_run": whole_run_us,
                 "stages": {name.strip(): {"share_pct": round(100.0 * stage_counts[name] / total, 2),
                                           "us": None if us is None else round(stage_counts[name] / total * us, 3)}
                            for name, *_ in STAGES},
