@@ -82,9 +82,10 @@ struct DeviceTable {
                 }
             }
             guard next < deliveries.count else { break }
-            // A new device (only its first delivery gets here); a later delivery of the batch
-            // may be for it too, so it goes in before the next lookup.
-            positions.initializeElement(at: next, to: position(of: deliveries[next].address) ?? insert(newDevice(deliveries[next])))
+            // Not in the table (the lookup above just missed, or the table is empty): a new
+            // device, inserted before the next lookup, since a later delivery of the batch
+            // may be for it too.
+            positions.initializeElement(at: next, to: insert(newDevice(deliveries[next])))
             next += 1
         }
     }
