@@ -20,6 +20,11 @@ package struct HTTP2ServerConfiguration: Sendable, Hashable {
     /// Debug data of the GOAWAY sent before an idle connection is closed (APNs lists the
     /// reason `IdleTimeout`). Default: none.
     package var idleTimeoutDebugData: [UInt8] = []
+    /// Response header fields whose values are new in every response. They are sent as
+    /// never-indexed HPACK literals (the name indexed once per connection), so they do not
+    /// churn either side's dynamic table. Default: APNs' `apns-id` and `apns-unique-id`.
+    /// At most 64 names count.
+    package var perMessageValueHeaders: [HTTPFieldName] = [.apnsID, .apnsUniqueID]
 
     package init(
         initialSettings: [HTTP2Setting] = HTTP2ServerConfiguration.apnsSettings(maxConcurrentStreams: 1000),
@@ -108,7 +113,9 @@ package final class HTTP2ServerHandler: ChannelInboundHandler, RemovableChannelH
     package func handlerAdded(context: ChannelHandlerContext) {
         self.context = context
         do {
-            session = try NGHTTP2Session(role: .server, limits: configuration.inboundLimits)
+            session = try NGHTTP2Session(
+                role: .server, limits: configuration.inboundLimits,
+                perMessageValueNames: configuration.perMessageValueHeaders)
         } catch {
             context.fireErrorCaught(error)
             context.close(promise: nil)

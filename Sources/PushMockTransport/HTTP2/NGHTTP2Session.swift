@@ -133,9 +133,21 @@ final class NGHTTP2Session {
     /// bulk send's CPU.
     @exclusivity(unchecked) private var block = HeaderBlock()
 
-    init(role: Role, limits: InboundLimits, peerMaxConcurrentStreams: UInt32? = nil) throws {
+    /// Names of header fields this side sends whose values are new in every message
+    /// (``HTTP2ServerConfiguration/perMessageValueHeaders``; at most 64).
+    private let perMessageValueNames: [HTTPFieldName]
+    /// Bit `i` set: a field named `perMessageValueNames[i]` was sent indexed on this connection.
+    private var perMessageNamesSentIndexed: UInt64 = 0
+
+    init(
+        role: Role,
+        limits: InboundLimits,
+        peerMaxConcurrentStreams: UInt32? = nil,
+        perMessageValueNames: [HTTPFieldName] = []
+    ) throws {
         self.role = role
         self.limits = limits
+        self.perMessageValueNames = Array(perMessageValueNames.prefix(64))
 
         var option: OpaquePointer?
         let optionResult = nghttp2_option_new(&option)
@@ -372,7 +384,8 @@ final class NGHTTP2Session {
         let result: Int32 = NGHTTP2HeaderBlock.withNameValues(
             firstName: HTTPStatusBytes.statusName,
             firstValue: statusBytes,
-            headers: headers
+            headers: headers,
+            flags: { indexingFlags(of: headers, at: $0) }
         ) { nameValues, count in
             if body.isEmpty {
                 return nghttp2_submit_response(session, streamID, nameValues, count, nil)
@@ -400,6 +413,27 @@ final class NGHTTP2Session {
         return true
     }
 
+    /// How field `index` of an outgoing header block is to be encoded (`NGHTTP2_NV_FLAG_*`).
+    ///
+    /// A field whose value is new in every message (an `apns-id`) is sent as a never-indexed
+    /// literal: indexing it would add an entry to both sides' HPACK dynamic tables per
+    /// response, evicting older ones, with no chance of reuse: ≈ 5 % of the gateway's
+    /// throughput (`Benchmarks/README.md`, twenty-second session). The first such field of
+    /// each name on a connection is indexed normally, so its *name* is in the peer's table and
+    /// later literals refer to it by index instead of spelling it out. Should the entry be
+    /// evicted later, libnghttp2 spells the name out again: the encoding stays correct either way.
+    private func indexingFlags(of headers: HTTPHeaderList, at index: Int) -> UInt8 {
+        for position in perMessageValueNames.indices where headers.nameEquals(index, perMessageValueNames[position]) {
+            let bit: UInt64 = 1 << UInt64(position)
+            guard perMessageNamesSentIndexed & bit != 0 else {
+                perMessageNamesSentIndexed |= bit
+                return UInt8(NGHTTP2_NV_FLAG_NONE.rawValue)
+            }
+            return UInt8(NGHTTP2_NV_FLAG_NO_INDEX.rawValue)
+        }
+        return UInt8(NGHTTP2_NV_FLAG_NONE.rawValue)
+    }
+
     /// Queues the head of a streamed response on `streamID`; its body follows through
     /// ``appendToStreamedBody(streamID:_:)`` and ends with ``finishStreamedBody(streamID:)``.
     /// Returns `false` when the stream is gone, or when the request was `HEAD` (the head is
@@ -410,7 +444,8 @@ final class NGHTTP2Session {
         let result: Int32 = NGHTTP2HeaderBlock.withNameValues(
             firstName: HTTPStatusBytes.statusName,
             firstValue: HTTPStatusBytes.bytes(for: status),
-            headers: headers
+            headers: headers,
+            flags: { indexingFlags(of: headers, at: $0) }
         ) { nameValues, count in
             if isHead {
                 return nghttp2_submit_response(session, streamID, nameValues, count, nil)
@@ -569,20 +604,40 @@ enum HTTPStatusBytes {
 /// Builds the `nghttp2_nv` array for a header block. Pointers into the Swift arrays are valid
 /// only inside `body`; libnghttp2 copies names and values during the submit call.
 enum NGHTTP2HeaderBlock {
+    /// The fields of a response head: `firstName: firstValue` (`:status`), then `headers`.
+    /// `flags(index)` gives the `NGHTTP2_NV_FLAG_*` of field `index` of `headers` (the first
+    /// field, `firstName`, is always indexed normally). The array lives on the stack.
     static func withNameValues<Result>(
         firstName: [UInt8],
         firstValue: [UInt8],
         headers: HTTPHeaderList,
+        flags: (_ index: Int) -> UInt8,
         _ body: (UnsafePointer<nghttp2_nv>, Int) -> Result
     ) -> Result {
         firstName.withUnsafeBufferPointer { name in
             firstValue.withUnsafeBufferPointer { value in
                 headers.withUnsafeStorage { storage in
-                    var nameValues: [nghttp2_nv] = []
-                    nameValues.reserveCapacity(headers.count + 1)
-                    nameValues.append(makeNV(name, value))
-                    appendFields(of: headers, storage: storage, to: &nameValues)
-                    return nameValues.withUnsafeBufferPointer { body($0.baseAddress!, $0.count) }
+                    withUnsafeTemporaryAllocation(of: nghttp2_nv.self, capacity: headers.count + 1) { nameValues in
+                        nameValues.initializeElement(at: 0, to: makeNV(name, value))
+                        var count = 1
+                        if let base = storage.baseAddress {
+                            for index in 0..<headers.count {
+                                let name = headers.nameRange(at: index)
+                                let value = headers.valueRange(at: index)
+                                nameValues.initializeElement(
+                                    at: count,
+                                    to: nghttp2_nv(
+                                        name: UnsafeMutablePointer(mutating: base + name.lowerBound),
+                                        value: UnsafeMutablePointer(mutating: base + value.lowerBound),
+                                        namelen: name.count,
+                                        valuelen: value.count,
+                                        flags: flags(index)
+                                    ))
+                                count += 1
+                            }
+                        }
+                        return body(UnsafePointer(nameValues.baseAddress!), count)
+                    }
                 }
             }
         }
@@ -677,27 +732,6 @@ enum NGHTTP2HeaderBlock {
             valuelen: value.count,
             flags: UInt8(NGHTTP2_NV_FLAG_NONE.rawValue)
         )
-    }
-
-    private static func appendFields(
-        of headers: HTTPHeaderList,
-        storage: UnsafeBufferPointer<UInt8>,
-        to nameValues: inout [nghttp2_nv]
-    ) {
-        guard let base = storage.baseAddress else { return }
-        for index in 0..<headers.count {
-            let name = headers.nameRange(at: index)
-            let value = headers.valueRange(at: index)
-            nameValues.append(
-                nghttp2_nv(
-                    name: UnsafeMutablePointer(mutating: base + name.lowerBound),
-                    value: UnsafeMutablePointer(mutating: base + value.lowerBound),
-                    namelen: name.count,
-                    valuelen: value.count,
-                    flags: UInt8(NGHTTP2_NV_FLAG_NONE.rawValue)
-                )
-            )
-        }
     }
 
     private static func makeNV(_ name: UnsafeBufferPointer<UInt8>, _ value: UnsafeBufferPointer<UInt8>) -> nghttp2_nv {

@@ -1,0 +1,125 @@
+import Foundation
+import Testing
+
+/// How `pushmock serve` HPACK-encodes the response headers whose values are new in every
+/// response (`apns-id`, `apns-unique-id`), seen by an independent decoder: the `h2` and `hpack`
+/// packages from PyPI (installed by `scripts/test` into `.build/python-venv`).
+@Suite("HPACK indexing of per-response headers (process, Python h2)", .serialized)
+struct HPACKIndexingTests {
+    static var python: String {
+        if let override = ProcessInfo.processInfo.environment["PUSHMOCK_ABUSE_PYTHON"] { return override }
+        let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
+        return packageRoot.appendingPathComponent(".build/python-venv/bin/python3").path
+    }
+
+    /// Sends `count` APNs requests, one after another, on each of two connections and prints,
+    /// per response, its fields (with whether each was a never-indexed literal) and how many
+    /// entries the client's HPACK dynamic table holds afterwards.
+    static let script = #"""
+        import json, socket, sys
+        import h2.config, h2.connection, h2.events
+
+        host, port, token, count = sys.argv[1], int(sys.argv[2]), sys.argv[3], int(sys.argv[4])
+
+        def connection_run():
+            sock = socket.create_connection((host, port), timeout=60)
+            conn = h2.connection.H2Connection(config=h2.config.H2Configuration(client_side=True, header_encoding="utf-8"))
+            conn.initiate_connection()
+            sock.sendall(conn.data_to_send())
+            responses = []
+            for index in range(count):
+                stream = conn.get_next_available_stream_id()
+                body = b'{"aps":{"alert":"hi"}}'
+                extra = [("apns-id", "3f7c2a9e-0b6d-4c1e-9a57-2d8e41f0c6b%d" % index)] if index % 2 else []
+                conn.send_headers(stream, [
+                    (":method", "POST"), (":scheme", "http"), (":authority", host), (":path", "/3/device/" + token),
+                    ("apns-topic", "dev.pushmock.sample"), ("apns-push-type", "alert"),
+                    ("content-length", str(len(body)))] + extra)
+                conn.send_data(stream, body, end_stream=True)
+                sock.sendall(conn.data_to_send())
+                fields, ended = None, False
+                while not ended:
+                    data = sock.recv(65536)
+                    if not data:
+                        raise SystemExit("the server closed the connection")
+                    for event in conn.receive_data(data):
+                        if isinstance(event, h2.events.ResponseReceived) and event.stream_id == stream:
+                            fields = [[name, value, type(field).__name__ == "NeverIndexedHeaderTuple"]
+                                      for field in event.headers for (name, value) in [field]]
+                        if isinstance(event, h2.events.StreamEnded) and event.stream_id == stream:
+                            ended = True
+                    sock.sendall(conn.data_to_send())
+                responses.append({"fields": fields, "tableEntries": len(conn.decoder.header_table.dynamic_entries)})
+            sock.close()
+            return responses
+
+        print(json.dumps([connection_run(), connection_run()]))
+        """#
+
+    struct Response: Decodable {
+        let fields: [[Field]]
+        let tableEntries: Int
+
+        enum Field: Decodable {
+            case text(String)
+            case flag(Bool)
+
+            init(from decoder: any Decoder) throws {
+                let container = try decoder.singleValueContainer()
+                if let flag = try? container.decode(Bool.self) {
+                    self = .flag(flag)
+                } else {
+                    self = .text(try container.decode(String.self))
+                }
+            }
+
+            var text: String? { if case .text(let text) = self { text } else { nil } }
+            var flag: Bool? { if case .flag(let flag) = self { flag } else { nil } }
+        }
+
+        func field(_ name: String) -> (value: String, neverIndexed: Bool)? {
+            for field in fields where field.count == 3 && field[0].text == name {
+                return (field[1].text ?? "", field[2].flag ?? false)
+            }
+            return nil
+        }
+    }
+
+    @Test(
+        "apns-id and apns-unique-id: indexed once per connection, never-indexed literals after, the client's table stays put")
+    func perResponseHeadersDoNotChurnTheTable() async throws {
+        let probe = try await run(Self.python, ["-c", "import h2, hpack"])
+        try #require(probe.status == 0, "h2 and hpack are required in \(Self.python) (scripts/test installs them): \(probe.error)")
+        let server = try await ServeProcess(arguments: ["--auth", "none"])
+        defer { server.removeDirectory() }
+        let scriptPath = server.directory + "/hpack_indexing.py"
+        try Self.script.write(toFile: scriptPath, atomically: true, encoding: .utf8)
+        let token = String(repeating: "ab", count: 32)
+        let count = 6
+        let result = try await run(Self.python, [scriptPath, "127.0.0.1", String(server.cleartextPort), token, String(count)])
+        try #require(result.status == 0, "\(result.output)\(result.error)")
+        let connections = try JSONDecoder().decode([[Response]].self, from: Data(result.output.utf8))
+        try #require(connections.count == 2 && connections.allSatisfy { $0.count == count })
+
+        var seenIDs = Set<String>()
+        for responses in connections {
+            for (index, response) in responses.enumerated() {
+                #expect(response.field(":status")?.value == "200")
+                let id = try #require(response.field("apns-id"), "response \(index): \(response.fields)")
+                let unique = try #require(response.field("apns-unique-id"), "response \(index): \(response.fields)")
+                if index % 2 == 1 {
+                    #expect(id.value == "3f7c2a9e-0b6d-4c1e-9a57-2d8e41f0c6b\(index)", "a sent apns-id is echoed")
+                }
+                #expect(seenIDs.insert(unique.value).inserted, "apns-unique-id repeated: \(unique.value)")
+                // The first of each on a connection goes into the table (so later ones can name
+                // it by index); every later one is a never-indexed literal.
+                #expect(id.neverIndexed == (index > 0), "response \(index) apns-id")
+                #expect(unique.neverIndexed == (index > 0), "response \(index) apns-unique-id")
+                #expect(response.field(":status")?.neverIndexed == false)
+            }
+            // Two entries from the first response, none added after it.
+            #expect(responses.map(\.tableEntries) == Array(repeating: 2, count: count))
+        }
+    }
+}
