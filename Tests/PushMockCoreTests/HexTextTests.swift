@@ -87,6 +87,20 @@ struct HexTextTests {
         }
     }
 
+    @Test("a UUID written into a buffer is its string, and nothing beyond 36 bytes is touched")
+    func writtenUUID() {
+        var random = FastRandom(seed: 7)
+        for _ in 0..<1_000 {
+            let (high, low) = random.uuidBits()
+            var buffer = [UInt8](repeating: 0xEE, count: 40)
+            buffer.withUnsafeMutableBytes { UUIDText.write(high: high, low: low, to: $0) }
+            #expect(String(decoding: buffer[..<36], as: UTF8.self) == UUIDText.string(high: high, low: low))
+            #expect(buffer[36...].allSatisfy { $0 == 0xEE })
+            #expect(APNsMessageID.isValid(buffer[..<36]))
+            #expect(buffer[14] == UInt8(ascii: "4") && Array("89ab".utf8).contains(buffer[19]))
+        }
+    }
+
     @Test("every byte value at every position of a UUID is judged as byte by byte")
     func everyByteEverywhere() {
         let valid = Array("0123abcd-ef45-6789-ABCD-ef0123456789".utf8)

@@ -290,6 +290,10 @@ struct APNsDeviceEndpointTests {
         try await withPushMock { mock in
             let sandbox = try await mock.sendOnNewConnection(try mock.apnsRequest(), authority: "api.sandbox.push.apple.com")
             #expect(APNsMessageID.isValid((sandbox.header("apns-unique-id") ?? "").utf8))
+            let again = try await mock.sendOnNewConnection(try mock.apnsRequest(), authority: "api.sandbox.push.apple.com")
+            let unique = try #require(again.header("apns-unique-id"))
+            #expect(unique != sandbox.header("apns-unique-id") && unique == unique.lowercased())
+            #expect(Array(unique)[14] == "4" && "89ab".contains(Array(unique)[19]))
             let development = try await mock.sendOnNewConnection(try mock.apnsRequest(), authority: "api.development.push.apple.com")
             #expect(development.header("apns-unique-id") != nil)
             let production = try await mock.sendOnNewConnection(try mock.apnsRequest(), authority: "api.push.apple.com")
@@ -297,7 +301,10 @@ struct APNsDeviceEndpointTests {
             #expect(production.header("apns-unique-id") == nil)
             let productionError = try await mock.sendOnNewConnection(try mock.apnsRequest(payload: ""), authority: "api.push.apple.com")
             #expect(productionError.header("apns-unique-id") == nil)
-            #expect(mock.recordings.records(newestFirst: false).map(\.environment) == ["sandbox", "sandbox", "production", "production"])
+            #expect(
+                mock.recordings.records(newestFirst: false).map(\.environment) == [
+                    "sandbox", "sandbox", "sandbox", "production", "production",
+                ])
         }
     }
 

@@ -53,13 +53,17 @@ public struct FastRandom: RandomNumberGenerator, Sendable {
         uuid().text
     }
 
+    /// The 128 bits of a random version-4 UUID (version and variant bits set).
+    package mutating func uuidBits() -> (high: UInt64, low: UInt64) {
+        let high = next()
+        let low = next()
+        return ((high & 0xffff_ffff_ffff_0fff) | 0x0000_0000_0000_4000, (low & 0x3fff_ffff_ffff_ffff) | 0x8000_0000_0000_0000)
+    }
+
     /// A random version-4 UUID: its text in canonical lower-case form, and the value that
     /// text parses to (so that whoever keeps the UUID need not parse the text again).
     package mutating func uuid() -> (text: String, value: UUIDText.Parsed) {
-        var high = next()
-        var low = next()
-        high = (high & 0xffff_ffff_ffff_0fff) | 0x0000_0000_0000_4000
-        low = (low & 0x3fff_ffff_ffff_ffff) | 0x8000_0000_0000_0000
+        let (high, low) = uuidBits()
         let value = UUIDText.Parsed(
             high: high, low: low, hasLowercase: UUIDText.hasLetterDigit(high: high, low: low), hasUppercase: false)
         return (UUIDText.string(high: high, low: low), value)

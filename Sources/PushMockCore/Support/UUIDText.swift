@@ -64,24 +64,30 @@ package enum UUIDText {
     /// time (the gateway makes one for every request that comes without an `apns-id`).
     package static func string(high: UInt64, low: UInt64, uppercase: Bool = false) -> String {
         String(unsafeUninitializedCapacity: 36) { buffer in
-            let bytes = UnsafeMutableRawBufferPointer(buffer)
-            let groups = (
-                HexDigit.eightASCII(UInt32(truncatingIfNeeded: high >> 32), uppercase: uppercase),
-                HexDigit.eightASCII(UInt32(truncatingIfNeeded: high), uppercase: uppercase),
-                HexDigit.eightASCII(UInt32(truncatingIfNeeded: low >> 32), uppercase: uppercase),
-                HexDigit.eightASCII(UInt32(truncatingIfNeeded: low), uppercase: uppercase)
-            )
-            bytes.storeBytes(of: groups.0.littleEndian, toByteOffset: 0, as: UInt64.self)
-            bytes.storeBytes(of: UInt32(truncatingIfNeeded: groups.1).littleEndian, toByteOffset: 9, as: UInt32.self)
-            bytes.storeBytes(of: UInt32(truncatingIfNeeded: groups.1 >> 32).littleEndian, toByteOffset: 14, as: UInt32.self)
-            bytes.storeBytes(of: UInt32(truncatingIfNeeded: groups.2).littleEndian, toByteOffset: 19, as: UInt32.self)
-            bytes.storeBytes(of: UInt32(truncatingIfNeeded: groups.2 >> 32).littleEndian, toByteOffset: 24, as: UInt32.self)
-            bytes.storeBytes(of: groups.3.littleEndian, toByteOffset: 28, as: UInt64.self)
-            bytes[8] = UInt8(ascii: "-")
-            bytes[13] = UInt8(ascii: "-")
-            bytes[18] = UInt8(ascii: "-")
-            bytes[23] = UInt8(ascii: "-")
+            write(high: high, low: low, uppercase: uppercase, to: UnsafeMutableRawBufferPointer(buffer))
             return 36
         }
+    }
+
+    /// Writes the canonical text of the UUID `high`/`low` into the first 36 bytes of `bytes`
+    /// (which must have room for them).
+    package static func write(high: UInt64, low: UInt64, uppercase: Bool = false, to bytes: UnsafeMutableRawBufferPointer) {
+        precondition(bytes.count >= 36, "a UUID's text is 36 bytes")
+        let groups = (
+            HexDigit.eightASCII(UInt32(truncatingIfNeeded: high >> 32), uppercase: uppercase),
+            HexDigit.eightASCII(UInt32(truncatingIfNeeded: high), uppercase: uppercase),
+            HexDigit.eightASCII(UInt32(truncatingIfNeeded: low >> 32), uppercase: uppercase),
+            HexDigit.eightASCII(UInt32(truncatingIfNeeded: low), uppercase: uppercase)
+        )
+        bytes.storeBytes(of: groups.0.littleEndian, toByteOffset: 0, as: UInt64.self)
+        bytes.storeBytes(of: UInt32(truncatingIfNeeded: groups.1).littleEndian, toByteOffset: 9, as: UInt32.self)
+        bytes.storeBytes(of: UInt32(truncatingIfNeeded: groups.1 >> 32).littleEndian, toByteOffset: 14, as: UInt32.self)
+        bytes.storeBytes(of: UInt32(truncatingIfNeeded: groups.2).littleEndian, toByteOffset: 19, as: UInt32.self)
+        bytes.storeBytes(of: UInt32(truncatingIfNeeded: groups.2 >> 32).littleEndian, toByteOffset: 24, as: UInt32.self)
+        bytes.storeBytes(of: groups.3.littleEndian, toByteOffset: 28, as: UInt64.self)
+        bytes[8] = UInt8(ascii: "-")
+        bytes[13] = UInt8(ascii: "-")
+        bytes[18] = UInt8(ascii: "-")
+        bytes[23] = UInt8(ascii: "-")
     }
 }

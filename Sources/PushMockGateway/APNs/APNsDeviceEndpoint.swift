@@ -17,7 +17,6 @@ struct APNsExchange: EndpointExchange {
     var apnsID = ""
     /// ``apnsID`` parsed, for an accepted request (the device keeps it as its value).
     var apnsIDValue: UUIDText.Parsed?
-    var apnsUniqueID: String?
     let environment: APNsEnvironment
     /// The parsed headers, when the stateless checks passed.
     var headers: APNsNotificationHeaders?
@@ -290,9 +289,7 @@ struct APNsDeviceEndpoint: GatewayEndpoint {
         let id = apnsID ?? connection.makeUUID()
         headers.append(name: "apns-id", value: id)
         if exchange.environment == .sandbox {
-            let unique = connection.makeUUID()
-            headers.append(name: "apns-unique-id", value: unique)
-            exchange.apnsUniqueID = unique
+            connection.appendNewUUID(named: .apnsUniqueID, to: &headers)
         }
         return id
     }

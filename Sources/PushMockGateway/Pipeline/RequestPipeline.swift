@@ -1,4 +1,5 @@
 import Logging
+import NIOCore
 import PushMockCore
 import PushMockRecording
 import PushMockSimulation
@@ -42,7 +43,11 @@ extension GatewayConnection {
         in context: PipelineContext,
         batch: inout PipelineBatch
     ) {
-        let started = ContinuousClock.now
+        // NIO's monotonic reading, not `ContinuousClock.now`: the standard library's
+        // `ContinuousClock.Instant` is a resilient type, so every copy of one (and of an
+        // optional one) went through its value witnesses (≈ 1.5 % of the default server's
+        // samples with the clock reads).
+        let started = NIODeadline.now()
         // Moved into the exchange: a copy retained each of the request's strings and buffers
         // once more, and released them again at the end.
         var exchange = endpoint.parse(consume request, in: context)
@@ -150,8 +155,8 @@ extension GatewayConnection {
         record.response.body = .none
     }
 
-    static func microseconds(since start: ContinuousClock.Instant) -> Int64 {
-        (ContinuousClock.now - start).wholeMicroseconds
+    static func microseconds(since start: NIODeadline) -> Int64 {
+        (NIODeadline.now() - start).nanoseconds / 1000
     }
 }
 

@@ -45,7 +45,7 @@ final class GatewayConnection: HTTPConnectionResponder {
         var batch = PipelineBatch(capacity: requests.count)
         // Unrecorded requests (control, metrics) are timed from the batch's start: one clock
         // read per batch; recorded ones carry their own latency.
-        let batchStarted = tally == nil ? nil : ContinuousClock.now
+        let batchStarted = tally == nil ? nil : NIODeadline.now()
         var requests = requests
         for index in requests.indices {
             // Each request is moved out of the array (an empty one left in its place) and on
@@ -92,7 +92,7 @@ final class GatewayConnection: HTTPConnectionResponder {
 
     /// Counts the request `run` just answered (the last reply of the batch).
     private func count(
-        _ endpoint: EndpointID, in batch: PipelineBatch, recordsBefore: Int, faultsBefore: Int, batchStarted: ContinuousClock.Instant
+        _ endpoint: EndpointID, in batch: PipelineBatch, recordsBefore: Int, faultsBefore: Int, batchStarted: NIODeadline
     ) {
         if batch.records.count > recordsBefore {
             // Read in place: `let record = batch.records.last` copied the whole record.
@@ -106,7 +106,9 @@ final class GatewayConnection: HTTPConnectionResponder {
         } else if let reply = batch.replies.last {
             let status: Int
             if case .respond(let response) = reply.action { status = response.status } else { status = 0 }
-            tally?.count(endpoint, status: status, reason: nil, latency: ContinuousClock.now - batchStarted + (reply.delay ?? .zero))
+            tally?.count(
+                endpoint, status: status, reason: nil,
+                latency: .nanoseconds((NIODeadline.now() - batchStarted).nanoseconds) + (reply.delay ?? .zero))
         }
         for kind in batch.faultsFired[faultsBefore...] {
             tally?.faultFired(kind, at: endpoint)

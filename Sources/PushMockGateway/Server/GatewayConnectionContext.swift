@@ -90,6 +90,16 @@ final class GatewayConnectionContext {
         random.uuidString()
     }
 
+    /// Appends a field `name` whose value is a fresh lower-case UUID, written straight into
+    /// the list: no `String` to allocate for a value nobody reads again (`apns-unique-id`).
+    func appendNewUUID(named name: HTTPFieldName, to headers: inout HTTPHeaderList) {
+        let (high, low) = random.uuidBits()
+        withUnsafeTemporaryAllocation(byteCount: 36, alignment: 8) { text in
+            UUIDText.write(high: high, low: low, to: text)
+            headers.append(name: UnsafeRawBufferPointer(start: name.utf8Start, count: name.count), value: UnsafeRawBufferPointer(text))
+        }
+    }
+
     /// A fresh lower-case UUID and its parsed value.
     func makeUUIDWithValue() -> (text: String, value: UUIDText.Parsed) {
         random.uuid()
