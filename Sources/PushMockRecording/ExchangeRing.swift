@@ -21,7 +21,7 @@ struct ExchangeRing {
         isEmpty ? nil : self[count - 1]
     }
 
-    mutating func append(_ entry: StoredExchange) {
+    mutating func append(_ entry: consuming StoredExchange) {
         if count == slots.count { grow() }
         slots[physical(count)] = entry
         count += 1

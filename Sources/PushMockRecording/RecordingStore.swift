@@ -92,9 +92,9 @@ public final class RecordingStore: Sendable {
         var count: Int { ring.count }
 
         /// Appends at the end and moves the oldest entries beyond the capacities to `removed`.
-        mutating func append(_ entry: StoredExchange, evictingInto removed: inout [StoredExchange]) {
-            ring.append(entry)
+        mutating func append(_ entry: consuming StoredExchange, evictingInto removed: inout [StoredExchange]) {
             retainedBytes += entry.retainedBytes
+            ring.append(entry)
             while ring.count > 1 && (ring.count > capacity || retainedBytes > byteCapacity) {
                 let oldest = ring.removeFirst()
                 retainedBytes -= oldest.retainedBytes
@@ -197,7 +197,9 @@ public final class RecordingStore: Sendable {
                 let sequence = first &+ UInt64(index)
                 let start = ExchangeRecord.writeLineStart(sequence: sequence, into: &lines[index], endingAt: headroom)
                 let end = lines[index].count
-                state.journalBytes.append(contentsOf: lines[index][start..<end])
+                lines[index].withUnsafeBufferPointer { line in
+                    state.journalBytes.append(contentsOf: UnsafeBufferPointer(rebasing: line[start..<end]))
+                }
                 state.append(
                     StoredExchange(
                         sequence: sequence,

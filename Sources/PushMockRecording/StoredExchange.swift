@@ -13,26 +13,27 @@ public struct StoredExchange: Sendable {
     /// summary's strings, its slot), which the store's byte capacity counts.
     package let retainedBytes: Int
 
-    public init(sequence: UInt64, summary: ExchangeSummary, line: ArraySlice<UInt8>) {
-        self.init(sequence: sequence, summary: summary, line: line, lineBufferCapacity: line.count)
-    }
-
-    /// An entry whose line lives in a buffer of `lineBufferCapacity` bytes.
-    package init(sequence: UInt64, summary: ExchangeSummary, line: ArraySlice<UInt8>, lineBufferCapacity: Int) {
-        self.sequence = sequence
-        self.summary = summary
-        self.line = line
-        self.retainedBytes =
-            Self.heapBlockOverhead + lineBufferCapacity + summary.heapBytes
-            + MemoryLayout<StoredExchange?>.stride
-    }
-
     /// Array header plus allocator bookkeeping of one heap block, roughly.
     static let heapBlockOverhead = 48
 
     /// Decodes the full record from the line.
     public func record() throws(JournalDecodingError) -> ExchangeRecord {
         try ExchangeRecord.decode(jsonLine: line)
+    }
+}
+
+// The initialisers live in an extension and call the memberwise one: written in the struct as
+// assignments to each field of `self`, the optimiser built the entry and then copied it whole
+// (a retain and a release of the line and of every string of the summary, once per record).
+extension StoredExchange {
+    public init(sequence: UInt64, summary: ExchangeSummary, line: ArraySlice<UInt8>) {
+        self.init(sequence: sequence, summary: summary, line: line, lineBufferCapacity: line.count)
+    }
+
+    /// An entry whose line lives in a buffer of `lineBufferCapacity` bytes.
+    package init(sequence: UInt64, summary: consuming ExchangeSummary, line: ArraySlice<UInt8>, lineBufferCapacity: Int) {
+        let retainedBytes = Self.heapBlockOverhead + lineBufferCapacity + summary.heapBytes + MemoryLayout<StoredExchange?>.stride
+        self.init(sequence: sequence, summary: summary, line: line, retainedBytes: retainedBytes)
     }
 }
 
