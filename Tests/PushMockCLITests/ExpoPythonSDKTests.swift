@@ -11,12 +11,7 @@ import Testing
 struct ExpoPythonSDKTests {
     /// The interpreter of the virtual environment `scripts/test` prepares
     /// (`PUSHMOCK_EXPO_PYTHON` overrides it).
-    static var python: String {
-        if let override = ProcessInfo.processInfo.environment["PUSHMOCK_EXPO_PYTHON"] { return override }
-        let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent()
-        return packageRoot.appendingPathComponent(".build/python-venv/bin/python3").path
-    }
+    static var python: String { virtualEnvironmentPython(override: "PUSHMOCK_EXPO_PYTHON") }
 
     static let flowScript = #"""
         import json, sys

@@ -6,12 +6,8 @@ import Testing
 /// packages from PyPI (installed by `scripts/test` into `.build/python-venv`).
 @Suite("HPACK indexing of per-response headers (process, Python h2)", .serialized)
 struct HPACKIndexingTests {
-    static var python: String {
-        if let override = ProcessInfo.processInfo.environment["PUSHMOCK_ABUSE_PYTHON"] { return override }
-        let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent()
-        return packageRoot.appendingPathComponent(".build/python-venv/bin/python3").path
-    }
+    /// The interpreter with `h2` (`PUSHMOCK_ABUSE_PYTHON` overrides it, as for the abuse tests).
+    static var python: String { virtualEnvironmentPython(override: "PUSHMOCK_ABUSE_PYTHON") }
 
     /// Sends `count` APNs requests, one after another, on each of two connections and prints,
     /// per response, its fields (with whether each was a never-indexed literal) and how many

@@ -32,10 +32,7 @@ struct HTTP2AbuseTests {
         URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
     }
 
-    static var python: String {
-        if let override = ProcessInfo.processInfo.environment["PUSHMOCK_ABUSE_PYTHON"] { return override }
-        return packageRoot.appendingPathComponent(".build/python-venv/bin/python3").path
-    }
+    static var python: String { virtualEnvironmentPython(override: "PUSHMOCK_ABUSE_PYTHON") }
 
     @Test("the server holds and stays responsive", arguments: cases)
     func abuse(_ name: String) async throws {

@@ -131,6 +131,15 @@ func run(
     try await ChildProcess.run(executable, arguments, environment: environment, directory: directory)
 }
 
+/// The interpreter of the Python virtual environment `scripts/test` prepares (h2, hpack,
+/// exponent_server_sdk, google-auth…), or the one the environment variable `override` names.
+func virtualEnvironmentPython(override: String) -> String {
+    if let path = ProcessInfo.processInfo.environment[override] { return path }
+    let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
+    return packageRoot.appendingPathComponent(".build/python-venv/bin/python3").path
+}
+
 /// Where Debian installs a tool, or `nil` (the test then reports it as missing).
 func tool(_ name: String) -> String? {
     for directory in ["/usr/bin", "/usr/sbin", "/usr/local/bin"] {

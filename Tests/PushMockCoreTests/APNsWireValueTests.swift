@@ -191,6 +191,21 @@ struct APNsRequestRulesTests {
         #expect(bad.apnsID == nil)
     }
 
+    @Test(
+        "a known topic is shared when apns-topic has its bytes, and never stands in for another",
+        arguments: ["com.example.app", "com.example.app.voip", "com.example.ap", "com.example.apq", "COM.EXAMPLE.APP", "é.app"])
+    func knownTopic(_ sent: String) throws {
+        let known = "com.example.app"
+        let result = APNsRequestRules.parse(
+            method: "POST", path: "/3/device/ab", headers: headers([("apns-topic", sent)]), knownTopic: known)
+        let topic = try #require(try result.get().headers.topic)
+        #expect(topic == sent)
+        let list = headers([("apns-topic", sent)])
+        #expect(list.valueEquals(at: 0, known) == (sent == known))
+        #expect(list.valueEquals(at: 0, sent))
+        #expect(!list.valueEquals(at: 0, ""))
+    }
+
     @Test("parsed values")
     func parsed() throws {
         let result = APNsRequestRules.parse(

@@ -317,6 +317,24 @@ struct APNsDeviceEndpointTests {
         }
     }
 
+    @Test(
+        "each request on a connection is recorded with its own apns-topic (the connection's last topic is shared, never reused for another)"
+    )
+    func topicsOnOneConnection() async throws {
+        try await withPushMock { mock in
+            let connection = try await mock.connect()
+            let other = mock.topic + ".other"
+            var statuses: [Int] = []
+            for topic in [mock.topic, mock.topic, other, mock.topic, other] {
+                statuses.append(try await connection.send(try mock.apnsRequest(topic: topic)).status)
+            }
+            await connection.close()
+            #expect(statuses.first == 200)
+            let topics = mock.recordings.records(newestFirst: false).map { $0.notification?.topic }
+            #expect(topics == [mock.topic, mock.topic, other, mock.topic, other])
+        }
+    }
+
     @Test("a production TLS listener serves production unless the authority says otherwise")
     func productionListener() async throws {
         try await withPushMock(configure: { $0.productionTLSPort = 0 }) { mock in

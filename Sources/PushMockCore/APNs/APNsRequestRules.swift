@@ -107,15 +107,20 @@ public enum APNsRequestRules {
 
     /// Applies steps 1–6. On failure the error comes with the `apns-id` to echo (the client's, if
     /// it was a valid UUID).
+    ///
+    /// `knownTopic`: a topic seen before on the connection (normally the previous request's).
+    /// When `apns-topic` has exactly its bytes, the result shares that string instead of
+    /// allocating a new one for every request.
     public static func parse(
         method: String,
         path: String,
         headers: HTTPHeaderList,
-        tokenFormat: APNsDeviceTokenFormat = .variable
+        tokenFormat: APNsDeviceTokenFormat = .variable,
+        knownTopic: String? = nil
     ) -> Result<APNsDeviceRequest, APNsRequestError> {
         let values: APNsNotificationHeaders
         var valueFailure: APNsRequestError?
-        switch parseHeaders(headers) {
+        switch parseHeaders(headers, knownTopic: knownTopic) {
         case .success(let parsed):
             values = parsed
         case .failure(let failure):
@@ -149,7 +154,12 @@ public enum APNsRequestRules {
 
     /// Steps 1, 2 and 6: the checks of the `apns-*` header values alone, without a path or
     /// method. FCM's `apns.headers` are checked with this same function.
-    public static func parseHeaders(_ headers: HTTPHeaderList) -> Result<APNsNotificationHeaders, APNsRequestError> {
+    ///
+    /// `knownTopic`: see ``parse(method:path:headers:tokenFormat:knownTopic:)``.
+    public static func parseHeaders(
+        _ headers: HTTPHeaderList,
+        knownTopic: String? = nil
+    ) -> Result<APNsNotificationHeaders, APNsRequestError> {
         var values = APNsNotificationHeaders()
         var apnsIDIndex: Int?
         var expirationIndex: Int?
@@ -238,8 +248,12 @@ public enum APNsRequestRules {
             }
             values.pushType = parsed
         }
-        if let topicIndex, !headers.valueBytes(at: topicIndex).isEmpty {
-            values.topic = headers.value(at: topicIndex)
+        if let topicIndex, !headers.valueRange(at: topicIndex).isEmpty {
+            if let knownTopic, headers.valueEquals(at: topicIndex, knownTopic) {
+                values.topic = knownTopic
+            } else {
+                values.topic = headers.value(at: topicIndex)
+            }
         }
         return .success(values)
     }

@@ -262,6 +262,18 @@ public struct HTTPHeaderList: Sendable, Hashable, RandomAccessCollection, Expres
         }
     }
 
+    /// Whether the value of field `index` is exactly `text`'s UTF-8 (no allocation).
+    public func valueEquals(at index: Int, _ text: String) -> Bool {
+        let range = valueRange(at: index)
+        guard range.count == text.utf8.count else { return false }
+        let compared: Bool? = text.utf8.withContiguousStorageIfAvailable { utf8 in
+            storage.withUnsafeBytes { storage in
+                range.isEmpty || memcmp(storage.baseAddress! + range.lowerBound, utf8.baseAddress!, range.count) == 0
+            }
+        }
+        return compared ?? valueBytes(at: index).elementsEqual(text.utf8)
+    }
+
     /// The index of the first field with this (lower-case) name.
     @inlinable
     public func firstIndex(of name: HTTPFieldName) -> Int? {

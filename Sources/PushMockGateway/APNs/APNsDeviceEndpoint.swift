@@ -69,7 +69,8 @@ struct APNsDeviceEndpoint: GatewayEndpoint {
             method: exchange.request.method,
             path: exchange.request.path,
             headers: exchange.request.headers,
-            tokenFormat: options.tokenFormat
+            tokenFormat: options.tokenFormat,
+            knownTopic: connection.lastAPNsTopic
         ) {
         case .failure(let failure):
             if exchange.request.path.hasPrefix(APNsRequestRules.devicePathPrefix) {
@@ -80,6 +81,7 @@ struct APNsDeviceEndpoint: GatewayEndpoint {
         case .success(let parsed):
             exchange.headers = parsed.headers
             exchange.deviceToken = parsed.deviceToken
+            if let topic = parsed.headers.topic { connection.lastAPNsTopic = topic }
         }
         return exchange
     }

@@ -85,6 +85,11 @@ final class GatewayConnectionContext {
 
     private var lastAuthority: (authority: String, environment: APNsEnvironment)?
 
+    /// The `apns-topic` of the connection's last APNs request: the next request with the same
+    /// bytes shares this string instead of allocating its own (clients send one topic, or a
+    /// few, per connection).
+    var lastAPNsTopic: String?
+
     /// A fresh lower-case UUID.
     func makeUUID() -> String {
         random.uuidString()
