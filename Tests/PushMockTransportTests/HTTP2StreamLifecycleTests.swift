@@ -258,7 +258,8 @@ struct HTTP2StreamLifecycleTests {
         #expect(
             try setup.bookkeeping
                 == HTTP2StreamBookkeeping(
-                    inboundStreams: 200, outboundBodies: 0, completedStreams: 0, closedStreams: 0, delayedReplies: 100))
+                    inboundStreams: 200, outboundBodies: 0, completedStreams: 0, closedStreams: 0, delayedReplies: 100,
+                    libraryStreams: 200))
 
         for streamID in streams {
             try setup.client.submitReset(streamID: streamID, errorCode: .cancel)
@@ -300,6 +301,38 @@ struct HTTP2StreamLifecycleTests {
         try setup.pump()
         #expect(try setup.bookkeeping.delayedReplies == 5)
         setup.channel.pipeline.fireChannelInactive()
+        #expect(try setup.bookkeeping == .empty)
+        _ = try setup.channel.finish(acceptAlreadyClosed: true)
+    }
+
+    /// A PRIORITY frame (RFC 9113 §6.3): `streamID` depends on `dependency`, weight 16.
+    static func priorityFrame(streamID: Int32, dependsOn dependency: Int32, exclusive: Bool = false) -> [UInt8] {
+        let dependencyField = UInt32(dependency) | (exclusive ? 0x8000_0000 : 0)
+        return [0, 0, 5, 0x2, 0] + withUnsafeBytes(of: UInt32(streamID).bigEndian, Array.init)
+            + withUnsafeBytes(of: dependencyField.bigEndian, Array.init) + [15]
+    }
+
+    @Test("PRIORITY frames about closed streams are ignored (APNs ignores PRIORITY); no closed stream is kept for them")
+    func priorityFramesIgnored() throws {
+        let setup = try InProcess(responder: LifecycleResponder())
+        let first = try (0..<3).map { _ in try setup.send("/ok") }
+        try setup.pump()
+        #expect(first.allSatisfy { setup.client.inbound[$0]?.status == 200 })
+        #expect(try setup.bookkeeping == .empty)
+
+        var frames: [UInt8] = []
+        frames += Self.priorityFrame(streamID: first[0], dependsOn: first[1])
+        frames += Self.priorityFrame(streamID: first[1], dependsOn: first[2], exclusive: true)
+        frames += Self.priorityFrame(streamID: first[2], dependsOn: 0)
+        var buffer = ByteBufferAllocator().buffer(capacity: frames.count)
+        buffer.writeBytes(frames)
+        try setup.channel.writeInbound(buffer)
+        setup.channel.pipeline.fireChannelReadComplete()
+
+        let next = try setup.send("/ok")
+        try setup.pump()
+        #expect(setup.client.inbound[next]?.status == 200)
+        #expect(setup.client.receivedGoAway == nil)
         #expect(try setup.bookkeeping == .empty)
         _ = try setup.channel.finish(acceptAlreadyClosed: true)
     }

@@ -14,6 +14,9 @@ package struct HTTP2StreamBookkeeping: Hashable, Sendable, CustomStringConvertib
     package var delayedReplies: Int
     /// Streamed responses (Server-Sent Events) whose producer is still running.
     package var streamProducers: Int
+    /// Stream structures libnghttp2 itself still keeps among the last 1,024 client streams
+    /// (closed streams retained for RFC 7540 priorities would show here).
+    package var libraryStreams: Int
 
     package init(
         inboundStreams: Int,
@@ -21,7 +24,8 @@ package struct HTTP2StreamBookkeeping: Hashable, Sendable, CustomStringConvertib
         completedStreams: Int,
         closedStreams: Int,
         delayedReplies: Int,
-        streamProducers: Int = 0
+        streamProducers: Int = 0,
+        libraryStreams: Int = 0
     ) {
         self.inboundStreams = inboundStreams
         self.outboundBodies = outboundBodies
@@ -29,12 +33,13 @@ package struct HTTP2StreamBookkeeping: Hashable, Sendable, CustomStringConvertib
         self.closedStreams = closedStreams
         self.delayedReplies = delayedReplies
         self.streamProducers = streamProducers
+        self.libraryStreams = libraryStreams
     }
 
     /// Nothing is held for any stream.
     package static let empty = Self(inboundStreams: 0, outboundBodies: 0, completedStreams: 0, closedStreams: 0, delayedReplies: 0)
 
     package var description: String {
-        "inbound \(inboundStreams), outbound \(outboundBodies), completed \(completedStreams), closed \(closedStreams), delayed \(delayedReplies), streams \(streamProducers)"
+        "inbound \(inboundStreams), outbound \(outboundBodies), completed \(completedStreams), closed \(closedStreams), delayed \(delayedReplies), streams \(streamProducers), libnghttp2 \(libraryStreams)"
     }
 }

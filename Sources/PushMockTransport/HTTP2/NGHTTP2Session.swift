@@ -155,6 +155,11 @@ final class NGHTTP2Session {
             throw NGHTTP2Error(Int(optionResult), "nghttp2_option_new")
         }
         defer { nghttp2_option_del(option) }
+        // libnghttp2 1.52 keeps up to MAX_CONCURRENT_STREAMS closed streams in its stream map
+        // for the RFC 7540 priority tree, which RFC 9113 deprecated and APNs ignores; later
+        // libnghttp2 releases dropped the retention altogether. Kept, they made every stream
+        // lookup a walk over a map of a thousand stale entries.
+        nghttp2_option_set_no_closed_streams(option, 1)
         if let peerMaxConcurrentStreams {
             // Until the server's SETTINGS arrive, assume this many streams (RFC default: unlimited).
             nghttp2_option_set_peer_max_concurrent_streams(option, peerMaxConcurrentStreams)
@@ -252,8 +257,25 @@ final class NGHTTP2Session {
             outboundBodies: outbound.count,
             completedStreams: completed.count,
             closedStreams: closed.count,
-            delayedReplies: 0
+            delayedReplies: 0,
+            libraryStreams: libraryStreamCount(amongLast: 1024)
         )
+    }
+
+    /// How many of the peer's last `count` streams libnghttp2 still keeps a structure for.
+    /// There is no counting call in its API, so this looks each stream ID up (tests and
+    /// diagnostics only).
+    private func libraryStreamCount(amongLast count: Int32) -> Int {
+        guard let session else { return 0 }
+        var streamID = nghttp2_session_get_last_proc_stream_id(session)
+        var held = 0
+        var looked: Int32 = 0
+        while streamID > 0, looked < count {
+            if nghttp2_session_find_stream(session, streamID) != nil { held += 1 }
+            streamID -= 2
+            looked += 1
+        }
+        return held
     }
 
     var isOpen: Bool { session != nil }
