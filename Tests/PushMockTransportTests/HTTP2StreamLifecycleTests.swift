@@ -337,6 +337,40 @@ struct HTTP2StreamLifecycleTests {
         _ = try setup.channel.finish(acceptAlreadyClosed: true)
     }
 
+    @Test("stream structures reused after close carry nothing over: a HEAD, an oversized header list, a body")
+    func reusedStreamsStartClean() throws {
+        let setup = try InProcess(responder: LifecycleResponder())
+        // HEAD answers carry no DATA; a reused structure that kept `HEAD` would drop the next body.
+        let heads = try (0..<20).map { _ in
+            try setup.client.submitRequest(
+                method: "HEAD", path: "/body", scheme: "http", authority: "a", headers: HTTPHeaderList(), body: [])
+        }
+        try setup.pump()
+        #expect(heads.allSatisfy { setup.client.inbound[$0]?.status == 400 && setup.client.inbound[$0]?.body.isEmpty == true })
+        // Refused (431): a reused structure that stayed refused would swallow the next request.
+        var oversized = HTTPHeaderList()
+        oversized.append(name: "x-filler", value: String(repeating: "f", count: 20_000))
+        let refused = try setup.client.submitRequest(
+            method: "POST", path: "/ok", scheme: "http", authority: "a", headers: oversized, body: [1])
+        try setup.pump()
+        #expect(setup.client.inbound[refused]?.status == 431)
+        #expect(try setup.bookkeeping == .empty)
+
+        let posts = try (0..<40).map { index in try setup.send(index.isMultiple(of: 2) ? "/body" : "/ok") }
+        try setup.pump()
+        for (index, stream) in posts.enumerated() {
+            let response = setup.client.inbound[stream]
+            if index.isMultiple(of: 2) {
+                #expect(response?.status == 400)
+                #expect(response?.body == Array(#"{"reason":"BadDeviceToken"}"#.utf8))
+            } else {
+                #expect(response?.status == 200)
+            }
+        }
+        #expect(try setup.bookkeeping == .empty)
+        _ = try setup.channel.finish(acceptAlreadyClosed: true)
+    }
+
     @Test("answers with bodies, resets and delays on one in-process connection leave nothing behind")
     func mixedInProcess() throws {
         let responder = LifecycleResponder(delay: .milliseconds(5))

@@ -133,6 +133,7 @@ enum NGHTTP2Callbacks {
             session.outbound.removeValue(forKey: streamID)
             if session.role == .server, let stream = session.inbound.removeValue(forKey: streamID) {
                 session.releaseBody(of: stream)
+                session.recycle(stream)
             }
             session.closed.append((streamID, errorCode))
         }

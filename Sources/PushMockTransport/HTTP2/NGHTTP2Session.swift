@@ -50,6 +50,22 @@ final class InboundStream {
     @exclusivity(unchecked) var isDelivered = false
 
     init() {}
+
+    /// Back to the state of a new stream, for reuse by the next stream of the connection
+    /// (see ``NGHTTP2Session/recycle(_:)``). Every stored property is reset here.
+    func reset() {
+        method = nil
+        path = nil
+        authority = nil
+        scheme = nil
+        status = nil
+        headers = HTTPHeaderList()
+        body = []
+        bodyByteCount = 0
+        isComplete = false
+        isRefused = false
+        isDelivered = false
+    }
 }
 
 /// The outbound body of a stream, read by libnghttp2 through the data provider callback,
@@ -100,6 +116,11 @@ final class NGHTTP2Session {
     /// Messages being received, by stream. (This and the three below: unchecked for the
     /// reason ``InboundStream`` gives.)
     @exclusivity(unchecked) var inbound = StreamTable<InboundStream>()
+    /// Stream structures of closed streams, reset, for the next streams: allocating one per
+    /// stream and freeing it at close was a `malloc`, a `free` and an object's set-up and
+    /// tear-down per request. Bounded by ``maximumSpareStreams``.
+    @exclusivity(unchecked) private var spareStreams: [InboundStream] = []
+    private static let maximumSpareStreams = 128
     /// Streams whose inbound message completed since the application last looked, in order.
     @exclusivity(unchecked) var completed: [Int32] = []
     /// Streams closed since the application last looked, with the RST_STREAM/GOAWAY code.
@@ -201,6 +222,7 @@ final class NGHTTP2Session {
             self.session = nil
         }
         inbound.removeAll()
+        spareStreams.removeAll()
         outbound.removeAll()
         completed.removeAll()
         closed.removeAll()
@@ -225,6 +247,15 @@ final class NGHTTP2Session {
     }
 
     /// Gives back what `stream` holds of the connection's and the server's body budgets.
+    /// Keeps a closed stream's structure for the next stream. Called once the stream has left
+    /// ``inbound``; nothing else holds stream structures across libnghttp2 calls.
+    func recycle(_ stream: InboundStream) {
+        guard spareStreams.count < Self.maximumSpareStreams else { return }
+        releaseBody(of: stream)
+        stream.reset()
+        spareStreams.append(stream)
+    }
+
     func releaseBody(of stream: InboundStream) {
         let count = stream.body.count
         guard count > 0 else { return }
@@ -352,7 +383,7 @@ final class NGHTTP2Session {
         if let existing = inbound[streamID] {
             stream = existing
         } else if role == .server {
-            stream = InboundStream()
+            stream = spareStreams.popLast() ?? InboundStream()
             inbound[streamID] = stream
         } else {
             return
