@@ -97,6 +97,13 @@ protocol EndpointExchange {
 extension EndpointExchange {
     var deferredReply: (@Sendable () async -> HTTPReply)? { nil }
 
+    /// Moves the reply out, leaving `nil` (a swap: nothing retained or released).
+    mutating func takeReply() -> HTTPReply? {
+        var taken: HTTPReply?
+        swap(&taken, &reply)
+        return taken
+    }
+
     /// Whether a step has answered. Tested in place: `reply == nil` copied the reply (a
     /// multi-payload enum inside) through its value witnesses to compare it, four times per
     /// request (≈ 0.3 % of the gateway's samples).

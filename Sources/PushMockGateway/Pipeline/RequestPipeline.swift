@@ -70,14 +70,47 @@ extension GatewayConnection {
         if !exchange.isAnswered { endpoint.validate(&exchange, in: context) }
         if !exchange.isAnswered { endpoint.applyState(&exchange, in: context) }
 
-        var reply =
-            exchange.reply
-            ?? {
-                // Every endpoint answers by its state step at the latest; this is the one place a
-                // missing answer would surface.
-                logger.error("endpoint left a request unanswered", metadata: ["path": "\(exchange.request.path)"])
-                return Self.internalErrorReply()
-            }()
+        // Read, not copied: the reply stays in the exchange until the record and the later steps
+        // have read it, and then moves to the batch (below). Copying it out here cost a retain
+        // per buffer in it now and a release when the exchange went.
+        let injectedDelay = (exchange.reply?.delay ?? .zero) + (fault?.delay ?? .zero)
+
+        // The record is filled in where it stays, the batch's array (see
+        // `GatewayEndpoint.record`), and every later step changes it there.
+        let slot = batch.records.count
+        batch.records.append(Self.blankRecord)
+        if endpoint.record(
+            exchange, in: context, latencyMicroseconds: Self.microseconds(since: started) + injectedDelay.wholeMicroseconds,
+            into: &batch.records[slot])
+        {
+            let reachesDevice =
+                exchange.isAccepted && playback == nil && (fault?.action.effect ?? .normalAnswer) == .normalAnswer
+            if reachesDevice {
+                let notes = endpoint.lint(exchange, in: context)
+                if !notes.isEmpty { batch.records[slot].notification?.lint = notes }
+                let before = batch.deliveries.count
+                endpoint.appendDeliveries(of: exchange, in: context, to: &batch.deliveries)
+                for _ in before..<batch.deliveries.count { batch.deliveryRecords.append(slot) }
+                for annotator in context.annotators { annotator.annotate(&batch.records[slot]) }
+            }
+            if let fault { Self.annotate(&batch.records[slot], with: fault) }
+            if let playback { Self.annotate(&batch.records[slot], with: playback) }
+        } else {
+            batch.records.removeLast()
+        }
+
+        if let deferred = exchange.deferredReply {
+            batch.waiting.append((batch.replies.count, deferred))
+        }
+        var reply: HTTPReply
+        if let answer = exchange.takeReply() {
+            reply = answer
+        } else {
+            // Every endpoint answers by its state step at the latest; this is the one place a
+            // missing answer would surface.
+            logger.error("endpoint left a request unanswered", metadata: ["path": "\(exchange.request.path)"])
+            reply = Self.internalErrorReply()
+        }
         if let fault {
             if case .settings(let streams) = fault.action {
                 reply.settings.append(.maxConcurrentStreams(streams))
@@ -86,37 +119,8 @@ extension GatewayConnection {
                 reply.delay = (reply.delay ?? .zero) + delay
             }
         }
-        if let deferred = exchange.deferredReply {
-            batch.waiting.append((batch.replies.count, deferred))
-        }
-        let injectedDelay = reply.delay.map { $0.wholeMicroseconds } ?? 0
-        // Moved, not copied: copying an `HTTPReply` goes through its multi-payload enum's value
-        // witnesses (≈ 0.4 % of the default server's samples per copy).
+        // Moved, not copied: copying an `HTTPReply` retains every buffer in it.
         batch.replies.append(consume reply)
-
-        // The record is filled in where it stays, the batch's array (see
-        // `GatewayEndpoint.record`), and every later step changes it there.
-        let slot = batch.records.count
-        batch.records.append(Self.blankRecord)
-        guard
-            endpoint.record(
-                exchange, in: context, latencyMicroseconds: Self.microseconds(since: started) + injectedDelay,
-                into: &batch.records[slot])
-        else {
-            batch.records.removeLast()
-            return
-        }
-        let reachesDevice = exchange.isAccepted && playback == nil && (fault?.action.effect ?? .normalAnswer) == .normalAnswer
-        if reachesDevice {
-            let notes = endpoint.lint(exchange, in: context)
-            if !notes.isEmpty { batch.records[slot].notification?.lint = notes }
-            let before = batch.deliveries.count
-            endpoint.appendDeliveries(of: exchange, in: context, to: &batch.deliveries)
-            for _ in before..<batch.deliveries.count { batch.deliveryRecords.append(slot) }
-            for annotator in context.annotators { annotator.annotate(&batch.records[slot]) }
-        }
-        if let fault { Self.annotate(&batch.records[slot], with: fault) }
-        if let playback { Self.annotate(&batch.records[slot], with: playback) }
     }
 
     /// Where each record starts: copying it is cheaper than building `ExchangeRecord()`, which
