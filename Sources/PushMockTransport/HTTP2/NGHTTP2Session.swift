@@ -178,8 +178,9 @@ final class NGHTTP2Session {
         defer { nghttp2_option_del(option) }
         // libnghttp2 1.52 keeps up to MAX_CONCURRENT_STREAMS closed streams in its stream map
         // for the RFC 7540 priority tree, which RFC 9113 deprecated and APNs ignores; later
-        // libnghttp2 releases dropped the retention altogether. Kept, they made every stream
-        // lookup a walk over a map of a thousand stale entries.
+        // libnghttp2 releases dropped the retention altogether. Kept, they filled each
+        // connection's stream map with up to a thousand stale entries, and its lookups missed
+        // the cache (`nghttp2_map_find`: 1.4 % of the default server's samples, 0.3 % without).
         nghttp2_option_set_no_closed_streams(option, 1)
         if let peerMaxConcurrentStreams {
             // Until the server's SETTINGS arrive, assume this many streams (RFC default: unlimited).
@@ -246,16 +247,16 @@ final class NGHTTP2Session {
         return nil
     }
 
-    /// Gives back what `stream` holds of the connection's and the server's body budgets.
     /// Keeps a closed stream's structure for the next stream. Called once the stream has left
-    /// ``inbound``; nothing else holds stream structures across libnghttp2 calls.
+    /// ``inbound`` and its body was released; nothing else holds stream structures across
+    /// libnghttp2 calls.
     func recycle(_ stream: InboundStream) {
         guard spareStreams.count < Self.maximumSpareStreams else { return }
-        releaseBody(of: stream)
         stream.reset()
         spareStreams.append(stream)
     }
 
+    /// Gives back what `stream` holds of the connection's and the server's body budgets.
     func releaseBody(of stream: InboundStream) {
         let count = stream.body.count
         guard count > 0 else { return }
