@@ -337,10 +337,11 @@ struct HTTP2StreamLifecycleTests {
         _ = try setup.channel.finish(acceptAlreadyClosed: true)
     }
 
-    @Test("stream structures reused after close carry nothing over: a HEAD, an oversized header list, a body")
+    @Test("stream structures reused after close carry nothing over: after HEADs and a refused (431) request, POSTs get their bodies")
     func reusedStreamsStartClean() throws {
         let setup = try InProcess(responder: LifecycleResponder())
-        // HEAD answers carry no DATA; a reused structure that kept `HEAD` would drop the next body.
+        // HEAD answers carry no DATA. (The method itself is set anew for every stream; the
+        // flags below are what a reused structure could carry over.)
         let heads = try (0..<20).map { _ in
             try setup.client.submitRequest(
                 method: "HEAD", path: "/body", scheme: "http", authority: "a", headers: HTTPHeaderList(), body: [])
