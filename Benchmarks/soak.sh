@@ -28,7 +28,10 @@
 #      minute the Expo receipt store is full (and at least three minutes remain): the last minute's RSS is
 #      within RSS_TOLERANCE % (default 10) and the descriptor count within FD_TOLERANCE (default
 #      8). p99 is reported, not judged (other builds share this machine);
-#   8. writes the per-minute table as JSON to RESULTS and kills everything it started on exit.
+#   8. after the last minute, waits (up to 75 s) for `serve` to give free heap memory back
+#      after its quiet period and reports the RSS then, which tells memory the gateway holds
+#      from memory the allocator kept after the load (reported, not judged);
+#   9. writes the per-minute table as JSON to RESULTS and kills everything it started on exit.
 #
 # Usage:  Benchmarks/soak.sh [--skip-build]
 # Environment:
@@ -253,11 +256,25 @@ for minute in $(seq 1 "$MINUTES"); do
     rm -f "$work"/m"$minute".*.tsv
 done
 
+# ---------------------------------------------------------------- after the load
+# `serve` gives free heap memory back after 30 s without exchanges (checked every 30 s, so
+# within 60 s): the resident set then tells memory the gateway holds from memory the allocator
+# kept after the load.
+journal_seq="$(curl -s "$base/_pushmock/recordings?limit=1" | jq -r '(.records // .)[0].seq // 0' 2>/dev/null || echo 0)"
+returned_bytes() { curl -s "$base/metrics" | awk '/^pushmock_memory_returned_bytes_total / { printf "%d", $2 }'; }
+idle_returned=0
+for _ in $(seq 1 75); do
+    sleep 1
+    idle_returned="$(returned_bytes)"
+    [[ "${idle_returned:-0}" -gt 0 ]] && break
+done
+idle_rss=$(rss_kb)
+log "after the load: RSS $(( idle_rss / 1024 )) MiB once idle, $(( ${idle_returned:-0} / 1048576 )) MiB given back to the system"
+
 # ---------------------------------------------------------------- verdict
 mkdir -p "$(dirname "$RESULTS")"
-journal_seq="$(curl -s "$base/_pushmock/recordings?limit=1" | jq -r '(.records // .)[0].seq // 0' 2>/dev/null || echo 0)"
-printf '{"max_rps":%s,"target_rps":%s,"minutes":%s,"journal_last_seq":%s,"rows":[%s]}\n' "$max_rps" "$target" "$MINUTES" \
-    "${journal_seq:-0}" "$(IFS=,; echo "${rows[*]}")" >"$RESULTS"
+printf '{"max_rps":%s,"target_rps":%s,"minutes":%s,"journal_last_seq":%s,"idle_rss_kib":%s,"idle_returned_bytes":%s,"rows":[%s]}\n' \
+    "$max_rps" "$target" "$MINUTES" "${journal_seq:-0}" "$idle_rss" "${idle_returned:-0}" "$(IFS=,; echo "${rows[*]}")" >"$RESULTS"
 python3 - "$RESULTS" "$RSS_TOLERANCE" "$FD_TOLERANCE" <<'PY'
 import json, sys
 data = json.load(open(sys.argv[1])); rss_tol, fd_tol = float(sys.argv[2]), int(sys.argv[3])

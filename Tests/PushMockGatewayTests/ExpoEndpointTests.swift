@@ -759,4 +759,31 @@ struct ExpoReceiptStoreTests {
         #expect(store.receipts(for: ids, now: now + .seconds(61)) { _ in .ok }.isEmpty)
         #expect(store.count == 0)
     }
+
+    @Test(
+        "a long run holds at most `capacity` receipts and ids, whatever expires on the way",
+        arguments: [1, 7, 2_000])
+    func longRunStaysBounded(capacity: Int) {
+        let store = ExpoReceiptStore(capacity: capacity)
+        var now = Timestamp(millisecondsSince1970: 1_000_000)
+        var issued: [ExpoReceiptID] = []
+        for round in 0..<(10 * capacity + 3) {
+            let id = ExpoReceiptID("id-\(round)")
+            // Every fifth receipt expires at once and is dropped when read.
+            let lifetime: Duration = round % 5 == 0 ? .zero : .seconds(3600)
+            let entry = ExpoReceiptStore.Entry(
+                token: ExpoTokenID("t"), issuedAt: now, availableAt: now, expiresAt: now + lifetime)
+            store.issue([(id, entry)], now: now)
+            issued.append(id)
+            if round % 5 == 0 { #expect(store.receipts(for: [id], now: now) { _ in .ok }.isEmpty) }
+            #expect(store.count <= capacity)
+            #expect(store.trackedIDCount <= capacity)
+            now = now + .milliseconds(1)
+        }
+        // The newest `capacity` are the ones kept (less the expired ones among them).
+        let newest = issued.suffix(capacity)
+        let kept = store.receipts(for: Array(newest), now: now) { _ in .ok }.map(\.id)
+        #expect(kept == newest.filter { Int($0.rawValue.dropFirst(3))! % 5 != 0 })
+        #expect(store.receipts(for: Array(issued.dropLast(capacity)), now: now) { _ in .ok }.isEmpty)
+    }
 }

@@ -37,7 +37,12 @@ package final class ExpoReceiptStore: Sendable {
 
     private struct Contents {
         var entries: [String: Entry] = [:]
-        /// Ids in the order they were issued, from `head` on (for dropping the oldest).
+        /// The ids in the order they were issued, as a ring of at most `capacity` (the oldest
+        /// at `head` once it is full), for dropping the oldest. Ids whose receipts expired stay
+        /// until their turn comes. A ring, because the array this replaced kept the dropped
+        /// ids until it was twice the store's size and then rebuilt itself: a sawtooth of up
+        /// to a hundred thousand strings that the soak saw as growth (`Benchmarks/README.md`,
+        /// twenty-fourth session).
         var order: [String] = []
         var head = 0
         var nextSweep: Timestamp?
@@ -55,33 +60,19 @@ package final class ExpoReceiptStore: Sendable {
     package func issue(_ issued: [(id: ExpoReceiptID, entry: Entry)], now: Timestamp) {
         guard !issued.isEmpty else { return }
         contents.withLock { contents in
-            for (id, entry) in issued {
-                if contents.entries.updateValue(entry, forKey: id.rawValue) == nil {
+            for (id, entry) in issued where contents.entries.updateValue(entry, forKey: id.rawValue) == nil {
+                if contents.order.count < capacity {
                     contents.order.append(id.rawValue)
+                } else {
+                    contents.entries[contents.order[contents.head]] = nil
+                    contents.order[contents.head] = id.rawValue
+                    contents.head = contents.head + 1 == capacity ? 0 : contents.head + 1
                 }
             }
-            while contents.entries.count > capacity, contents.head < contents.order.count {
-                contents.entries[contents.order[contents.head]] = nil
-                contents.head += 1
-            }
-            if let sweep = contents.nextSweep, sweep > now {
-                Self.compact(&contents)
-                return
-            }
+            if let sweep = contents.nextSweep, sweep > now { return }
             contents.entries = contents.entries.filter { $0.value.expiresAt > now }
             contents.nextSweep = now + .seconds(3600)
-            Self.compact(&contents)
         }
-    }
-
-    /// Drops the consumed front of `order` and ids no longer stored, once it is mostly waste.
-    private static func compact(_ contents: inout Contents) {
-        guard contents.order.count > 1024, contents.order.count - contents.head > 0,
-            contents.order.count > 2 * contents.entries.count || contents.head > contents.order.count / 2
-        else { return }
-        let entries = contents.entries
-        contents.order = contents.order[contents.head...].filter { entries[$0] != nil }
-        contents.head = 0
     }
 
     /// The receipts of `ids` that are available and not expired at `now`, in request order
@@ -114,6 +105,9 @@ package final class ExpoReceiptStore: Sendable {
     }
 
     package var count: Int { contents.withLock { $0.entries.count } }
+
+    /// How many ids the issue order holds (at most ``capacity``), for tests.
+    package var trackedIDCount: Int { contents.withLock { $0.order.count } }
 
     package func removeAll() {
         contents.withLock { $0 = Contents() }
