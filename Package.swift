@@ -392,6 +392,8 @@ let package = Package(
             name: "PushMockCLITests",
             dependencies: [
                 "PushMockTestSupport",
+                "PushMockAuth",
+                "PushMockSender",
                 "PushMockToolkit",
                 "pushmock",
                 "PushMockGateway",

@@ -1,4 +1,7 @@
 import Foundation
+import PushMockAuth
+import PushMockCore
+import PushMockSender
 import Testing
 
 /// How `pushmock serve` HPACK-encodes the response headers whose values are new in every
@@ -116,6 +119,113 @@ struct HPACKIndexingTests {
             }
             // Two entries from the first response, none added after it.
             #expect(responses.map(\.tableEntries) == Array(repeating: 2, count: count))
+        }
+    }
+
+    /// A cleartext HTTP/2 server (Python `h2`) that answers `count` requests with 200 and then
+    /// prints, per request, the `apns-id` it carried (with whether it was a never-indexed
+    /// literal) and how many entries the server's HPACK decoder table held afterwards. It
+    /// prints its port first.
+    static let serverScript = #"""
+        import json, socket, sys
+        import h2.config, h2.connection, h2.events
+
+        count = int(sys.argv[1])
+        listener = socket.socket()
+        listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        listener.bind(("127.0.0.1", 0))
+        listener.listen(4)
+        listener.settimeout(120)
+        print(listener.getsockname()[1], flush=True)
+        sock, _ = listener.accept()
+        sock.settimeout(120)
+        conn = h2.connection.H2Connection(config=h2.config.H2Configuration(client_side=False, header_encoding="utf-8"))
+        conn.initiate_connection()
+        sock.sendall(conn.data_to_send())
+        requests = []
+        while len(requests) < count:
+            data = sock.recv(65536)
+            if not data:
+                break
+            for event in conn.receive_data(data):
+                if isinstance(event, h2.events.RequestReceived):
+                    ids = [[value, type(field).__name__ == "NeverIndexedHeaderTuple"]
+                           for field in event.headers for (name, value) in [field] if name == "apns-id"]
+                    requests.append({"apnsID": ids, "tableEntries": len(conn.decoder.header_table.dynamic_entries)})
+                    conn.send_headers(event.stream_id, [(":status", "200"), ("apns-id", ids[0][0] if ids else "none")], end_stream=True)
+                elif isinstance(event, h2.events.DataReceived):
+                    conn.acknowledge_received_data(event.flow_controlled_length, event.stream_id)
+            sock.sendall(conn.data_to_send())
+        print(json.dumps(requests), flush=True)
+        """#
+
+    struct ReceivedRequest: Decodable {
+        let apnsID: [[HPACKIndexingTests.Response.Field]]
+        let tableEntries: Int
+    }
+
+    @Test("the sender's apns-id: indexed once per connection, never-indexed literals after, the server's table stays put")
+    func perRequestAPNsIDsDoNotChurnTheTable() async throws {
+        let probe = try await run(Self.python, ["-c", "import h2, hpack"])
+        try #require(probe.status == 0, "h2 and hpack are required in \(Self.python) (scripts/test installs them): \(probe.error)")
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("hpack-client-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let scriptPath = directory.appendingPathComponent("h2_server.py").path
+        try Self.serverScript.write(toFile: scriptPath, atomically: true, encoding: .utf8)
+
+        let count = 6
+        let server = Process()
+        server.executableURL = URL(fileURLWithPath: Self.python)
+        server.arguments = [scriptPath, String(count)]
+        let output = Pipe()
+        server.standardOutput = output
+        try server.run()
+        defer { if server.isRunning { server.terminate() } }
+        let reader = output.fileHandleForReading
+        var portLine = ""
+        while !portLine.hasSuffix("\n"), let byte = try reader.read(upToCount: 1), !byte.isEmpty {
+            portLine += String(decoding: byte, as: UTF8.self)
+        }
+        let port = try #require(Int(portLine.trimmingCharacters(in: .whitespacesAndNewlines)), "port line: \(portLine)")
+
+        let configuration = APNsSenderConfiguration(
+            server: try .custom(url: "http://127.0.0.1:\(port)"),
+            authentication: .token(.generate(keyID: "KEY0000001", teamID: "TEAM000001")),
+            defaultTopic: "com.example",
+            connection: ConnectionConfiguration(maximumConnections: 1)
+        )
+        let ids = (0..<count).map { index in index == 2 ? nil : "3f7c2a9e-0b6d-4c1e-9a57-2d8e41f0c6b\(index)" }
+        try await withAPNsSender(configuration: configuration) { sender in
+            // One after another, so the server sees them in this order on one connection.
+            for id in ids {
+                let result = await sender.send(
+                    APNsNotification(
+                        deviceToken: String(repeating: "ab", count: 32), payload: APNsPayload(alert: .init(title: "Hi", body: "HPACK")),
+                        apnsID: id))
+                #expect(result.outcome.isAccepted, "\(result)")
+            }
+        }
+        let report = try reader.readToEnd() ?? Data()
+        server.waitUntilExit()
+        let requests = try JSONDecoder().decode([ReceivedRequest].self, from: report)
+        try #require(requests.count == count, "\(String(decoding: report, as: UTF8.self))")
+        var tableAfterFirst: Int?
+        for (index, request) in requests.enumerated() {
+            guard let id = ids[index] else {
+                #expect(request.apnsID.isEmpty, "request \(index) sent no apns-id")
+                continue
+            }
+            let field = try #require(request.apnsID.first, "request \(index)")
+            #expect(field.first?.text == id)
+            // The first on the connection goes into the table (so later ones name it by
+            // index); every later one is a never-indexed literal.
+            #expect(field.last?.flag == (index > 0), "request \(index) apns-id")
+            if index == 0 {
+                tableAfterFirst = request.tableEntries
+            } else {
+                #expect(request.tableEntries == tableAfterFirst, "request \(index) added to the server's table")
+            }
         }
     }
 }

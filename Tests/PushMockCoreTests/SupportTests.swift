@@ -19,6 +19,63 @@ struct SupportTests {
         #expect(list != HTTPHeaderList([("apns-topic", "a")]))
     }
 
+    @Test(
+        "header list: one arena whatever the growth path — fields and bytes survive every table growth",
+        arguments: [(0, 0), (1, 4), (3, 64), (8, 0), (40, 2_000)] as [(Int, Int)]
+    )
+    func headerListGrowth(reservedFields: Int, reservedBytes: Int) {
+        var list = HTTPHeaderList(fields: reservedFields, bytes: reservedBytes)
+        var expected: [(String, String)] = []
+        for index in 0..<37 {
+            let name = "x-field-\(index)"
+            let value = String(repeating: "v", count: index * 7) + (index.isMultiple(of: 5) ? "é" : "")
+            if index.isMultiple(of: 2) {
+                list.append(name: name, value: value)
+            } else {
+                name.utf8.withContiguousStorageIfAvailable { name in
+                    value.utf8.withContiguousStorageIfAvailable { value in
+                        list.append(name: UnsafeRawBufferPointer(name), value: UnsafeRawBufferPointer(value))
+                    }
+                }
+            }
+            expected.append((name, value))
+            #expect(list.count == index + 1)
+            #expect(list.name(at: 0) == "x-field-0" && list.value(at: index) == value)
+        }
+        #expect(list.pairs.map(\.name) == expected.map(\.0))
+        #expect(list.pairs.map(\.value) == expected.map(\.1))
+        #expect(list.byteCount == expected.reduce(0) { $0 + $1.0.utf8.count + $1.1.utf8.count })
+        let rebuilt = HTTPHeaderList(expected)
+        #expect(list == rebuilt && list.hashValue == rebuilt.hashValue)
+
+        // The ranges index the arena `withUnsafeStorage` lends, as the HTTP/2 encoder reads it.
+        list.withUnsafeStorage { storage in
+            for index in list.indices {
+                #expect(Array(storage[list.nameRange(at: index)]) == Array(expected[index].0.utf8))
+                #expect(Array(storage[list.valueRange(at: index)]) == Array(expected[index].1.utf8))
+            }
+        }
+        var visited: [(String, String)] = []
+        list.forEachField { name, value in
+            visited.append((String(decoding: name, as: UTF8.self), String(decoding: value, as: UTF8.self)))
+        }
+        #expect(visited.map(\.0) == expected.map(\.0) && visited.map(\.1) == expected.map(\.1))
+
+        // A copy is a value: appending to it leaves the original alone.
+        var copy = list
+        copy.append(name: "x-late", value: "1")
+        #expect(copy.count == 38 && list.count == 37 && copy.first(named: "x-late") == "1" && list.first(named: "x-late") == nil)
+
+        list.removeAll()
+        #expect(list.isEmpty && list.byteCount == 0 && list != copy)
+        list.append(name: "apns-topic", value: "again")
+        #expect(list == HTTPHeaderList([("apns-topic", "again")]))
+        list.removeAll(keepingCapacity: false)
+        #expect(list.isEmpty && list.byteCount == 0)
+        list.append(.apnsTopic, value: "third")
+        #expect(list.first(.apnsTopic) == "third" && list.count == 1)
+    }
+
     @Test("replacing values: in one pass, in order, sharing the list when nothing changes")
     func replacingValues() {
         let list = HTTPHeaderList([("authorization", "bearer secret"), ("x", "1"), ("cookie", "c=1"), ("x", "é"), ("cookie", "")])

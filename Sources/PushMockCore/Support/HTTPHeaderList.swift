@@ -20,7 +20,7 @@ import Darwin
 /// Names are stored as given; the HTTP/2 transport guarantees lower case, the HTTP/1.1
 /// transport lower-cases them before appending.
 public struct HTTPHeaderList: Sendable, Hashable, RandomAccessCollection, ExpressibleByArrayLiteral {
-    /// One field's byte ranges inside ``storage``.
+    /// One field's byte ranges, relative to the start of the names and values.
     @usableFromInline
     struct Span: Sendable, Hashable {
         @usableFromInline var nameStart: UInt32
@@ -36,44 +36,80 @@ public struct HTTPHeaderList: Sendable, Hashable, RandomAccessCollection, Expres
 
         @inlinable var valueStart: Int { Int(nameStart) + Int(nameLength) }
         @inlinable var end: Int { valueStart + Int(valueLength) }
+
+        /// Bytes one span takes in the table.
+        @inlinable static var size: Int { 12 }
     }
 
+    /// One allocation for everything: a table of `spanCapacity` spans (``Span/size`` bytes
+    /// each, the first `fieldCount` in use), then every name and value.
+    ///
+    /// Two arrays (bytes and spans) were two allocations per list, and every request and every
+    /// response makes one: four of the gateway's ten allocations per APNs request.
     @usableFromInline var storage: [UInt8]
-    @usableFromInline var spans: [Span]
+    @usableFromInline var fieldCount: UInt32
+    @usableFromInline var spanCapacity: UInt32
 
-    /// An empty list with room for a typical APNs request.
+    /// Where names and values start in ``storage``.
+    @inlinable var bytesStart: Int { Int(spanCapacity) &* Span.size }
+
+    /// An empty list (it allocates on the first append).
     public init() {
         self.storage = []
-        self.spans = []
+        self.fieldCount = 0
+        self.spanCapacity = 0
     }
 
-    /// An empty list with room for `fields` fields of `bytes` bytes in total (one allocation
-    /// each, sized exactly).
-    ///
-    /// Through `reserveCapacity`, which the compiler specialises for `Span`:
-    /// `Array(unsafeUninitializedCapacity:)` allocates through a standard-library entry point
-    /// that is not inlinable, so for an element type of ours it looked up the storage class's
-    /// generic metadata in the runtime's table on every call (≈ 2 % of the gateway's and of
-    /// the sender's samples: every request and response makes a list).
+    /// An empty list with room for `fields` fields of `bytes` bytes in total, in one
+    /// allocation sized exactly.
     @inlinable
     public init(fields: Int, bytes: Int) {
         self.storage = []
-        self.spans = []
-        storage.reserveCapacity(bytes)
-        spans.reserveCapacity(fields)
+        self.fieldCount = 0
+        self.spanCapacity = 0
+        reserveCapacity(fields: fields, bytes: bytes)
     }
 
     /// Reserves space so that appending a request's headers does not reallocate.
+    @inlinable
     public mutating func reserveCapacity(fields: Int, bytes: Int) {
-        storage.reserveCapacity(bytes)
-        spans.reserveCapacity(fields)
+        if fields > Int(spanCapacity) {
+            growSpanTable(to: fields, reservingBytes: bytes)
+        } else {
+            storage.reserveCapacity(bytesStart + bytes)
+        }
+    }
+
+    /// Rebuilds the storage with a table of `capacity` spans and room for `bytes` bytes of
+    /// names and values (at least those already there).
+    @usableFromInline
+    mutating func growSpanTable(to capacity: Int, reservingBytes bytes: Int) {
+        let usedBytes = storage.count - bytesStart
+        let tableBytes = capacity * Span.size
+        var grown: [UInt8] = []
+        grown.reserveCapacity(tableBytes + Swift.max(bytes, usedBytes))
+        storage.withUnsafeBytes { old in
+            let usedTable = Int(fieldCount) * Span.size
+            if usedTable > 0 { grown.append(contentsOf: UnsafeRawBufferPointer(rebasing: old[0..<usedTable])) }
+            grown.append(contentsOf: repeatElement(0, count: tableBytes - usedTable))
+            if usedBytes > 0 { grown.append(contentsOf: UnsafeRawBufferPointer(rebasing: old[bytesStart...])) }
+        }
+        storage = grown
+        spanCapacity = UInt32(truncatingIfNeeded: capacity)
+    }
+
+    /// The span of field `index` (bounds-checked like an array).
+    @inlinable
+    func span(at index: Int) -> Span {
+        precondition(index >= 0 && index < Int(fieldCount), "header field index out of range")
+        return storage.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: index &* Span.size, as: Span.self) }
     }
 
     public typealias Element = HeaderField
     public typealias Index = Int
 
     @inlinable public var startIndex: Int { 0 }
-    @inlinable public var endIndex: Int { spans.count }
+    @inlinable public var endIndex: Int { Int(fieldCount) }
 
     /// The field at `index`, as strings.
     public subscript(position: Int) -> HeaderField {
@@ -87,10 +123,19 @@ public struct HTTPHeaderList: Sendable, Hashable, RandomAccessCollection, Expres
         }
     }
 
-    /// Whether `other` holds the same fields in the same order, byte for byte (one `memcmp`;
+    /// Whether `other` holds the same fields in the same order, byte for byte (two `memcmp`s;
     /// `==` compares the bytes one by one).
     package func hasSameFields(as other: HTTPHeaderList) -> Bool {
-        spans == other.spans && storage.hasSameBytes(as: other.storage)
+        guard fieldCount == other.fieldCount, byteCount == other.byteCount else { return false }
+        return storage.withUnsafeBytes { mine in
+            other.storage.withUnsafeBytes { theirs in
+                let table = Int(fieldCount) * Span.size
+                return UnsafeRawBufferPointer(rebasing: mine[0..<table]).hasSameBytes(
+                    as: UnsafeRawBufferPointer(rebasing: theirs[0..<table]))
+                    && UnsafeRawBufferPointer(rebasing: mine[bytesStart...]).hasSameBytes(
+                        as: UnsafeRawBufferPointer(rebasing: theirs[other.bytesStart...]))
+            }
+        }
     }
 
     /// A copy in which each field for which `replacement` returns a value carries that value
@@ -99,20 +144,20 @@ public struct HTTPHeaderList: Sendable, Hashable, RandomAccessCollection, Expres
     public func replacingValues(_ replacement: (_ index: Int) -> String?) -> HTTPHeaderList {
         var index = 0
         var first: String?
-        while index < spans.count {
+        while index < count {
             first = replacement(index)
             if first != nil { break }
             index += 1
         }
         guard var value = first else { return self }
         // Room for one replacement of this length: more grow the storage once or twice.
-        var copy = HTTPHeaderList(fields: spans.count, bytes: storage.count + value.utf8.count)
-        storage.withUnsafeBytes { bytes in
+        var copy = HTTPHeaderList(fields: count, bytes: byteCount + value.utf8.count)
+        withUnsafeStorage { storage in
+            let bytes = UnsafeRawBufferPointer(storage)
             func field(_ position: Int) -> (name: UnsafeRawBufferPointer, value: UnsafeRawBufferPointer) {
-                let span = spans[position]
-                return (
-                    UnsafeRawBufferPointer(rebasing: bytes[Int(span.nameStart)..<span.valueStart]),
-                    UnsafeRawBufferPointer(rebasing: bytes[span.valueStart..<span.end])
+                (
+                    UnsafeRawBufferPointer(rebasing: bytes[nameRange(at: position)]),
+                    UnsafeRawBufferPointer(rebasing: bytes[valueRange(at: position)])
                 )
             }
             for position in 0..<index {
@@ -120,7 +165,7 @@ public struct HTTPHeaderList: Sendable, Hashable, RandomAccessCollection, Expres
                 copy.append(name: name, value: original)
             }
             value.withUTF8 { copy.append(name: field(index).name, value: UnsafeRawBufferPointer($0)) }
-            for position in (index + 1)..<spans.count {
+            for position in (index + 1)..<count {
                 let (name, original) = field(position)
                 if var replaced = replacement(position) {
                     replaced.withUTF8 { copy.append(name: name, value: UnsafeRawBufferPointer($0)) }
@@ -141,38 +186,54 @@ public struct HTTPHeaderList: Sendable, Hashable, RandomAccessCollection, Expres
     }
 
     /// The number of fields.
-    @inlinable public var count: Int { spans.count }
+    @inlinable public var count: Int { Int(fieldCount) }
 
     /// Whether there are no fields.
-    @inlinable public var isEmpty: Bool { spans.isEmpty }
+    @inlinable public var isEmpty: Bool { fieldCount == 0 }
 
     /// Total bytes of names and values.
-    @inlinable public var byteCount: Int { storage.count }
+    @inlinable public var byteCount: Int { storage.count - bytesStart }
+
+    /// Records the span of a field whose name and value were just appended from `start`.
+    @inlinable @inline(__always)
+    mutating func appendSpan(nameStart start: Int, nameLength: Int) {
+        let span = Span(
+            nameStart: UInt32(truncatingIfNeeded: start),
+            nameLength: UInt32(truncatingIfNeeded: nameLength),
+            valueLength: UInt32(truncatingIfNeeded: byteCount - start - nameLength)
+        )
+        let offset = Int(fieldCount) &* Span.size
+        storage.withUnsafeMutableBytes { $0.storeBytes(of: span, toByteOffset: offset, as: Span.self) }
+        fieldCount &+= 1
+    }
+
+    /// Makes room in the span table for one more field.
+    @inlinable @inline(__always)
+    mutating func reserveSpan() {
+        if fieldCount == spanCapacity {
+            growSpanTable(to: Swift.max(8, Int(spanCapacity) * 2), reservingBytes: Swift.max(256, byteCount * 2))
+        }
+    }
 
     /// Appends a field from raw bytes (the hot path: one `memcpy` per name and value).
     @inlinable
     public mutating func append(name: UnsafeRawBufferPointer, value: UnsafeRawBufferPointer) {
-        let start = UInt32(truncatingIfNeeded: storage.count)
+        reserveSpan()
+        let start = byteCount
         storage.append(contentsOf: name)
         storage.append(contentsOf: value)
-        spans.append(
-            Span(
-                nameStart: start,
-                nameLength: UInt32(truncatingIfNeeded: name.count),
-                valueLength: UInt32(truncatingIfNeeded: value.count)
-            )
-        )
+        appendSpan(nameStart: start, nameLength: name.count)
     }
 
     /// Appends a field from any byte collections.
     @inlinable
     public mutating func append(name: some Collection<UInt8>, value: some Collection<UInt8>) {
-        let start = UInt32(truncatingIfNeeded: storage.count)
+        reserveSpan()
+        let start = byteCount
         storage.append(contentsOf: name)
-        let nameLength = UInt32(truncatingIfNeeded: storage.count) - start
+        let nameLength = byteCount - start
         storage.append(contentsOf: value)
-        let valueLength = UInt32(truncatingIfNeeded: storage.count) - start - nameLength
-        spans.append(Span(nameStart: start, nameLength: nameLength, valueLength: valueLength))
+        appendSpan(nameStart: start, nameLength: nameLength)
     }
 
     /// Appends a field from strings.
@@ -188,43 +249,51 @@ public struct HTTPHeaderList: Sendable, Hashable, RandomAccessCollection, Expres
 
     /// Removes every field.
     public mutating func removeAll(keepingCapacity: Bool = true) {
-        storage.removeAll(keepingCapacity: keepingCapacity)
-        spans.removeAll(keepingCapacity: keepingCapacity)
+        if keepingCapacity {
+            storage.removeSubrange(bytesStart...)
+        } else {
+            storage = []
+            spanCapacity = 0
+        }
+        fieldCount = 0
     }
 
     /// The name of field `index` as a string.
     public func name(at index: Int) -> String {
-        let span = spans[index]
-        return String(decoding: storage[Int(span.nameStart)..<span.valueStart], as: UTF8.self)
+        String(decoding: nameBytes(at: index), as: UTF8.self)
     }
 
     /// The value of field `index` as a string (invalid UTF-8 is repaired with U+FFFD).
     public func value(at index: Int) -> String {
-        let span = spans[index]
-        return String(decoding: storage[span.valueStart..<span.end], as: UTF8.self)
+        String(decoding: valueBytes(at: index), as: UTF8.self)
     }
 
     /// The raw bytes of the name of field `index`.
     @inlinable
     public func nameBytes(at index: Int) -> ArraySlice<UInt8> {
-        let span = spans[index]
-        return storage[Int(span.nameStart)..<span.valueStart]
+        let span = span(at: index)
+        let base = bytesStart
+        return storage[(base &+ Int(span.nameStart))..<(base &+ span.valueStart)]
     }
 
     /// The raw bytes of the value of field `index`.
     @inlinable
     public func valueBytes(at index: Int) -> ArraySlice<UInt8> {
-        let span = spans[index]
-        return storage[span.valueStart..<span.end]
+        let span = span(at: index)
+        let base = bytesStart
+        return storage[(base &+ span.valueStart)..<(base &+ span.end)]
     }
 
     /// Calls `body` with the name and value bytes of every field, without copying.
     @inlinable
     public func forEachField(_ body: (UnsafeRawBufferPointer, UnsafeRawBufferPointer) throws -> Void) rethrows {
-        try storage.withUnsafeBytes { bytes in
-            for span in spans {
-                let name = UnsafeRawBufferPointer(rebasing: bytes[Int(span.nameStart)..<span.valueStart])
-                let value = UnsafeRawBufferPointer(rebasing: bytes[span.valueStart..<span.end])
+        let fields = Int(fieldCount)
+        let base = bytesStart
+        try storage.withUnsafeBytes { storage in
+            for index in 0..<fields {
+                let span = storage.loadUnaligned(fromByteOffset: index &* Span.size, as: Span.self)
+                let name = UnsafeRawBufferPointer(rebasing: storage[(base &+ Int(span.nameStart))..<(base &+ span.valueStart)])
+                let value = UnsafeRawBufferPointer(rebasing: storage[(base &+ span.valueStart)..<(base &+ span.end)])
                 try body(name, value)
             }
         }
@@ -233,14 +302,14 @@ public struct HTTPHeaderList: Sendable, Hashable, RandomAccessCollection, Expres
     /// The byte range of field `index`'s name inside the storage passed to ``withUnsafeStorage(_:)``.
     @inlinable
     public func nameRange(at index: Int) -> Range<Int> {
-        let span = spans[index]
+        let span = span(at: index)
         return Int(span.nameStart)..<span.valueStart
     }
 
     /// The byte range of field `index`'s value inside the storage passed to ``withUnsafeStorage(_:)``.
     @inlinable
     public func valueRange(at index: Int) -> Range<Int> {
-        let span = spans[index]
+        let span = span(at: index)
         return span.valueStart..<span.end
     }
 
@@ -248,14 +317,15 @@ public struct HTTPHeaderList: Sendable, Hashable, RandomAccessCollection, Expres
     /// to C (the pointer is valid only inside `body`).
     @inlinable
     public func withUnsafeStorage<Result>(_ body: (UnsafeBufferPointer<UInt8>) throws -> Result) rethrows -> Result {
-        try storage.withUnsafeBufferPointer(body)
+        let base = bytesStart
+        return try storage.withUnsafeBufferPointer { try body(UnsafeBufferPointer(rebasing: $0[base...])) }
     }
 
     /// Whether the value of field `index` is exactly `bytes` (a `memcmp`, no allocation).
     public func valueEquals(at index: Int, _ bytes: [UInt8]) -> Bool {
         let range = valueRange(at: index)
         guard range.count == bytes.count else { return false }
-        return storage.withUnsafeBytes { storage in
+        return withUnsafeStorage { storage in
             bytes.withUnsafeBytes { other in
                 range.isEmpty || memcmp(storage.baseAddress! + range.lowerBound, other.baseAddress!, range.count) == 0
             }
@@ -267,7 +337,7 @@ public struct HTTPHeaderList: Sendable, Hashable, RandomAccessCollection, Expres
         let range = valueRange(at: index)
         guard range.count == text.utf8.count else { return false }
         let compared: Bool? = text.utf8.withContiguousStorageIfAvailable { utf8 in
-            storage.withUnsafeBytes { storage in
+            withUnsafeStorage { storage in
                 range.isEmpty || memcmp(storage.baseAddress! + range.lowerBound, utf8.baseAddress!, range.count) == 0
             }
         }
@@ -277,7 +347,7 @@ public struct HTTPHeaderList: Sendable, Hashable, RandomAccessCollection, Expres
     /// The index of the first field with this (lower-case) name.
     @inlinable
     public func firstIndex(of name: HTTPFieldName) -> Int? {
-        for index in spans.indices where nameEquals(index, name) {
+        for index in 0..<count where nameEquals(index, name) {
             return index
         }
         return nil
@@ -287,7 +357,7 @@ public struct HTTPHeaderList: Sendable, Hashable, RandomAccessCollection, Expres
     @inlinable
     public func count(of name: HTTPFieldName) -> Int {
         var total = 0
-        for index in spans.indices where nameEquals(index, name) {
+        for index in 0..<count where nameEquals(index, name) {
             total += 1
         }
         return total
@@ -301,11 +371,11 @@ public struct HTTPHeaderList: Sendable, Hashable, RandomAccessCollection, Expres
     /// Whether field `index` has exactly this name.
     @inlinable
     public func nameEquals(_ index: Int, _ name: HTTPFieldName) -> Bool {
-        let span = spans[index]
+        let span = span(at: index)
         let count = name.count
         guard Int(span.nameLength) == count else { return false }
         let other = name.utf8Start
-        return storage.withUnsafeBufferPointer { bytes in
+        return withUnsafeStorage { bytes in
             var position = Int(span.nameStart)
             for offset in 0..<count {
                 if bytes[position] != other[offset] { return false }
@@ -319,7 +389,7 @@ public struct HTTPHeaderList: Sendable, Hashable, RandomAccessCollection, Expres
     /// names are lower case).
     public func firstIndex(named name: String) -> Int? {
         let wanted = Array(name.lowercased().utf8)
-        return spans.indices.first { nameBytes(at: $0).elementsEqual(wanted) }
+        return (0..<count).first { nameBytes(at: $0).elementsEqual(wanted) }
     }
 
     /// The first value for a run-time name (lower case).
@@ -329,19 +399,19 @@ public struct HTTPHeaderList: Sendable, Hashable, RandomAccessCollection, Expres
 
     /// All fields as string pairs (cold paths: recording queries, tests, logs).
     public var pairs: [(name: String, value: String)] {
-        spans.indices.map { (name(at: $0), value(at: $0)) }
+        (0..<count).map { (name(at: $0), value(at: $0)) }
     }
 
     public static func == (lhs: HTTPHeaderList, rhs: HTTPHeaderList) -> Bool {
         lhs.count == rhs.count
-            && lhs.spans.indices.allSatisfy {
+            && (0..<lhs.count).allSatisfy {
                 lhs.nameBytes(at: $0) == rhs.nameBytes(at: $0) && lhs.valueBytes(at: $0) == rhs.valueBytes(at: $0)
             }
     }
 
     public func hash(into hasher: inout Hasher) {
-        hasher.combine(spans.count)
-        for index in spans.indices {
+        hasher.combine(count)
+        for index in 0..<count {
             hasher.combine(nameBytes(at: index))
             hasher.combine(valueBytes(at: index))
         }

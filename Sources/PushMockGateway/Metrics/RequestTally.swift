@@ -23,6 +23,11 @@ struct RequestTally {
     private var requests: [Key: Slot] = [:]
     private var faults: [FaultAction.Kind: (counter: Prometheus.Counter, endpoint: EndpointID, pending: Int64)] = [:]
     private var hasPending = false
+    /// The label set counted last, its slot, and its endpoint's histogram: a connection's
+    /// requests mostly share one outcome, and hashing the key (a string among its fields) and
+    /// the histogram lookup were most of this function's cost. Cleared when `requests` gains a
+    /// key, which moves its indices.
+    private var last: (key: Key, slot: Dictionary<Key, Slot>.Index, histogram: DurationHistogram?)?
 
     init(metrics: GatewayMetrics) {
         self.metrics = metrics
@@ -30,14 +35,24 @@ struct RequestTally {
 
     /// Counts one answered request; `latency` goes to the endpoint's histogram.
     mutating func count(_ endpoint: EndpointID, status: Int, reason: String?, latency: Duration) {
+        hasPending = true
+        if let last, last.key.endpoint == endpoint, last.key.status == status, last.key.reason == reason {
+            requests.values[last.slot].pending += 1
+            last.histogram?.record(latency)
+            return
+        }
         let key = Key(endpoint: endpoint, status: status, reason: reason)
+        let slot: Dictionary<Key, Slot>.Index
         if let index = requests.index(forKey: key) {
             requests.values[index].pending += 1
+            slot = index
         } else {
             requests[key] = Slot(counter: metrics.requests(endpoint: endpoint, status: status, reason: reason), pending: 1)
+            slot = requests.index(forKey: key)!
         }
-        hasPending = true
-        metrics.latency(endpoint)?.record(latency)
+        let histogram = metrics.latency(endpoint)
+        last = (key, slot, histogram)
+        histogram?.record(latency)
     }
 
     mutating func faultFired(_ kind: FaultAction.Kind, at endpoint: EndpointID) {

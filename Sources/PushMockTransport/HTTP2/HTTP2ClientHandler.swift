@@ -89,6 +89,13 @@ public final class HTTP2ClientHandler: ChannelInboundHandler, RemovableChannelHa
     /// to ≈ 1× h2load's rate, for a few more writes.
     public var refillInterval = 0
 
+    /// Request header fields whose values are new in every request: after the first of each
+    /// name on a connection they are sent as never-indexed HPACK literals, so they do not push
+    /// an entry per request into both sides' dynamic tables (see the server's
+    /// ``HTTP2ServerConfiguration/perMessageValueHeaders``). Default: `apns-id`, which a
+    /// sender sets per notification when the caller gives one. Set before the channel is active.
+    public var perMessageValueHeaders: [HTTPFieldName] = [.apnsID]
+
     /// - Parameters:
     ///   - authority: the `:authority` to send (host[:port]).
     ///   - scheme: `https` or `http`.
@@ -109,7 +116,9 @@ public final class HTTP2ClientHandler: ChannelInboundHandler, RemovableChannelHa
         do {
             // Until the server's SETTINGS arrive assume 100 streams (RFC 9113 recommends a
             // minimum of 100), so a burst before the first SETTINGS cannot overrun a server.
-            session = try NGHTTP2Session(role: .client, limits: Self.responseLimits, peerMaxConcurrentStreams: 100)
+            session = try NGHTTP2Session(
+                role: .client, limits: Self.responseLimits, peerMaxConcurrentStreams: 100,
+                perMessageValueNames: perMessageValueHeaders)
         } catch {
             context.fireErrorCaught(error)
             context.close(promise: nil)

@@ -155,7 +155,8 @@ final class NGHTTP2Session {
     @exclusivity(unchecked) private var block = HeaderBlock()
 
     /// Names of header fields this side sends whose values are new in every message
-    /// (``HTTP2ServerConfiguration/perMessageValueHeaders``; at most 64).
+    /// (``HTTP2ServerConfiguration/perMessageValueHeaders``, ``HTTP2ClientHandler/perMessageValueHeaders``;
+    /// at most 64).
     private let perMessageValueNames: [HTTPFieldName]
     /// Bit `i` set: a field named `perMessageValueNames[i]` was sent indexed on this connection.
     private var perMessageNamesSentIndexed: UInt64 = 0
@@ -469,7 +470,8 @@ final class NGHTTP2Session {
 
     /// How field `index` of an outgoing header block is to be encoded (`NGHTTP2_NV_FLAG_*`).
     ///
-    /// A field whose value is new in every message (an `apns-id`) is sent as a never-indexed
+    /// A field whose value is new in every message (an `apns-id`, in a response or in a
+    /// request that sets one) is sent as a never-indexed
     /// literal: indexing it would add an entry to both sides' HPACK dynamic tables per
     /// response, evicting older ones, with no chance of reuse: ≈ 5 % of the gateway's
     /// throughput (`Benchmarks/README.md`, twenty-second session). The first such field of
@@ -565,7 +567,8 @@ final class NGHTTP2Session {
             authority: authority,
             path: path,
             pathSuffix: pathSuffix,
-            headers: headers
+            headers: headers,
+            flags: { indexingFlags(of: headers, at: $0) }
         ) { nameValues, count in
             if body.isEmpty {
                 return nghttp2_submit_request(session, nil, nameValues, count, nil, nil)
@@ -710,12 +713,14 @@ enum NGHTTP2HeaderBlock {
         path: String,
         pathSuffix: String = "",
         headers: HTTPHeaderList,
+        flags: (_ index: Int) -> UInt8 = { _ in UInt8(NGHTTP2_NV_FLAG_NONE.rawValue) },
         _ body: (UnsafePointer<nghttp2_nv>, Int) -> Result
     ) -> Result {
         var path = path
         guard !pathSuffix.isEmpty else {
             return path.withUTF8 { pathBytes in
-                withRequestNameValues(method: method, scheme: scheme, authority: authority, pathBytes: pathBytes, headers: headers, body)
+                withRequestNameValues(
+                    method: method, scheme: scheme, authority: authority, pathBytes: pathBytes, headers: headers, flags: flags, body)
             }
         }
         var suffix = pathSuffix
@@ -727,7 +732,7 @@ enum NGHTTP2HeaderBlock {
                     defer { joined.deinitialize() }
                     return withRequestNameValues(
                         method: method, scheme: scheme, authority: authority, pathBytes: UnsafeBufferPointer(joined),
-                        headers: headers, body)
+                        headers: headers, flags: flags, body)
                 }
             }
         }
@@ -739,6 +744,7 @@ enum NGHTTP2HeaderBlock {
         authority: String,
         pathBytes: UnsafeBufferPointer<UInt8>,
         headers: HTTPHeaderList,
+        flags: (_ index: Int) -> UInt8,
         _ body: (UnsafePointer<nghttp2_nv>, Int) -> Result
     ) -> Result {
         var method = method
@@ -763,7 +769,7 @@ enum NGHTTP2HeaderBlock {
                                         value: UnsafeMutablePointer(mutating: base + value.lowerBound),
                                         namelen: name.count,
                                         valuelen: value.count,
-                                        flags: UInt8(NGHTTP2_NV_FLAG_NONE.rawValue)
+                                        flags: flags(index)
                                     )
                                     count += 1
                                 }
