@@ -358,6 +358,25 @@ public struct JSONWriter: Sendable {
         }
     }
 
+    /// Writes one object member whose bytes, `"name":value` without a leading comma, were
+    /// captured with ``capturingMember(_:)`` (a comma is added when one is due).
+    package mutating func rawMember(_ member: [UInt8]) {
+        let comma = takeComma()
+        flush()
+        if comma { storage.append(UInt8(ascii: ",")) }
+        storage.append(contentsOf: member)
+    }
+
+    /// Runs `body`, which writes one or more object members, and returns the bytes it wrote
+    /// without the leading comma, for ``rawMember(_:)``.
+    package mutating func capturingMember(_ body: (inout JSONWriter) -> Void) -> [UInt8] {
+        flush()
+        let start = storage.count + (needsComma ? 1 : 0)
+        body(&self)
+        flush()
+        return Array(storage[start...])
+    }
+
     // MARK: Primitives
 
     /// Appends a short literal token, preceded by a comma if one is due.

@@ -21,7 +21,8 @@ extension ExchangeRecord {
             writer.number(Self.journalFormatVersion)
             writer.staticKey("seq")
             writer.number(sequence)
-            writeMembersAfterSequence(to: &writer)
+            var memo = JournalLineMemo.disabled
+            writeMembersAfterSequence(to: &writer, memo: &memo)
         }
         output.append(0x0A)
     }
@@ -37,10 +38,11 @@ extension ExchangeRecord {
     /// Lets ``RecordingStore`` encode a line before the record has a sequence number (outside
     /// its lock) and put the start in front once the number is assigned (under it), so that
     /// numbering, the in-memory order and the journal order are one and the same. Leave
-    /// ``lineStartCapacity`` bytes in front of the output for the start.
-    package func encodeJSONLineAfterSequence(into output: inout [UInt8]) {
+    /// ``lineStartCapacity`` bytes in front of the output for the start. `memo` holds the
+    /// members the line may share with the connection's previous one.
+    package func encodeJSONLineAfterSequence(into output: inout [UInt8], memo: inout JournalLineMemo) {
         JSONWriter.write(into: &output) { writer in
-            writeMembersAfterSequence(to: &writer)
+            writeMembersAfterSequence(to: &writer, memo: &memo)
         }
         output.append(0x0A)
     }
@@ -80,7 +82,7 @@ extension ExchangeRecord {
 
     /// Every member after `"seq"`, and the closing brace (the writer is inside the line's
     /// object; a comma is added before the first member if one is due).
-    private func writeMembersAfterSequence(to writer: inout JSONWriter) {
+    private func writeMembersAfterSequence(to writer: inout JSONWriter, memo: inout JournalLineMemo) {
         writer.staticKey("time")
         writer.rawValue(maximumLength: JournalTimestamp.maximumQuotedLength) { pointer in
             JournalTimestamp.write(millisecondsSinceEpoch: timeMilliseconds, to: pointer)
@@ -91,18 +93,22 @@ extension ExchangeRecord {
         writer.staticKey("platform")
         writer.string(platform.rawValue)
 
-        writer.staticKey("connection")
-        writer.beginObject()
-        writer.staticKey("id")
-        writer.number(connection.id)
-        writer.staticKey("transport")
-        writer.string(connection.transport)
-        writer.staticKey("tls")
-        writer.bool(connection.tls)
-        writer.optional("alpn", connection.alpn)
-        writer.optional("remoteAddress", connection.remoteAddress)
-        writer.optional("clientCertificateSubject", connection.clientCertificateSubject)
-        writer.endObject()
+        let connection = connection
+        writer.member(&memo.connection, value: connection, reuses: &memo.reuses, enabled: memo.isEnabled, isCurrent: { $0 == connection }) {
+            writer in
+            writer.staticKey("connection")
+            writer.beginObject()
+            writer.staticKey("id")
+            writer.number(connection.id)
+            writer.staticKey("transport")
+            writer.string(connection.transport)
+            writer.staticKey("tls")
+            writer.bool(connection.tls)
+            writer.optional("alpn", connection.alpn)
+            writer.optional("remoteAddress", connection.remoteAddress)
+            writer.optional("clientCertificateSubject", connection.clientCertificateSubject)
+            writer.endObject()
+        }
 
         if let streamID {
             writer.staticKey("streamID")
@@ -118,24 +124,31 @@ extension ExchangeRecord {
         writer.string(request.path)
         writer.optional("authority", request.authority)
         writer.optional("scheme", request.scheme)
-        writer.headers(request.headers)
+        let headers = request.headers
+        writer.member(
+            &memo.requestHeaders, value: headers, reuses: &memo.reuses, enabled: memo.isEnabled, isCurrent: { $0.isSameList(as: headers) }
+        ) {
+            $0.headers(headers)
+        }
         writer.body(request.body)
         writer.staticKey("bodySize")
         writer.number(request.bodySize)
         writer.endObject()
 
         if let auth {
-            writer.staticKey("auth")
-            writer.beginObject()
-            writer.staticKey("scheme")
-            writer.string(auth.scheme)
-            writer.optionalJSON("jwtHeader", auth.jwtHeader)
-            writer.optionalJSON("jwtClaims", auth.jwtClaims)
-            writer.optional("keyID", auth.keyID)
-            writer.optional("teamID", auth.teamID)
-            writer.optional("subject", auth.subject)
-            writer.optional("detail", auth.detail)
-            writer.endObject()
+            writer.member(&memo.auth, value: auth, reuses: &memo.reuses, enabled: memo.isEnabled, isCurrent: { $0 == auth }) { writer in
+                writer.staticKey("auth")
+                writer.beginObject()
+                writer.staticKey("scheme")
+                writer.string(auth.scheme)
+                writer.optionalJSON("jwtHeader", auth.jwtHeader)
+                writer.optionalJSON("jwtClaims", auth.jwtClaims)
+                writer.optional("keyID", auth.keyID)
+                writer.optional("teamID", auth.teamID)
+                writer.optional("subject", auth.subject)
+                writer.optional("detail", auth.detail)
+                writer.endObject()
+            }
         }
 
         if let notification {

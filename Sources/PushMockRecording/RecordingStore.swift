@@ -162,6 +162,17 @@ public final class RecordingStore: Sendable {
         _ records: inout [ExchangeRecord],
         journal: (_ bytes: [UInt8]) -> Outcome
     ) -> Outcome {
+        var memo = JournalLineMemo.disabled
+        return append(&records, memo: &memo, journal: journal)
+    }
+
+    /// Appends a batch as ``append(_:journal:)`` does, with the members the batch's lines
+    /// share with earlier lines of the same connection taken from (and kept in) `memo`.
+    package func append<Outcome>(
+        _ records: inout [ExchangeRecord],
+        memo: inout JournalLineMemo,
+        journal: (_ bytes: [UInt8]) -> Outcome
+    ) -> Outcome {
         // Encode outside the lock, each line into its own right-sized buffer (one buffer for
         // the whole batch crossed glibc's mmap threshold, ≈ 128 KiB, and cost page faults),
         // with room in front for the line's start.
@@ -178,7 +189,7 @@ public final class RecordingStore: Sendable {
                 buffer.baseAddress!.initialize(repeating: 0, count: headroom)
                 initialized = headroom
             }
-            Self.encodeLine(of: &records[index], into: &line, summaries: &summaries)
+            Self.encodeLine(of: &records[index], into: &line, memo: &memo, summaries: &summaries)
             // The next line is usually about as long (same client, same shape).
             expectedLength = min(line.count - headroom, lengthCap) + 128
             lines.append(line)
@@ -233,9 +244,9 @@ public final class RecordingStore: Sendable {
     /// copied first (two dozen references retained, then released), ≈ 1.5 % of the gateway's
     /// samples. Nothing here changes it.
     private static func encodeLine(
-        of record: inout ExchangeRecord, into line: inout [UInt8], summaries: inout [ExchangeSummary]
+        of record: inout ExchangeRecord, into line: inout [UInt8], memo: inout JournalLineMemo, summaries: inout [ExchangeSummary]
     ) {
-        record.encodeJSONLineAfterSequence(into: &line)
+        record.encodeJSONLineAfterSequence(into: &line, memo: &memo)
         summaries.append(ExchangeSummary(borrowing: record))
     }
 

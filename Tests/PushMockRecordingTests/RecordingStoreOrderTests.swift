@@ -51,7 +51,8 @@ struct RecordingStoreOrderTests {
         var record = makeAPNsRecord(sequence: sequence)
         let headroom = ExchangeRecord.lineStartCapacity
         var line = [UInt8](repeating: 0, count: headroom)
-        record.encodeJSONLineAfterSequence(into: &line)
+        var memo = JournalLineMemo.disabled
+        record.encodeJSONLineAfterSequence(into: &line, memo: &memo)
         let start = ExchangeRecord.writeLineStart(sequence: sequence, into: &line, endingAt: headroom)
         #expect(start >= 0)
         #expect(Array(line[start...]) == record.jsonLine)

@@ -138,6 +138,18 @@ public struct HTTPHeaderList: Sendable, Hashable, RandomAccessCollection, Expres
         }
     }
 
+    /// Whether both lists hold the same fields: at once when they share one buffer (copies of
+    /// one list), else by comparing the bytes (``hasSameFields(as:)``).
+    package func isSameList(as other: HTTPHeaderList) -> Bool {
+        guard fieldCount == other.fieldCount, storage.count == other.storage.count, spanCapacity == other.spanCapacity else {
+            return hasSameFields(as: other)
+        }
+        let shared = storage.withUnsafeBufferPointer { mine in
+            other.storage.withUnsafeBufferPointer { theirs in mine.baseAddress == theirs.baseAddress }
+        }
+        return shared || hasSameFields(as: other)
+    }
+
     /// A copy in which each field for which `replacement` returns a value carries that value
     /// instead, made in one pass over the fields (`replacement` is asked once per field); the
     /// list itself (shared, not copied) when `replacement` returns `nil` for every field.

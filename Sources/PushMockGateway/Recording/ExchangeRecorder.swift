@@ -24,10 +24,11 @@ struct ExchangeRecorder {
         case failed(any Error)
     }
 
-    func commit(_ records: inout [ExchangeRecord], eventLoop: any EventLoop) -> Commit {
+    /// `memo` is the committing connection's (see ``JournalLineMemo``).
+    func commit(_ records: inout [ExchangeRecord], memo: inout JournalLineMemo, eventLoop: any EventLoop) -> Commit {
         guard !records.isEmpty else { return .done }
         guard let journal else {
-            store.append(&records) { _ in }
+            store.append(&records, memo: &memo) { _ in }
             return .done
         }
         // The store numbers the records and hands their lines to the journal under one lock,
@@ -36,7 +37,7 @@ struct ExchangeRecorder {
         case .written, .fsyncInterval:
             // Written synchronously: on failure the completion runs before `append` returns.
             let failure = Mutex<(any Error)?>(nil)
-            let written = store.append(&records) { bytes in
+            let written = store.append(&records, memo: &memo) { bytes in
                 journal.append(bytes) { result in
                     if case .failure(let error) = result {
                         failure.withLock { $0 = error }
@@ -47,7 +48,7 @@ struct ExchangeRecorder {
             return .failed(failure.withLock { $0 } ?? JournalFailure())
         case .fsyncEachBatch:
             let promise = eventLoop.makePromise(of: Void.self)
-            store.append(&records) { bytes in
+            store.append(&records, memo: &memo) { bytes in
                 _ = journal.append(bytes) { result in
                     promise.completeWith(result)
                 }

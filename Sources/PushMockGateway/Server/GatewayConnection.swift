@@ -22,6 +22,8 @@ final class GatewayConnection: HTTPConnectionResponder {
     private var isClosed = false
     /// This connection's counts of the current batch (`nil` with `--no-metrics`).
     private var tally: RequestTally?
+    /// The journal-line members this connection's records repeat, encoded once.
+    private var journalMemo = JournalLineMemo()
 
     init(
         context: GatewayConnectionContext,
@@ -170,7 +172,7 @@ final class GatewayConnection: HTTPConnectionResponder {
     private func commit(_ batch: inout PipelineBatch, now: Timestamp) -> HTTPReplyBatch {
         guard !batch.records.isEmpty else { return .immediate(batch.replies) }
 
-        let commit = recorder.commit(&batch.records, eventLoop: eventLoop)
+        let commit = recorder.commit(&batch.records, memo: &journalMemo, eventLoop: eventLoop)
         // The devices get what the service accepted once it is recorded (never what a failed
         // journal write turned into a 500), and before the client hears the answer.
         let records = batch.records
