@@ -19,9 +19,9 @@ package struct JournalLineMemo: Sendable {
     /// Each member's source value (kept, so that a shared buffer compared by identity cannot be
     /// freed and its address reused for different bytes) and its bytes, `"name":value` without
     /// a leading comma.
-    var connection: (value: ConnectionInfo, member: [UInt8])?
-    var requestHeaders: (value: HTTPHeaderList, member: [UInt8])?
-    var auth: (value: AuthInfo, member: [UInt8])?
+    var connection: RememberedMember<ConnectionInfo>?
+    var requestHeaders: RememberedMember<HTTPHeaderList>?
+    var auth: RememberedMember<AuthInfo>?
     /// How many members were written from the memo (for tests).
     package internal(set) var reuses = 0
 
@@ -42,12 +42,24 @@ package struct JournalLineMemo: Sendable {
     static let maximumMemberBytes = 4096
 }
 
+/// One remembered member and the value it was encoded from. A class, so that looking at the
+/// memo's slot retains one object rather than every reference the value holds.
+final class RememberedMember<Value: Sendable>: Sendable {
+    let value: Value
+    let member: [UInt8]
+
+    init(value: Value, member: [UInt8]) {
+        self.value = value
+        self.member = member
+    }
+}
+
 extension JSONWriter {
     /// Writes one remembered member, or encodes it with `encode` and remembers the bytes, as
     /// `slot` says: `cached` when `isCurrent` holds for the remembered value.
     @inline(__always)
-    mutating func member<Value>(
-        _ slot: inout (value: Value, member: [UInt8])?,
+    mutating func member<Value: Sendable>(
+        _ slot: inout RememberedMember<Value>?,
         value: Value,
         reuses: inout Int,
         enabled: Bool,
@@ -64,6 +76,6 @@ extension JSONWriter {
             return
         }
         let bytes = capturingMember(encode)
-        slot = bytes.count <= JournalLineMemo.maximumMemberBytes ? (value, bytes) : nil
+        slot = bytes.count <= JournalLineMemo.maximumMemberBytes ? RememberedMember(value: value, member: bytes) : nil
     }
 }

@@ -124,15 +124,6 @@ struct ExchangeRecorder {
             authorizationPlaceholder = "[withheld; see auth]"
         }
 
-        var notification = NotificationInfo()
-        notification.token = outcome.deviceToken
-        notification.topic = outcome.topic ?? outcome.headers?.topic
-        notification.pushType = outcome.pushType?.rawValue ?? outcome.headers?.pushType?.rawValue
-        notification.priority = outcome.headers?.effectivePriority.rawValue
-        notification.expiration = outcome.headers?.expiration
-        notification.collapseID = outcome.headers?.collapseID
-        notification.messageID = outcome.apnsID
-
         var annotations: [String: String] = [:]
         if outcome.pushTypeInferred, outcome.pushType != nil {
             annotations["pushTypeInferred"] = "true"
@@ -178,8 +169,19 @@ struct ExchangeRecorder {
         record.request.headers = recordedHeaders(outcome.request.headers, authorization: authorizationPlaceholder, on: connection)
         record.request.body = recordedBody(outcome.request.body, on: connection)
         record.request.bodySize = outcome.request.bodyByteCount
-        record.auth = auth
-        record.notification = notification
+        // Moved and built in place: a local `NotificationInfo` filled field by field was built
+        // with its defaults, copied into the record and destroyed (≈ 1 % of the samples with
+        // the auth's copy).
+        record.auth = consume auth
+        record.notification = NotificationInfo(
+            token: outcome.deviceToken,
+            topic: outcome.topic ?? outcome.headers?.topic,
+            pushType: outcome.pushType?.rawValue ?? outcome.headers?.pushType?.rawValue,
+            priority: outcome.headers?.effectivePriority.rawValue,
+            expiration: outcome.headers?.expiration,
+            collapseID: outcome.headers?.collapseID,
+            messageID: outcome.apnsID
+        )
         record.response.status = status
         record.response.reason = outcome.reason?.rawValue
         record.response.headers = responseHeaders
