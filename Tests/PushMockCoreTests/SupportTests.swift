@@ -15,6 +15,9 @@ struct SupportTests {
         #expect(list.value(at: 2) == "é")
         #expect(list.value(at: 1) == "")
         #expect(list.pairs.map(\.name) == ["apns-topic", "x", "apns-topic"])
+        #expect(list.nameLength(at: 0) == 10 && list.nameLength(at: 1) == 1)
+        #expect(list.nameStarts(at: 0, with: "apns-") && !list.nameStarts(at: 1, with: "apns-") && list.nameStarts(at: 1, with: ""))
+        #expect(!list.nameStarts(at: 0, with: "apns-topic-longer"))
         #expect(list == HTTPHeaderList([("apns-topic", "a"), ("x", ""), ("apns-topic", "é")]))
         #expect(list != HTTPHeaderList([("apns-topic", "a")]))
     }

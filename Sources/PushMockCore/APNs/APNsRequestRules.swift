@@ -87,8 +87,7 @@ public enum APNsRequestRules {
 
     /// Header names that must not repeat.
     static func mustBeUnique(_ headers: HTTPHeaderList, _ index: Int) -> Bool {
-        let name = headers.nameBytes(at: index)
-        if name.count > 5, name.starts(with: "apns-".utf8) { return true }
+        if headers.nameLength(at: index) > 5, headers.nameStarts(at: index, with: "apns-") { return true }
         return headers.nameEquals(index, .authorization)
     }
 
@@ -170,31 +169,33 @@ public enum APNsRequestRules {
         var authorizationIndex: Int?
         var duplicate = false
         var otherAPNsFields = 0
-        // One pass: find the known fields, and notice any that repeats.
+        // One pass: find the known fields, and notice any that repeats. Dispatched on the
+        // name's length, so that most fields are compared with one name at most.
         for index in 0..<headers.count {
-            if headers.nameEquals(index, .apnsID) {
+            switch headers.nameLength(at: index) {
+            case 7 where headers.nameEquals(index, .apnsID):
                 duplicate = duplicate || apnsIDIndex != nil
                 apnsIDIndex = index
-            } else if headers.nameEquals(index, .apnsExpiration) {
+            case 15 where headers.nameEquals(index, .apnsExpiration):
                 duplicate = duplicate || expirationIndex != nil
                 expirationIndex = index
-            } else if headers.nameEquals(index, .apnsPriority) {
+            case 13 where headers.nameEquals(index, .apnsPriority):
                 duplicate = duplicate || priorityIndex != nil
                 priorityIndex = index
-            } else if headers.nameEquals(index, .apnsPushType) {
+            case 14 where headers.nameEquals(index, .apnsPushType):
                 duplicate = duplicate || pushTypeIndex != nil
                 pushTypeIndex = index
-            } else if headers.nameEquals(index, .apnsTopic) {
+            case 10 where headers.nameEquals(index, .apnsTopic):
                 duplicate = duplicate || topicIndex != nil
                 topicIndex = index
-            } else if headers.nameEquals(index, .apnsCollapseID) {
+            case 16 where headers.nameEquals(index, .apnsCollapseID):
                 duplicate = duplicate || collapseIndex != nil
                 collapseIndex = index
-            } else if headers.nameEquals(index, .authorization) {
+            case 13 where headers.nameEquals(index, .authorization):
                 duplicate = duplicate || authorizationIndex != nil
                 authorizationIndex = index
-            } else if mustBeUnique(headers, index) {
-                otherAPNsFields += 1
+            default:
+                if mustBeUnique(headers, index) { otherAPNsFields += 1 }
             }
         }
         values.authorizationIndex = authorizationIndex

@@ -397,6 +397,22 @@ public struct HTTPHeaderList: Sendable, Hashable, RandomAccessCollection, Expres
         }
     }
 
+    /// The length in bytes of field `index`'s name.
+    @inlinable
+    public func nameLength(at index: Int) -> Int {
+        Int(span(at: index).nameLength)
+    }
+
+    /// Whether field `index`'s name starts with `prefix` (no allocation, no reference count).
+    public func nameStarts(at index: Int, with prefix: StaticString) -> Bool {
+        let span = span(at: index)
+        let count = prefix.utf8CodeUnitCount
+        guard Int(span.nameLength) >= count else { return false }
+        return withUnsafeStorage { bytes in
+            count == 0 || memcmp(bytes.baseAddress! + Int(span.nameStart), prefix.utf8Start, count) == 0
+        }
+    }
+
     /// The index of the first field whose name is `name` (a run-time string, matched exactly;
     /// names are lower case).
     public func firstIndex(named name: String) -> Int? {
