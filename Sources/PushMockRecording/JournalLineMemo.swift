@@ -55,8 +55,8 @@ final class RememberedMember<Value: Sendable>: Sendable {
 }
 
 extension JSONWriter {
-    /// Writes one remembered member, or encodes it with `encode` and remembers the bytes, as
-    /// `slot` says: `cached` when `isCurrent` holds for the remembered value.
+    /// Writes the member remembered in `slot` when `isCurrent` accepts the value it came from;
+    /// otherwise encodes it with `encode` and remembers its bytes with `value`.
     @inline(__always)
     mutating func member<Value: Sendable>(
         _ slot: inout RememberedMember<Value>?,

@@ -786,4 +786,28 @@ struct ExpoReceiptStoreTests {
         #expect(kept == newest.filter { Int($0.rawValue.dropFirst(3))! % 5 != 0 })
         #expect(store.receipts(for: Array(issued.dropLast(capacity)), now: now) { _ in .ok }.isEmpty)
     }
+
+    @Test("an entry stays small: the preset error and the decided receipt are boxed, and read back whole")
+    func compactEntries() {
+        // A full store holds 100,000 entries in 262,144 buckets: every byte here is 256 KiB.
+        #expect(MemoryLayout<ExpoReceiptStore.Entry>.stride <= 96, "\(MemoryLayout<ExpoReceiptStore.Entry>.stride)")
+        #expect(MemoryLayout<ExpoReceipt?>.stride <= 8)
+
+        let now = Timestamp(millisecondsSince1970: 1_000_000)
+        let preset = ExpoDeliveryError(code: .messageTooBig, message: "too big", expoPushToken: "ExponentPushToken[x]", sentAt: 42)
+        var entry = ExpoReceiptStore.Entry(
+            token: ExpoTokenID("ExponentPushToken[x]"), issuedAt: now, availableAt: now, expiresAt: now + .seconds(60),
+            presetError: preset)
+        #expect(entry.presetError == preset)
+        entry.presetError = nil
+        #expect(entry.presetError == nil)
+        entry.presetError = preset
+        let store = ExpoReceiptStore(capacity: 4)
+        store.issue([(ExpoReceiptID("a"), entry)], now: now)
+        #expect(store.entry("a")?.presetError == preset)
+        let decided = store.receipts(for: [ExpoReceiptID("a")], now: now) { entry in .error(entry.presetError!) }
+        #expect(decided.map(\.receipt) == [.error(preset)])
+        // Decided once: a second read returns the stored receipt, not a new decision.
+        #expect(store.receipts(for: [ExpoReceiptID("a")], now: now) { _ in .ok }.map(\.receipt) == [.error(preset)])
+    }
 }

@@ -25,8 +25,8 @@ struct RequestTally {
     private var hasPending = false
     /// The label set counted last, its slot, and its endpoint's histogram: a connection's
     /// requests mostly share one outcome, and hashing the key (a string among its fields) and
-    /// the histogram lookup were most of this function's cost. Cleared when `requests` gains a
-    /// key, which moves its indices.
+    /// the histogram lookup were most of this function's cost. Replaced whenever `requests`
+    /// gains a key (which moves its indices), so the slot it holds is always valid.
     private var last: (key: Key, slot: Dictionary<Key, Slot>.Index, histogram: DurationHistogram?)?
 
     init(metrics: GatewayMetrics) {

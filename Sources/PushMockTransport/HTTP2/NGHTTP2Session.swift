@@ -471,9 +471,9 @@ final class NGHTTP2Session {
     /// How field `index` of an outgoing header block is to be encoded (`NGHTTP2_NV_FLAG_*`).
     ///
     /// A field whose value is new in every message (an `apns-id`, in a response or in a
-    /// request that sets one) is sent as a never-indexed
-    /// literal: indexing it would add an entry to both sides' HPACK dynamic tables per
-    /// response, evicting older ones, with no chance of reuse: ≈ 5 % of the gateway's
+    /// request that sets one) is sent as a never-indexed literal: indexing it would add an
+    /// entry to both sides' HPACK dynamic tables per message, evicting older ones, with no
+    /// chance of reuse: ≈ 5 % of the gateway's
     /// throughput (`Benchmarks/README.md`, twenty-second session). The first such field of
     /// each name on a connection is indexed normally, so its *name* is in the peer's table and
     /// later literals refer to it by index instead of spelling it out. Should the entry be
