@@ -15,9 +15,9 @@ import Synchronization
 /// `Counter(label:dimensions:factory:)` and never touch the global system.
 ///
 /// On the request path the connection counts into a ``RequestTally`` it owns and adds the
-/// batch's counts to these atomic counters once per read batch; latency goes into the
-/// endpoint's histogram, one short uncontended lock per request (swift-prometheus's histogram
-/// has no batch update).
+/// batch's counts to these atomic counters once per read batch, and the batch's latencies to
+/// the endpoint's histogram back to back at the same point (swift-prometheus's histogram has
+/// no batch update and takes its lock per value).
 package final class GatewayMetrics: Sendable {
     package let registry: PrometheusCollectorRegistry
     /// swift-metrics over ``registry``.
