@@ -17,9 +17,15 @@
 #        tls-1x100  TLS, 1 connection  x 100 concurrent streams
 #        h2c-4x100  cleartext h2 (prior knowledge), 4 x 100
 #        h2c-1x100  cleartext h2, 1 x 100
-#      for DURATION seconds after WARMUP seconds, with --log-file for per-request latencies;
+#      for DURATION seconds after WARMUP seconds. The req/s (and so the ratio) come from a run
+#      WITHOUT h2load's per-request log (--log-file): writing a line per request costs h2load
+#      enough CPU to become the limit against nghttpd (measured 2026-11-30: nghttpd 236-249k
+#      req/s with the log, h2load at 98 % CPU; 270-273k without, nghttpd at 99.5 %). p50/p99
+#      come from a second, logged run of the same scenario (PERCENTILE_RUNS), whose own req/s
+#      is kept in the JSON as `percentile_run_req_per_s` and not used for anything else;
 #   4. latency: tls-4x100 again for both servers at HALF of nghttpd's measured tls-4x100 rate
-#      (h2load --rps), so p50/p99 are latencies rather than queueing at saturation;
+#      (h2load --rps, one logged run each: at that rate h2load is far from busy), so p50/p99
+#      are latencies rather than queueing at saturation;
 #   5. variants (extra rows, pushmock only, tls-4x100): `--no-lint` and
 #      `--no-device-simulation` (what each feature costs) and both together; and pushmock
 #      allowed on every CPU (WIDE_CPUS), with its default event loops (one per CPU) and with
@@ -36,7 +42,9 @@
 #   apns-expiration: 0                    apns-id: <fixed UUID> (APNS_ID="" omits it)
 #   content-type: application/json        content-length (added by h2load)
 # h2load also sends its own `user-agent`. Every header value except :path repeats, so HPACK
-# indexes them after the first request on a connection, exactly as with a real provider.
+# indexes them after the first request on a connection, exactly as with a real provider -
+# except `authorization`: h2load's encoder (libnghttp2's, as curl's) never indexes it, so both
+# servers Huffman-decode the whole JWT on every request (≈ a quarter of nghttpd's CPU here).
 #
 # nghttpd and POST: nghttpd answers a POST to an existing static file with 200 and the file
 # (it reads and discards the request body; checked with nghttpd 1.52). The docroot therefore
@@ -49,8 +57,7 @@
 # Journal check: with durability `written`, pushmock writes the journal line before it sends
 # the response, so every response h2load received has a line. The journal also gets lines for
 # warm-up requests and for requests still in flight when h2load stopped measuring (at most
-# connections x streams). h2load's --log-file and its `done` count cover the measuring period
-# only. So per scenario (fresh journal):  journal lines >= succeeded (main period), and
+# connections x streams). h2load's `done` count covers the measuring period only. So per scenario (fresh journal):  journal lines >= succeeded (main period), and
 # journal lines - (requests answered during warm-up + main) <= c x m. We cannot count warm-up
 # requests from h2load's output, so the script checks the lower bound strictly and reports the
 # excess (warm-up + tail) next to an estimate (warm-up seconds x measured rate).
@@ -64,6 +71,8 @@
 #   SCENARIOS    space-separated subset of: tls-4x100 tls-1x100 h2c-4x100 h2c-1x100 (default: all)
 #   LATENCY      1 (default) runs the half-rate latency scenario (needs tls-4x100), 0 skips it
 #   LATENCY_RPS  offered rate of the latency run (default: half of nghttpd's tls-4x100 req/s)
+#   PERCENTILE_RUNS  1 (default): each full-speed run gets a logged companion run for p50/p99;
+#                0: none (p50/p99 shown as "-" for those rows; about 40 % faster)
 #   VARIANTS     space-separated subset of: nolint nodevsim lean wide wide-threads1 threads1
 #                (default: all but threads1; "" for none). nolint and nodevsim each switch one
 #                feature off: the difference to the headline row is what that feature costs
@@ -116,6 +125,7 @@ DURABILITY="${DURABILITY:-written}"
 SCENARIOS="${SCENARIOS:-tls-4x100 tls-1x100 h2c-4x100 h2c-1x100}"
 LATENCY="${LATENCY:-1}"
 LATENCY_RPS="${LATENCY_RPS:-}"
+PERCENTILE_RUNS="${PERCENTILE_RUNS:-1}"
 VARIANTS="${VARIANTS-nolint nodevsim lean wide wide-threads1}"
 SERVERS="${SERVERS:-pushmock nghttpd}"
 APNS_ID="${APNS_ID-7C3E2A1B-5D4F-4E6A-9B8C-0D1E2F3A4B5C}"
@@ -294,10 +304,18 @@ children_cpu_s() { # -> children_cpu: user+system CPU seconds of all reaped chil
 # One h2load run. `run` names the row (scenario, scenario@rate or scenario+variant); its shape
 # comes from `scenario`; `rps` (total offered req/s, empty = as fast as possible) becomes
 # h2load --rps per connection.
-run_h2load() { # server run scenario urifile jwt server-pid rps
-    local server="$1" run="$2" scenario="$3" uris="$4" jwt="$5" server_pid="$6" rps="${7:-}" clients streams _scheme
+run_h2load() { # server run scenario urifile jwt server-pid rps mode
+    # mode: measure   the run whose req/s counts; h2load keeps no per-request log (see the
+    #                 header: the log costs h2load enough CPU to cap nghttpd's rate)
+    #       percentiles  a companion run with the log, for p50/p99 only (files *.pct.txt, *.tsv)
+    #       logged    one run that is both (rate-limited latency runs: h2load is far from busy)
+    local server="$1" run="$2" scenario="$3" uris="$4" jwt="$5" server_pid="$6" rps="${7:-}" mode="${8:-measure}"
+    local clients streams _scheme
     read -r _scheme clients streams <<<"$(scenario_shape "$scenario")"
     local out="$work/runs/$server.$run"
+    local log_args=()
+    [[ "$mode" == measure ]] || log_args=(--log-file="$out.tsv")
+    [[ "$mode" == percentiles ]] && out="$out.pct"
     local headers=(
         -H "authorization: bearer $jwt"
         -H "apns-topic: dev.pushmock.sample"
@@ -310,7 +328,7 @@ run_h2load() { # server run scenario urifile jwt server-pid rps
     [[ "$_scheme" == tls && -n "$TLS13_CIPHERS" ]] && headers+=(--tls13-ciphers="$TLS13_CIPHERS")
     local rate=()
     [[ -z "$rps" ]] || rate=(--rps "$(( (rps + clients - 1) / clients ))")
-    log "$server $run: h2load -c $clients -m $streams ${rate[*]} -D $DURATION --warm-up-time $WARMUP"
+    log "$server $run: h2load -c $clients -m $streams ${rate[*]} -D $DURATION --warm-up-time $WARMUP ${log_args[*]:+(per-request log: $mode)}"
     local status=0 server_cpu0 client_cpu0 t0
     server_cpu0="$(proc_cpu_s "$server_pid")"
     children_cpu_s
@@ -320,7 +338,7 @@ run_h2load() { # server run scenario urifile jwt server-pid rps
     "${client_pin[@]}" h2load -t 1 -c "$clients" -m "$streams" "${rate[@]}" \
         -D "$DURATION" --warm-up-time "$WARMUP" \
         -i "$uris" -d "$work/body.json" "${headers[@]}" \
-        --log-file="$out.tsv" >"$out.txt" 2>&1 </dev/null &
+        "${log_args[@]}" >"$out.txt" 2>&1 </dev/null &
     local h2load_pid=$!
     pids+=("$h2load_pid")
     wait "$h2load_pid" || status=$?
@@ -338,6 +356,7 @@ json.dump({"wall_s": round(wall, 2), "server_cpu_s": round(server, 2), "h2load_c
 PY
     grep -E '^(finished in|requests:|status codes:|TLS Protocol|Cipher|Application protocol)' "$out.txt" >&2 || true
     [[ "$status" -eq 0 ]] || die "h2load exited with $status against $server ($run); see $out.txt"
+    [[ "$mode" == percentiles ]] && return 0
     printf '{"run":"%s","scenario":"%s","kind":"%s","rps":"%s","args":"%s"}\n' "$run" "$scenario" \
         "$kind" "$rps" "$extra_desc" >>"$work/plan.$server.jsonl"
 }
@@ -402,16 +421,21 @@ journal_json="$work/journal-check.jsonl"
 kind=headline
 extra_desc=""
 
+pushmock_uris() { # scheme run -> the URI file for the running pushmock
+    if [[ "$1" == tls ]]; then
+        write_uris "https://127.0.0.1:$tls_port" "$work/uris.pushmock.$2"
+    else
+        write_uris "http://127.0.0.1:$h2c_port" "$work/uris.pushmock.$2"
+    fi
+}
+
 run_pushmock() { # run scenario rps [extra serve args...]
-    local run="$1" scenario="$2" rps="$3" scheme clients streams
+    local run="$1" scenario="$2" rps="$3" scheme clients streams mode=measure
     shift 3
+    [[ -n "$rps" ]] && mode=logged
     read -r scheme clients streams <<<"$(scenario_shape "$scenario")"
     start_pushmock "$@"
-    if [[ "$scheme" == tls ]]; then
-        write_uris "https://127.0.0.1:$tls_port" "$work/uris.pushmock.$run"
-    else
-        write_uris "http://127.0.0.1:$h2c_port" "$work/uris.pushmock.$run"
-    fi
+    pushmock_uris "$scheme" "$run"
     log "pushmock serve $* (pid $pushmock_pid, $(ls /proc/"$pushmock_pid"/task | wc -l) threads), tls :$tls_port, h2c :$h2c_port"
     if [[ "$run" == tls-4x100+profiled ]]; then
         ( sleep "$((WARMUP + 2))"; exec "${client_pin[@]}" perf record -F 999 -g -o "$work/perf.data" \
@@ -419,7 +443,7 @@ run_pushmock() { # run scenario rps [extra serve args...]
             >"$work/perf.log" 2>&1 &
         perf_pid=$!
     fi
-    run_h2load pushmock "$run" "$scenario" "$work/uris.pushmock.$run" "$jwt" "$pushmock_pid" "$rps"
+    run_h2load pushmock "$run" "$scenario" "$work/uris.pushmock.$run" "$jwt" "$pushmock_pid" "$rps" "$mode"
     if [[ -n "$perf_pid" ]]; then wait "$perf_pid" || true; perf_pid=""; fi
     kill -0 "$pushmock_pid" 2>/dev/null || die "pushmock died during $run; see $work/pushmock.log"
     stop_pushmock
@@ -429,10 +453,23 @@ run_pushmock() { # run scenario rps [extra serve args...]
     printf '{"scenario":"%s","lines":%d,"bytes":%d}\n' "$run" \
         "$journal_lines" "$journal_bytes" >>"$journal_json"
     # Fails loudly on non-2xx, failed/errored streams or a journal shorter than the responses.
+    local log_arg=()
+    [[ "$mode" == logged ]] && log_arg=(--log "$work/runs/pushmock.$run.tsv")
     python3 "$here/summarize.py" check --run "$work/runs/pushmock.$run.txt" \
-        --log "$work/runs/pushmock.$run.tsv" --journal-lines "$journal_lines" \
+        "${log_arg[@]}" --journal-lines "$journal_lines" \
         --journal-bytes "$journal_bytes" --warmup "$WARMUP" --concurrency "$((clients * streams))" \
         || die "pushmock $run failed verification (outputs in $work/runs)"
+    if [[ "$mode" == measure && "$PERCENTILE_RUNS" == 1 && "$run" != tls-4x100+profiled ]]; then
+        # The companion run for p50/p99, on a fresh pushmock of the same configuration.
+        start_pushmock "$@"
+        pushmock_uris "$scheme" "$run"
+        run_h2load pushmock "$run" "$scenario" "$work/uris.pushmock.$run" "$jwt" "$pushmock_pid" "" percentiles
+        kill -0 "$pushmock_pid" 2>/dev/null || die "pushmock died during $run (percentiles); see $work/pushmock.log"
+        stop_pushmock
+        rm -f "$journal"
+        python3 "$here/summarize.py" check --run "$work/runs/pushmock.$run.pct.txt" --log "$work/runs/pushmock.$run.tsv" \
+            || die "pushmock $run (percentiles) failed verification (outputs in $work/runs)"
+    fi
 }
 
 # ---------------------------------------------------------------- nghttpd
@@ -457,11 +494,18 @@ run_nghttpd() { # run scenario rps
     log "nghttpd ($scheme) on :$ng_port, pid $ng_pid"
     if [[ "$scheme" == tls ]]; then base="https://127.0.0.1:$ng_port"; else base="http://127.0.0.1:$ng_port"; fi
     write_uris "$base" "$work/uris.nghttpd.$run"
-    run_h2load nghttpd "$run" "$scenario" "$work/uris.nghttpd.$run" "$jwt" "$ng_pid" "$rps"
+    local mode=measure log_arg=()
+    [[ -n "$rps" ]] && mode=logged && log_arg=(--log "$work/runs/nghttpd.$run.tsv")
+    run_h2load nghttpd "$run" "$scenario" "$work/uris.nghttpd.$run" "$jwt" "$ng_pid" "$rps" "$mode"
     kill -0 "$ng_pid" 2>/dev/null || die "nghttpd died during $run"
-    python3 "$here/summarize.py" check --run "$work/runs/nghttpd.$run.txt" \
-        --log "$work/runs/nghttpd.$run.tsv" \
+    python3 "$here/summarize.py" check --run "$work/runs/nghttpd.$run.txt" "${log_arg[@]}" \
         || die "nghttpd $run did not answer 2xx (outputs in $work/runs)"
+    if [[ "$mode" == measure && "$PERCENTILE_RUNS" == 1 ]]; then
+        run_h2load nghttpd "$run" "$scenario" "$work/uris.nghttpd.$run" "$jwt" "$ng_pid" "" percentiles
+        kill -0 "$ng_pid" 2>/dev/null || die "nghttpd died during $run (percentiles)"
+        python3 "$here/summarize.py" check --run "$work/runs/nghttpd.$run.pct.txt" --log "$work/runs/nghttpd.$run.tsv" \
+            || die "nghttpd $run (percentiles) did not answer 2xx (outputs in $work/runs)"
+    fi
     kill -TERM "$ng_pid"; wait "$ng_pid" 2>/dev/null || true; forget_pid "$ng_pid"
 }
 

@@ -1,15 +1,16 @@
 #!/usr/bin/env python3
 """Parses h2load output for gateway-throughput.sh.
 
-  summarize.py check  --run OUT.txt --log LOG.tsv [--journal-lines N --journal-bytes B
+  summarize.py check  --run OUT.txt [--log LOG.tsv] [--journal-lines N --journal-bytes B
                        --warmup S --concurrency C]
       Verifies one h2load run (all responses 2xx, no failed/errored/timed-out stream, the
-      per-request log agrees with h2load's counters and, when journal figures are given, the
-      journal grew by at least the number of successful responses). Prints one line; exits 1
-      on any violation.
+      per-request log, when there is one, agrees with h2load's counters and, when journal
+      figures are given, the journal grew by at least the number of successful responses).
+      Prints one line; exits 1 on any violation.
 
   summarize.py report --runs DIR --journal JOURNAL.jsonl --plan PLAN.jsonl --out RESULTS.json --meta k=v ...
-      Reads DIR/<server>.<run>.{txt,tsv} for every run of PLAN (one JSON object per h2load
+      Reads DIR/<server>.<run>.txt (the measuring run), and DIR/<server>.<run>.tsv with
+      DIR/<server>.<run>.pct.txt when a logged companion run gave the percentiles, for every run of PLAN (one JSON object per h2load
       run: run name, scenario shape, kind headline|latency|variant, offered rate, extra
       arguments), prints the tables - headline (pushmock vs nghttpd, ratio), latency at a
       fixed offered rate, variants (pushmock with something changed, ratio to nghttpd's run
@@ -17,7 +18,9 @@
 
 h2load prints no percentiles, so p50/p99 come from --log-file: tab-separated
 start time (µs since epoch), status (-1 for a failed stream), µs until the end of the response.
-h2load writes that log only for requests of the measuring period (not the warm-up).
+h2load writes that log only for requests of the measuring period (not the warm-up). Writing
+it costs h2load enough CPU to cap nghttpd's rate, so full-speed rates come from unlogged runs
+(gateway-throughput.sh's header).
 """
 
 import argparse
@@ -101,7 +104,7 @@ def parse_log(path):
     }
 
 
-def problems_of(run, log):
+def problems_of(run, log=None):
     problems = []
     if run["done"] == 0:
         problems.append("no request completed")
@@ -113,11 +116,12 @@ def problems_of(run, log):
     for key in ["failed", "errored", "timeout"]:
         if run[key]:
             problems.append(f"{run[key]} {key}")
-    if log["rows"] != run["done"]:
-        problems.append(f"log has {log['rows']} rows but h2load reports {run['done']} done")
-    bad = {k: v for k, v in log["statuses"].items() if not k.startswith("2")}
-    if bad:
-        problems.append(f"non-2xx statuses in log: {bad}")
+    if log is not None:
+        if log["rows"] != run["done"]:
+            problems.append(f"log has {log['rows']} rows but h2load reports {run['done']} done")
+        bad = {k: v for k, v in log["statuses"].items() if not k.startswith("2")}
+        if bad:
+            problems.append(f"non-2xx statuses in log: {bad}")
     if run.get("alpn") not in (None, "h2", "h2c"):
         problems.append(f"negotiated {run.get('alpn')}, not HTTP/2")
     return problems
@@ -150,11 +154,14 @@ def journal_assessment(run, lines, nbytes, warmup, concurrency):
 
 def cmd_check(args):
     run = parse_h2load(args.run)
-    log = parse_log(args.log)
+    log = parse_log(args.log) if args.log else None
     problems = problems_of(run, log)
     name = os.path.basename(args.run)[: -len(".txt")]
-    summary = (f"{name}: {run['req_per_s']:.0f} req/s, {run['done']} done, "
-               f"p50 {fmt_ms(log['latency_us']['p50'])} ms, p99 {fmt_ms(log['latency_us']['p99'])} ms")
+    summary = f"{name}: {run['req_per_s']:.0f} req/s, {run['done']} done"
+    if log is not None:
+        summary += f", p50 {fmt_ms(log['latency_us']['p50'])} ms, p99 {fmt_ms(log['latency_us']['p99'])} ms"
+    else:
+        summary += " (no per-request log: rate only)"
     if args.journal_lines is not None:
         j = journal_assessment(run, args.journal_lines, args.journal_bytes, args.warmup, args.concurrency)
         summary += (f"; journal +{j['lines']} lines ({j['excess_lines']} beyond main-period 2xx, "
@@ -194,7 +201,7 @@ def cmd_report(args):
                 p = json.loads(line)
                 plan.setdefault(p["run"], p)
     runs_on_disk = {f.split(".", 1)[1][: -len(".txt")] for f in os.listdir(args.runs)
-                    if f.endswith(".txt") and "." in f}
+                    if f.endswith(".txt") and not f.endswith(".pct.txt") and "." in f}
     for run in sorted(runs_on_disk - set(plan)):
         plan[run] = {"run": run, "scenario": run, "kind": "headline", "rps": "", "args": ""}
     kind_order = {"headline": 0, "latency": 1, "variant": 2}
@@ -216,10 +223,15 @@ def cmd_report(args):
             if not os.path.exists(base + ".txt"):
                 continue
             run = parse_h2load(base + ".txt")
-            log = parse_log(base + ".tsv")
+            # The percentiles: of this run when it was logged (rate-limited runs), else of its
+            # logged companion run (base.pct.txt), if there was one.
+            log = parse_log(base + ".tsv") if os.path.exists(base + ".tsv") else None
+            companion = parse_h2load(base + ".pct.txt") if os.path.exists(base + ".pct.txt") else None
+            latency = log["latency_us"] if log else {}
             entry = {
                 "req_per_s": run["req_per_s"],
-                "latency_ms": {k: (None if v is None else round(v / 1000, 3)) for k, v in log["latency_us"].items()},
+                "latency_ms": {k: (None if latency.get(k) is None else round(latency[k] / 1000, 3))
+                               for k in ["p50", "p90", "p99", "p999", "max", "mean"]},
                 "requests_done": run["done"],
                 "status": run["status"],
                 "failed": run["failed"],
@@ -236,7 +248,13 @@ def cmd_report(args):
                 j = journals[run_name]
                 entry["journal"] = journal_assessment(
                     run, j["lines"], j["bytes"], float(meta.get("warmup_s", 0)), clients * streams)
-            entry["problems"] = problems_of(run, log)
+            if companion is not None:
+                entry["percentiles_from"] = "logged companion run"
+                entry["percentile_run_req_per_s"] = companion["req_per_s"]
+                entry["problems"] = problems_of(run) + [f"percentile run: {p}" for p in problems_of(companion, log)]
+            else:
+                entry["percentiles_from"] = "this run (logged)" if log else "none"
+                entry["problems"] = problems_of(run, log)
             row[server] = entry
         rows.append(row)
     # A variant's ratio is to nghttpd's run of the same scenario.
@@ -268,7 +286,7 @@ def cmd_report(args):
         return [f"{e['req_per_s']:,.0f}", fmt_ms_value(e["latency_ms"]["p50"]), fmt_ms_value(e["latency_ms"]["p99"])]
 
     titles = {
-        "headline": "default `pushmock serve` vs nghttpd (as fast as h2load can go)",
+        "headline": "default `pushmock serve` vs nghttpd (as fast as h2load can go; p50/p99 from a logged companion run)",
         "latency": "latency at a fixed offered rate (half of nghttpd's tls-4x100 req/s)",
         "variant": "variants: pushmock with something changed (ratio to nghttpd's run of the same scenario)",
     }
@@ -332,7 +350,7 @@ def main():
     sub = parser.add_subparsers(dest="command", required=True)
     check = sub.add_parser("check")
     check.add_argument("--run", required=True)
-    check.add_argument("--log", required=True)
+    check.add_argument("--log")
     check.add_argument("--journal-lines", type=int)
     check.add_argument("--journal-bytes", type=int, default=0)
     check.add_argument("--warmup", type=float, default=0)
