@@ -25,6 +25,16 @@ package struct HTTP2ServerConfiguration: Sendable, Hashable {
     /// churn either side's dynamic table. Default: APNs' `apns-id` and `apns-unique-id`.
     /// At most 64 names count.
     package var perMessageValueHeaders: [HTTPFieldName] = [.apnsID, .apnsUniqueID]
+    /// When the connection is the only HTTP/2 connection on its event loop, the requests of a
+    /// read batch are answered in runs of at most this many, each run flushed before the next
+    /// is worked on, so the client gets its first answers (and can reuse those streams) while
+    /// the rest are processed. Otherwise, or with `nil`, a batch is answered as one run.
+    ///
+    /// Default 64, measured with h2load (TLS, 1 connection × 100 streams, server on one CPU):
+    /// 93.8k → 108.1k req/s. Applied to 4 connections on one loop, runs of 64 cost 7 % of
+    /// the rate (119.4k → 111.4k: more flushes, journal writes and smaller reads), hence the
+    /// condition. Runs of 32 and 16 were slower than 64 for one connection too.
+    package var earlyReplyBatchLimit: Int? = 64
 
     package init(
         initialSettings: [HTTP2Setting] = HTTP2ServerConfiguration.apnsSettings(maxConcurrentStreams: 1000),
@@ -82,8 +92,10 @@ package struct ConnectionIdleEvent: Sendable {
 /// Serves HTTP/2 on one connection with libnghttp2 doing framing and HPACK.
 ///
 /// Reads are fed to the session as they arrive; requests completed during a read cycle are
-/// handed to the responder together at `channelReadComplete`, and everything libnghttp2 wants
-/// to send is written with one flush per cycle. There is no child channel or task per stream.
+/// handed to the responder together at `channelReadComplete` (in runs of
+/// ``HTTP2ServerConfiguration/earlyReplyBatchLimit`` when the connection is alone on its event
+/// loop), and everything libnghttp2 wants to send is written with one flush per run. There is
+/// no child channel or task per stream.
 package final class HTTP2ServerHandler: ChannelInboundHandler, RemovableChannelHandler {
     package typealias InboundIn = ByteBuffer
     package typealias OutboundOut = ByteBuffer
@@ -95,6 +107,9 @@ package final class HTTP2ServerHandler: ChannelInboundHandler, RemovableChannelH
     private var started = false
     private var closeAfterFlush = false
     private var closing = false
+    /// Whether this connection is counted in ``EventLoopConnectionCount`` (from `handlerAdded`
+    /// until it goes inactive or is removed).
+    private var isCounted = false
     /// Replies waiting for their delay, by stream: cancelled when the stream or the connection
     /// closes first, so a reset stream holds nothing for the rest of the delay.
     private var delayedReplies: [Int32: Scheduled<Void>] = [:]
@@ -121,12 +136,21 @@ package final class HTTP2ServerHandler: ChannelInboundHandler, RemovableChannelH
             context.close(promise: nil)
             return
         }
+        EventLoopConnectionCount.opened(on: context.eventLoop)
+        isCounted = true
         if context.channel.isActive {
             start(context: context)
         }
     }
 
+    private func stopCounting(on loop: any EventLoop) {
+        guard isCounted else { return }
+        isCounted = false
+        EventLoopConnectionCount.closed(on: loop)
+    }
+
     package func handlerRemoved(context: ChannelHandlerContext) {
+        stopCounting(on: context.eventLoop)
         cancelDelayedReplies()
         cancelStreamProducers()
         session?.close()
@@ -140,6 +164,7 @@ package final class HTTP2ServerHandler: ChannelInboundHandler, RemovableChannelH
     }
 
     package func channelInactive(context: ChannelHandlerContext) {
+        stopCounting(on: context.eventLoop)
         closing = true
         responder.connectionClosed()
         cancelDelayedReplies()
@@ -215,7 +240,20 @@ package final class HTTP2ServerHandler: ChannelInboundHandler, RemovableChannelH
 
     package func channelReadComplete(context: ChannelHandlerContext) {
         refuseOversizedHeaderLists()
-        processCompletedRequests(context: context)
+        var runLength = Int.max
+        if let limit = configuration.earlyReplyBatchLimit, (session?.completed.count ?? 0) > limit,
+            EventLoopConnectionCount.count(on: context.eventLoop) == 1
+        {
+            runLength = max(1, limit)
+        }
+        // Runs while more than a run is left; the rest is the last run. Once the connection is
+        // to close (a reply asked for it), what is left is answered as one run before the close,
+        // as a batch always was.
+        while let session, session.completed.count > runLength, !closing, !closeAfterFlush {
+            processCompletedRequests(context: context, upTo: runLength)
+            flush(context: context)
+        }
+        processCompletedRequests(context: context, upTo: .max)
         flush(context: context)
         context.fireChannelReadComplete()
     }
@@ -277,16 +315,23 @@ package final class HTTP2ServerHandler: ChannelInboundHandler, RemovableChannelH
         session.oversizedHeaderStreams.removeAll(keepingCapacity: true)
     }
 
-    private func processCompletedRequests(context: ChannelHandlerContext) {
+    /// Hands the first `limit` completed requests (in the order they completed) to the
+    /// responder and applies its replies.
+    private func processCompletedRequests(context: ChannelHandlerContext, upTo limit: Int) {
         guard let session, !session.completed.isEmpty else { return }
+        let taken = min(session.completed.count, limit)
         var requests: [HTTPRequestMessage] = []
-        requests.reserveCapacity(session.completed.count)
-        for streamID in session.completed {
+        requests.reserveCapacity(taken)
+        for streamID in session.completed[..<taken] {
             if let request = session.takeRequest(streamID: streamID) {
                 requests.append(request)
             }
         }
-        session.completed.removeAll(keepingCapacity: true)
+        if taken == session.completed.count {
+            session.completed.removeAll(keepingCapacity: true)
+        } else {
+            session.completed.removeFirst(taken)
+        }
         guard !requests.isEmpty else { return }
         let streamIDs = requests.map { $0.streamID ?? 0 }
 
