@@ -71,6 +71,9 @@
 #   SCENARIOS    space-separated subset of: tls-4x100 tls-1x100 h2c-4x100 h2c-1x100 (default: all)
 #   LATENCY      1 (default) runs the half-rate latency scenario (needs tls-4x100), 0 skips it
 #   LATENCY_RPS  offered rate of the latency run (default: half of nghttpd's tls-4x100 req/s)
+#   LATENCY_OWN  a second latency run at this percentage of pushmock's own tls-4x100 rate (default
+#                80; 0 skips it): below the gateway's saturation, which half of nghttpd's rate
+#                may not be
 #   PERCENTILE_RUNS  1 (default): each full-speed run gets a logged companion run for p50/p99;
 #                0: none (p50/p99 shown as "-" for those rows; about 40 % faster)
 #   VARIANTS     space-separated subset of: nolint nodevsim lean wide wide-threads1 threads1
@@ -126,6 +129,7 @@ SCENARIOS="${SCENARIOS:-tls-4x100 tls-1x100 h2c-4x100 h2c-1x100}"
 LATENCY="${LATENCY:-1}"
 LATENCY_RPS="${LATENCY_RPS:-}"
 PERCENTILE_RUNS="${PERCENTILE_RUNS:-1}"
+LATENCY_OWN="${LATENCY_OWN:-80}"
 VARIANTS="${VARIANTS-nolint nodevsim lean wide wide-threads1}"
 SERVERS="${SERVERS:-pushmock nghttpd}"
 APNS_ID="${APNS_ID-7C3E2A1B-5D4F-4E6A-9B8C-0D1E2F3A4B5C}"
@@ -537,6 +541,21 @@ PY
     else
         has_server nghttpd && run_nghttpd "tls-4x100@$rps" tls-4x100 "$rps"
         has_server pushmock && run_pushmock "tls-4x100@$rps" tls-4x100 "$rps"
+    fi
+    # And below the gateway's own saturation: at LATENCY_OWN % of pushmock's tls-4x100 rate
+    # (when half of nghttpd's rate is more than pushmock answers, the run above measures
+    # queueing, not latency).
+    if [[ "$LATENCY_OWN" -gt 0 && -f "$work/runs/pushmock.tls-4x100.txt" ]]; then
+        own="$(python3 - "$work/runs/pushmock.tls-4x100.txt" "$LATENCY_OWN" <<'PY'
+import re, sys
+m = re.search(r"^finished in [\d.]+\w+, ([\d.]+) req/s", open(sys.argv[1]).read(), re.M)
+print(int(float(m.group(1)) * int(sys.argv[2]) / 100))
+PY
+)"
+        if [[ -n "$own" && "$own" != "$rps" ]]; then
+            has_server nghttpd && run_nghttpd "tls-4x100@$own" tls-4x100 "$own"
+            has_server pushmock && run_pushmock "tls-4x100@$own" tls-4x100 "$own"
+        fi
     fi
 fi
 

@@ -287,7 +287,8 @@ def cmd_report(args):
 
     titles = {
         "headline": "default `pushmock serve` vs nghttpd (as fast as h2load can go; p50/p99 from a logged companion run)",
-        "latency": "latency at a fixed offered rate (half of nghttpd's tls-4x100 req/s)",
+        "latency": "latency at fixed offered rates (half of nghttpd's tls-4x100 req/s: the goal's rate; "
+                   "and LATENCY_OWN % of pushmock's: below its saturation)",
         "variant": "variants: pushmock with something changed (ratio to nghttpd's run of the same scenario)",
     }
     for kind in ["headline", "latency", "variant"]:
