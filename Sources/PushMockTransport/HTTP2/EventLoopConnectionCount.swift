@@ -7,7 +7,8 @@ import Synchronization
 /// ``HTTP2ServerConfiguration/earlyReplyBatchLimit``): while its loop works through the batch
 /// nothing else is waiting for it, and its client — whose streams are all in the batch — can
 /// send more once the first answers are out. With other connections on the loop, their reads
-/// keep it busy anyway, and the extra flushes and journal writes of runs only cost CPU.
+/// keep it busy anyway, and the extra flushes (and the responder's per-batch work, such as the
+/// gateway's journal write) of runs only cost CPU.
 ///
 /// Keyed by the loop's identity; the entry goes when its last connection does. Touched when a
 /// connection opens or closes and read once per read batch.
