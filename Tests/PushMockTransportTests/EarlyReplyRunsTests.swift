@@ -1,4 +1,3 @@
-import Foundation  // without it, HTTP2ClientTaggedTests' sockaddr_in members fail MemberImportVisibility (Swift 6.3 quirk)
 import NIOCore
 import NIOEmbedded
 import PushMockCore

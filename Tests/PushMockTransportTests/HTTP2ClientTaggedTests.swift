@@ -18,6 +18,8 @@ struct HTTP2ClientTaggedTests {
     final class Observed: Sendable {
         let results = NIOLockedValueBox<[(UInt64, Int?)]>([])
         let readCycles = NIOLockedValueBox(0)
+        /// Whether the test was told it may go on (a promise completes once).
+        let finished = NIOLockedValueBox(false)
     }
 
     @Test("a batch sent without flushing goes out in one write; every tag is answered once")
@@ -32,14 +34,21 @@ struct HTTP2ClientTaggedTests {
         try await client.eventLoop.submit {
             handler.value.onTaggedResponse = { tag, result in
                 let status = try? result.get().status
-                let count = observed.results.withLockedValue { results in
-                    results.append((tag, status))
-                    return results.count
-                }
-                if count == 50 { done.succeed() }
+                observed.results.withLockedValue { $0.append((tag, status)) }
             }
+            // Done at the end of the read cycle that brought the last answer: succeeding in the
+            // answer's callback let the test read `readCycles` before that cycle's hook ran.
             handler.value.onReadCycleProcessed = {
-                observed.readCycles.withLockedValue { $0 += 1 }
+                let cycles = observed.readCycles.withLockedValue { cycles in
+                    cycles += 1
+                    return cycles
+                }
+                guard observed.results.withLockedValue({ $0.count }) == 50, cycles > 0 else { return }
+                let first = observed.finished.withLockedValue { finished in
+                    defer { finished = true }
+                    return !finished
+                }
+                if first { done.succeed() }
             }
             for tag in 0..<50 {
                 let sent = handler.value.send(
@@ -217,20 +226,16 @@ struct HTTP2ClientTaggedTests {
         let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         try #require(socket >= 0)
         defer { Glibc.close(socket) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        address.sin_port = 0
-        let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.bind(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        }
+        // Addresses go through NIO's `SocketAddress`, not `sockaddr_in`'s fields: which module
+        // owns those fields for MemberImportVisibility (Glibc or NIO's C shim) depended on the
+        // order this module's files were compiled in, and a clean build failed on them.
+        let bound = try SocketAddress(ipAddress: "127.0.0.1", port: 0).withSockAddr { Glibc.bind(socket, $0, socklen_t($1)) }
         try #require(bound == 0)
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let named = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(socket, $0, &length) }
-        }
-        try #require(named == 0)
-        let port = Int(UInt16(bigEndian: address.sin_port))
+        var named = [UInt8](repeating: 0, count: MemoryLayout<sockaddr_in>.size)
+        var length = socklen_t(named.count)
+        let result = named.withUnsafeMutableBytes { getsockname(socket, $0.baseAddress!.assumingMemoryBound(to: sockaddr.self), &length) }
+        try #require(result == 0)
+        let port = try #require(SocketAddress(named.withUnsafeBytes { $0.loadUnaligned(as: sockaddr_in.self) }).port)
         await #expect(throws: (any Error).self) {
             _ = try await HTTP2ClientConnection.makeConnection(to: .init(host: "127.0.0.1", port: port)).get()
         }
