@@ -181,6 +181,7 @@ let package = Package(
         .target(
             name: "PushMockWebhooks",
             dependencies: [
+                "PushMockCore",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),

@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import PushMockCore
 
 #if canImport(Glibc)
 import Glibc
@@ -54,7 +54,7 @@ final class JournalFileCore: Sendable {
     let durability: JournalWriter.Durability
     let rotation: JournalWriter.Rotation?
     private let onError: (@Sendable (JournalIOError) -> Void)?
-    private let state: Mutex<State>
+    private let state: SanitizerVisibleMutex<State>
     private let wakeup = NSCondition()
     private let exited = NSCondition()
 
@@ -71,7 +71,7 @@ final class JournalFileCore: Sendable {
         self.onError = onError
         var initial = State(descriptor: descriptor)
         initial.fileBytes = POSIXFile.size(descriptor)
-        state = Mutex(initial)
+        state = SanitizerVisibleMutex(initial)
     }
 
     var statistics: JournalWriter.Statistics {

@@ -1,3 +1,4 @@
+import PushMockCore
 import Synchronization
 
 /// The in-memory recording: a bounded ring of the most recent exchanges that tests and the
@@ -128,7 +129,7 @@ public final class RecordingStore: Sendable {
 
     /// The configuration the store was created with.
     public let configuration: Configuration
-    private let state: Mutex<State>
+    private let state: SanitizerVisibleMutex<State>
     /// Length of the last line encoded, to size the next line's buffer: a buffer much larger
     /// than its line is memory the ring keeps for nothing, one too small is copied to grow.
     private let lineLengthHint = Atomic<Int>(2048)
@@ -136,7 +137,7 @@ public final class RecordingStore: Sendable {
     /// Creates an empty store.
     public init(configuration: Configuration = Configuration()) {
         self.configuration = configuration
-        state = Mutex(
+        state = SanitizerVisibleMutex(
             State(
                 capacity: max(1, configuration.capacity),
                 byteCapacity: max(1, configuration.byteCapacity),

@@ -10,7 +10,6 @@ public import PushMockRecording
 public import PushMockSender
 public import PushMockSimulation
 public import PushMockTransport
-import Synchronization
 
 /// Runs an in-process gateway for the duration of `body`: loopback, free ports, throwaway TLS
 /// credentials (nothing written to disk), the sample APNs key trusted, client certificates from
@@ -245,7 +244,7 @@ public struct PushMockHarness: Sendable {
 
 /// Holds the harness's default provider token.
 final class ProviderTokenCache: Sendable {
-    private let value = Mutex<(token: String, issuedAt: Timestamp)?>(nil)
+    private let value = SanitizerVisibleMutex<(token: String, issuedAt: Timestamp)?>(nil)
 
     func current() -> (token: String, issuedAt: Timestamp)? { value.withLock { $0 } }
 

@@ -3,7 +3,7 @@ import Foundation
 package import Logging
 package import NIOCore
 import NIOPosix
-import Synchronization
+import PushMockCore
 
 /// Limits of a ``WebhookDispatcher``.
 package struct WebhookDispatcherOptions: Sendable, Hashable {
@@ -74,7 +74,7 @@ package final class WebhookDispatcher: Sendable {
 
     package let options: WebhookDispatcherOptions
     private let client: WebhookHTTPClient
-    private let state = Mutex(State())
+    private let state = SanitizerVisibleMutex(State())
     private let logger: Logger
     private let metricsFactory: any MetricsFactory
     private let queueDepth: Gauge

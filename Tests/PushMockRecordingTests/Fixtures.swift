@@ -1,7 +1,6 @@
 import Foundation
 import PushMockCore
 import PushMockRecording
-import Synchronization
 
 /// A fully populated APNs send record.
 func makeAPNsRecord(sequence: UInt64 = 0, namespace: String? = "ns-1") -> ExchangeRecord {
@@ -77,7 +76,7 @@ func readFile(_ path: String) -> [UInt8] {
 
 /// A thread-safe counter for completion callbacks.
 final class Counter: Sendable {
-    private let value = Mutex(0)
+    private let value = SanitizerVisibleMutex(0)
 
     func increment() {
         value.withLock { $0 += 1 }

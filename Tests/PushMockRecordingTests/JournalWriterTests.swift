@@ -1,7 +1,6 @@
 import Foundation
 import PushMockCore
 import PushMockRecording
-import Synchronization
 import Testing
 
 @Suite("JournalWriter")
@@ -10,7 +9,7 @@ struct JournalWriterTests {
 
     /// Collects errors reported through the hook.
     final class ErrorLog: Sendable {
-        private let errors = Mutex<[JournalIOError]>([])
+        private let errors = SanitizerVisibleMutex<[JournalIOError]>([])
         func record(_ error: JournalIOError) { errors.withLock { $0.append(error) } }
         var all: [JournalIOError] { errors.withLock { $0 } }
     }
@@ -166,7 +165,7 @@ struct JournalWriterTests {
         #expect(readFile(path) == expected)
         // Idempotent, and appends after close fail synchronously through the completion.
         try writer.close()
-        let failure = Mutex<(any Error)?>(nil)
+        let failure = SanitizerVisibleMutex<(any Error)?>(nil)
         #expect(
             !writer.append(Array("late\n".utf8)) { result in
                 if case .failure(let error) = result { failure.withLock { $0 = error } }
@@ -286,7 +285,7 @@ struct JournalWriterTests {
 /// A one-shot signal for synchronous tests (avoids importing Dispatch just for a semaphore).
 final class DispatchSemaphoreLike: Sendable {
     private let condition = NSCondition()
-    private let signalled = Mutex(false)
+    private let signalled = SanitizerVisibleMutex(false)
 
     func signal() {
         condition.lock()

@@ -245,7 +245,7 @@ struct RecordingStoreOrderTests {
 
 /// Bytes appended from many threads.
 final class SharedBytes: Sendable {
-    private let storage = Mutex<[UInt8]>([])
+    private let storage = SanitizerVisibleMutex<[UInt8]>([])
 
     func append(_ bytes: [UInt8]) {
         storage.withLock { $0.append(contentsOf: bytes) }

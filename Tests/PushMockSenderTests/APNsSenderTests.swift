@@ -10,7 +10,6 @@ import PushMockSender
 import PushMockSimulation
 import PushMockTestSupport
 import PushMockTesting
-import Synchronization
 import Testing
 
 /// Every outcome class and every retry rule, against the real gateway over TLS.
@@ -565,14 +564,14 @@ struct APNsConnectionTests {
     func bulkSinglePassSequence() async throws {
         try await withPushMock { mock in
             // Not a collection: the sender may only iterate it once, as it goes.
-            let pulled = Mutex(0)
+            let pulled = SanitizerVisibleMutex(0)
             let notifications = sequence(state: 0) { index -> APNsNotification? in
                 guard index < 150 else { return nil }
                 defer { index += 1 }
                 pulled.withLock { $0 += 1 }
                 return APNsNotification(deviceToken: deviceToken(index), payload: alertPayload)
             }
-            let results = Mutex<[SendResult]>([])
+            let results = SanitizerVisibleMutex<[SendResult]>([])
             try await withAPNsSender(configuration: try mock.apnsConfiguration()) { sender in
                 await sender.send(contentsOf: notifications) { result in results.withLock { $0.append(result) } }
             }

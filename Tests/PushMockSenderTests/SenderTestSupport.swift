@@ -4,12 +4,11 @@ import PushMockCore
 import PushMockGateway
 import PushMockSender
 import PushMockTesting
-import Synchronization
 import Testing
 
 /// Records the waits a sender asks for instead of sleeping (retry timing without wall time).
 final class RecordedSleeps: Sendable {
-    private let durations = Mutex<[Duration]>([])
+    private let durations = SanitizerVisibleMutex<[Duration]>([])
 
     var sleep: RetrySleep {
         RetrySleep { duration in self.durations.withLock { $0.append(duration) } }

@@ -1,14 +1,13 @@
 import NIOCore
 import NIOEmbedded
 import PushMockCore
-import Synchronization
 import Testing
 
 @testable import PushMockTransport
 
 /// Records the requests of every `respond(to:)` call and answers each with 200.
 private final class RunRecorder: HTTPConnectionResponder, Sendable {
-    let runs = Mutex<[[String]]>([])
+    let runs = SanitizerVisibleMutex<[[String]]>([])
 
     func respond(to requests: consuming [HTTPRequestMessage]) -> HTTPReplyBatch {
         let paths = requests.map(\.path)

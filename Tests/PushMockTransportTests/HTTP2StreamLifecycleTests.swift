@@ -4,7 +4,6 @@ import NIOEmbedded
 import NIOPosix
 import PushMockCore
 import PushMockTestSupport
-import Synchronization
 import Testing
 
 @testable import PushMockTransport
@@ -13,12 +12,12 @@ import Testing
 /// (an error), with RST_STREAM, after a delay (fault latency), or never (a hang fault).
 final class LifecycleResponder: HTTPConnectionResponder, Sendable {
     let delay: Duration
-    let answered: Mutex<Int>
+    let answered: SanitizerVisibleMutex<Int>
     let onAnswered: @Sendable (Int) -> Void
 
     init(delay: Duration = .milliseconds(1), onAnswered: @escaping @Sendable (Int) -> Void = { _ in }) {
         self.delay = delay
-        self.answered = Mutex(0)
+        self.answered = SanitizerVisibleMutex(0)
         self.onAnswered = onAnswered
     }
 
@@ -54,7 +53,7 @@ final class BookkeepingObservations: Sendable {
         var readCycles = 0
     }
 
-    let values = Mutex(Values())
+    let values = SanitizerVisibleMutex(Values())
 
     var final: HTTP2StreamBookkeeping? { values.withLock { $0.final } }
 }
@@ -134,7 +133,7 @@ struct HTTP2StreamLifecycleTests {
     @Test("one connection carrying 1,000,000 streams (h2load) ends with nothing held per stream and flat memory")
     func oneMillionStreams() async throws {
         let observations = BookkeepingObservations()
-        let rss = Mutex<(warm: Int, late: Int)>((0, 0))
+        let rss = SanitizerVisibleMutex<(warm: Int, late: Int)>((0, 0))
         let warmUp = 100_000
         let responder = LifecycleResponder { answered in
             // Both samples are taken while the connection is busy, so they compare like with like.

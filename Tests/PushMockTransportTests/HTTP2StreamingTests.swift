@@ -2,7 +2,6 @@ import Foundation
 import NIOCore
 import NIOPosix
 import PushMockCore
-import Synchronization
 import Testing
 
 @testable import PushMockTransport
@@ -10,8 +9,8 @@ import Testing
 /// Answers `/stream` with a streamed body the test feeds (and whose end it observes), anything
 /// else with a plain 200.
 final class StreamingResponder: HTTPConnectionResponder, Sendable {
-    let continuation: Mutex<AsyncStream<[UInt8]>.Continuation?> = Mutex(nil)
-    let terminated = Mutex(false)
+    let continuation: SanitizerVisibleMutex<AsyncStream<[UInt8]>.Continuation?> = SanitizerVisibleMutex(nil)
+    let terminated = SanitizerVisibleMutex(false)
 
     func respond(to requests: consuming [HTTPRequestMessage]) -> HTTPReplyBatch {
         .immediate(

@@ -1,5 +1,3 @@
-import Synchronization
-
 /// A point in wall-clock time with millisecond resolution, as APNs and FCM count it
 /// (JWT `iat` in seconds, the 410 `timestamp` in milliseconds, `apns-expiration` in seconds).
 public struct Timestamp: Hashable, Comparable, Sendable, Codable, CustomStringConvertible {
@@ -88,16 +86,16 @@ public final class VirtualClock: PushMockClock {
         var frozenAt: Int64?
     }
 
-    private let state: Mutex<State>
+    private let state: SanitizerVisibleMutex<State>
 
     /// A clock that starts at real time and runs.
     public init() {
-        self.state = Mutex(State(offsetMilliseconds: 0, frozenAt: nil))
+        self.state = SanitizerVisibleMutex(State(offsetMilliseconds: 0, frozenAt: nil))
     }
 
     /// A clock frozen at `time`.
     public init(frozenAt time: Timestamp) {
-        self.state = Mutex(State(offsetMilliseconds: 0, frozenAt: time.millisecondsSince1970))
+        self.state = SanitizerVisibleMutex(State(offsetMilliseconds: 0, frozenAt: time.millisecondsSince1970))
     }
 
     public func now() -> Timestamp {

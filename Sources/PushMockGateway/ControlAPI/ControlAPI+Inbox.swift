@@ -2,7 +2,6 @@ import PushMockCore
 import PushMockJSON
 import PushMockQuery
 import PushMockRecording
-import Synchronization
 
 /// What the web inbox needs beyond the rest of the API (`docs/inbox.md`):
 ///
@@ -66,7 +65,7 @@ final class RecordingEventFeed: Sendable {
         var cursor: UInt64
         var greeted = false
     }
-    private let position: Mutex<Position>
+    private let position: SanitizerVisibleMutex<Position>
     /// A comment line goes out when nothing happened for this long, so proxies and the browser
     /// keep the connection, and a client that left is noticed by the failed write.
     static let heartbeat = Duration.seconds(15)
@@ -76,7 +75,7 @@ final class RecordingEventFeed: Sendable {
     init(store: RecordingStore, query: RecordingQuery, after: UInt64) {
         self.store = store
         self.query = query
-        self.position = Mutex(Position(cursor: after))
+        self.position = SanitizerVisibleMutex(Position(cursor: after))
     }
 
     /// The next chunk, or `nil` once the consuming task is cancelled.

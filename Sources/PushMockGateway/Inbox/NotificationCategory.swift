@@ -1,5 +1,4 @@
 package import PushMockCore
-import Synchronization
 
 /// A notification category as an app registers it on the device — iOS
 /// `UNNotificationCategory`, Android notification actions, Expo
@@ -48,7 +47,7 @@ public struct NotificationCategoryDefinition: Codable, Sendable, Hashable {
 
 /// The categories the gateway knows, by identifier (and app, when one is named).
 package final class NotificationCategoryRegistry: Sendable {
-    private let categories = Mutex<[String: NotificationCategoryDefinition]>([:])
+    private let categories = SanitizerVisibleMutex<[String: NotificationCategoryDefinition]>([:])
 
     package init() {}
 

@@ -2,7 +2,6 @@ package import Prometheus
 import PushMockCore
 import PushMockRecording
 import PushMockSimulation
-import Synchronization
 
 /// One gateway's Prometheus series (`GET /metrics`), in a registry of its own.
 ///
@@ -40,7 +39,7 @@ package final class GatewayMetrics: Sendable {
     private let registryEntries: [String: Prometheus.Gauge]
     /// The journal's statistics at the last scrape (its counters only grow; the series get the
     /// difference).
-    private let journalSeen = Mutex<JournalWriter.Statistics?>(nil)
+    private let journalSeen = SanitizerVisibleMutex<JournalWriter.Statistics?>(nil)
 
     static let latencyBuckets: [Duration] = [
         .microseconds(25), .microseconds(50), .microseconds(100), .microseconds(250), .microseconds(500),

@@ -1,3 +1,4 @@
+import PushMockCore
 package import PushMockRecording
 import Synchronization
 
@@ -16,7 +17,7 @@ package protocol RecordAnnotator: Sendable {
 /// The annotators in force, by name. Read once per read batch; with none installed that read
 /// is one atomic load.
 package final class RecordAnnotators: Sendable {
-    private let installed = Mutex<[(name: String, annotator: any RecordAnnotator)]>([])
+    private let installed = SanitizerVisibleMutex<[(name: String, annotator: any RecordAnnotator)]>([])
     private let count = Atomic<Int>(0)
 
     package init(_ annotators: [any RecordAnnotator] = []) {

@@ -1,7 +1,6 @@
 package import PushMockCore
 import PushMockJSON
 package import PushMockRecording
-import Synchronization
 
 /// The recorded answers a playback gateway gives, by request key. Each key keeps its answers
 /// in journal order; identical requests take them one after another, and once they are used
@@ -33,7 +32,7 @@ package final class PlaybackBook: Sendable {
     }
 
     package let options: PlaybackOptions
-    private let queues: Mutex<[Key: Queue]>
+    private let queues: SanitizerVisibleMutex<[Key: Queue]>
     /// Recorded exchanges that can be played back.
     package let answerCount: Int
     /// The last recorded receipt of each Expo receipt id (from the journal's getReceipts
@@ -76,7 +75,7 @@ package final class PlaybackBook: Sendable {
             count += 1
         }
         self.options = options
-        self.queues = Mutex(queues)
+        self.queues = SanitizerVisibleMutex(queues)
         self.answerCount = count
         self.expoReceipts = expoReceipts
     }

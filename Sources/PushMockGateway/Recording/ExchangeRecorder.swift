@@ -4,7 +4,6 @@ import PushMockCore
 import PushMockJSON
 import PushMockRecording
 import PushMockTransport
-import Synchronization
 
 /// Turns answered requests into ``ExchangeRecord``s and makes them durable before the answers
 /// go out: appended to the in-memory store, which assigns sequence numbers, encodes them as
@@ -36,7 +35,7 @@ struct ExchangeRecorder {
         switch journal.durability {
         case .written, .fsyncInterval:
             // Written synchronously: on failure the completion runs before `append` returns.
-            let failure = Mutex<(any Error)?>(nil)
+            let failure = SanitizerVisibleMutex<(any Error)?>(nil)
             let written = store.append(&records, memo: &memo) { bytes in
                 journal.append(bytes) { result in
                     if case .failure(let error) = result {

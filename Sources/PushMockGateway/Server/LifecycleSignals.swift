@@ -1,6 +1,6 @@
 import NIOCore
+import PushMockCore
 import PushMockTransport
-import Synchronization
 
 /// Completes waiters once the listeners are bound (or failed to bind).
 final class ReadinessSignal: Sendable {
@@ -10,7 +10,7 @@ final class ReadinessSignal: Sendable {
         case failed(any Error)
     }
 
-    private let state = Mutex(State.waiting([]))
+    private let state = SanitizerVisibleMutex(State.waiting([]))
 
     func succeed(_ info: GatewayServerInfo) {
         let waiters = state.withLock { state -> [CheckedContinuation<GatewayServerInfo, any Error>] in
@@ -58,7 +58,7 @@ final class ShutdownSignal: Sendable {
         var waiters: [CheckedContinuation<Void, Never>] = []
     }
 
-    private let state = Mutex(State())
+    private let state = SanitizerVisibleMutex(State())
 
     func signal() {
         let waiters = state.withLock { state -> [CheckedContinuation<Void, Never>] in
@@ -92,7 +92,7 @@ final class ConnectionTracker: Sendable {
         var drainWaiter: CheckedContinuation<Void, Never>?
     }
 
-    private let state = Mutex(State())
+    private let state = SanitizerVisibleMutex(State())
 
     func add(_ channel: any Channel) {
         let id = ObjectIdentifier(channel)

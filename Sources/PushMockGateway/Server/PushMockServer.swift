@@ -10,7 +10,6 @@ import PushMockRecording
 import PushMockTransport
 import PushMockWebhooks
 import ServiceLifecycle
-import Synchronization
 
 /// The gateway: binds the listeners, serves APNs (and the control API) on every one of them,
 /// and drains gracefully on shutdown. A ServiceLifecycle `Service`: `run()` returns once a
@@ -35,13 +34,13 @@ package final class PushMockServer: Service, Sendable {
     private let logger: Logger
     private let group: any EventLoopGroup
     private let ownsGroup: Bool
-    private let tlsContext: Mutex<NIOSSLContext?>
+    private let tlsContext: SanitizerVisibleMutex<NIOSSLContext?>
     private let readiness = ReadinessSignal()
     private let shutdownRequested = ShutdownSignal()
     private let connections = ConnectionTracker()
     /// Request body bytes all connections hold together (``ConnectionLimits``).
     private let bodyBudget: BodyBudget
-    private let sampleServiceAccount: Mutex<SampleServiceAccount?>
+    private let sampleServiceAccount: SanitizerVisibleMutex<SampleServiceAccount?>
     /// What opening the journal found (reported in the server info).
     private let journalRecovery: JournalRecoveryInfo?
 
@@ -180,11 +179,11 @@ package final class PushMockServer: Service, Sendable {
                 )
             )
         }
-        self.sampleServiceAccount = Mutex(credentials.sampleServiceAccount)
+        self.sampleServiceAccount = SanitizerVisibleMutex(credentials.sampleServiceAccount)
 
         self.group = group
         self.ownsGroup = ownsGroup
-        self.tlsContext = Mutex(nil)
+        self.tlsContext = SanitizerVisibleMutex(nil)
         if configuration.tlsPort != nil || configuration.productionTLSPort != nil {
             tlsContext.withLock { $0 = nil }
             try rebuildTLSContext()

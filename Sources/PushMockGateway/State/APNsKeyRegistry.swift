@@ -61,7 +61,7 @@ package final class APNsKeyRegistry: Sendable {
         var teamBundleIDs: [String: Set<String>] = [:]
     }
 
-    private let state = Mutex(State())
+    private let state = SanitizerVisibleMutex(State())
     /// Bumped on every change, so connections can cache answers until something changes.
     private let changes = Atomic<UInt64>(1)
 

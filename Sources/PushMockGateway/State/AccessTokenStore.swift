@@ -1,5 +1,4 @@
 package import PushMockCore
-import Synchronization
 
 /// An OAuth2 access token the mock issued.
 package struct AccessTokenGrant: Sendable, Hashable {
@@ -43,7 +42,7 @@ package final class AccessTokenStore: Sendable {
         var head = 0
     }
 
-    private let grants = Mutex(Grants())
+    private let grants = SanitizerVisibleMutex(Grants())
     /// The most tokens kept.
     package let capacity: Int
 

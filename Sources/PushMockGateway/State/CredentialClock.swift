@@ -1,5 +1,4 @@
 package import PushMockCore
-import Synchronization
 
 /// How the gateway ages the provider tokens senders sign themselves, so that moving the gateway
 /// clock does not lock every sender out. (OAuth assertions only use ``realNow()``: see
@@ -26,7 +25,7 @@ package final class CredentialClock: Sendable {
     /// the skew Google allows assertions (5 minutes).
     package static let futureTolerance: Duration = .seconds(300)
 
-    private let book = Mutex(Book())
+    private let book = SanitizerVisibleMutex(Book())
     private let capacity: Int
     private let realTime: @Sendable () -> Timestamp
 

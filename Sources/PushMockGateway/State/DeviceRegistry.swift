@@ -1,5 +1,4 @@
 package import PushMockCore
-import Synchronization
 
 /// What the gateway knows about one APNs device token.
 package struct APNsDeviceRecord: Sendable, Hashable, Codable {
@@ -78,14 +77,14 @@ package struct APNsDeviceRecord: Sendable, Hashable, Codable {
 ///
 /// Shared by every connection; a `Mutex` keeps each lookup a short critical section.
 package final class DeviceRegistry: Sendable {
-    private let devices: Mutex<[APNsDeviceToken: APNsDeviceRecord]>
+    private let devices: SanitizerVisibleMutex<[APNsDeviceToken: APNsDeviceRecord]>
 
     package init(_ records: [APNsDeviceRecord] = []) {
         var initial: [APNsDeviceToken: APNsDeviceRecord] = [:]
         for record in records {
             initial[record.token] = record
         }
-        self.devices = Mutex(initial)
+        self.devices = SanitizerVisibleMutex(initial)
     }
 
     /// Adds or replaces a token.

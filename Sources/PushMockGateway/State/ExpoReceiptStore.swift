@@ -1,5 +1,4 @@
 package import PushMockCore
-import Synchronization
 
 /// The receipts of issued Expo tickets, by receipt id. A receipt becomes available after the
 /// configured delay (the relay to APNs/FCM happens then) and is forgotten after its lifetime
@@ -61,7 +60,7 @@ package final class ExpoReceiptStore: Sendable {
         var nextSweep: Timestamp?
     }
 
-    private let contents = Mutex(Contents())
+    private let contents = SanitizerVisibleMutex(Contents())
     /// The most receipts kept; beyond it the oldest are dropped (as if expired), so a long
     /// benchmark cannot grow memory without bound.
     package let capacity: Int
@@ -134,7 +133,7 @@ package final class ExpoRateLimiter: Sendable {
         var count: Int
     }
 
-    private let windows = Mutex<[String: Window]>([:])
+    private let windows = SanitizerVisibleMutex<[String: Window]>([:])
 
     package init() {}
 

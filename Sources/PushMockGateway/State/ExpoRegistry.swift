@@ -1,5 +1,4 @@
 package import PushMockCore
-import Synchronization
 
 /// What the gateway knows about one Expo push token (`ExponentPushToken[…]`).
 package struct ExpoTokenRecord: Sendable, Hashable, Codable {
@@ -132,7 +131,7 @@ package final class ExpoRegistry: Sendable {
         var projects: [ExpoProjectName: ExpoProjectRecord] = [:]
     }
 
-    private let contents = Mutex(Contents())
+    private let contents = SanitizerVisibleMutex(Contents())
 
     package init() {}
 

@@ -1,5 +1,4 @@
 package import PushMockCore
-import Synchronization
 
 /// What the gateway knows about one FCM registration token (or Firebase installation ID).
 package struct FCMTokenRecord: Sendable, Hashable, Codable {
@@ -84,7 +83,7 @@ package struct FCMTokenRecord: Sendable, Hashable, Codable {
 
 /// FCM registration tokens and their topic subscriptions. Shared by all connections.
 package final class FCMRegistry: Sendable {
-    private let tokens = Mutex<[FCMRegistrationToken: FCMTokenRecord]>([:])
+    private let tokens = SanitizerVisibleMutex<[FCMRegistrationToken: FCMTokenRecord]>([:])
 
     /// Google's limit on topics per app instance.
     package static let maximumTopicsPerToken = 2000

@@ -1,7 +1,6 @@
 package import PushMockCore
 package import PushMockRecording
 package import PushMockSimulation
-import Synchronization
 
 /// Everything shared by all connections of one gateway: the clock, the registries, the
 /// recording store and journal. One instance per gateway; every member is `Sendable` and guards
@@ -51,9 +50,9 @@ package final class GatewayState: Sendable {
     /// The journal, if enabled.
     let journal: JournalWriter?
     /// Server details the control API reports, filled in once the listeners are bound.
-    let serverInfo: Mutex<GatewayServerInfo?>
+    let serverInfo: SanitizerVisibleMutex<GatewayServerInfo?>
     /// Client-certificate CAs added through the control API (PEM), on top of the configured ones.
-    let addedClientCertificateAuthorities: Mutex<[String]>
+    let addedClientCertificateAuthorities: SanitizerVisibleMutex<[String]>
     /// Notification categories with action buttons, for the inbox's previews.
     package let notificationCategories = NotificationCategoryRegistry()
     /// The Prometheus series of `GET /metrics`; `nil` with `--no-metrics`.
@@ -105,8 +104,8 @@ package final class GatewayState: Sendable {
         self.devices = devices
         self.recordings = recordings
         self.journal = journal
-        self.serverInfo = Mutex(nil)
-        self.addedClientCertificateAuthorities = Mutex([])
+        self.serverInfo = SanitizerVisibleMutex(nil)
+        self.addedClientCertificateAuthorities = SanitizerVisibleMutex([])
         // Delivery receipts and engagement reach webhooks only while one asks for them: the
         // simulator collects nothing otherwise.
         let devices = simulatedDevices

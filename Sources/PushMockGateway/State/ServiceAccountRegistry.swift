@@ -1,5 +1,4 @@
 package import PushMockCore
-import Synchronization
 package import _CryptoExtras
 
 /// A Google service account the mock's token endpoint trusts: assertions signed with its key
@@ -34,8 +33,8 @@ package struct ServiceAccountRecord: Sendable {
 
 /// The service accounts the token endpoint trusts, by client e-mail.
 package final class ServiceAccountRegistry: Sendable {
-    private let accounts = Mutex<[String: ServiceAccountRecord]>([:])
-    private let tokenURIs = Mutex<[String]>([])
+    private let accounts = SanitizerVisibleMutex<[String: ServiceAccountRecord]>([:])
+    private let tokenURIs = SanitizerVisibleMutex<[String]>([])
 
     package init() {}
 

@@ -1,5 +1,4 @@
 package import PushMockCore
-import Synchronization
 
 /// The gateway's users (who owns which token, with time zone, locale and preferences) and the
 /// app events tests post for them, stamped with the gateway clock. The policy checks read a
@@ -15,7 +14,7 @@ package final class UserRegistry: Sendable {
         var nextSequence: UInt64 = 1
     }
 
-    private let storage = Mutex(Storage())
+    private let storage = SanitizerVisibleMutex(Storage())
 
     package init(users: [PushUser] = []) {
         for user in users {

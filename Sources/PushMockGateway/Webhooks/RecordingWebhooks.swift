@@ -23,11 +23,11 @@ package final class RecordingWebhooks: Sendable {
     package static let eventTypes: [WebhookEventType] = [.recording, .deliveryReceipt, .engagement]
 
     package let dispatcher: WebhookDispatcher
-    private let hooks = Mutex<[Hook]>([])
+    private let hooks = SanitizerVisibleMutex<[Hook]>([])
     private let hookCount = Atomic<Int>(0)
     /// Told whether any webhook wants delivery receipts or engagement, so the simulator only
     /// collects them then.
-    private let deviceEventsWanted = Mutex<(@Sendable (Bool) -> Void)?>(nil)
+    private let deviceEventsWanted = SanitizerVisibleMutex<(@Sendable (Bool) -> Void)?>(nil)
 
     package init(dispatcher: WebhookDispatcher) {
         self.dispatcher = dispatcher

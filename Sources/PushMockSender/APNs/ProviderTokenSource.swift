@@ -1,6 +1,5 @@
 public import PushMockAuth
 public import PushMockCore
-import Synchronization
 
 /// Mints and caches APNs provider tokens (ES256 JWTs) and decides, per connection, when a
 /// connection moves on to a newer one.
@@ -48,8 +47,8 @@ public final class ProviderTokenSource: Sendable {
     /// Apple: tokens older than an hour are rejected.
     public static let maximumAge: Duration = .seconds(60 * 60)
 
-    private let shared = Mutex<Minted?>(nil)
-    private let minted = Mutex(0)
+    private let shared = SanitizerVisibleMutex<Minted?>(nil)
+    private let minted = SanitizerVisibleMutex(0)
 
     /// - Throws: ``SenderError/Code/invalidConfiguration`` unless `refreshInterval` is within
     ///   20 minutes (inclusive) and 60 minutes (exclusive).

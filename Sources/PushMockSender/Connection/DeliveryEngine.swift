@@ -3,7 +3,6 @@ import NIOSSL
 import PushMockCore
 import PushMockJSON
 import PushMockTransport
-import Synchronization
 
 /// The part of a sender that gets notifications onto the wire: a queue, a small pool of HTTP/2
 /// connections that pull from it, the retry loop, and shutdown.
@@ -71,7 +70,7 @@ final class DeliveryEngine: Sendable {
         var cancel: @Sendable () -> Void
     }
 
-    private let state = Mutex(State())
+    private let state = SanitizerVisibleMutex(State())
 
     init(
         platform: any DeliveryPlatform,
@@ -552,7 +551,7 @@ final class BulkJob: Sendable {
         var waiter: CheckedContinuation<Void, Never>?
     }
 
-    private let state = Mutex(State())
+    private let state = SanitizerVisibleMutex(State())
     private let onResult: @Sendable (SendResult) -> Void
 
     init(onResult: @escaping @Sendable (SendResult) -> Void) {

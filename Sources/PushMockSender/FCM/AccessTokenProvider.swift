@@ -4,7 +4,6 @@ import PushMockAuth
 public import PushMockCore
 import PushMockJSON
 import PushMockTransport
-import Synchronization
 
 /// Gets and caches the OAuth2 access token FCM wants: a JWT-bearer assertion signed with the
 /// service account's key, posted to its `token_uri` (RFC 7523), exchanged for
@@ -41,7 +40,7 @@ public final class AccessTokenProvider: Sendable {
     private let jitter: JitterSource
     private let sleep: RetrySleep
     private let connection: ConnectionConfiguration
-    private let state = Mutex(State())
+    private let state = SanitizerVisibleMutex(State())
 
     init(configuration: FCMSenderConfiguration, trustRoots: NIOSSLTrustRoots) throws(SenderError) {
         self.account = configuration.serviceAccount

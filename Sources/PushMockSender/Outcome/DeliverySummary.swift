@@ -1,6 +1,5 @@
 public import PushMockCore
 public import PushMockJSON
-import Synchronization
 
 /// What a bulk send came to: counts per outcome class, reasons, the tokens to delete, every
 /// notification that was not accepted, retries and latency.
@@ -131,7 +130,7 @@ public final class DeliveryTally: Sendable {
         var latencies: [Int64] = []
     }
 
-    private let state: Mutex<State>
+    private let state: SanitizerVisibleMutex<State>
     private let started: ContinuousClock.Instant
     /// Keep at most this many problem results in memory (the counts stay exact).
     private let problemLimit: Int
@@ -140,7 +139,7 @@ public final class DeliveryTally: Sendable {
     public init(problemLimit: Int = .max) {
         self.problemLimit = problemLimit
         self.started = .now
-        self.state = Mutex(
+        self.state = SanitizerVisibleMutex(
             State(
                 summary: DeliverySummary(
                     sent: 0,

@@ -1,5 +1,4 @@
 import PushMockCore
-import Synchronization
 
 /// Where the sender gets randomness for backoff jitter. Inject a constant or a seeded source
 /// to make retry timing deterministic in tests.
@@ -24,7 +23,7 @@ public struct JitterSource: Sendable {
 
     /// A repeatable sequence from `seed`.
     public static func seeded(_ seed: UInt64) -> JitterSource {
-        let generator = Mutex(FastRandom(seed: seed))
+        let generator = SanitizerVisibleMutex(FastRandom(seed: seed))
         return JitterSource {
             generator.withLock { Double($0.next() >> 11) / Double(1 << 53) }
         }

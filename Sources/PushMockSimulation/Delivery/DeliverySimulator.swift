@@ -1,5 +1,4 @@
 public import PushMockCore
-import Synchronization
 
 /// Every simulated device of one gateway. Devices appear on their first notification (with
 /// the default connectivity) or when someone sets their connectivity.
@@ -8,7 +7,7 @@ import Synchronization
 /// operation at a time.
 public final class DeliverySimulator: Sendable {
     public let limits: DeliveryLimits
-    private let state: Mutex<State>
+    private let state: SanitizerVisibleMutex<State>
 
     struct State {
         var devices = DeviceTable()
@@ -25,7 +24,7 @@ public final class DeliverySimulator: Sendable {
 
     public init(limits: DeliveryLimits = .defaults, defaultConnectivity: Connectivity = .online) {
         self.limits = limits
-        self.state = Mutex(State(defaultConnectivity: defaultConnectivity))
+        self.state = SanitizerVisibleMutex(State(defaultConnectivity: defaultConnectivity))
     }
 
     /// The connectivity new devices start with.

@@ -19,7 +19,7 @@ public final class FaultEngine: Sendable {
         var nextID = 1
     }
 
-    private let state = Mutex(State())
+    private let state = SanitizerVisibleMutex(State())
     private let ruleCount = Atomic<Int>(0)
 
     /// The most rules active at once (every request is matched against each).

@@ -1,5 +1,5 @@
 import NIOCore
-import Synchronization
+import PushMockCore
 
 /// How many HTTP/2 server connections each event loop serves right now.
 ///
@@ -13,7 +13,7 @@ import Synchronization
 /// Keyed by the loop's identity; the entry goes when its last connection does. Touched when a
 /// connection opens or closes and read once per read batch.
 enum EventLoopConnectionCount {
-    private static let counts = Mutex<[ObjectIdentifier: Int]>([:])
+    private static let counts = SanitizerVisibleMutex<[ObjectIdentifier: Int]>([:])
 
     static func opened(on loop: any EventLoop) {
         counts.withLock { $0[ObjectIdentifier(loop), default: 0] += 1 }

@@ -3,7 +3,6 @@ import Foundation
 import PushMockCore
 import PushMockJSON
 import PushMockSender
-import Synchronization
 
 #if canImport(Glibc)
 import Glibc
@@ -128,13 +127,13 @@ struct SendRun {
 
 /// Writes every result as one JSON line.
 final class ResultsWriter: Sendable {
-    private let handle: Mutex<FileHandle?>
+    private let handle: SanitizerVisibleMutex<FileHandle?>
 
     init(path: String) throws {
         guard FileManager.default.createFile(atPath: path, contents: nil), let handle = FileHandle(forWritingAtPath: path) else {
             throw ValidationError("cannot write --results file \(path)")
         }
-        self.handle = Mutex(handle)
+        self.handle = SanitizerVisibleMutex(handle)
     }
 
     func write(_ result: SendResult) {
