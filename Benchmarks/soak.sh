@@ -11,7 +11,9 @@
 #      token (google-auth against the gateway's /token with the sample service account); Expo
 #      needs none;
 #   4. measures the maximum: h2load on cleartext h2 (APNs 4, FCM 2, Expo 1 connections x 100
-#      streams), unlimited, for MEASURE_SECONDS; the 2xx answers per second are the maximum;
+#      streams), unlimited, for MEASURE_SECONDS; the 2xx answers per second are the maximum
+#      (counted from h2load's summaries: without its per-request log, which at full speed costs
+#      h2load enough CPU to cap what it measures, see gateway-throughput.sh);
 #   5. soaks for MINUTES minutes at LOAD_FRACTION (default 0.8) of that rate, split
 #      APNs 65 % / FCM 30 % / Expo 5 % (three h2load processes with --rps, restarted every
 #      minute so each minute has its own latency log; Expo's share is capped at EXPO_MAX_RPS,
@@ -157,8 +159,8 @@ store_counts() {
 fd_count() { ls "/proc/$server_pid/fd" | wc -l; }
 
 # Runs the three loads for $1 seconds; $2 = total rate (0: unlimited, c x m each); $3 = tag.
-run_mix() {
-    local seconds="$1" rate="$2" tag="$3" kind clients share per_client
+run_mix() { # seconds rate tag [log: 1 (default) writes per-request logs, 0 does not]
+    local seconds="$1" rate="$2" tag="$3" log="${4:-1}" kind clients share per_client
     local load_pids=()
     for kind in apns fcm expo; do
         case "$kind" in apns) share=65; clients=4 ;; fcm) share=30; clients=2 ;; expo) share=5; clients=1 ;; esac
@@ -177,8 +179,10 @@ run_mix() {
             rate_args=(--rps "$per_client")
         fi
         declare -n args="${kind}_args"
+        local log_args=()
+        [[ "$log" == 1 ]] && log_args=(--log-file="$work/$tag.$kind.tsv")
         h2load -t 1 -c "$clients" -m 100 "${rate_args[@]}" -D "$seconds" "${args[@]}" \
-            --log-file="$work/$tag.$kind.tsv" >"$work/$tag.$kind.txt" 2>&1 </dev/null &
+            "${log_args[@]}" >"$work/$tag.$kind.txt" 2>&1 </dev/null &
         load_pids+=($!)
         pids+=($!)
     done
@@ -219,10 +223,12 @@ control_loop() {
 
 # ---------------------------------------------------------------- maximum
 log "measuring the maximum: ${MEASURE_SECONDS}s, unlimited rate, same mix"
-run_mix "$MEASURE_SECONDS" 0 measure
-# Only 2xx answers count: Expo's 429s beyond its per-project limit are cheap and would inflate it.
-read -r measured measured_non2xx _ _ _ <<<"$(stats_of measure)"
-max_rps=$(( (measured - measured_non2xx) / MEASURE_SECONDS ))
+run_mix "$MEASURE_SECONDS" 0 measure 0
+# Only 2xx answers count: Expo's 429s beyond its per-project limit are cheap and would inflate
+# it. h2load's summary line: "status codes: N 2xx, N 3xx, N 4xx, N 5xx".
+measured_2xx=$(cat "$work"/measure.*.txt | sed -n 's/^status codes: \([0-9]*\) 2xx.*/\1/p' | awk '{ n += $1 } END { print n + 0 }')
+max_rps=$(( measured_2xx / MEASURE_SECONDS ))
+(( max_rps > 0 )) || { cat "$work"/measure.*.txt >&2; echo "soak: the maximum measurement answered nothing" >&2; exit 1; }
 target=$(python3 -c "print(int($max_rps * $LOAD_FRACTION))")
 log "maximum ≈ $max_rps req/s (mix); soaking at $target req/s for $MINUTES min"
 rm -f "$work"/measure.*
