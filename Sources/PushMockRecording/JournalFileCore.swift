@@ -1,5 +1,5 @@
 import Foundation
-import PushMockCore
+@_spi(Locking) import PushMockCore
 
 #if canImport(Glibc)
 import Glibc

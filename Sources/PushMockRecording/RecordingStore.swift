@@ -1,4 +1,4 @@
-import PushMockCore
+@_spi(Locking) import PushMockCore
 import Synchronization
 
 /// The in-memory recording: a bounded ring of the most recent exchanges that tests and the

@@ -3,7 +3,7 @@ import Logging
 public import NIOSSL
 public import PushMockAuth
 import PushMockCheckAPI
-public import PushMockCore
+@_spi(Locking) public import PushMockCore
 public import PushMockGateway
 import PushMockJSON
 public import PushMockRecording

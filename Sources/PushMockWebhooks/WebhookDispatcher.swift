@@ -3,7 +3,7 @@ import Foundation
 package import Logging
 package import NIOCore
 import NIOPosix
-import PushMockCore
+@_spi(Locking) import PushMockCore
 
 /// Limits of a ``WebhookDispatcher``.
 package struct WebhookDispatcherOptions: Sendable, Hashable {

@@ -1,5 +1,5 @@
 import Dispatch
-import PushMockCore
+@_spi(Locking) import PushMockCore
 import Testing
 
 /// The lock every PushMock type shares state through. scripts/tsan runs this suite under

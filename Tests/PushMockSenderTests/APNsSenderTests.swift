@@ -2,7 +2,7 @@ import Foundation
 import NIOCore
 import NIOPosix
 import PushMockAuth
-import PushMockCore
+@_spi(Locking) import PushMockCore
 import PushMockGateway
 import PushMockJSON
 import PushMockRecording

@@ -1,6 +1,6 @@
 import Foundation
 import PushMockAuth
-import PushMockCore
+@_spi(Locking) import PushMockCore
 import PushMockGateway
 import PushMockSender
 import PushMockTesting

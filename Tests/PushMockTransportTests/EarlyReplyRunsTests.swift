@@ -1,6 +1,6 @@
 import NIOCore
 import NIOEmbedded
-import PushMockCore
+@_spi(Locking) import PushMockCore
 import Testing
 
 @testable import PushMockTransport

@@ -2,7 +2,7 @@ import Foundation
 import NIOCore
 import NIOEmbedded
 import NIOPosix
-import PushMockCore
+@_spi(Locking) import PushMockCore
 import PushMockTestSupport
 import Testing
 

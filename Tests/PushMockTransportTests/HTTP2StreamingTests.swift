@@ -1,7 +1,7 @@
 import Foundation
 import NIOCore
 import NIOPosix
-import PushMockCore
+@_spi(Locking) import PushMockCore
 import Testing
 
 @testable import PushMockTransport

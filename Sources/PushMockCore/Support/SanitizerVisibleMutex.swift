@@ -1,4 +1,4 @@
-package import Synchronization
+public import Synchronization
 
 /// The standard library's `Mutex`, plus a hand-over that ThreadSanitizer can see. Every lock
 /// in PushMock is one of these (`scripts/lint` refuses a bare `Mutex`).
@@ -16,19 +16,26 @@ package import Synchronization
 /// see atomics in our code, gets the happens-before edge the futex hid. Checked with a
 /// standalone program (8 threads on one contended lock): 10 reports with a bare `Mutex`, none
 /// with this type, 10 again with the load removed.
-package struct SanitizerVisibleMutex<Value: ~Copyable>: ~Copyable, Sendable {
-    // Inlinable, as `Mutex.withLock` itself is: a generic call per lock would cost more than
-    // the lock on the hot paths.
+///
+/// Public behind an SPI (`@_spi(Locking) import PushMockCore`) rather than `package`: the
+/// compiler does not inline a `package` inlinable function into another module, so `withLock`
+/// stayed a generic call that instantiated `Mutex<Value>`'s metadata on every lock (+0.3 % of
+/// the default server's samples in `swift_getGenericMetadata`). Users do not see it without
+/// that import.
+@_spi(Locking) public struct SanitizerVisibleMutex<Value: ~Copyable>: ~Copyable, Sendable {
+    // Usable from inlined code: `withLock` is inlined into every caller (see there).
     @usableFromInline let mutex: Mutex<Value>
     @usableFromInline let handOver = Atomic<Bool>(false)
 
-    package init(_ initialValue: consuming sending Value) {
+    public init(_ initialValue: consuming sending Value) {
         mutex = Mutex(initialValue)
     }
 
     /// Runs `body` with the value while holding the lock, as `Mutex.withLock` does.
-    @inlinable
-    package borrowing func withLock<Result: ~Copyable, E: Error>(
+    ///
+    /// Inlined into every caller, as `Mutex.withLock` is (`@_transparent`).
+    @inlinable @inline(__always)
+    public borrowing func withLock<Result: ~Copyable, E: Error>(
         _ body: (inout sending Value) throws(E) -> sending Result
     ) throws(E) -> sending Result {
         try mutex.withLock { (value: inout sending Value) throws(E) -> sending Result in

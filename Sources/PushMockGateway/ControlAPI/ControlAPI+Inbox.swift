@@ -1,4 +1,4 @@
-import PushMockCore
+@_spi(Locking) import PushMockCore
 import PushMockJSON
 import PushMockQuery
 import PushMockRecording

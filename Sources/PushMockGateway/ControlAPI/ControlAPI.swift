@@ -1,5 +1,5 @@
 import Foundation
-package import PushMockCore
+@_spi(Locking) package import PushMockCore
 package import PushMockJSON
 import PushMockQuery
 import PushMockRecording

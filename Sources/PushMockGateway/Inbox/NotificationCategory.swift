@@ -1,4 +1,4 @@
-package import PushMockCore
+@_spi(Locking) package import PushMockCore
 
 /// A notification category as an app registers it on the device — iOS
 /// `UNNotificationCategory`, Android notification actions, Expo

@@ -1,5 +1,5 @@
 package import Prometheus
-import PushMockCore
+@_spi(Locking) import PushMockCore
 import PushMockRecording
 import PushMockSimulation
 

@@ -1,4 +1,4 @@
-import PushMockCore
+@_spi(Locking) import PushMockCore
 package import PushMockRecording
 import Synchronization
 

@@ -1,4 +1,4 @@
-package import PushMockCore
+@_spi(Locking) package import PushMockCore
 import PushMockJSON
 package import PushMockRecording
 

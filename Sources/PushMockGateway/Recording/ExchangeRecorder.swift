@@ -1,6 +1,6 @@
 import NIOCore
 import PushMockAuth
-import PushMockCore
+@_spi(Locking) import PushMockCore
 import PushMockJSON
 import PushMockRecording
 import PushMockTransport

@@ -1,5 +1,5 @@
 import NIOCore
-import PushMockCore
+@_spi(Locking) import PushMockCore
 import PushMockTransport
 
 /// Completes waiters once the listeners are bound (or failed to bind).

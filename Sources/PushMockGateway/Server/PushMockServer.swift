@@ -5,7 +5,7 @@ import NIOCore
 import NIOPosix
 import NIOSSL
 import PushMockAuth
-package import PushMockCore
+@_spi(Locking) package import PushMockCore
 import PushMockRecording
 import PushMockTransport
 import PushMockWebhooks

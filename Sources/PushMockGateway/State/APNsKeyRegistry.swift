@@ -1,5 +1,5 @@
 package import Crypto
-package import PushMockCore
+@_spi(Locking) package import PushMockCore
 import Synchronization
 
 /// A provider-token signing key the gateway trusts, as Apple's developer account would list it.

@@ -1,4 +1,4 @@
-package import PushMockCore
+@_spi(Locking) package import PushMockCore
 
 /// An OAuth2 access token the mock issued.
 package struct AccessTokenGrant: Sendable, Hashable {

@@ -1,4 +1,4 @@
-package import PushMockCore
+@_spi(Locking) package import PushMockCore
 
 /// How the gateway ages the provider tokens senders sign themselves, so that moving the gateway
 /// clock does not lock every sender out. (OAuth assertions only use ``realNow()``: see

@@ -1,4 +1,4 @@
-package import PushMockCore
+@_spi(Locking) package import PushMockCore
 
 /// What the gateway knows about one APNs device token.
 package struct APNsDeviceRecord: Sendable, Hashable, Codable {

@@ -1,4 +1,4 @@
-package import PushMockCore
+@_spi(Locking) package import PushMockCore
 
 /// The receipts of issued Expo tickets, by receipt id. A receipt becomes available after the
 /// configured delay (the relay to APNs/FCM happens then) and is forgotten after its lifetime

@@ -1,4 +1,4 @@
-package import PushMockCore
+@_spi(Locking) package import PushMockCore
 
 /// What the gateway knows about one Expo push token (`ExponentPushToken[…]`).
 package struct ExpoTokenRecord: Sendable, Hashable, Codable {

@@ -1,4 +1,4 @@
-package import PushMockCore
+@_spi(Locking) package import PushMockCore
 
 /// What the gateway knows about one FCM registration token (or Firebase installation ID).
 package struct FCMTokenRecord: Sendable, Hashable, Codable {

@@ -1,4 +1,4 @@
-package import PushMockCore
+@_spi(Locking) package import PushMockCore
 package import PushMockRecording
 package import PushMockSimulation
 

@@ -1,4 +1,4 @@
-package import PushMockCore
+@_spi(Locking) package import PushMockCore
 package import _CryptoExtras
 
 /// A Google service account the mock's token endpoint trusts: assertions signed with its key

@@ -1,4 +1,4 @@
-package import PushMockCore
+@_spi(Locking) package import PushMockCore
 
 /// The gateway's users (who owns which token, with time zone, locale and preferences) and the
 /// app events tests post for them, stamped with the gateway clock. The policy checks read a

@@ -1,5 +1,5 @@
 public import PushMockAuth
-public import PushMockCore
+@_spi(Locking) public import PushMockCore
 
 /// Mints and caches APNs provider tokens (ES256 JWTs) and decides, per connection, when a
 /// connection moves on to a newer one.

@@ -1,6 +1,6 @@
 import NIOCore
 import NIOSSL
-import PushMockCore
+@_spi(Locking) import PushMockCore
 import PushMockJSON
 import PushMockTransport
 

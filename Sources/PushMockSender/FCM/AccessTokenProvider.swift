@@ -1,7 +1,7 @@
 import Foundation
 import NIOSSL
 import PushMockAuth
-public import PushMockCore
+@_spi(Locking) public import PushMockCore
 import PushMockJSON
 import PushMockTransport
 

@@ -1,4 +1,4 @@
-public import PushMockCore
+@_spi(Locking) public import PushMockCore
 public import PushMockJSON
 
 /// What a bulk send came to: counts per outcome class, reasons, the tokens to delete, every

@@ -1,4 +1,4 @@
-import PushMockCore
+@_spi(Locking) import PushMockCore
 
 /// Where the sender gets randomness for backoff jitter. Inject a constant or a seeded source
 /// to make retry timing deterministic in tests.

@@ -1,4 +1,4 @@
-public import PushMockCore
+@_spi(Locking) public import PushMockCore
 
 /// Every simulated device of one gateway. Devices appear on their first notification (with
 /// the default connectivity) or when someone sets their connectivity.

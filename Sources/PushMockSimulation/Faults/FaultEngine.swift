@@ -1,4 +1,4 @@
-public import PushMockCore
+@_spi(Locking) public import PushMockCore
 import Synchronization
 
 /// The active fault rules and their runtime state (match counts, seeded generators, rate

@@ -1,5 +1,5 @@
 import NIOCore
-import PushMockCore
+@_spi(Locking) import PushMockCore
 
 /// How many HTTP/2 server connections each event loop serves right now.
 ///

@@ -1,6 +1,6 @@
 import ArgumentParser
 import Foundation
-import PushMockCore
+@_spi(Locking) import PushMockCore
 import PushMockJSON
 import PushMockSender
 
