@@ -85,7 +85,11 @@ struct HTTP2StreamingTests {
 
         // Our client waits for END_STREAM, which a stream never sends: cancelling it resets the stream.
         let waiting = Task { try await client.send(HTTPRequestMessage(method: "GET", path: "/stream")) }
-        let deadline = ContinuousClock.now + .seconds(120)
+        // Generous: alone this takes about a second, but in the full parallel run it shares two
+        // CPUs, NIO's singleton loops and the cooperative pool with a thousand tests (among them
+        // h2load's million streams and the socket fuzzer), and took 58–78 s in CI; once, more
+        // than the 120 s it had (stop 43's CI run of 2026-11-30 15:44).
+        let deadline = ContinuousClock.now + .seconds(300)
         while responder.continuation.withLock({ $0 == nil }), ContinuousClock.now < deadline {
             try await Task.sleep(for: .milliseconds(20))
         }
