@@ -88,7 +88,7 @@ struct HTTP2StreamingTests {
         // Generous: alone this takes about a second, but in the full parallel run it shares two
         // CPUs, NIO's singleton loops and the cooperative pool with a thousand tests (among them
         // h2load's million streams and the socket fuzzer), and took 58–78 s in CI; once, more
-        // than the 120 s it had (stop 43's CI run of 2026-11-30 15:44).
+        // than the 120 s it had (a clean-clone run of .ci/run, 2026-11-30 15:44 UTC).
         let deadline = ContinuousClock.now + .seconds(300)
         while responder.continuation.withLock({ $0 == nil }), ContinuousClock.now < deadline {
             try await Task.sleep(for: .milliseconds(20))
