@@ -85,6 +85,14 @@ struct HTTP2StreamingTests {
 
         // Our client waits for END_STREAM, which a stream never sends: cancelling it resets the stream.
         let waiting = Task { try await client.send(HTTPRequestMessage(method: "GET", path: "/stream")) }
+        // What the connection looked like, for a failure's message: one CI run found it closed
+        // by the time the deadline ran out, and nothing said which side closed it or when.
+        func connectionState() async -> String {
+            let goAway = try? await client.receivedGoAway
+            let (cycles, final) = observations.values.withLock { ($0.readCycles, $0.final) }
+            return "client active: \(client.isActive), GOAWAY received: \(String(describing: goAway)), "
+                + "server read cycles: \(cycles), server saw the close: \(final != nil)"
+        }
         // Generous: alone this takes about a second, but in the full parallel run it shares two
         // CPUs, NIO's singleton loops and the cooperative pool with a thousand tests (among them
         // h2load's million streams and the socket fuzzer), and took 58–78 s in CI; once, more
@@ -93,15 +101,37 @@ struct HTTP2StreamingTests {
         while responder.continuation.withLock({ $0 == nil }), ContinuousClock.now < deadline {
             try await Task.sleep(for: .milliseconds(20))
         }
+        guard responder.continuation.withLock({ $0 != nil }) else {
+            let state = await connectionState()
+            // Closing fails the request if it is still waiting (its task may not even have run).
+            waiting.cancel()
+            await client.close()
+            Issue.record("the server never answered /stream; the request ended with \(await waiting.result); \(state)")
+            try await server.close()
+            return
+        }
         responder.continuation.withLock { _ = $0?.yield(Array("world".utf8)) }
         waiting.cancel()
-        _ = try? await waiting.value
+        let outcome = await waiting.result
+        if case .failure(let error) = outcome, !(error is CancellationError) {
+            Issue.record("the cancelled request ended with \(error), not CancellationError; \(await connectionState())")
+        }
         while !responder.terminated.withLock({ $0 }), ContinuousClock.now < deadline {
             try await Task.sleep(for: .milliseconds(20))
         }
-        #expect(responder.terminated.withLock { $0 }, "the producer was not ended by the reset")
+        if !responder.terminated.withLock({ $0 }) {
+            Issue.record("the producer was not ended by the reset; \(await connectionState())")
+        }
 
-        let after = try await client.send(HTTPRequestMessage(method: "GET", path: "/plain"))
+        let after: HTTPResponseMessage
+        do {
+            after = try await client.send(HTTPRequestMessage(method: "GET", path: "/plain"))
+        } catch {
+            Issue.record("the request after the reset failed: \(error); \(await connectionState())")
+            await client.close()
+            try await server.close()
+            return
+        }
         #expect(after.status == 200)
         await client.close()
         while observations.final == nil, ContinuousClock.now < deadline {
