@@ -51,6 +51,9 @@ final class BookkeepingObservations: Sendable {
         /// The counts when the connection closed, before the handler tore its session down.
         var final: HTTP2StreamBookkeeping?
         var readCycles = 0
+        /// Errors that reached the pipeline (socket errors before the handler, the handler's
+        /// own after it), for a failure's message.
+        var errors: [String] = []
     }
 
     let values = SanitizerVisibleMutex(Values())
@@ -98,6 +101,11 @@ final class BookkeepingProbe: ChannelInboundHandler, RemovableChannelHandler {
             observations.values.withLock { $0.final = now }
         }
         context.fireChannelInactive()
+    }
+
+    func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        observations.values.withLock { $0.errors.append("\(position): \(error)") }
+        context.fireErrorCaught(error)
     }
 }
 

@@ -89,9 +89,9 @@ struct HTTP2StreamingTests {
         // by the time the deadline ran out, and nothing said which side closed it or when.
         func connectionState() async -> String {
             let goAway = try? await client.receivedGoAway
-            let (cycles, final) = observations.values.withLock { ($0.readCycles, $0.final) }
+            let (cycles, final, errors) = observations.values.withLock { ($0.readCycles, $0.final, $0.errors) }
             return "client active: \(client.isActive), GOAWAY received: \(String(describing: goAway)), "
-                + "server read cycles: \(cycles), server saw the close: \(final != nil)"
+                + "server read cycles: \(cycles), server saw the close: \(final != nil), errors on the server's pipeline: \(errors)"
         }
         // Generous: alone this takes about a second, but in the full parallel run it shares two
         // CPUs, NIO's singleton loops and the cooperative pool with a thousand tests (among them

@@ -201,6 +201,9 @@ public final class HTTP2ClientConnection: Sendable {
 
     /// Closes the connection now; requests in flight fail with `connectionClosed`.
     public func close() async {
+        let handler = self.handler
+        // Queued before the close, so the handler knows who ended the connection.
+        channel.eventLoop.execute { handler.value.noteClosedByCaller() }
         try? await channel.close()
     }
 

@@ -16,18 +16,32 @@ public struct HTTP2ClientError: Error, Hashable, Sendable, CustomStringConvertib
     }
 
     public var kind: Kind
+    /// Why the connection closed, when this side knows (``Kind/connectionClosed``): a socket
+    /// error, libnghttp2 rejecting the server's bytes, the caller closing it, or the server
+    /// closing it. For reading, not matching: two errors of the same kind are equal whatever
+    /// their details.
+    public var detail: String?
 
-    public init(_ kind: Kind) { self.kind = kind }
+    public init(_ kind: Kind, detail: String? = nil) {
+        self.kind = kind
+        self.detail = detail
+    }
+
+    public static func == (lhs: Self, rhs: Self) -> Bool { lhs.kind == rhs.kind }
+
+    public func hash(into hasher: inout Hasher) { hasher.combine(kind) }
 
     public var description: String {
+        let text: String
         switch kind {
-        case .streamReset(let code): return "stream reset by peer (\(code))"
+        case .streamReset(let code): text = "stream reset by peer (\(code))"
         case .goAway(let goAway):
             let debug = String(decoding: goAway.debugData, as: UTF8.self)
-            return "connection going away (\(goAway.errorCode), last stream \(goAway.lastStreamID)\(debug.isEmpty ? "" : ", \(debug)"))"
-        case .connectionClosed: return "connection closed before the response completed"
-        case .submitFailed(let message): return "request not sent: \(message)"
+            text = "connection going away (\(goAway.errorCode), last stream \(goAway.lastStreamID)\(debug.isEmpty ? "" : ", \(debug)"))"
+        case .connectionClosed: text = "connection closed before the response completed"
+        case .submitFailed(let message): text = "request not sent: \(message)"
         }
+        return detail.map { "\(text): \($0)" } ?? text
     }
 }
 
@@ -59,6 +73,8 @@ public final class HTTP2ClientHandler: ChannelInboundHandler, RemovableChannelHa
     @exclusivity(unchecked) private var streamByFuture: [ObjectIdentifier: Int32] = [:]
     private var started = false
     private var isClosed = false
+    /// The first reason this side saw for the connection to end (see ``HTTP2ClientError/detail``).
+    private var closeCause: String?
     private var settingsWaiters: [EventLoopPromise<Void>] = []
     private var receivedSettings = false
 
@@ -120,6 +136,7 @@ public final class HTTP2ClientHandler: ChannelInboundHandler, RemovableChannelHa
                 role: .client, limits: Self.responseLimits, peerMaxConcurrentStreams: 100,
                 perMessageValueNames: perMessageValueHeaders)
         } catch {
+            noteCloseCause("no libnghttp2 session: \(error)")
             context.fireErrorCaught(error)
             context.close(promise: nil)
             return
@@ -129,8 +146,24 @@ public final class HTTP2ClientHandler: ChannelInboundHandler, RemovableChannelHa
         }
     }
 
+    /// Keeps the first reason for the connection to end.
+    private func noteCloseCause(_ cause: String) {
+        if closeCause == nil { closeCause = cause }
+    }
+
+    /// The caller is about to close the connection (``HTTP2ClientConnection/close()``).
+    func noteClosedByCaller() {
+        noteCloseCause("closed by the client")
+    }
+
+    public func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        // NIO reports socket errors (a reset, a failed write) here before it closes.
+        noteCloseCause("\(error)")
+        context.fireErrorCaught(error)
+    }
+
     public func handlerRemoved(context: ChannelHandlerContext) {
-        failAll(HTTP2ClientError(.connectionClosed))
+        failAll(HTTP2ClientError(.connectionClosed, detail: closeCause ?? "the client's HTTP/2 handler was removed"))
         session?.close()
         session = nil
         self.context = nil
@@ -143,13 +176,15 @@ public final class HTTP2ClientHandler: ChannelInboundHandler, RemovableChannelHa
 
     public func channelInactive(context: ChannelHandlerContext) {
         isClosed = true
+        // Nothing on this side ended it: the server closed the connection.
+        noteCloseCause("the server closed the connection")
         if let receivedGoAway {
             failAll(HTTP2ClientError(.goAway(receivedGoAway)))
         } else {
-            failAll(HTTP2ClientError(.connectionClosed))
+            failAll(HTTP2ClientError(.connectionClosed, detail: closeCause))
         }
         for waiter in settingsWaiters {
-            waiter.fail(HTTP2ClientError(.connectionClosed))
+            waiter.fail(HTTP2ClientError(.connectionClosed, detail: closeCause))
         }
         settingsWaiters.removeAll()
         context.fireChannelInactive()
@@ -161,6 +196,7 @@ public final class HTTP2ClientHandler: ChannelInboundHandler, RemovableChannelHa
         do {
             try session.submitSettings([.enablePush(0), .maxConcurrentStreams(1000), .initialWindowSize(1 << 20)])
         } catch {
+            noteCloseCause("the client's SETTINGS could not be queued: \(error)")
             context.close(promise: nil)
             return
         }
@@ -177,7 +213,7 @@ public final class HTTP2ClientHandler: ChannelInboundHandler, RemovableChannelHa
         if receivedSettings {
             promise.succeed()
         } else if isClosed {
-            promise.fail(HTTP2ClientError(.connectionClosed))
+            promise.fail(HTTP2ClientError(.connectionClosed, detail: closeCause))
         } else {
             settingsWaiters.append(promise)
         }
@@ -197,7 +233,7 @@ public final class HTTP2ClientHandler: ChannelInboundHandler, RemovableChannelHa
     /// flushing send), so that a batch of requests goes out in one write.
     public func send(_ request: HTTPRequestMessage, promise: EventLoopPromise<HTTPResponseMessage>, flush: Bool) {
         guard let session, let context, !isClosed else {
-            promise.fail(receivedGoAway.map { HTTP2ClientError(.goAway($0)) } ?? HTTP2ClientError(.connectionClosed))
+            promise.fail(receivedGoAway.map { HTTP2ClientError(.goAway($0)) } ?? HTTP2ClientError(.connectionClosed, detail: closeCause))
             return
         }
         if let receivedGoAway {
@@ -234,7 +270,7 @@ public final class HTTP2ClientHandler: ChannelInboundHandler, RemovableChannelHa
         _ request: HTTPRequestMessage, pathSuffix: String = "", tag: UInt64, flush: Bool
     ) -> Result<Int32, HTTP2ClientError> {
         guard let session, let context, !isClosed else {
-            return .failure(receivedGoAway.map { HTTP2ClientError(.goAway($0)) } ?? HTTP2ClientError(.connectionClosed))
+            return .failure(receivedGoAway.map { HTTP2ClientError(.goAway($0)) } ?? HTTP2ClientError(.connectionClosed, detail: closeCause))
         }
         if let receivedGoAway {
             return .failure(HTTP2ClientError(.goAway(receivedGoAway)))
@@ -319,6 +355,7 @@ public final class HTTP2ClientHandler: ChannelInboundHandler, RemovableChannelHa
                 try session.receive(bytes)
             }
         } catch {
+            noteCloseCause("libnghttp2 rejected the server's bytes: \(error)")
             flush(context: context)
             context.close(promise: nil)
             return
@@ -413,6 +450,7 @@ public final class HTTP2ClientHandler: ChannelInboundHandler, RemovableChannelHa
         do {
             try session.drainOutput(into: &buffer)
         } catch {
+            noteCloseCause("libnghttp2 could not produce output: \(error)")
             context.close(promise: nil)
             return
         }
@@ -420,6 +458,11 @@ public final class HTTP2ClientHandler: ChannelInboundHandler, RemovableChannelHa
             context.writeAndFlush(wrapOutboundOut(buffer), promise: nil)
         }
         if started, !session.wantsIO {
+            // After a GOAWAY either way with no stream left, or libnghttp2 ended the session
+            // over a protocol error in what the server sent (it sent GOAWAY itself then).
+            noteCloseCause(
+                receivedGoAway == nil
+                    ? "libnghttp2 ended the HTTP/2 session (it sent GOAWAY)" : "the server's GOAWAY, no stream left")
             context.close(promise: nil)
         }
     }
