@@ -50,6 +50,27 @@ struct ServeCommandTests {
         #expect(stopped.output.contains("PUSHMOCK01"))
     }
 
+    @Test("a service-account file for a port the system picked goes with the gateway; one for a chosen port stays")
+    func ephemeralServiceAccountFile() async throws {
+        let picked = try await ServeProcess()
+        defer { picked.removeDirectory() }
+        let shared = picked.directory + "/certs/fcm-sample-service-account.json"
+        let tlsPort = try #require(picked.info.tls?.port)
+        let own = try #require(picked.info.fcmSampleServiceAccount?.path)
+        #expect(own == picked.directory + "/certs/fcm-sample-service-account-\(tlsPort).json")
+        #expect(FileManager.default.fileExists(atPath: own))
+        #expect(await picked.stop().status == 0)
+        #expect(!FileManager.default.fileExists(atPath: own), "the file of a port the system picked outlived its gateway")
+        #expect(FileManager.default.fileExists(atPath: shared), "the shared file is kept")
+
+        // A port the user chose: free now (the first gateway is gone), named on the command line.
+        let chosen = try await ServeProcess(arguments: ["--tls-port", String(tlsPort)], directory: picked.directory)
+        let path = try #require(chosen.info.fcmSampleServiceAccount?.path)
+        #expect(path == own)
+        #expect(await chosen.stop().status == 0)
+        #expect(FileManager.default.fileExists(atPath: path), "the file of a chosen port is kept: a backend may name it")
+    }
+
     @Test("certificates are reused on the next start")
     func reuseCertificates() async throws {
         let first = try await ServeProcess()

@@ -41,6 +41,9 @@ package final class PushMockServer: Service, Sendable {
     /// Request body bytes all connections hold together (``ConnectionLimits``).
     private let bodyBudget: BodyBudget
     private let sampleServiceAccount: SanitizerVisibleMutex<SampleServiceAccount?>
+    /// The service-account file this gateway wrote for a port the system picked, removed at
+    /// shutdown (see ``removeEphemeralServiceAccountFile()``).
+    private let ephemeralServiceAccountPath = SanitizerVisibleMutex<String?>(nil)
     /// What opening the journal found (reported in the server info).
     private let journalRecovery: JournalRecoveryInfo?
 
@@ -242,8 +245,13 @@ package final class PushMockServer: Service, Sendable {
                     info.tls.map { "https://localhost:\($0.port)/token" }
                     ?? info.cleartext.map { "http://\($0.host):\($0.port)/token" }
                 if let tokenURI {
+                    let sharedPath = sample.path
                     try sample.update(tokenURI: tokenURI)
                     sampleServiceAccount.withLock { $0 = sample }
+                    let portWasPicked = info.tls != nil ? configuration.tlsPort == 0 : configuration.cleartextPort == 0
+                    if portWasPicked, let path = sample.path, path != sharedPath {
+                        ephemeralServiceAccountPath.withLock { $0 = path }
+                    }
                 }
                 info.fcmSampleServiceAccount = .init(
                     path: sample.path,
@@ -287,8 +295,23 @@ package final class PushMockServer: Service, Sendable {
         await connections.drain(gracePeriod: configuration.shutdownGracePeriod)
         state.webhooks.shutdown()
         state.journalClose()
+        removeEphemeralServiceAccountFile()
         await shutdownGroup()
         logger.info("stopped")
+    }
+
+    /// A gateway on a port the system picked (`--tls-port 0`) wrote a service-account file named
+    /// by that port. No one can know that name before the gateway runs, and its `token_uri`
+    /// dies with the gateway, so the file goes with it: otherwise every such run (a test suite
+    /// starting gateways on free ports) left another private key in `certs/`. A file for a
+    /// port the user chose stays: a backend may be configured with its path.
+    private func removeEphemeralServiceAccountFile() {
+        guard let path = ephemeralServiceAccountPath.withLock({ $0 }) else { return }
+        do {
+            try FileManager.default.removeItem(atPath: path)
+        } catch {
+            logger.warning("could not remove \(path): \(error)")
+        }
     }
 
     private func shutdownGroup() async {
