@@ -93,6 +93,25 @@ struct HTTP2ClientCloseCauseTests {
         #expect(error.detail == "closed by the client", "\(error)")
     }
 
+    @Test("the client's own graceful shutdown (GOAWAY) is not taken for libnghttp2 ending the session")
+    func clientShutdown() async throws {
+        let server = try await startCleartextServer()
+        let port = try #require(server.localAddress?.port)
+        let client = try await HTTP2ClientConnection.connect(to: .init(host: "127.0.0.1", port: port))
+        #expect(try await client.send(HTTPRequestMessage(method: "GET", path: "/")).status == 200)
+        let handler = client.loopBoundHandler
+        client.eventLoop.execute { handler.value.shutdownGracefully() }
+        await client.closeFuture()
+        do {
+            _ = try await client.send(HTTPRequestMessage(method: "GET", path: "/"))
+            Issue.record("a request after the shutdown succeeded")
+        } catch let error as HTTP2ClientError {
+            #expect(error.kind == .connectionClosed)
+            #expect(error.detail == "shut down by the client (GOAWAY)", "\(error)")
+        }
+        try await server.close()
+    }
+
     @Test("libnghttp2 refusing what the server sent (an HTTP/1.1 answer)")
     func notHTTP2() async throws {
         let reply = Array("HTTP/1.1 400 Bad Request\r\ncontent-length: 0\r\n\r\n".utf8)

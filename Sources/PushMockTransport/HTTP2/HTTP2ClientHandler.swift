@@ -343,6 +343,7 @@ public final class HTTP2ClientHandler: ChannelInboundHandler, RemovableChannelHa
     /// Sends GOAWAY(NO_ERROR) and closes once in-flight requests are answered.
     public func shutdownGracefully() {
         guard let session, let context else { return }
+        noteCloseCause("shut down by the client (GOAWAY)")
         try? session.submitGoAway(lastStreamID: 0, errorCode: .noError, debugData: [])
         flush(context: context)
     }
