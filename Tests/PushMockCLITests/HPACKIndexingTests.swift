@@ -2,6 +2,7 @@ import Foundation
 import PushMockAuth
 import PushMockCore
 import PushMockSender
+import PushMockTestSupport
 import Testing
 
 /// How `pushmock serve` HPACK-encodes the response headers whose values are new in every
@@ -125,18 +126,21 @@ struct HPACKIndexingTests {
     /// A cleartext HTTP/2 server (Python `h2`) that answers `count` requests with 200 and then
     /// prints, per request, the `apns-id` it carried (with whether it was a never-indexed
     /// literal) and how many entries the server's HPACK decoder table held afterwards. It
-    /// prints its port first.
+    /// writes its port to the file named by its second argument first (through a temporary
+    /// name, so the file is never seen half-written).
     static let serverScript = #"""
-        import json, socket, sys
+        import json, os, socket, sys
         import h2.config, h2.connection, h2.events
 
-        count = int(sys.argv[1])
+        count, port_file = int(sys.argv[1]), sys.argv[2]
         listener = socket.socket()
         listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         listener.bind(("127.0.0.1", 0))
         listener.listen(4)
         listener.settimeout(120)
-        print(listener.getsockname()[1], flush=True)
+        with open(port_file + ".tmp", "w") as f:
+            f.write(str(listener.getsockname()[1]))
+        os.rename(port_file + ".tmp", port_file)
         sock, _ = listener.accept()
         sock.settimeout(120)
         conn = h2.connection.H2Connection(config=h2.config.H2Configuration(client_side=False, header_encoding="utf-8"))
@@ -175,19 +179,24 @@ struct HPACKIndexingTests {
         try Self.serverScript.write(toFile: scriptPath, atomically: true, encoding: .utf8)
 
         let count = 6
-        let server = Process()
-        server.executableURL = URL(fileURLWithPath: Self.python)
-        server.arguments = [scriptPath, String(count)]
-        let output = Pipe()
-        server.standardOutput = output
-        try server.run()
-        defer { if server.isRunning { server.terminate() } }
-        let reader = output.fileHandleForReading
-        var portLine = ""
-        while !portLine.hasSuffix("\n"), let byte = try reader.read(upToCount: 1), !byte.isEmpty {
-            portLine += String(decoding: byte, as: UTF8.self)
+        let portFile = directory.appendingPathComponent("port").path
+        // ChildProcess, not Foundation's Process (see ChildProcess), and nothing here blocks a
+        // cooperative thread: the port comes through a file, the report is read off the pool.
+        let server = try ChildProcess.spawn(Self.python, [scriptPath, String(count), portFile], output: .capture)
+        defer { if server.isRunning { server.terminate(SIGKILL) } }
+        var port: Int?
+        let deadline = ContinuousClock.now + .seconds(120)
+        while port == nil, server.isRunning, ContinuousClock.now < deadline {
+            port = (try? String(contentsOfFile: portFile, encoding: .utf8)).flatMap { Int($0) }
+            if port == nil { try await Task.sleep(for: .milliseconds(20)) }
         }
-        let port = try #require(Int(portLine.trimmingCharacters(in: .whitespacesAndNewlines)), "port line: \(portLine)")
+        let reading = Task { try await offloaded { server.readOutput() } }
+        guard let port else {
+            server.terminate(SIGKILL)
+            let output = try await reading.value
+            Issue.record("the Python server did not start: \(String(decoding: output.error, as: UTF8.self))")
+            return
+        }
 
         let configuration = APNsSenderConfiguration(
             server: try .custom(url: "http://127.0.0.1:\(port)"),
@@ -206,9 +215,10 @@ struct HPACKIndexingTests {
                 #expect(result.outcome.isAccepted, "\(result)")
             }
         }
-        let report = try reader.readToEnd() ?? Data()
-        server.waitUntilExit()
-        let requests = try JSONDecoder().decode([ReceivedRequest].self, from: report)
+        let (report, errors) = try await reading.value
+        let status = try await offloaded { server.wait() }
+        #expect(status == 0, "\(String(decoding: errors, as: UTF8.self))")
+        let requests = try JSONDecoder().decode([ReceivedRequest].self, from: Data(report))
         try #require(requests.count == count, "\(String(decoding: report, as: UTF8.self))")
         var tableAfterFirst: Int?
         for (index, request) in requests.enumerated() {
