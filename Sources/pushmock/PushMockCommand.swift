@@ -2,16 +2,17 @@ import ArgumentParser
 import Foundation
 import PushMockGateway
 
-/// `pushmock`: a local APNs/FCM gateway for testing push senders.
+/// `pushmock`: a local APNs/FCM/Expo gateway for testing push senders.
 @main
 struct PushMockCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "pushmock",
-        abstract: "A local APNs (and FCM) gateway for testing push-notification senders.",
+        abstract: "A local APNs, FCM and Expo push gateway for testing push-notification senders.",
         discussion: """
-            Start the gateway with `pushmock serve`, point your APNs client at the printed address
-            with the printed CA, and inspect what it received with the control API
-            (GET /_pushmock/recordings) or the journal under Recordings/.
+            Start the gateway with `pushmock serve` and point your APNs, FCM or Expo client
+            at the address and credentials it prints (trust the printed CA for TLS). See
+            what it received in the web inbox, with `pushmock recordings`, through the
+            control API (GET /_pushmock/recordings) or in the journal under Recordings/.
             """,
         version: PushMockVersion.current,
         subcommands: [

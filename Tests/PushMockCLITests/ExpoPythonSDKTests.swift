@@ -128,8 +128,9 @@ struct ExpoPythonSDKTests {
 
         let scriptPath = server.directory + "/flow.py"
         try Self.flowScript.write(toFile: scriptPath, atomically: true, encoding: .utf8)
-        let flow = try await run(
-            Self.python, [scriptPath, "http://127.0.0.1:\(server.cleartextPort)", control, a, b, uninstalled, dead, broken, other])
+        // The SDK gets the base URL the gateway advertises (banner, ready file), as a user would.
+        let expoBaseURL = try #require(server.info.expoBaseURL)
+        let flow = try await run(Self.python, [scriptPath, expoBaseURL, control, a, b, uninstalled, dead, broken, other])
         #expect(flow.status == 0, "\(flow.error)")
         let results = try #require(try JSONSerialization.jsonObject(with: Data(flow.output.utf8)) as? [String: Any], "\(flow.error)")
         #expect(results["tickets"] as? [String] == ["ok", "ok", "ok", "error", "ok"])

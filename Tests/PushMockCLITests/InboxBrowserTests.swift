@@ -195,6 +195,18 @@ struct InboxBrowserTests {
                 driver.find_element(By.CSS_SELECTOR, "nav a[href='#/categories']").click()
                 wait(driver, lambda d: "DOSE_REMINDER" in d.find_element(By.ID, "category-list").text)
 
+                # 9. An Expo push: the token cell shows what tells Expo tokens apart.
+                expo_send = urllib.request.Request(control[:-len("/_pushmock")] + "/--/api/v2/push/send",
+                    data=json.dumps({"to": "ExponentPushToken[AbCdEfGhIjKlMnOpQrStUv]", "title": "Expo hello"}).encode(),
+                    headers={"content-type": "application/json"})
+                with urllib.request.urlopen(expo_send, timeout=30) as response:
+                    response.read()
+                driver.find_element(By.CSS_SELECTOR, "nav a[href='#/']").click()
+                wait(driver, lambda d: "Expo hello" in row_titles(d))
+                results["expoTokenCell"] = driver.execute_script(
+                    "return [...document.querySelectorAll('#rows tr')].filter(r => r.textContent.includes('Expo hello'))"
+                    ".map(r => r.querySelector('td.token').textContent)[0]")
+
                 # 5. Screenshots: the list at 1280 px, dark theme, and a narrow window.
                 driver.find_element(By.CSS_SELECTOR, "nav a[href='#/']").click()
                 wait(driver, lambda d: "While offline" in row_titles(d))
@@ -486,6 +498,7 @@ struct InboxBrowserTests {
         #expect((results["unregisteredSend"] as? String)?.contains("Unregistered") == true, "\(results["unregisteredSend"] ?? "")")
         #expect(results["faultRules"] as? Int == 2)
         #expect(results["clockAdvanced"] as? Bool == true)
+        #expect(results["expoTokenCell"] as? String == "Expo[AbCd…StUv]")
         // Narrow window without horizontal scrolling; no console errors.
         #expect(results["narrowOverflow"] as? Bool == true)
         #expect(results["consoleErrors"] as? [String] == [])

@@ -48,6 +48,18 @@ struct ServeCommandTests {
         #expect(stopped.output.contains("PushMock \(PushMockVersion.current) ready"))
         #expect(stopped.output.contains("CA certificate (trust this)"))
         #expect(stopped.output.contains("PUSHMOCK01"))
+        // Expo backends change one setting, the SDK's base URL; the gateway says which.
+        let cleartextURL = try #require(server.info.cleartext?.url)
+        #expect(server.info.expoBaseURL == cleartextURL)
+        let rows = stopped.output.split(separator: "\n").filter { $0.hasPrefix("  ") }
+        #expect(rows.contains { $0.hasPrefix("  Expo push service:") && $0.contains(cleartextURL) }, "\(stopped.output)")
+        // Every value starts in the same column, whichever label is the longest.
+        let valueColumns = Set(
+            rows.map { row -> Int? in
+                guard let colon = row.firstRange(of: ": ") else { return nil }
+                return row[colon.upperBound...].firstIndex { $0 != " " }.map { row.distance(from: row.startIndex, to: $0) }
+            })
+        #expect(rows.count >= 8 && valueColumns.count == 1, "\(stopped.output)")
     }
 
     @Test("a service-account file for a port the system picked goes with the gateway; one for a chosen port stays")

@@ -46,6 +46,9 @@ package struct GatewayServerInfo: Codable, Sendable, Hashable {
     /// What opening the journal found: where numbering continued, and a torn last line cut
     /// off (a crash in the middle of a write). `nil` without a journal.
     package var journalRecovery: JournalRecoveryInfo?
+    /// The base URL Expo SDKs take in place of `https://exp.host` (Node's `EXPO_BASE_URL`,
+    /// Python's `PushClient(host:)`): the cleartext listener if there is one, else the TLS one.
+    package var expoBaseURL: String?
     /// Base URL of the control API.
     package var controlAPI: String?
     /// The web inbox's URL (`docs/inbox.md`), when it is served.

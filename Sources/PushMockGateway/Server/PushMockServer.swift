@@ -260,6 +260,7 @@ package final class PushMockServer: Service, Sendable {
                     tokenUri: sample.json.tokenURI
                 )
             }
+            info.expoBaseURL = (info.cleartext ?? info.tls)?.url
             info.controlAPI = (info.cleartext ?? info.tls).map { "\($0.url)/_pushmock" }
             state.serviceAccounts.gatewayTokenURIs = Self.tokenURIs(of: info)
             state.serverInfo.withLock { $0 = info }

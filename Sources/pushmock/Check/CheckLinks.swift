@@ -8,10 +8,11 @@ struct CheckLinks: AsyncParsableCommand {
         commandName: "links",
         abstract: "Check deep links against a route table (docs/deep-links.md).",
         discussion: """
-            Finds the link of each notification that reached a device (top-level deep_link/url/
-            link, FCM data.*, webpush.fcm_options.link, android click_action URLs, action links),
-            resolves it against the table, and reports notifications without a link, links that
-            match no route or only the fallback, and malformed links.
+            Finds the link of each notification that reached a device (top-level
+            deep_link/url/link, FCM data.*, webpush.fcm_options.link, android click_action
+            URLs, action links), resolves it against the table, and reports notifications
+            without a link, links that match no route or only the fallback, and malformed
+            links.
             """
     )
 

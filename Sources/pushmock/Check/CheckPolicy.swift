@@ -10,8 +10,8 @@ struct CheckPolicy: AsyncParsableCommand {
         commandName: "policy",
         abstract: "Check a notification policy: quiet hours, frequency caps, priorities (docs/policy-checks.md).",
         discussion: """
-            Times are the recorded exchange times (the gateway's clock, virtual or not); quiet
-            hours are judged in each recipient's time zone as the policy file says.
+            Times are the recorded exchange times (the gateway's clock, virtual or not);
+            quiet hours are judged in each recipient's time zone as the policy file says.
             """
     )
 

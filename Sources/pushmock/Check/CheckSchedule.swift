@@ -11,14 +11,16 @@ struct CheckSchedule: AsyncParsableCommand {
         commandName: "schedule",
         abstract: "Play an in-app notification config for a user: what the phone would show, when (docs/on-device-scheduling.md).",
         discussion: """
-            The app schedules these notifications itself; no push service sees them. PushMock plays
-            the config's delivery times, windows, days of the week, cancelation events,
-            scheduleCondition and idealDeliveryConditions over the user's app events (and the
-            properties they carry) on the gateway clock. Users and events come from the gateway
-            (--server) or a `pushmock user export` file (--users). Exit 0 after printing.
+            The app schedules these notifications itself; no push service sees them.
+            PushMock plays the config's delivery times, windows, days of the week,
+            cancelation events, scheduleCondition and idealDeliveryConditions over the
+            user's app events (and the properties they carry) on the gateway clock. Users
+            and events come from the gateway (--server) or a `pushmock user export` file
+            (--users). Exit 0 after printing.
 
             Example:
-              pushmock check schedule --config pushmock/notifications.json --user ada --from 2026-01-05T08:00:00Z
+              pushmock check schedule --config pushmock/notifications.json --user ada \\
+                  --from 2026-01-05T08:00:00Z
             """
     )
 

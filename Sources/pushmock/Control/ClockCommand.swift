@@ -8,9 +8,9 @@ struct ClockCommand: AsyncParsableCommand {
         commandName: "clock",
         abstract: "Show, freeze, set or advance the gateway's clock.",
         discussion: """
-            Everything time-based in the gateway reads this clock: provider-token and access-token
-            age, token lifecycles, apns-expiration and TTL, fault windows and rates. It runs with
-            real time until you change it.
+            Everything time-based in the gateway reads this clock: provider-token and
+            access-token age, token lifecycles, apns-expiration and TTL, fault windows and
+            rates. It runs with real time until you change it.
 
             Examples:
               pushmock clock                     # show

@@ -10,10 +10,10 @@ struct DeviceCommand: AsyncParsableCommand {
         commandName: "device",
         abstract: "Take simulated devices offline or online, and see what they would show.",
         discussion: """
-            Every token the gateway accepts a notification for has a simulated device: online
-            (delivered at once), idle (high priority only; the rest waits) or offline (the service
-            stores notifications under APNs's or FCM's rules). `show` prints the inbox, what is
-            on screen, and the delivery timeline.
+            Every token the gateway accepts a notification for has a simulated device:
+            online (delivered at once), idle (high priority only; the rest waits) or
+            offline (the service stores notifications under APNs's or FCM's rules). `show`
+            prints the inbox, what is on screen, and the delivery timeline.
 
             Examples:
               pushmock device offline 00fc13ad…

@@ -79,8 +79,8 @@ extension DeviceCommand {
             abstract: "Show, set (--file model.json) or clear (--clear) the seeded behaviour model.",
             discussion: """
                 The model gives, per category, push type, priority or app, the chance of a tap,
-                a dismissal or each action and the delay after delivery; the same seed gives the
-                same reactions on every run. See docs/engagement.md.
+                a dismissal or each action and the delay after delivery; the same seed gives
+                the same reactions on every run. See docs/engagement.md.
                 """
         )
         @OptionGroup var control: ControlOptions

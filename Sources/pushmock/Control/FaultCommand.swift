@@ -11,10 +11,10 @@ struct FaultCommand: AsyncParsableCommand {
         commandName: "fault",
         abstract: "Inject failures: gateway errors, latency, resets, GOAWAY, hangs, SETTINGS changes.",
         discussion: """
-            A rule matches requests (platform, token/topic/project pattern, path, header, payload
-            JSON path), fires on a trigger (always, a seeded probability, the next N, every Nth,
-            after N, a time window on the gateway clock, beyond a rate) and acts. Presets cover the
-            usual stories.
+            A rule matches requests (platform, token/topic/project pattern, path, header,
+            payload JSON path), fires on a trigger (always, a seeded probability, the next
+            N, every Nth, after N, a time window on the gateway clock, beyond a rate) and
+            acts. Presets cover the usual stories.
 
             Examples:
               pushmock fault add --platform apns --token '00fc*' --apns-error Unregistered

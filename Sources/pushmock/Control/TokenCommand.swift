@@ -10,18 +10,19 @@ struct TokenCommand: AsyncParsableCommand {
         abstract: "Register tokens and script their lifecycle: unregister, expire, rotate.",
         discussion: """
             APNs tokens (hex) answer 410 Unregistered (with the time as "timestamp") or 410
-            ExpiredToken once their time has come; FCM tokens answer 404 UNREGISTERED; Expo tokens
-            (ExponentPushToken[…]) get DeviceNotRegistered tickets, and the receipts of messages
-            relayed after that time say DeviceNotRegistered too. Times are
-            resolved against the gateway's clock: 2026-11-21T10:02:00Z, 10:02 (today, local time
-            zone), now, +5m.
+            ExpiredToken once their time has come; FCM tokens answer 404 UNREGISTERED; Expo
+            tokens (ExponentPushToken[…]) get DeviceNotRegistered tickets, and the receipts
+            of messages relayed after that time say DeviceNotRegistered too. Times are
+            resolved against the gateway's clock: 2026-11-21T10:02:00Z, 10:02 (today, local
+            time zone), now, +5m.
 
             Examples:
               pushmock token unregister 00fc13ad… --at 10:02
               pushmock token expire 00fc13ad… --after-sends 3
               pushmock token rotate dQw4w9WgXcQ:APA91b…
               pushmock token add 00fc13ad… --app com.example.app --environment production
-              pushmock token add 'ExponentPushToken[xxxxxxxxxxxxxxxxxxxxxx]' --project @acme/app --platform android
+              pushmock token add 'ExponentPushToken[xxxxxxxxxxxxxxxxxxxxxx]' \\
+                  --project @acme/app --platform android
               pushmock token unregister 'ExponentPushToken[xxxxxxxxxxxxxxxxxxxxxx]'
             """,
         subcommands: [List.self, Show.self, Add.self, Unregister.self, Expire.self, Activate.self, Rotate.self, Remove.self],
@@ -132,7 +133,10 @@ struct TokenCommand: AsyncParsableCommand {
     struct Expire: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Expire a token at a time, or after N more accepted notifications.",
-            discussion: "APNs: 410 ExpiredToken (or Unregistered with --as unregistered). FCM: 404 UNREGISTERED."
+            discussion: """
+                APNs: 410 ExpiredToken (or Unregistered with --as unregistered).
+                FCM: 404 UNREGISTERED.
+                """
         )
         @OptionGroup var control: ControlOptions
         @OptionGroup var token: TokenSelector

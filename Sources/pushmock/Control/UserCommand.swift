@@ -10,16 +10,16 @@ struct UserCommand: AsyncParsableCommand {
         commandName: "user",
         abstract: "Add users (time zone, locale, preferences, tokens) and post their app events.",
         discussion: """
-            The policy checks judge each push against its recipient's user: the user's time zone,
-            opt-outs, quiet hours and caps, and the app events posted for the user.
+            The policy checks judge each push against its recipient's user: the user's time
+            zone, opt-outs, quiet hours and caps, and the app events posted for the user.
 
             Examples:
-              pushmock user add ada --tz Europe/Oslo --token 740f4707… --quiet 22:00-07:00 \\
-                  --opt-out-type marketing --cap 2/day=dose-reminder
+              pushmock user add ada --tz Europe/Oslo --token 740f4707… \\
+                  --quiet 22:00-07:00 --opt-out-type marketing --cap 2/day=dose-reminder
               pushmock user add --file users.json
               pushmock user event ada app_entered_background
               pushmock user list
-              pushmock user export --output users.json   # for `check policy --journal … --users`
+              pushmock user export --output users.json   # for check policy --users
             """,
         subcommands: [Add.self, List.self, Show.self, Remove.self, Event.self, Export.self]
     )

@@ -11,19 +11,22 @@ struct ExpectCommand: AsyncParsableCommand {
         commandName: "expect",
         abstract: "Check that matching notifications were received (exit 0), or show what was and the nearest misses (exit 1).",
         discussion: """
-            The query flags are those of `pushmock recordings` (docs/queries.md). Without a count
-            flag the expectation is "exactly one". Exit status: 0 met, 1 not met, 2 the check
-            could not run (gateway unreachable, unreadable journal, bad flags).
+            The query flags are those of `pushmock recordings` (docs/queries.md). Without a
+            count flag the expectation is "exactly one". Exit status: 0 met, 1 not met, 2
+            the check could not run (gateway unreachable, unreadable journal, bad flags).
 
             Examples:
               pushmock expect --token 00fc13ad… --count 1 --within 5s \\
                   --json-path '$.aps.alert.title=Time for your BPC-157'
-              pushmock expect --token 7a1e… --none --within 2s          # nothing was sent to it
+              pushmock expect --token 7a1e… --none --within 2s   # nothing was sent to it
               pushmock expect --namespace ci-42 --at-least 3 --junit reports/push.xml
-              pushmock expect --file expectations.json --json         # many at once, as for POST /_pushmock/expectations
-              pushmock expect --journal Recordings/journal.jsonl --reason BadDeviceToken --none
-              pushmock expect --token 00fc13ad… --json-path '$.aps.alert.title=Time for your BPC-157' \\
-                  --routes Examples/LoopHealth/pushmock/routes.json --opens /protocols/p1/log
+              pushmock expect --file expectations.json   # as POST /_pushmock/expectations
+              pushmock expect --journal Recordings/journal.jsonl --reason BadDeviceToken \\
+                  --none
+              pushmock expect --token 00fc13ad… \\
+                  --json-path '$.aps.alert.title=Time for your BPC-157' \\
+                  --routes Examples/LoopHealth/pushmock/routes.json \\
+                  --opens /protocols/p1/log
             """
     )
 

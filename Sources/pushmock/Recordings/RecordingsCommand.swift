@@ -12,13 +12,16 @@ struct RecordingsCommand: AsyncParsableCommand {
         commandName: "recordings",
         abstract: "List, show or clear recorded exchanges (from a running gateway or a journal).",
         discussion: """
-            The flags are the query language of GET /_pushmock/recordings (docs/queries.md).
+            The flags are the query language of GET /_pushmock/recordings
+            (docs/queries.md).
 
             Examples:
-              pushmock recordings --token 00fc13ad… --json-path '$.aps.alert.title~Time for*'
+              pushmock recordings --token 00fc13ad… \\
+                  --json-path '$.aps.alert.title~Time for*'
               pushmock recordings --status 4xx --limit 5
-              pushmock recordings --platform fcm --wait 5s --count 3   # until three FCM sends arrive
-              pushmock recordings --journal Recordings/journal.jsonl --reason BadDeviceToken
+              pushmock recordings --platform fcm --wait 5s --count 3   # three FCM sends
+              pushmock recordings --journal Recordings/journal.jsonl \\
+                  --reason BadDeviceToken
               pushmock recordings show 42
               pushmock recordings clear --namespace com.example.app
             """,

@@ -10,13 +10,15 @@ struct ReportCommand: AsyncParsableCommand {
         abstract: "The funnel sent → accepted → delivered → displayed → opened/acted, and delivery latency against targets.",
         discussion: """
             Counts per type, category, priority and platform, from the gateway's simulated
-            devices and recordings; delivery latency percentiles per priority. Each --target is
-            [name=]high|normal|low:duration[:pNN] (default: every one within the duration).
-            Exit status: 0 every target holds, 1 one is missed, 2 the report could not be made.
+            devices and recordings; delivery latency percentiles per priority. Each
+            --target is [name=]high|normal|low:duration[:pNN] (default: every one within
+            the duration). Exit status: 0 every target holds, 1 one is missed, 2 the report
+            could not be made.
 
             Examples:
               pushmock report
-              pushmock report --target critical=high:5s --target normal:10m:p95 --format junit > report.xml
+              pushmock report --target critical=high:5s --target normal:10m:p95 \\
+                  --format junit > report.xml
             """
     )
 

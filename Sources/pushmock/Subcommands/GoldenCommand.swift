@@ -17,17 +17,21 @@ struct GoldenCommand: AsyncParsableCommand {
         commandName: "golden",
         abstract: "Compare recorded notifications with a golden file, or (re-)record one.",
         discussion: """
-            The recording comes from a journal file (--journal, no gateway needed) or from a running
-            gateway (--server, default $PUSHMOCK_URL or http://127.0.0.1:2198). The query flags
-            choose which exchanges count. Volatile values (tokens, apns-id, FCM message names,
-            expiration, JWTs) are normalised; see docs/golden-files.md.
+            The recording comes from a journal file (--journal, no gateway needed) or from
+            a running gateway (--server, default $PUSHMOCK_URL or http://127.0.0.1:2198).
+            The query flags choose which exchanges count. Volatile values (tokens, apns-id,
+            FCM message names, expiration, JWTs) are normalised; see docs/golden-files.md.
 
             Examples:
-              pushmock golden verify Recordings/golden/dose.json --journal Recordings/run.jsonl --platform apns
-              pushmock golden verify Recordings/golden/dose.json --server http://127.0.0.1:2198 --json
-              pushmock golden record Recordings/golden/dose.json --journal Recordings/run.jsonl
+              pushmock golden verify Recordings/golden/dose.json \\
+                  --journal Recordings/run.jsonl --platform apns
+              pushmock golden verify Recordings/golden/dose.json \\
+                  --server http://127.0.0.1:2198 --json
+              pushmock golden record Recordings/golden/dose.json \\
+                  --journal Recordings/run.jsonl
 
-            Exit status: 0 match (or recorded), 1 mismatch or missing file, 2 usage or I/O error.
+            Exit status: 0 match (or recorded), 1 mismatch or missing file, 2 usage or I/O
+            error.
             """,
         subcommands: [Verify.self, Record.self]
     )
@@ -81,8 +85,8 @@ struct GoldenCommand: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Write the recording to GOLDEN (only if it differs). Refused in CI unless --force.",
             discussion: """
-                Golden files are what reviewers approved; a CI run must compare them, not rewrite
-                them. Record locally, review the file's diff and commit it.
+                Golden files are what reviewers approved; a CI run must compare them, not
+                rewrite them. Record locally, review the file's diff and commit it.
                 """
         )
 

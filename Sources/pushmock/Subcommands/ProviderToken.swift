@@ -9,9 +9,9 @@ struct ProviderToken: ParsableCommand {
         commandName: "provider-token",
         abstract: "Print an APNs provider token (JWT) signed with a .p8 key.",
         discussion: """
-            Defaults to the sample key `pushmock serve` wrote (certs/apns-sample-key.p8 and its
-            key id and team id), so `curl -H "authorization: bearer $(pushmock provider-token)"`
-            works against a fresh gateway.
+            Defaults to the sample key `pushmock serve` wrote (certs/apns-sample-key.p8 and
+            its key id and team id), so this works against a fresh gateway:
+              curl -H "authorization: bearer $(pushmock provider-token)" …
             """
     )
 

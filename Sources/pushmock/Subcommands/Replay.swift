@@ -13,14 +13,15 @@ struct Replay: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Send recorded requests again with fresh credentials and compare the outcomes.",
         discussion: """
-            Reads a journal (Recordings/journal.jsonl), selects the APNs, FCM and Expo send requests \
-            (all, or those matching the filters), sends them one by one in journal order to --to with the \
-            given credentials (the recorded authorization is never reused), and prints for each \
-            whether the outcome (status and APNs reason / FCM error / Expo tickets) is the same as recorded.
+            Reads a journal (Recordings/journal.jsonl), selects the APNs, FCM and Expo send
+            requests (all, or those matching the filters), sends them one by one in journal
+            order to --to with the given credentials (the recorded authorization is never
+            reused), and prints for each whether the outcome (status and APNs reason / FCM
+            error / Expo tickets) is the same as recorded.
 
-            Exit status: 0 when every outcome matches, 1 when any differs, 2 on a usage or I/O \
-            error (unreadable journal or credentials, missing credentials for a platform). \
-            See docs/replay.md.
+            Exit status: 0 when every outcome matches, 1 when any differs, 2 on a usage or
+            I/O error (unreadable journal or credentials, missing credentials for a
+            platform). See docs/replay.md.
             """
     )
 

@@ -9,13 +9,15 @@ struct Send: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Send notifications through APNs, FCM or Expo (the local mock unless told otherwise).",
         discussion: """
-            With no credentials and no --environment, `pushmock send` talks to the `pushmock serve`
-            in this directory (certs/ca.pem, the sample APNs key, the sample service account) at
-            https://127.0.0.1:2197. Real gateways need --environment sandbox|production and
-            credentials from flags, files or environment variables.
+            With no credentials and no --environment, `pushmock send` talks to the
+            `pushmock serve` in this directory (certs/ca.pem, the sample APNs key, the
+            sample service account) at https://127.0.0.1:2197. Real gateways need
+            --environment sandbox|production and credentials from flags, files or
+            environment variables.
 
             Exit status: 0 when every notification was accepted, 2 when some were not (see
-            --fail-on), 1 on a runtime error (unreadable credentials, …), 64 on a usage error.
+            --fail-on), 1 on a runtime error (unreadable credentials, …), 64 on a usage
+            error.
             """,
         subcommands: [SendAPNs.self, SendFCM.self, SendExpo.self]
     )

@@ -27,9 +27,10 @@ struct SendAPNs: AsyncParsableCommand {
               pushmock send apns --recipients people.csv --payload reminder.json
             where reminder.json may contain {{ column }} placeholders.
 
-            Credentials (flag, else environment variable): --key (APNS_KEY: a .p8 path or the PEM
-            itself), --key-id (APNS_KEY_ID), --team-id (APNS_TEAM_ID); or --cert/--cert-key, or
-            --p12 with --p12-password (APNS_P12_PASSWORD). --topic (APNS_TOPIC).
+            Credentials (flag, else environment variable): --key (APNS_KEY: a .p8 path or
+            the PEM itself), --key-id (APNS_KEY_ID), --team-id (APNS_TEAM_ID); or
+            --cert/--cert-key, or --p12 with --p12-password (APNS_P12_PASSWORD). --topic
+            (APNS_TOPIC).
             """
     )
 

@@ -11,9 +11,11 @@ struct SendExpo: AsyncParsableCommand {
         abstract: "Send Expo push messages (batches of 100, 6 requests at once, gzip over 1 KiB).",
         discussion: """
             Against the local mock nothing else is needed:
-              pushmock send expo --token 'ExponentPushToken[xxxxxxxxxxxxxxxxxxxxxx]' --title Hi --receipts
+              pushmock send expo --token 'ExponentPushToken[xxxxxxxxxxxxxxxxxxxxxx]' \\
+                  --title Hi --receipts
             Many tokens, one per line:
-              pushmock send expo --tokens-file tokens.txt --body "Time for your dose" --receipts
+              pushmock send expo --tokens-file tokens.txt --body "Time for your dose" \\
+                  --receipts
             Prints the tickets' summary, the receipts' summary and the tokens to delete
             (DeviceNotRegistered). Access token: --access-token or EXPO_ACCESS_TOKEN.
             """

@@ -23,8 +23,8 @@ struct SendFCM: AsyncParsableCommand {
               pushmock send fcm --topic news --title "Hi" --body "There"
             A file of recipients with a template:
               pushmock send fcm --recipients devices.jsonl --message reminder.json
-            where reminder.json is a Message (without a target, or the target is replaced) that
-            may contain {{ placeholders }}.
+            where reminder.json is a Message (without a target, or the target is replaced)
+            that may contain {{ placeholders }}.
 
             Credentials: --service-account (else GOOGLE_APPLICATION_CREDENTIALS, a path, or
             FCM_SERVICE_ACCOUNT, a path or the JSON itself).

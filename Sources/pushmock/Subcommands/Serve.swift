@@ -14,10 +14,14 @@ struct Serve: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Run the gateway.",
         discussion: """
-            With no options: TLS on 127.0.0.1:2197 (ALPN h2 and http/1.1, h2 without ALPN) and
-            cleartext on 127.0.0.1:2198 (h2c prior knowledge and HTTP/1.1), a local CA and server
-            certificate in certs/, a sample APNs signing key that is trusted out of the box, and a
-            journal in Recordings/journal.jsonl. SIGINT/SIGTERM drain connections and exit 0.
+            With no options: TLS on 127.0.0.1:2197 (ALPN h2 and http/1.1, h2 without ALPN)
+            and cleartext on 127.0.0.1:2198 (h2c prior knowledge and HTTP/1.1), a local CA
+            and server certificate in certs/, a sample APNs signing key and a sample FCM
+            service account that are trusted out of the box, and a journal in
+            Recordings/journal.jsonl. Both ports serve APNs, FCM HTTP v1 (with Google's
+            OAuth2 token endpoint and IID), the Expo push service and the control API; the
+            cleartext port also serves the web inbox. SIGINT/SIGTERM drain connections and
+            exit 0.
             """
     )
 

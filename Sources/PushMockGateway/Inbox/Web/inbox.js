@@ -75,6 +75,9 @@ function attempt(action) {
 
 function shortToken(token) {
   if (!token) return "";
+  // Expo tokens all start with the same 18 characters; what tells them apart is in the brackets.
+  const expo = /^(?:Exponent|Expo)PushToken\[(.*)\]$/.exec(token);
+  if (expo) return `Expo[${expo[1].length > 10 ? `${expo[1].slice(0, 4)}…${expo[1].slice(-4)}` : expo[1]}]`;
   return token.length > 12 ? `${token.slice(0, 5)}…${token.slice(-4)}` : token;
 }
 
