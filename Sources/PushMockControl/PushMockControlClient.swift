@@ -144,7 +144,8 @@ public actor PushMockControlClient {
             connection = opened
             return opened
         } catch {
-            throw ControlClientError("cannot reach the gateway at \(endpoint): \(error). Is `pushmock serve` running?")
+            throw ControlClientError(
+                "cannot reach the gateway at \(endpoint): \(ConnectFailureText.describe(error)). Is `pushmock serve` running?")
         }
     }
 

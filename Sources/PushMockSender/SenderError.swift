@@ -70,7 +70,7 @@ public struct SenderError: Error, Hashable, Sendable, CustomStringConvertible {
     public var code: Code
     /// What happened, naming the field or value at fault.
     public var message: String
-    /// The underlying error, if any (not part of equality).
+    /// The underlying error, if any (not part of equality or of ``description``).
     public var cause: (any Error & Sendable)?
 
     public init(_ code: Code, _ message: String, cause: (any Error & Sendable)? = nil) {
@@ -79,11 +79,11 @@ public struct SenderError: Error, Hashable, Sendable, CustomStringConvertible {
         self.cause = cause
     }
 
+    /// The code and the message. The message already says what the cause means for a person
+    /// (repeating the cause's own description doubled every line and, for a refused connection,
+    /// printed NIO's nested address list twice); ``cause`` is there for programs.
     public var description: String {
-        if let cause {
-            return "\(code): \(message) (cause: \(cause))"
-        }
-        return "\(code): \(message)"
+        "\(code): \(message)"
     }
 
     public static func == (lhs: SenderError, rhs: SenderError) -> Bool {

@@ -40,6 +40,69 @@ struct SendCommandTests {
         return try text.split(separator: "\n").map { try json(String($0)) }
     }
 
+    /// The first thing a new user meets when the gateway is not running: each command says
+    /// the address, "connection refused" and what to do, not NIO's nested address list.
+    @Test("no gateway running: send apns, send fcm, send expo and recordings say so in words")
+    func noGatewayRunning() async throws {
+        // A gateway's directory (certs, sample credentials) with no gateway, and a port that
+        // refuses connections for as long as the test holds it.
+        let serve = try await ServeProcess()
+        defer { serve.removeDirectory() }
+        #expect(await serve.stop().status == 0)
+        let refusing = try SilentListener(listens: false)
+        defer { withExtendedLifetime(refusing) {} }
+        let tlsPort = refusing.port
+        let cleartextPort = refusing.port
+        let hint = "No answer from the gateway. Is `pushmock serve` running there?"
+
+        let apns = try await pushmock(
+            ["send", "apns", "--url", "https://127.0.0.1:\(tlsPort)", "--token", Self.token, "--alert", "Hi", "--max-attempts", "1"],
+            in: serve.directory)
+        #expect(apns.status == 2)
+        #expect(
+            apns.output.contains(
+                "  failed \(Self.token): connect failed: cannot connect to https://127.0.0.1:\(tlsPort): connection refused (1 attempt)"),
+            "\(apns.output)")
+        #expect(apns.output.contains(hint), "\(apns.output)")
+
+        // The sample service account, its token_uri on the gateway's (now closed) TLS port.
+        var account = try json(String(contentsOfFile: serve.directory + "/certs/fcm-sample-service-account.json", encoding: .utf8))
+        account["token_uri"] = "https://localhost:\(tlsPort)/token"
+        let accountPath = serve.directory + "/closed-port-service-account.json"
+        try JSONSerialization.data(withJSONObject: account).write(to: URL(fileURLWithPath: accountPath))
+        let fcm = try await pushmock(
+            [
+                "send", "fcm", "--url", "https://127.0.0.1:\(tlsPort)", "--service-account", accountPath, "--token", "abc:def",
+                "--title", "Hi", "--max-attempts", "1",
+            ],
+            in: serve.directory)
+        #expect(fcm.status == 2)
+        #expect(fcm.output.contains("failed: connection refused"), "\(fcm.output)\(fcm.error)")
+        #expect(fcm.output.contains(hint), "\(fcm.output)")
+
+        let expo = try await pushmock(
+            [
+                "send", "expo", "--server", "http://127.0.0.1:\(cleartextPort)", "--token", "ExponentPushToken[xxxxxxxxxxxxxxxxxxxxxx]",
+                "--title", "Hi", "--max-attempts", "1",
+            ],
+            in: serve.directory)
+        #expect(expo.status == 2)
+        #expect(
+            expo.output.contains("  connectionFailed: cannot connect to http://127.0.0.1:\(cleartextPort): connection refused"),
+            "\(expo.output)")
+
+        let recordings = try await pushmock(["recordings", "--server", "http://127.0.0.1:\(cleartextPort)"], in: serve.directory)
+        #expect(recordings.status != 0)
+        #expect(
+            recordings.error.contains(
+                "cannot reach the gateway at http://127.0.0.1:\(cleartextPort): connection refused. Is `pushmock serve` running?"),
+            "\(recordings.error)")
+
+        for output in [apns.output, fcm.output, expo.output, recordings.error] {
+            #expect(!output.contains("SingleConnectionFailure") && !output.contains("errno"), "\(output)")
+        }
+    }
+
     @Test(
         "one notification from flags (JSON summary, payload as built); zero configuration; credentials from the environment; FCM from flags"
     )
@@ -296,7 +359,9 @@ struct SendCommandTests {
         #expect(summary["failed"] as? Int == 1)
         let problem = try #require((summary["problems"] as? [[String: Any]])?.first)
         #expect(problem["reason"] as? String == "connect failed")
-        #expect((problem["error"] as? String)?.contains("Connect timeout (500 ms)") == true, "\(problem)")
+        #expect(
+            (problem["error"] as? String)?.contains("cannot connect to http://127.0.0.1:\(silent.port): timed out after 500 ms") == true,
+            "\(problem)")
     }
 
     @Test(

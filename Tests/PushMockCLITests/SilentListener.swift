@@ -2,11 +2,14 @@ import Glibc
 
 /// A listening TCP socket on 127.0.0.1 that never accepts: the kernel completes every
 /// handshake and the client's bytes wait in its queue forever. Closed when released.
+///
+/// `listens: false` binds the port without listening: every connection is refused, and,
+/// unlike a port that was merely free a moment ago, no test running alongside can take it.
 final class SilentListener {
     let descriptor: Int32
     let port: Int
 
-    init() throws {
+    init(listens: Bool = true) throws {
         let listening = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard listening >= 0 else { throw ServeProcessError("socket() failed: \(errno)") }
         var address = sockaddr_in()
@@ -16,7 +19,7 @@ final class SilentListener {
         let bound = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(listening, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
         }
-        guard bound == 0, listen(listening, 16) == 0 else {
+        guard bound == 0, !listens || listen(listening, 16) == 0 else {
             Glibc.close(listening)
             throw ServeProcessError("bind/listen failed: \(errno)")
         }

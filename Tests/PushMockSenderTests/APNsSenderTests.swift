@@ -291,6 +291,10 @@ struct APNsOutcomeTests {
             return
         }
         #expect(failure.error.code == .connectionFailed)
+        // In words, once: NIO's description of the attempt stays in `cause`, for programs.
+        #expect(failure.error.message == "cannot connect to https://127.0.0.1:\(port): connection refused")
+        #expect(failure.error.description == "connectionFailed: cannot connect to https://127.0.0.1:\(port): connection refused")
+        #expect(failure.error.cause != nil)
         #expect(result.attempts == 3)
         #expect(sleeps.all == [.milliseconds(500), .seconds(1)])
     }
@@ -337,6 +341,7 @@ struct APNsOutcomeTests {
         }
         #expect(failure.error.code == .connectionFailed)
         #expect(failure.error.cause as? ChannelError == .connectTimeout(.milliseconds(200)), "\(failure.error)")
+        #expect(failure.error.message == "cannot connect to \(scheme)://127.0.0.1:\(port): timed out after 200 ms")
         #expect(result.attempts == 2)
         #expect(sleeps.all == [.milliseconds(500)])
     }

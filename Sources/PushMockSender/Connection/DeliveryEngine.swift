@@ -473,7 +473,7 @@ final class DeliveryEngine: Sendable {
         guard !stranded.isEmpty else { return }
         let failure = DeliveryFailure(
             reason: "connect failed",
-            error: SenderError(.connectionFailed, "cannot connect to \(endpoint): \(error)", cause: error)
+            error: SenderError(.connectionFailed, "cannot connect to \(endpoint): \(ConnectFailureText.describe(error))", cause: error)
         )
         for var item in stranded {
             item.attempts += 1

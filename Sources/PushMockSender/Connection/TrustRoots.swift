@@ -36,7 +36,7 @@ public struct TrustRoots: Sendable, Hashable, CustomStringConvertible {
             } catch let error as SenderError {
                 throw error
             } catch {
-                throw SenderError(.invalidCredentials, "the trust-root PEM cannot be read", cause: error)
+                throw SenderError(.invalidCredentials, "the trust-root PEM cannot be read: \(error)", cause: error)
             }
         case .file(let path):
             do {
@@ -48,7 +48,7 @@ public struct TrustRoots: Sendable, Hashable, CustomStringConvertible {
             } catch let error as SenderError {
                 throw error
             } catch {
-                throw SenderError(.invalidCredentials, "cannot read trust roots from \(path)", cause: error)
+                throw SenderError(.invalidCredentials, "cannot read trust roots from \(path): \(error)", cause: error)
             }
         }
     }

@@ -298,7 +298,11 @@ public final class ExpoSender: Sendable {
             throw .transport(error)
         } catch {
             await connections.reset()
-            throw .transport(SenderError(.connectionFailed, "\(error)", cause: error))
+            let message =
+                ConnectFailureText.isConnectFailure(error)
+                ? "cannot connect to \(server.usesTLS ? "https" : "http")://\(server.host):\(server.port): \(ConnectFailureText.describe(error))"
+                : "\(error)"
+            throw .transport(SenderError(.connectionFailed, message, cause: error))
         }
         var bytes = response.body
         if let coding = response.headers.first(named: "content-encoding").flatMap(HTTPContentCoding.init(headerValue:)) {

@@ -149,7 +149,8 @@ public final class AccessTokenProvider: Sendable {
                 failure = error
             } catch {
                 retryable = true
-                failure = SenderError(.authorizationFailed, "token request to \(tokenURI) failed: \(error)", cause: error)
+                failure = SenderError(
+                    .authorizationFailed, "token request to \(tokenURI) failed: \(ConnectFailureText.describe(error))", cause: error)
             }
             guard retryable, let delay = retry.delay(afterAttempt: attempt, retryAfter: nil, unit: jitter.next()) else {
                 throw failure

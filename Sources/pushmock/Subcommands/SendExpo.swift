@@ -21,8 +21,10 @@ struct SendExpo: AsyncParsableCommand {
             """
     )
 
+    static let localServer = "http://127.0.0.1:2198"
+
     @Option(help: "The Expo base URL. Default: the local pushmock serve (http://127.0.0.1:2198); production: https://exp.host.")
-    var server = "http://127.0.0.1:2198"
+    var server = localServer
     @Option(name: .customLong("ca"), help: "Trust this CA (PEM) for an https server, e.g. certs/ca.pem.")
     var caPath: String?
     @Option(name: .customLong("access-token"), help: "Enhanced push security access token. Env: EXPO_ACCESS_TOKEN.")
@@ -62,6 +64,29 @@ struct SendExpo: AsyncParsableCommand {
     var receiptTimeout: Double = 60
     @Flag(help: "Print the report as JSON.")
     var json = false
+
+    /// The tickets that are not `ok`, one line per distinct code and message (at most five):
+    /// the summary counts them, this says what they were.
+    static func problemLines(_ tickets: [ExpoTicketResult]) -> [String] {
+        var counts: [String: Int] = [:]
+        var order: [String] = []
+        for ticket in tickets {
+            let line: String
+            switch ticket.outcome {
+            case .ok: continue
+            case .error(let code, let message), .requestFailed(let code, let message): line = "\(code): \(message)"
+            }
+            if counts[line] == nil { order.append(line) }
+            counts[line, default: 0] += 1
+        }
+        let shown = 5
+        var lines = order.prefix(shown).map { line in
+            let count = counts[line] ?? 1
+            return "  \(line)\(count > 1 ? " (\(count) messages)" : "")"
+        }
+        if order.count > shown { lines.append("  … \(order.count - shown) more kinds of error (see --json)") }
+        return lines
+    }
 
     func validate() throws {
         if tokens.isEmpty, tokensFile == nil { throw ValidationError("give --token or --tokens-file") }
@@ -126,6 +151,13 @@ struct SendExpo: AsyncParsableCommand {
             print(JSONValue.object(object).compactString)
         } else {
             print("tickets: \(report.summary)")
+            for line in Self.problemLines(report.tickets) { print(line) }
+            if report.okCount == 0, !report.tickets.isEmpty,
+                report.tickets.allSatisfy({ if case .requestFailed = $0.outcome { true } else { false } }),
+                server == Self.localServer
+            {
+                print("  No answer from the gateway. Is `pushmock serve` running? (--server names another.)")
+            }
             if let receiptReport { print("receipts: \(receiptReport.summary)") }
             for token in toDelete { print("delete \(token)") }
         }

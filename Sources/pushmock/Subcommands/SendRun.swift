@@ -82,6 +82,17 @@ struct SendRun {
         print(Self.humanSummary(summary, platform: platform, target: target))
     }
 
+    /// What went wrong with one notification, after the line has said which kind of problem:
+    /// the outcome's own description starts with that kind again.
+    static func detail(_ outcome: SendOutcome) -> String {
+        switch outcome {
+        case .accepted(let acceptance): "accepted \(acceptance.id)"
+        case .rejected(let rejection): "\(rejection)"
+        case .tokenInvalid(let invalidation): "\(invalidation)"
+        case .failed(let failure): "\(failure.status.map { "\($0) " } ?? "")\(failure.reason): \(failure.error.message)"
+        }
+    }
+
     /// The readable summary.
     static func humanSummary(_ summary: DeliverySummary, platform: Platform, target: String) -> String {
         func milliseconds(_ duration: Duration?) -> String {
@@ -115,11 +126,20 @@ struct SendRun {
         }
         for problem in summary.problems.prefix(shown) {
             lines.append(
-                "  \(problem.outcome.kind.rawValue) \(problem.recipient): \(problem.outcome.description) (\(problem.attempts) attempt\(problem.attempts == 1 ? "" : "s"))"
+                "  \(problem.outcome.kind.rawValue) \(problem.recipient): \(detail(problem.outcome)) (\(problem.attempts) attempt\(problem.attempts == 1 ? "" : "s"))"
             )
         }
         if summary.problems.count > shown {
             lines.append("  … \(summary.problems.count - shown) more not accepted (see --json or --results)")
+        }
+        // Not one HTTP answer from the local mock: it is most likely not running (or hangs).
+        let unanswered = summary.problems.allSatisfy {
+            if case .failed(let failure) = $0.outcome { failure.status == nil } else { false }
+        }
+        if summary.accepted == 0, !summary.problems.isEmpty, unanswered, target.contains("(local mock)") {
+            lines.append(
+                "  No answer from the gateway. Is `pushmock serve` running there? (`pushmock send` defaults to the one started in this directory; --url or --ready-file name another.)"
+            )
         }
         return lines.joined(separator: "\n")
     }
