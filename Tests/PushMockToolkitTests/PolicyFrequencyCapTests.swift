@@ -246,3 +246,38 @@ struct PolicyExpoTests {
         #expect(report.violations.first?.notification.sequence == 2)
     }
 }
+
+/// The one-line summaries `pushmock recordings` prints and expectation failures quote.
+@Suite("Record summaries")
+struct RecordSummaryTests {
+    @Test("an Expo request of one message: the token's bracketed part, the tickets, title and body")
+    func expoOneMessage() throws {
+        var record = PolicyExpoTests.expo(
+            #"[{"to":"ExponentPushToken[AbCdEfGhIjKlMnOpQrStUv]","title":"Low FODMAP lunch?","body":"2 left today"}]"#, sequence: 4,
+            at: "2026-11-30T19:22:49Z", tokens: ["ExponentPushToken[AbCdEfGhIjKlMnOpQrStUv]"])
+        record.annotations["tickets"] = "ok 1"
+        #expect(
+            RecordSummary(record).description
+                == #"#4  2026-11-30T19:22:49.000Z  expo  Expo[AbCd…StUv]  @acme/app  200 (tickets: ok 1)  "Low FODMAP lunch?" / "2 left today""#
+        )
+    }
+
+    @Test("an Expo request of many messages: how many recipients, the first message's title")
+    func expoManyMessages() throws {
+        var record = PolicyExpoTests.expo(
+            #"{"to":["ExponentPushToken[a]","ExponentPushToken[b]"],"title":"Sale"}"#, sequence: 7, at: "2026-11-30T19:32:00Z",
+            tokens: ["ExponentPushToken[a]", "ExponentPushToken[b]"])
+        record.annotations["tickets"] = "ok 1, DeviceNotRegistered 1"
+        let summary = RecordSummary(record)
+        #expect(summary.token == nil && summary.recipientCount == 2)
+        #expect(
+            summary.description
+                == #"#7  2026-11-30T19:32:00.000Z  expo  2 recipients  @acme/app  200 (tickets: ok 1, DeviceNotRegistered 1)  "Sale""#)
+    }
+
+    @Test("APNs: a long token is cut, a short one kept", arguments: [("00fc13adff785122b4ad", "00fc13adff78…"), ("00fc13ad", "00fc13ad")])
+    func apnsToken(token: String, shown: String) {
+        #expect(
+            RecordSummary(apnsRecord(1, token: token)).description.contains("  apns  \(shown)  com.example.app  200  \"Hi\" / \"there\""))
+    }
+}

@@ -15,16 +15,24 @@ public struct RecordSummary: Sendable, Hashable, Codable, CustomStringConvertibl
     public var messageID: String?
     public var title: String?
     public var body: String?
+    /// How many recipients one request reached, when more than one (an Expo request of many
+    /// messages, an FCM topic send).
+    public var recipientCount: Int?
+    /// Expo: the tickets the answer carried, counted (`ok 2, DeviceNotRegistered 1`).
+    public var tickets: String?
 
     public init(_ record: ExchangeRecord) {
         sequence = record.sequence
         time = Timestamp(millisecondsSince1970: record.timeMilliseconds).description
         platform = record.platform
-        token = record.notification?.token
+        let recipients = record.notification?.resolvedTokens ?? []
+        token = record.notification?.token ?? (recipients.count == 1 ? recipients.first : nil)
+        recipientCount = recipients.count > 1 ? recipients.count : nil
         topic = record.notification?.topic ?? record.notification?.project
         status = record.response.status
         reason = record.response.reason
         messageID = record.notification?.messageID
+        tickets = record.annotations["tickets"]
         let alert = AlertFields(record)
         title = alert.title
         body = alert.body
@@ -32,12 +40,23 @@ public struct RecordSummary: Sendable, Hashable, Codable, CustomStringConvertibl
 
     public var description: String {
         var parts = ["#\(sequence)", time, platform.rawValue]
-        if let token { parts.append(token.count > 16 ? String(token.prefix(12)) + "…" : token) }
+        if let token { parts.append(Self.shortened(token)) }
+        if let recipientCount { parts.append("\(recipientCount) recipients") }
         if let topic { parts.append(topic) }
-        parts.append(String(status) + (reason.map { " \($0)" } ?? ""))
+        parts.append(String(status) + (reason.map { " \($0)" } ?? "") + (tickets.map { " (tickets: \($0))" } ?? ""))
         let text = [title, body].compactMap { $0 }.map { "\"\($0)\"" }.joined(separator: " / ")
         if !text.isEmpty { parts.append(text) }
         return parts.joined(separator: "  ")
+    }
+
+    /// Enough of a token to recognise it. Expo tokens all start with the same 18 characters,
+    /// so theirs keeps the part in brackets, as the web inbox does.
+    static func shortened(_ token: String) -> String {
+        for prefix in ["ExponentPushToken[", "ExpoPushToken["] where token.hasPrefix(prefix) && token.hasSuffix("]") {
+            let inner = token.dropFirst(prefix.count).dropLast()
+            return inner.count > 10 ? "Expo[\(inner.prefix(4))…\(inner.suffix(4))]" : "Expo[\(inner)]"
+        }
+        return token.count > 16 ? String(token.prefix(12)) + "…" : token
     }
 }
 
@@ -214,6 +233,12 @@ struct AlertFields {
                     return
                 }
             }
+        } else if record.platform == .expo {
+            // One request may carry many messages; the first speaks for it (a bulk send
+            // usually repeats one message), as in the checks.
+            let message = body.arrayValue?.first ?? body
+            self.title = message["title"]?.stringValue
+            self.body = message["body"]?.stringValue
         } else if let alert = body["aps"]?["alert"] {
             if let text = alert.stringValue {
                 self.body = text
