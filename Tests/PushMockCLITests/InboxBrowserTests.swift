@@ -169,12 +169,12 @@ struct InboxBrowserTests {
                                       capture_output=True, text=True, timeout=60)
                 results["unregisteredSend"] = (done.stdout + done.stderr).strip()
 
-                # 6. Faults: add a preset, see its counters, delete it.
+                # 6. Faults: add a preset (a rule each for APNs, FCM and Expo), see its counters, delete it.
                 driver.find_element(By.CSS_SELECTOR, "nav a[href='#/faults']").click()
                 wait(driver, lambda d: d.execute_script("return document.querySelectorAll('#preset-select option').length") > 0)
                 Select(driver.find_element(By.ID, "preset-select")).select_by_value("outage")
                 driver.find_element(By.CSS_SELECTOR, "#preset-form button[type=submit]").click()
-                wait(driver, lambda d: d.execute_script("return document.querySelectorAll('#fault-rows button').length") == 2)
+                wait(driver, lambda d: d.execute_script("return document.querySelectorAll('#fault-rows button').length") == 3)
                 results["faultRules"] = len(rest("GET", "/faults"))
                 driver.find_element(By.ID, "faults-clear").click()
                 wait(driver, lambda d: len(rest("GET", "/faults")) == 0)
@@ -496,7 +496,7 @@ struct InboxBrowserTests {
         #expect(results["offlineStatus"] as? String == "stored")
         // Token lifecycle, faults, clock through their pages.
         #expect((results["unregisteredSend"] as? String)?.contains("Unregistered") == true, "\(results["unregisteredSend"] ?? "")")
-        #expect(results["faultRules"] as? Int == 2)
+        #expect(results["faultRules"] as? Int == 3)
         #expect(results["clockAdvanced"] as? Bool == true)
         #expect(results["expoTokenCell"] as? String == "Expo[AbCd…StUv]")
         // Narrow window without horizontal scrolling; no console errors.

@@ -1,4 +1,5 @@
 import Foundation
+import PushMockControl
 import PushMockCore
 import PushMockGateway
 import PushMockJSON
@@ -532,6 +533,59 @@ struct ExpoEndpointTests {
             #expect(records.first?.response.status == 0)
             let device = mock.state.simulatedDevices.device(DeviceAddress(service: .expo, token: tokenA), now: mock.state.clock.now())
             #expect(device?.displayed.count == 1)
+        }
+    }
+
+    /// Expo-based teams run the same QA stories as APNs and FCM ones: the presets cover Expo.
+    @Test("presets on Expo: outage fails sends and receipts, device-token-expiry and throttling answer error tickets")
+    func presets() async throws {
+        try await withPushMock { mock in
+            let clock = try #require(mock.state.virtualClock)
+            clock.freeze()
+            let control = try mock.controlClient()
+            let sent = try await ExpoCurl.post(mock, json: #"{"to":"\#(tokenA)","body":"x"}"#)
+            let receiptID = try #require(sent.json?["data"]?["id"]?.stringValue)
+            clock.advance(by: .seconds(3))
+
+            // Outage: a request error on sends and on receipts, for the window.
+            _ = try await control.call("POST", "faults/presets/outage", json: Array(#"{"forSeconds":60}"#.utf8))
+            for (path, body) in [
+                ("/--/api/v2/push/send", #"{"to":"\#(tokenA)","body":"x"}"#),
+                ("/--/api/v2/push/getReceipts", #"{"ids":["\#(receiptID)"]}"#),
+            ] {
+                let down = try await ExpoCurl.post(mock, path, json: body)
+                #expect(down.status == 500, "\(path): \(down.text)")
+                #expect(down.json?["errors"]?[0]?["code"]?.stringValue == "INTERNAL_SERVER_ERROR", "\(down.text)")
+            }
+            clock.advance(by: .seconds(61))
+            #expect(try await ExpoCurl.post(mock, json: #"{"to":"\#(tokenA)","body":"x"}"#).status == 200)
+            _ = try await control.call("DELETE", "faults")
+
+            // Device-token expiry for the matching tokens only.
+            _ = try await control.call("POST", "faults/presets/device-token-expiry", json: Array(#"{"token":"*[aaaa*"}"#.utf8))
+            let gone = try await ExpoCurl.post(mock, json: #"{"to":"\#(tokenA)","body":"x"}"#)
+            #expect(gone.json?["data"]?["details"]?["error"]?.stringValue == "DeviceNotRegistered", "\(gone.text)")
+            let other = try await ExpoCurl.post(mock, json: #"{"to":"\#(tokenB)","body":"x"}"#)
+            #expect(other.json?["data"]?["status"]?.stringValue == "ok", "\(other.text)")
+            let receipts = try await ExpoCurl.post(mock, "/--/api/v2/push/getReceipts", json: #"{"ids":["\#(receiptID)"]}"#)
+            #expect(receipts.json?["data"]?[receiptID]?["status"]?.stringValue == "ok", "receipts are left alone: \(receipts.text)")
+            _ = try await control.call("DELETE", "faults")
+
+            // Throttling: beyond 2 per second per token, MessageRateExceeded tickets.
+            _ = try await control.call("POST", "faults/presets/throttling", json: Array(#"{"limit":2,"perSeconds":1}"#.utf8))
+            var statuses: [String] = []
+            for _ in 0..<3 {
+                let answer = try await ExpoCurl.post(mock, json: #"{"to":"\#(tokenC)","body":"x"}"#)
+                statuses.append(
+                    answer.json?["data"]?["details"]?["error"]?.stringValue ?? answer.json?["data"]?["status"]?.stringValue ?? answer.text)
+            }
+            #expect(statuses == ["ok", "ok", "MessageRateExceeded"])
+            _ = try await control.call("DELETE", "faults")
+
+            // `platform` narrows a preset to one service: an APNs outage leaves Expo up.
+            _ = try await control.call("POST", "faults/presets/outage", json: Array(#"{"platform":"apns"}"#.utf8))
+            #expect(try await ExpoCurl.post(mock, json: #"{"to":"\#(tokenB)","body":"x"}"#).status == 200)
+            await control.close()
         }
     }
 

@@ -304,6 +304,18 @@ struct FaultEngineTests {
             }())
         #expect(platformOnly.map(\.action.kind) == [.fcmError])
     }
+
+    @Test(
+        "the service presets answer on APNs, FCM and Expo unless narrowed to one",
+        arguments: [FaultPreset.outage, .throttling, .deviceTokenExpiry])
+    func everyService(preset: FaultPreset) throws {
+        let rules = try preset.rules()
+        #expect(rules.map(\.match.platform) == [.apns, .fcm, .expo])
+        #expect(rules.map(\.action.kind) == [.apnsError, .fcmError, .expoError])
+        var expoOnly = FaultPreset.Parameters()
+        expoOnly.platform = .expo
+        #expect(try preset.rules(expoOnly).map(\.match.platform) == [.expo])
+    }
 }
 
 @Suite("Device-token expiry preset")
@@ -333,13 +345,17 @@ struct DeviceTokenExpiryPresetTests {
         )
     }
 
-    @Test("a token pattern, both platforms; bad fractions are refused")
+    @Test("a token pattern, every platform (Expo on sends only); bad fractions are refused")
     func pattern() throws {
         var parameters = FaultPreset.Parameters()
         parameters.token = "00fc*"
         let rules = try FaultPreset.deviceTokenExpiry.rules(parameters)
-        #expect(rules.map(\.action.kind) == [.apnsError, .fcmError])
-        #expect(rules.last?.action == .fcmError(code: "UNREGISTERED"))
+        #expect(
+            rules.map(\.action) == [
+                .apnsError(reason: "Unregistered"), .fcmError(code: "UNREGISTERED"), .expoError(.ticket(code: "DeviceNotRegistered")),
+            ])
+        #expect(rules.allSatisfy { $0.match.token == Glob("00fc*") })
+        #expect(rules.map(\.match.path) == [nil, nil, Glob("/--/api/v2/push/send")])
         parameters.fraction = 2
         #expect(throws: FaultRuleError.self) { try FaultPreset.deviceTokenExpiry.rules(parameters) }
     }

@@ -9,9 +9,9 @@ public import PushMockCore
 /// | preset | parameters (defaults) | rules |
 /// |---|---|---|
 /// | `provider-token-expiry` | `count` (all), `forSeconds` | APNs 403 `ExpiredProviderToken` on token-authenticated requests |
-/// | `device-token-expiry` | `token` (glob, all), `fraction` (1), `platform` (both) | APNs 410 `Unregistered` (timestamp now), FCM 404 `UNREGISTERED`, for the matching tokens — a stable share of them with `fraction` |
-/// | `throttling` | `limit` (3), `perSeconds` (1), `platform` (both), `retryAfter` (FCM: 60) | APNs 429 `TooManyRequests`, FCM 429 `QUOTA_EXCEEDED`, beyond the rate per token |
-/// | `outage` | `forSeconds` (120), `platform` (both), `retryAfter` (FCM: 30) | APNs 503 `ServiceUnavailable`, FCM 503 `UNAVAILABLE`, for the window |
+/// | `device-token-expiry` | `token` (glob, all), `fraction` (1), `platform` (all three) | APNs 410 `Unregistered` (timestamp now), FCM 404 `UNREGISTERED`, Expo `DeviceNotRegistered` tickets, for the matching tokens — a stable share of them with `fraction` |
+/// | `throttling` | `limit` (3), `perSeconds` (1), `platform` (all three), `retryAfter` (FCM: 60) | APNs 429 `TooManyRequests`, FCM 429 `QUOTA_EXCEEDED`, Expo `MessageRateExceeded` tickets, beyond the rate per token |
+/// | `outage` | `forSeconds` (120), `platform` (all three), `retryAfter` (FCM: 30) | APNs 503 `ServiceUnavailable`, FCM 503 `UNAVAILABLE`, Expo 500 `INTERNAL_SERVER_ERROR` (sends and receipts), for the window |
 /// | `shutdown` | `count` (1) | GOAWAY `{"reason":"Shutdown"}` then close |
 /// | `flaky-network` | `probability` (0.1), `seed` (1), `platform` (any) | random RST_STREAM |
 /// | `slow-network` | `meanMs` (200), `stddevMs` (50), `platform` (any) | normal answers after a normally distributed delay |
@@ -19,6 +19,10 @@ public import PushMockCore
 /// `device-token-expiry` answers as if the app were gone without touching the registry; to give
 /// one token a lifecycle (uninstalled at 10:02, expire after N sends, rotate) use the token
 /// registry (`pushmock token …`).
+///
+/// Expo: one request may carry up to 100 messages. Its first recipient is the token the
+/// per-token rules match and count (as for every Expo fault rule), and a matching request gets
+/// an error ticket for every message; the ticket rules leave `getReceipts` alone.
 public enum FaultPreset: String, Sendable, CaseIterable, Codable {
     case providerTokenExpiry = "provider-token-expiry"
     case deviceTokenExpiry = "device-token-expiry"
@@ -54,14 +58,18 @@ public enum FaultPreset: String, Sendable, CaseIterable, Codable {
     public var summary: String {
         switch self {
         case .providerTokenExpiry: return "APNs answers 403 ExpiredProviderToken to token-authenticated requests"
-        case .deviceTokenExpiry: return "APNs 410 Unregistered, FCM 404 UNREGISTERED for matching tokens (or a stable fraction)"
-        case .throttling: return "beyond a per-token rate: APNs 429 TooManyRequests, FCM 429 QUOTA_EXCEEDED"
-        case .outage: return "for a while: APNs 503 ServiceUnavailable, FCM 503 UNAVAILABLE"
+        case .deviceTokenExpiry:
+            return "APNs 410 Unregistered, FCM 404 UNREGISTERED, Expo DeviceNotRegistered for matching tokens (or a stable fraction)"
+        case .throttling: return "beyond a per-token rate: APNs 429 TooManyRequests, FCM 429 QUOTA_EXCEEDED, Expo MessageRateExceeded"
+        case .outage: return "for a while: APNs 503 ServiceUnavailable, FCM 503 UNAVAILABLE, Expo 500 INTERNAL_SERVER_ERROR"
         case .shutdown: return "GOAWAY {\"reason\":\"Shutdown\"}, then the connection closes"
         case .flakyNetwork: return "random stream resets (seeded)"
         case .slowNetwork: return "normally distributed delays (seeded)"
         }
     }
+
+    /// Where Expo takes sends (receipts are fetched from `…/getReceipts`).
+    static let expoSendPath = Glob("/--/api/v2/push/send")
 
     /// The rules this preset stands for.
     public func rules(_ parameters: Parameters = Parameters()) throws(FaultRuleError) -> [FaultRule] {
@@ -91,13 +99,21 @@ public enum FaultPreset: String, Sendable, CaseIterable, Codable {
                 throw FaultRuleError("fraction must be between 0 and 1")
             }
             var rules: [FaultRule] = []
-            for platform in [Platform.apns, .fcm] where platforms?.contains(platform) ?? true {
+            for platform in [Platform.apns, .fcm, .expo] where platforms?.contains(platform) ?? true {
+                let action: FaultAction =
+                    switch platform {
+                    case .apns: .apnsError(reason: "Unregistered")
+                    case .fcm: .fcmError(code: "UNREGISTERED")
+                    default: .expoError(.ticket(code: "DeviceNotRegistered"))
+                    }
                 rules.append(
                     FaultRule(
                         name: rawValue,
-                        match: FaultMatch(platform: platform, token: parameters.token.map(Glob.init), tokenFraction: parameters.fraction),
+                        match: FaultMatch(
+                            platform: platform, token: parameters.token.map(Glob.init), path: platform == .expo ? Self.expoSendPath : nil,
+                            tokenFraction: parameters.fraction),
                         trigger: FaultTrigger(count: parameters.count, forSeconds: parameters.forSeconds),
-                        action: platform == .apns ? .apnsError(reason: "Unregistered") : .fcmError(code: "UNREGISTERED")
+                        action: action
                     )
                 )
             }
@@ -121,6 +137,15 @@ public enum FaultPreset: String, Sendable, CaseIterable, Codable {
                     )
                 )
             }
+            if platforms?.contains(.expo) ?? true {
+                // Expo's per-device limit ("is receiving messages too frequently"); its
+                // project-wide 600 per second is the gateway's own rule.
+                rules.append(
+                    FaultRule(
+                        name: rawValue, match: FaultMatch(platform: .expo, path: Self.expoSendPath), trigger: trigger,
+                        action: .expoError(.ticket(code: "MessageRateExceeded")))
+                )
+            }
             return rules
         case .outage:
             let trigger = FaultTrigger(forSeconds: parameters.forSeconds ?? 120)
@@ -140,6 +165,13 @@ public enum FaultPreset: String, Sendable, CaseIterable, Codable {
                         action: .fcmError(code: "UNAVAILABLE", retryAfter: parameters.retryAfter ?? 30)
                     )
                 )
+            }
+            if platforms?.contains(.expo) ?? true {
+                // Down is down: receipts fail as well as sends.
+                rules.append(
+                    FaultRule(
+                        name: rawValue, match: FaultMatch(platform: .expo), trigger: trigger,
+                        action: .expoError(.request(code: "INTERNAL_SERVER_ERROR"), retryAfter: parameters.retryAfter)))
             }
             return rules
         case .shutdown:

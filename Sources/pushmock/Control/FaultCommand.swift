@@ -237,8 +237,8 @@ struct FaultCommand: AsyncParsableCommand {
         @Option(help: "Fire at most N times (provider-token-expiry, shutdown).") var count: Int?
         @Option(help: "Throttling: requests allowed per window and token.") var limit: Int?
         @Option(help: "Throttling: the window, e.g. 1s.") var per: String?
-        @Option(help: "apns or fcm only.") var platform: Platform?
-        @Option(name: .customLong("retry-after"), help: "FCM Retry-After seconds.") var retryAfter: Int?
+        @Option(help: "apns, fcm or expo only (default: all three).") var platform: Platform?
+        @Option(name: .customLong("retry-after"), help: "Retry-After seconds (FCM; Expo's outage).") var retryAfter: Int?
         @Option(help: "flaky-network: reset probability.") var probability: Double?
         @Option(help: "Seed (flaky-network, slow-network).") var seed: UInt64?
         @Option(help: "slow-network: mean delay, e.g. 200ms.") var mean: String?
