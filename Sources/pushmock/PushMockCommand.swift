@@ -27,18 +27,26 @@ struct PushMockCommand: AsyncParsableCommand {
     /// not run — bad flags included — so a CI script needs to test for three values only.
     static let checkCommands: Set<String> = ["expect", "check", "golden", "replay", "report"]
 
-    /// The standard entry point, except that the check commands report usage errors with exit
-    /// status 2 instead of ArgumentParser's 64, and that glibc's allocator cache is deepened
-    /// first (``AllocatorTuning``).
+    /// The standard entry point, except:
+    /// - the check commands report usage errors with exit status 2 instead of ArgumentParser's
+    ///   64;
+    /// - a `ValidationError` thrown by a command's `run()` (a bad `--config` file, an
+    ///   unreadable `--tokens-file`) is printed with a pointer to that command's help, where
+    ///   ArgumentParser would print the root command's usage, `Usage: pushmock <subcommand>`;
+    /// - glibc's allocator cache is deepened first (``AllocatorTuning``).
     static func main() async {
         AllocatorTuning.apply()
         let arguments = Array(CommandLine.arguments.dropFirst())
-        guard let first = arguments.first, checkCommands.contains(first) else {
-            await main(arguments)
-            return
+        let isCheck = arguments.first.map(checkCommands.contains) ?? false
+        var command: any ParsableCommand
+        do {
+            command = try parseAsRoot(arguments)
+        } catch {
+            guard isCheck, exitCode(for: error) == .validationFailure else { exit(withError: error) }
+            FileHandle.standardError.write(Data((fullMessage(for: error) + "\n").utf8))
+            Foundation.exit(CheckExit.couldNotCheck.rawValue)
         }
         do {
-            var command = try parseAsRoot(arguments)
             if var asyncCommand = command as? any AsyncParsableCommand {
                 try await asyncCommand.run()
             } else {
@@ -46,8 +54,25 @@ struct PushMockCommand: AsyncParsableCommand {
             }
         } catch {
             guard exitCode(for: error) == .validationFailure else { exit(withError: error) }
-            FileHandle.standardError.write(Data((fullMessage(for: error) + "\n").utf8))
-            Foundation.exit(CheckExit.couldNotCheck.rawValue)
+            let help = (["pushmock"] + commandPath(arguments) + ["--help"]).joined(separator: " ")
+            FileHandle.standardError.write(Data("Error: \(message(for: error))\nSee '\(help)'.\n".utf8))
+            Foundation.exit(isCheck ? CheckExit.couldNotCheck.rawValue : ExitCode.validationFailure.rawValue)
         }
+    }
+
+    /// The subcommand names at the start of `arguments` (`["clock", "advance"]`).
+    static func commandPath(_ arguments: [String]) -> [String] {
+        var type: any ParsableCommand.Type = PushMockCommand.self
+        var path: [String] = []
+        for argument in arguments {
+            guard
+                let next = type.configuration.subcommands.first(where: {
+                    $0._commandName == argument || ($0.configuration.aliases).contains(argument)
+                })
+            else { break }
+            path.append(argument)
+            type = next
+        }
+        return path
     }
 }

@@ -48,6 +48,16 @@ struct HelpTextTests {
         }
     }
 
+    @Test(
+        "a run-time usage error names the command whose help to read",
+        arguments: [
+            (["clock", "advance", "10m"], ["clock", "advance"]), (["send", "expo", "--tokens-file", "x"], ["send", "expo"]),
+            (["serve", "--config", "serve"], ["serve"]), (["--help"], []), (["nonsense", "serve"], []),
+        ])
+    func commandPath(arguments: [String], path: [String]) {
+        #expect(PushMockCommand.commandPath(arguments) == path)
+    }
+
     @Test("the overview names every service the gateway plays")
     func overviewNamesServices() {
         let overview = PushMockCommand.configuration.abstract + " " + PushMockCommand.configuration.discussion

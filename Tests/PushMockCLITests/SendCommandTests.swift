@@ -40,6 +40,15 @@ struct SendCommandTests {
         return try text.split(separator: "\n").map { try json(String($0)) }
     }
 
+    @Test("an unreadable --tokens-file is a usage error that points at send expo's help")
+    func unreadableTokensFile() async throws {
+        let directory = NSTemporaryDirectory()
+        let missing = directory + "/pushmock-missing-\(UUID().uuidString).txt"
+        let result = try await pushmock(["send", "expo", "--tokens-file", missing, "--title", "Hi"], in: directory)
+        #expect(result.status == 64)
+        #expect(result.error == "Error: cannot read --tokens-file \(missing)\nSee 'pushmock send expo --help'.\n")
+    }
+
     /// The first thing a new user meets when the gateway is not running: each command says
     /// the address, "connection refused" and what to do, not NIO's nested address list.
     @Test("no gateway running: send apns, send fcm, send expo and recordings say so in words")

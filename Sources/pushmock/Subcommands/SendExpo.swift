@@ -96,7 +96,10 @@ struct SendExpo: AsyncParsableCommand {
     func run() async throws {
         var recipients = tokens
         if let tokensFile {
-            let text = try String(contentsOfFile: tokensFile, encoding: .utf8)
+            guard let data = FileManager.default.contents(atPath: tokensFile) else {
+                throw ValidationError("cannot read --tokens-file \(tokensFile)")
+            }
+            let text = String(decoding: data, as: UTF8.self)
             recipients += text.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
         }
         var dataObject = JSONObject()

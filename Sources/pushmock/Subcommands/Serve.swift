@@ -268,15 +268,6 @@ struct Serve: AsyncParsableCommand {
         }
     }
 
-    /// A bad `--config` file or flag value found once `run()` has started: still the command
-    /// line's fault (exit 64, as ArgumentParser's own usage errors), but thrown from `run()` a
-    /// `ValidationError` is printed with the root command's usage (`Usage: pushmock
-    /// <subcommand>`), which says nothing about `serve`.
-    static func usageError(_ message: String) -> ExitCode {
-        FileHandle.standardError.write(Data("Error: \(message)\nSee 'pushmock serve --help'.\n".utf8))
-        return ExitCode.validationFailure
-    }
-
     func makeConfiguration() throws -> GatewayConfiguration {
         var apns = APNsOptions()
         apns.authentication = auth
@@ -391,9 +382,7 @@ struct Serve: AsyncParsableCommand {
                 server.state.virtualClock?.set(to: start)
             }
         } catch let error as DefinitionError {
-            throw Self.usageError(error.description)
-        } catch let error as ValidationError {
-            throw Self.usageError(error.message)
+            throw ValidationError(error.description)
         }
         let readyFile = self.readyFile
         let group = ServiceGroup(
