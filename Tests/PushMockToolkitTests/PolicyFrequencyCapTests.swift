@@ -2,8 +2,9 @@ import Foundation
 import PushMockCore
 import PushMockJSON
 import PushMockRecording
-import PushMockToolkit
 import Testing
+
+@testable import PushMockToolkit
 
 @Suite("Policy: frequency caps and spacing")
 struct PolicyFrequencyCapTests {
@@ -273,6 +274,19 @@ struct RecordSummaryTests {
         #expect(
             summary.description
                 == #"#7  2026-11-30T19:32:00.000Z  expo  2 recipients  @acme/app  200 (tickets: ok 1, DeviceNotRegistered 1)  "Sale""#)
+    }
+
+    @Test("check reports name an Expo token by its bracketed part too")
+    func expoReference() throws {
+        var record = PolicyExpoTests.expo(
+            #"[{"to":"ExponentPushToken[AbCdEfGhIjKlMnOpQrStUv]","title":"Low FODMAP lunch?"}]"#, sequence: 4, at: "2026-11-30T19:22:49Z",
+            tokens: ["ExponentPushToken[AbCdEfGhIjKlMnOpQrStUv]"])
+        record.notification?.token = "ExponentPushToken[AbCdEfGhIjKlMnOpQrStUv]"
+        #expect(
+            NotificationReference(record: record).description == #"#4 2026-11-30T19:22:49.000Z expo Expo[AbCd…StUv] "Low FODMAP lunch?""#)
+        #expect(TokenText.short("ExponentPushToken[abc]", keep: 8, limit: 12) == "Expo[abc]")
+        #expect(TokenText.short("ExpoPushToken[AbCdEfGhIjKlMnOpQrStUv]", keep: 8, limit: 12) == "Expo[AbCd…StUv]")
+        #expect(TokenText.short("dQw4w9WgXcQ:APA91b", keep: 8, limit: 12) == "dQw4w9Wg…")
     }
 
     @Test("APNs: a long token is cut, a short one kept", arguments: [("00fc13adff785122b4ad", "00fc13adff78…"), ("00fc13ad", "00fc13ad")])

@@ -40,23 +40,13 @@ public struct RecordSummary: Sendable, Hashable, Codable, CustomStringConvertibl
 
     public var description: String {
         var parts = ["#\(sequence)", time, platform.rawValue]
-        if let token { parts.append(Self.shortened(token)) }
+        if let token { parts.append(TokenText.short(token, keep: 12, limit: 16)) }
         if let recipientCount { parts.append("\(recipientCount) recipients") }
         if let topic { parts.append(topic) }
         parts.append(String(status) + (reason.map { " \($0)" } ?? "") + (tickets.map { " (tickets: \($0))" } ?? ""))
         let text = [title, body].compactMap { $0 }.map { "\"\($0)\"" }.joined(separator: " / ")
         if !text.isEmpty { parts.append(text) }
         return parts.joined(separator: "  ")
-    }
-
-    /// Enough of a token to recognise it. Expo tokens all start with the same 18 characters,
-    /// so theirs keeps the part in brackets, as the web inbox does.
-    static func shortened(_ token: String) -> String {
-        for prefix in ["ExponentPushToken[", "ExpoPushToken["] where token.hasPrefix(prefix) && token.hasSuffix("]") {
-            let inner = token.dropFirst(prefix.count).dropLast()
-            return inner.count > 10 ? "Expo[\(inner.prefix(4))…\(inner.suffix(4))]" : "Expo[\(inner)]"
-        }
-        return token.count > 16 ? String(token.prefix(12)) + "…" : token
     }
 }
 

@@ -67,11 +67,12 @@ public struct NotificationReference: Sendable, Hashable, Codable, CustomStringCo
     }
 
     /// `#12 2026-03-28T22:00:00.000Z apns 740f4707… "Time for your Semaglutide"`: tokens are
-    /// shortened to their first 8 characters; the JSON form keeps them whole.
+    /// shortened to their first 8 characters (Expo's to `Expo[AbCd…StUv]`); the JSON form
+    /// keeps them whole.
     public var description: String {
         var text = "#\(sequence) \(time) \(platform)"
         if let token {
-            text += " " + (token.count > 12 ? token.prefix(8) + "…" : token)
+            text += " " + TokenText.short(token, keep: 8, limit: 12)
         } else if let topic, platform == .fcm {
             text += " topic \(topic)"
         } else if let condition {
