@@ -1,5 +1,6 @@
 import Foundation
 import PushMockGateway
+import PushMockSender
 import Testing
 
 /// `pushmock send` against a `pushmock serve` process, over TLS with the CA it wrote.
@@ -38,6 +39,25 @@ struct SendCommandTests {
     func journal(_ serve: ServeProcess) throws -> [[String: Any]] {
         let text = try String(contentsOfFile: serve.journalPath, encoding: .utf8)
         return try text.split(separator: "\n").map { try json(String($0)) }
+    }
+
+    @Test("send expo finds a gateway on free ports through its ready file (flag or PUSHMOCK_READY_FILE)")
+    func expoReadyFile() async throws {
+        let serve = try await ServeProcess()
+        defer { serve.kill(); serve.removeDirectory() }
+        let readyFile = serve.directory + "/ready.json"
+        #expect(try LocalPushMock(readyFile: readyFile).expoBaseURL == serve.info.expoBaseURL)
+        let byFlag = try await pushmock(
+            ["send", "expo", "--ready-file", readyFile, "--token", "ExponentPushToken[rrrrrrrrrrrrrrrrrrrrrr]", "--title", "Hi", "--json"],
+            in: serve.directory)
+        #expect(byFlag.status == 0, "\(byFlag.output)\(byFlag.error)")
+        #expect(try json(byFlag.output)["ok"] as? Int == 1, "\(byFlag.output)")
+        let byEnvironment = try await pushmock(
+            ["send", "expo", "--token", "ExponentPushToken[ssssssssssssssssssssss]", "--title", "Hi", "--json"], in: serve.directory,
+            environment: ["PUSHMOCK_READY_FILE": readyFile])
+        #expect(try json(byEnvironment.output)["ok"] as? Int == 1, "\(byEnvironment.output)\(byEnvironment.error)")
+        let recorded = try journal(serve).filter { $0["platform"] as? String == "expo" }
+        #expect(recorded.count == 2)
     }
 
     @Test("an unreadable --tokens-file is a usage error that points at send expo's help")

@@ -22,9 +22,14 @@ public struct LocalPushMock: Sendable {
     public var sampleTopic: String
     /// The sample service-account JSON (its `token_uri` points at the gateway).
     public var serviceAccountPath: String
+    /// Where Expo SDKs and ``ExpoSender`` send, in place of `https://exp.host`: the ready
+    /// file's `expoBaseURL` (its cleartext listener), else ``defaultExpoBaseURL``.
+    public var expoBaseURL: String
 
     /// The default port of `pushmock serve`'s TLS listener.
     public static let defaultURL = "https://127.0.0.1:2197"
+    /// The default port of `pushmock serve`'s cleartext listener, where Expo clients go.
+    public static let defaultExpoBaseURL = "http://127.0.0.1:2198"
 
     /// Reads `certificatesDirectory` (default `certs`, as `pushmock serve` writes it); with a
     /// `readyFile` the URL and paths come from it instead.
@@ -36,6 +41,7 @@ public struct LocalPushMock: Sendable {
         var teamID: String?
         var topic: String?
         var accountPath = (certificatesDirectory as NSString).appendingPathComponent("fcm-sample-service-account.json")
+        var expoBaseURL = Self.defaultExpoBaseURL
         if let readyFile {
             // Paths in the ready file are relative to where `pushmock serve` runs; try them as
             // given, then next to the ready file.
@@ -57,6 +63,10 @@ public struct LocalPushMock: Sendable {
                 topic = key["topic"]?.stringValue
             }
             if let path = info["fcmSampleServiceAccount"]?["path"]?.stringValue { accountPath = resolve(path) }
+            // Gateways before `expoBaseURL` existed: the cleartext listener, else the TLS one.
+            if let base = info["expoBaseURL"]?.stringValue ?? info["cleartext"]?["url"]?.stringValue ?? info["tls"]?["url"]?.stringValue {
+                expoBaseURL = base
+            }
         }
         if keyID == nil || teamID == nil || topic == nil {
             let metadataPath = (keyPath as NSString).deletingPathExtension + ".json"
@@ -79,6 +89,7 @@ public struct LocalPushMock: Sendable {
         self.sampleTeamID = teamID ?? "PUSHMOCK00"
         self.sampleTopic = topic ?? "dev.pushmock.sample"
         self.serviceAccountPath = accountPath
+        self.expoBaseURL = expoBaseURL
     }
 
     /// The sample signing key.
@@ -110,6 +121,12 @@ public struct LocalPushMock: Sendable {
             trustRoots: .file(caPath),
             defaultTopic: sampleTopic
         )
+    }
+
+    /// Expo through the mock (no access token: the mock's projects need none unless registered
+    /// with one), trusting the mock's CA when the base URL is `https`.
+    public func expoConfiguration() throws(SenderError) -> ExpoSenderConfiguration {
+        ExpoSenderConfiguration(server: try SenderEndpoint(url: expoBaseURL), trustRoots: .file(caPath))
     }
 
     /// FCM through the mock with the sample service account, trusting the mock's CA.

@@ -21,10 +21,15 @@ struct SendExpo: AsyncParsableCommand {
             """
     )
 
-    static let localServer = "http://127.0.0.1:2198"
-
-    @Option(help: "The Expo base URL. Default: the local pushmock serve (http://127.0.0.1:2198); production: https://exp.host.")
-    var server = localServer
+    @Option(
+        help:
+            "The Expo base URL. Default: the local pushmock serve (its --ready-file's, else http://127.0.0.1:2198); production: https://exp.host."
+    )
+    var server: String?
+    @Option(
+        name: .customLong("ready-file"),
+        help: "The ready file of a local `pushmock serve --ready-file` (its Expo base URL and CA). Env: PUSHMOCK_READY_FILE.")
+    var readyFile: String?
     @Option(name: .customLong("ca"), help: "Trust this CA (PEM) for an https server, e.g. certs/ca.pem.")
     var caPath: String?
     @Option(name: .customLong("access-token"), help: "Enhanced push security access token. Env: EXPO_ACCESS_TOKEN.")
@@ -107,7 +112,15 @@ struct SendExpo: AsyncParsableCommand {
             let parts = entry.split(separator: "=", maxSplits: 1)
             dataObject.append(key: String(parts[0]), value: .string(parts.count > 1 ? String(parts[1]) : ""))
         }
-        var configuration = ExpoSenderConfiguration(server: try SenderEndpoint(url: server))
+        let readyFile = self.readyFile ?? Environment.value("PUSHMOCK_READY_FILE")
+        var configuration: ExpoSenderConfiguration
+        if let server {
+            configuration = ExpoSenderConfiguration(server: try SenderEndpoint(url: server))
+        } else if let readyFile {
+            configuration = try LocalPushMock(readyFile: readyFile).expoConfiguration()
+        } else {
+            configuration = ExpoSenderConfiguration(server: try SenderEndpoint(url: LocalPushMock.defaultExpoBaseURL))
+        }
         configuration.accessToken = accessToken ?? ProcessInfo.processInfo.environment["EXPO_ACCESS_TOKEN"]
         if let caPath { configuration.trustRoots = .file(caPath) }
         configuration.concurrentRequests = concurrency
@@ -157,9 +170,9 @@ struct SendExpo: AsyncParsableCommand {
             for line in Self.problemLines(report.tickets) { print(line) }
             if report.okCount == 0, !report.tickets.isEmpty,
                 report.tickets.allSatisfy({ if case .requestFailed = $0.outcome { true } else { false } }),
-                server == Self.localServer
+                server == nil
             {
-                print("  No answer from the gateway. Is `pushmock serve` running? (--server names another.)")
+                print("  No answer from the gateway. Is `pushmock serve` running? (--server or --ready-file names another.)")
             }
             if let receiptReport { print("receipts: \(receiptReport.summary)") }
             for token in toDelete { print("delete \(token)") }
