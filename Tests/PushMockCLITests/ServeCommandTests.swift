@@ -3,6 +3,7 @@ import PushMockCore
 import PushMockGateway
 import PushMockJSON
 import PushMockRecording
+import PushMockTestSupport
 import Testing
 
 /// `pushmock serve` as a process, driven by independent HTTP/2 clients: curl and nghttp
@@ -81,6 +82,52 @@ struct ServeCommandTests {
         #expect(path == own)
         #expect(await chosen.stop().status == 0)
         #expect(FileManager.default.fileExists(atPath: path), "the file of a chosen port is kept: a backend may name it")
+    }
+
+    /// A test process that crashes leaves its gateways running; the next one reaps them.
+    @Test("a gateway whose test process is gone is reaped; one whose test process runs is not")
+    func leftOverGatewaysAreReaped() async throws {
+        // This process's own reaping (before its first gateway) is done before the orphan exists.
+        _ = ServeProcess.orphansReaped
+        let directory = NSTemporaryDirectory() + "pushmock-orphan-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        // Started by a shell that exits at once: the gateway outlives its parent, as after a crash.
+        let quoted = [
+            ServeProcess.binary, "serve", "--tls-port", "0", "--port", "0", "--certs-dir", directory + "/certs", "--journal",
+            directory + "/journal.jsonl", "--ready-file", directory + "/ready.json", "--log-level", "warning",
+        ].map { "'\($0)'" }.joined(separator: " ")
+        #expect(try await run("/bin/sh", ["-c", quoted + " </dev/null >/dev/null 2>&1 &"]).status == 0)
+        let deadline = ContinuousClock.now + .seconds(120)
+        var orphan: Int32?
+        while orphan == nil, ContinuousClock.now < deadline {
+            if let data = FileManager.default.contents(atPath: directory + "/ready.json"),
+                let info = try? JSONDecoder().decode(GatewayServerInfo.self, from: data)
+            {
+                orphan = info.pid
+            } else {
+                try await Task.sleep(for: .milliseconds(20))
+            }
+        }
+        let pid = try #require(orphan, "the orphan never became ready")
+        // Running, not yet reaped (a zombie until its new parent collects it).
+        func running() -> Bool {
+            guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8), let close = stat.lastIndex(of: ")") else {
+                return false
+            }
+            return !stat[stat.index(after: close)...].hasPrefix(" Z")
+        }
+        #expect(ServeProcess.isLeftOverGateway(pid))
+        #expect(ServeProcess.reapOrphans() >= 1)
+        while running(), ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(20)) }
+        #expect(!running())
+
+        let child = try await ServeProcess()
+        defer { child.removeDirectory() }
+        #expect(!ServeProcess.isLeftOverGateway(child.process.pid), "a running test's own gateway")
+        #expect(ServeProcess.reapOrphans() == 0)
+        #expect(child.process.isRunning, "the reaper left the running test's gateway alone")
+        #expect(await child.stop().status == 0)
     }
 
     @Test("certificates are reused on the next start")

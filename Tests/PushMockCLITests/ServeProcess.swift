@@ -1,4 +1,5 @@
 import Foundation
+import Glibc
 import PushMockGateway
 import PushMockTestSupport
 import Testing
@@ -39,6 +40,7 @@ final class ServeProcess {
     init(arguments extra: [String] = [], directory: String? = nil, certsDirectory: String? = nil, launcher: [String] = [])
         async throws
     {
+        _ = Self.orphansReaped
         let directory = directory ?? (NSTemporaryDirectory() + "pushmock-cli-\(UUID().uuidString)")
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         self.directory = directory
@@ -82,6 +84,45 @@ final class ServeProcess {
             }
             try await Task.sleep(for: .milliseconds(20))
         }
+    }
+
+    /// Gateways an earlier test process started and then left behind by crashing: a child does
+    /// not die with its parent, and `deinit` never ran. One crash here left 27 running, each
+    /// with its memory and ports, until killed by hand. Reaped once per test process, before
+    /// its first gateway starts; see ``isLeftOverGateway(_:)`` for how one is told apart.
+    static let orphansReaped = reapOrphans()
+
+    /// Kills every left-over gateway; returns how many.
+    static func reapOrphans() -> Int {
+        var reaped = 0
+        for entry in (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? [] {
+            guard let pid = Int32(entry), pid != getpid(), isLeftOverGateway(pid) else { continue }
+            if Glibc.kill(pid, SIGKILL) == 0 { reaped += 1 }
+        }
+        return reaped
+    }
+
+    /// A process running this build's `pushmock serve` with a ready file in a test's temporary
+    /// directory (as every test starts it; a person's own `swift run pushmock serve` is not
+    /// told to), whose parent is not a test process: the one that started it is gone.
+    static func isLeftOverGateway(_ pid: Int32) -> Bool {
+        func executablePath(_ pid: Int32) -> String? { try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(pid)/exe") }
+        guard let executable = executablePath(pid),
+            executable == URL(fileURLWithPath: binary).resolvingSymlinksInPath().path,
+            let command = FileManager.default.contents(atPath: "/proc/\(pid)/cmdline")
+        else { return false }
+        let arguments = command.split(separator: 0).map { String(decoding: $0, as: UTF8.self) }
+        guard arguments.dropFirst().first == "serve",
+            let flag = arguments.firstIndex(of: "--ready-file"), flag + 1 < arguments.count,
+            arguments[flag + 1].hasPrefix(NSTemporaryDirectory() + "pushmock-")
+        else { return false }
+        // The parent: field 4 of /proc/<pid>/stat, counted after the command name's ")".
+        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+            let close = stat.lastIndex(of: ")"),
+            let parent = stat[stat.index(after: close)...].split(separator: " ").dropFirst().first.flatMap({ Int32($0) })
+        else { return false }
+        let parentExecutable = executablePath(parent) ?? ""
+        return !parentExecutable.hasSuffix(".xctest") && !parentExecutable.hasSuffix("swiftpm-testing-helper")
     }
 
     /// Sends a signal and waits for the exit status and the log. The wait is on a Dispatch
