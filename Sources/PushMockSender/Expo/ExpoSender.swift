@@ -300,7 +300,7 @@ public final class ExpoSender: Sendable {
             await connections.reset()
             let message =
                 ConnectFailureText.isConnectFailure(error)
-                ? "cannot connect to \(server.usesTLS ? "https" : "http")://\(server.host):\(server.port): \(ConnectFailureText.describe(error))"
+                ? "cannot connect to \(server): \(ConnectFailureText.describe(error))"
                 : "\(error)"
             throw .transport(SenderError(.connectionFailed, message, cause: error))
         }
