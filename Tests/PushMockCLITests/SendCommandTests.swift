@@ -58,6 +58,18 @@ struct SendCommandTests {
         #expect(try json(byEnvironment.output)["ok"] as? Int == 1, "\(byEnvironment.output)\(byEnvironment.error)")
         let recorded = try journal(serve).filter { $0["platform"] as? String == "expo" }
         #expect(recorded.count == 2)
+
+        // An outage is an answer: its error is listed, and nothing says the gateway is not there.
+        try await control(serve, "faults/presets/outage", #"{"platform":"expo"}"#)
+        let down = try await pushmock(
+            [
+                "send", "expo", "--ready-file", readyFile, "--token", "ExponentPushToken[rrrrrrrrrrrrrrrrrrrrrr]", "--title", "Hi",
+                "--max-attempts", "1",
+            ],
+            in: serve.directory)
+        #expect(down.status == 2)
+        #expect(down.output.contains("  INTERNAL_SERVER_ERROR: "), "\(down.output)")
+        #expect(!down.output.contains("No answer from the gateway"), "\(down.output)")
     }
 
     @Test("an unreadable --tokens-file is a usage error that points at send expo's help")

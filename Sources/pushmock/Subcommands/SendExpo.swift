@@ -168,9 +168,13 @@ struct SendExpo: AsyncParsableCommand {
         } else {
             print("tickets: \(report.summary)")
             for line in Self.problemLines(report.tickets) { print(line) }
-            if report.okCount == 0, !report.tickets.isEmpty,
-                report.tickets.allSatisfy({ if case .requestFailed = $0.outcome { true } else { false } }),
-                server == nil
+            // Only when no request got an answer: a request error (an injected outage's 500, say)
+            // is an answer.
+            let unanswered = [SenderError.Code.connectionFailed, .timeout].map(\.description)
+            if !report.tickets.isEmpty, server == nil,
+                report.tickets.allSatisfy({
+                    if case .requestFailed(let code, _) = $0.outcome { unanswered.contains(code) } else { false }
+                })
             {
                 print("  No answer from the gateway. Is `pushmock serve` running? (--server or --ready-file names another.)")
             }
