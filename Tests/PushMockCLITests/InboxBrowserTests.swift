@@ -206,6 +206,9 @@ struct InboxBrowserTests {
                 results["expoTokenCell"] = driver.execute_script(
                     "return [...document.querySelectorAll('#rows tr')].filter(r => r.textContent.includes('Expo hello'))"
                     ".map(r => r.querySelector('td.token').textContent)[0]")
+                results["expoPriorityCell"] = driver.execute_script(
+                    "return [...document.querySelectorAll('#rows tr')].filter(r => r.textContent.includes('Expo hello'))"
+                    ".map(r => r.children[6].textContent)[0]")
 
                 # 5. Screenshots: the list at 1280 px, dark theme, and a narrow window.
                 driver.find_element(By.CSS_SELECTOR, "nav a[href='#/']").click()
@@ -499,6 +502,7 @@ struct InboxBrowserTests {
         #expect(results["faultRules"] as? Int == 3)
         #expect(results["clockAdvanced"] as? Bool == true)
         #expect(results["expoTokenCell"] as? String == "Expo[AbCd…StUv]")
+        #expect(results["expoPriorityCell"] as? String == "default")
         // Narrow window without horizontal scrolling; no console errors.
         #expect(results["narrowOverflow"] as? Bool == true)
         #expect(results["consoleErrors"] as? [String] == [])

@@ -167,6 +167,8 @@ function notificationModel(record) {
     model.image = message.richContent && message.richContent.image;
     model.interruption = message.interruptionLevel;
     model.androidPriority = message.priority;
+    // Expo's own word (default, normal, high): it maps to a different APNs and FCM priority each.
+    model.priority = message.priority || "default";
     model.silent = !message.title && !message.body && Boolean(message._contentAvailable);
   }
   collectLinks(body, model.deepLinks, 0);
