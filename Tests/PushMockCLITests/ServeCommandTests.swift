@@ -38,7 +38,7 @@ struct ServeCommandTests {
             let text = try await run(openssl, ["x509", "-noout", "-text", "-in", server.directory + "/certs/server.pem"]).output
             for name in [
                 "DNS:localhost", "DNS:api.push.apple.com", "DNS:api.sandbox.push.apple.com", "DNS:api.development.push.apple.com",
-                "DNS:fcm.googleapis.com", "DNS:oauth2.googleapis.com", "DNS:iid.googleapis.com", "IP Address:127.0.0.1",
+                "DNS:fcm.googleapis.com", "DNS:oauth2.googleapis.com", "DNS:iid.googleapis.com", "DNS:exp.host", "IP Address:127.0.0.1",
                 "IP Address:0:0:0:0:0:0:0:1",
             ] {
                 #expect(text.contains(name), "SAN \(name)")

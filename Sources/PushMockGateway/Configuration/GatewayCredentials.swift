@@ -119,6 +119,8 @@ public struct GatewayCredentials: Sendable {
         "fcm.googleapis.com",
         "oauth2.googleapis.com",
         "iid.googleapis.com",
+        // Expo's push service, for SDKs that take no base URL (a hosts-file entry instead).
+        "exp.host",
     ]
     /// IP addresses every generated server certificate covers.
     public static let serverIPAddresses = ["127.0.0.1", "::1"]
