@@ -125,6 +125,32 @@ struct ReplayCommandTests {
         #expect(badFilter.status == 2)
     }
 
+    @Test("replay --ready-file: a local gateway on free ports, its CA, sample key, service account and Expo URL; neither it nor --to → 2")
+    func replayToReadyFile() async throws {
+        let source = try await ServeProcess()
+        defer { source.kill(); source.removeDirectory() }
+        try await recordJournal(in: source)
+        let target = try await ServeProcess()
+        defer { target.kill(); target.removeDirectory() }
+        try await unregister(Self.goneToken, on: target)
+
+        let same = try await pushmock(
+            ["replay", source.journalPath, "--ready-file", target.directory + "/ready.json", "--json"], in: target.directory)
+        #expect(same.status == 0, "\(same.output) \(same.error)")
+        let summary = try #require(try json(same.output)["summary"] as? [String: Any])
+        #expect(summary["total"] as? Int == 5)
+        #expect(summary["same"] as? Int == 5)
+        // All five reached the target: APNs and FCM over TLS, Expo at its cleartext base URL.
+        let replayed = try String(contentsOfFile: target.journalPath, encoding: .utf8).split(separator: "\n").map { try json(String($0)) }
+        let sends = replayed.filter { ["apns", "fcm", "expo"].contains($0["platform"] as? String) }
+        #expect(sends.map { $0["platform"] as? String } == ["apns", "apns", "apns", "fcm", "expo"])
+        #expect((sends.last?["connection"] as? [String: Any])?["tls"] as? Bool == false)
+
+        let nowhere = try await pushmock(["replay", source.journalPath], in: target.directory)
+        #expect(nowhere.status == 2)
+        #expect(nowhere.error.contains("give --to (the gateway to replay to) or --ready-file"), "\(nowhere.error)")
+    }
+
     @Test("serve --playback answers with the recorded responses, replay confirms, the journal says so; curl --http2")
     func playback() async throws {
         let source = try await ServeProcess()

@@ -29,8 +29,17 @@ struct Replay: AsyncParsableCommand {
     var journal: String
 
     @Option(
-        name: .customLong("to"), help: "Base URL of the target gateway, e.g. https://127.0.0.1:2197 or https://api.sandbox.push.apple.com.")
-    var target: String
+        name: .customLong("to"),
+        help: "Base URL of the target gateway, e.g. https://127.0.0.1:2197 or https://api.sandbox.push.apple.com (default: --ready-file's)."
+    )
+    var explicitTarget: String?
+
+    @Option(
+        name: .customLong("ready-file"),
+        help:
+            "Replay to the local `pushmock serve` that wrote this ready file: its addresses, CA, sample key and service account fill in what is not given. Env: PUSHMOCK_READY_FILE."
+    )
+    var readyFile: String?
 
     @Option(help: ":authority to send (api.push.apple.com makes the mock serve production). Default: the URL's host.")
     var authority: String?
@@ -130,8 +139,20 @@ struct Replay: AsyncParsableCommand {
         if !report.allMatch { throw ExitCode(1) }
     }
 
+    /// The local gateway of `--ready-file`, read once.
+    private var localMock: LocalPushMock? {
+        get throws {
+            guard let readyFile = readyFile ?? Environment.value("PUSHMOCK_READY_FILE") else { return nil }
+            return try LocalPushMock(readyFile: readyFile)
+        }
+    }
+
     private func replay() async throws -> ReplayReport {
         guard maxAttempts >= 1 else { throw ReplayUsageError("--max-attempts must be at least 1.") }
+        let local = try localMock
+        guard let target = explicitTarget ?? local?.url else {
+            throw ReplayUsageError("give --to (the gateway to replay to) or --ready-file (a local `pushmock serve`).")
+        }
         guard timeout > 0 else { throw ReplayUsageError("--timeout must be positive.") }
         let query = try makeQuery()
         let (records, problems) = try JournalFiles.readAll(path: journal)
@@ -144,9 +165,11 @@ struct Replay: AsyncParsableCommand {
         }
         let needsAPNs = selection.contains { $0.platform == .apns }
         let needsFCM = selection.contains { $0.platform == .fcm }
-        let apns = needsAPNs ? try APNsSender(configuration: try apnsConfiguration()) : nil
-        let fcm = needsFCM ? try FCMSender(configuration: try fcmConfiguration()) : nil
-        let expo = selection.contains { $0.platform == .expo } ? try ExpoSender(configuration: try expoConfiguration()) : nil
+        let apns = needsAPNs ? try APNsSender(configuration: try apnsConfiguration(target: target, local: local)) : nil
+        let fcm = needsFCM ? try FCMSender(configuration: try fcmConfiguration(target: target, local: local)) : nil
+        let expo =
+            selection.contains { $0.platform == .expo }
+            ? try ExpoSender(configuration: try expoConfiguration(target: target, local: local)) : nil
         let replayer = JournalReplayer(apns: apns, fcm: fcm, expo: expo, query: query, fcmProject: project)
         let report = await replayer.replay(selection)
         await apns?.shutdown()
@@ -170,8 +193,14 @@ struct Replay: AsyncParsableCommand {
         ConnectionConfiguration(maximumConnections: 1, requestTimeout: .milliseconds(Int64(timeout * 1000)))
     }
 
-    private func apnsConfiguration() throws -> APNsSenderConfiguration {
-        guard let authentication = try apnsAuthentication() else {
+    /// The CA to trust: `--ca`, else the ready file's.
+    private func trustRoots(_ local: LocalPushMock?) -> TrustRoots {
+        (caPath ?? local?.caPath).map(TrustRoots.file) ?? .system
+    }
+
+    private func apnsConfiguration(target: String, local: LocalPushMock?) throws -> APNsSenderConfiguration {
+        // The ready file's sample key when no credentials are given.
+        guard let authentication = try apnsAuthentication() ?? local.map({ .token(try $0.sampleKey()) }) else {
             throw ReplayUsageError(
                 "the selection has APNs requests: give --key/--key-id/--team-id, --cert or --p12 (or APNS_KEY, APNS_KEY_ID, APNS_TEAM_ID), or --platform fcm."
             )
@@ -179,7 +208,7 @@ struct Replay: AsyncParsableCommand {
         return APNsSenderConfiguration(
             server: try APNsServer.custom(url: target, authority: authority),
             authentication: authentication,
-            trustRoots: caPath.map(TrustRoots.file) ?? .system,
+            trustRoots: trustRoots(local),
             connection: connection,
             retry: RetryPolicy(maximumAttempts: maxAttempts)
         )
@@ -207,8 +236,10 @@ struct Replay: AsyncParsableCommand {
         }
     }
 
-    private func fcmConfiguration() throws -> FCMSenderConfiguration {
-        guard let source = serviceAccount ?? Environment.value("GOOGLE_APPLICATION_CREDENTIALS") ?? Environment.value("FCM_SERVICE_ACCOUNT")
+    private func fcmConfiguration(target: String, local: LocalPushMock?) throws -> FCMSenderConfiguration {
+        guard
+            let source = serviceAccount ?? Environment.value("GOOGLE_APPLICATION_CREDENTIALS") ?? Environment.value("FCM_SERVICE_ACCOUNT")
+                ?? local?.serviceAccountPath
         else {
             throw ReplayUsageError(
                 "the selection has FCM requests: give --service-account (or GOOGLE_APPLICATION_CREDENTIALS), or --platform apns.")
@@ -226,7 +257,7 @@ struct Replay: AsyncParsableCommand {
             serviceAccount: account,
             server: server,
             tokenURI: tokenURI,
-            trustRoots: caPath.map(TrustRoots.file) ?? .system,
+            trustRoots: trustRoots(local),
             connection: connection,
             retry: RetryPolicy(maximumAttempts: maxAttempts)
         )
@@ -234,13 +265,15 @@ struct Replay: AsyncParsableCommand {
 }
 
 extension Replay {
-    private func expoConfiguration() throws -> ExpoSenderConfiguration {
-        var server = try SenderEndpoint(url: expoTarget ?? target)
-        if expoTarget == nil { server.authority = authority }
+    private func expoConfiguration(target: String, local: LocalPushMock?) throws -> ExpoSenderConfiguration {
+        // --expo-to, else the ready file's Expo base URL (unless --to named another gateway), else --to.
+        let base = expoTarget ?? (explicitTarget == nil ? local?.expoBaseURL : nil)
+        var server = try SenderEndpoint(url: base ?? target)
+        if base == nil { server.authority = authority }
         var configuration = ExpoSenderConfiguration(
             server: server,
             accessToken: expoAccessToken ?? Environment.value("EXPO_ACCESS_TOKEN"),
-            trustRoots: caPath.map(TrustRoots.file) ?? .system
+            trustRoots: trustRoots(local)
         )
         configuration.requestTimeout = .milliseconds(Int64(timeout * 1000))
         configuration.retry = RetryPolicy(maximumAttempts: maxAttempts)
