@@ -63,14 +63,32 @@ struct ReplayCommandTests {
         }
     }
 
+    /// A gateway whose journal holds ``recordJournal(in:)``'s sends, and a second one to replay
+    /// them to, where the token that answered 410 is unregistered too (so every outcome can match).
+    func sourceAndTarget() async throws -> (source: ServeProcess, target: ServeProcess) {
+        let source = try await ServeProcess()
+        do {
+            try await recordJournal(in: source)
+            let target = try await ServeProcess()
+            do {
+                try await unregister(Self.goneToken, on: target)
+                return (source, target)
+            } catch {
+                target.kill()
+                target.removeDirectory()
+                throw error
+            }
+        } catch {
+            source.kill()
+            source.removeDirectory()
+            throw error
+        }
+    }
+
     @Test("replay to a second serve with its own credentials: same → 0, a difference → 1, usage → 2; JSON and JUnit")
     func replay() async throws {
-        let source = try await ServeProcess()
-        defer { source.kill(); source.removeDirectory() }
-        try await recordJournal(in: source)
-        let target = try await ServeProcess()
-        defer { target.kill(); target.removeDirectory() }
-        try await unregister(Self.goneToken, on: target)
+        let (source, target) = try await sourceAndTarget()
+        defer { for serve in [source, target] { serve.kill(); serve.removeDirectory() } }
 
         let junit = target.directory + "/replay.xml"
         let same = try await pushmock(replayArguments(source.journalPath, to: target) + ["--json", "--junit", junit], in: target.directory)
@@ -127,12 +145,8 @@ struct ReplayCommandTests {
 
     @Test("replay --ready-file: a local gateway on free ports, its CA, sample key, service account and Expo URL; neither it nor --to → 2")
     func replayToReadyFile() async throws {
-        let source = try await ServeProcess()
-        defer { source.kill(); source.removeDirectory() }
-        try await recordJournal(in: source)
-        let target = try await ServeProcess()
-        defer { target.kill(); target.removeDirectory() }
-        try await unregister(Self.goneToken, on: target)
+        let (source, target) = try await sourceAndTarget()
+        defer { for serve in [source, target] { serve.kill(); serve.removeDirectory() } }
 
         let same = try await pushmock(
             ["replay", source.journalPath, "--ready-file", target.directory + "/ready.json", "--json"], in: target.directory)
