@@ -474,7 +474,7 @@ struct ExpoEndpointTests {
         }
     }
 
-    @Test("injected error tickets (expo-error ticketError)")
+    @Test("injected error tickets (expo-error ticketError): a rule with no condition answers every recipient")
     func injectedTickets() async throws {
         try await withPushMock { mock in
             _ = try mock.addFault(
@@ -484,6 +484,87 @@ struct ExpoEndpointTests {
             let tickets = try #require(answer.json?["data"]?.arrayValue)
             #expect(tickets.map { $0["details"]?["error"]?.stringValue } == ["MessageRateExceeded", "MessageRateExceeded"])
             #expect(mock.state.simulatedDevices.device(DeviceAddress(service: .expo, token: tokenA), now: mock.state.clock.now()) == nil)
+            let record = try #require(mock.recordings.records { $0.platform == .expo }.first)
+            #expect(record.annotations["fault"] == "fault-1: expo-error ticket MessageRateExceeded, 2 recipients")
+        }
+    }
+
+    /// What each ticket of one send says: its error code, or `ok`.
+    private static func ticketOutcomes(_ answer: ExpoCurlAnswer) -> [String] {
+        let data = answer.json?["data"]
+        let tickets = data?.arrayValue ?? (data.map { [$0] } ?? [])
+        return tickets.map { $0["details"]?["error"]?.stringValue ?? $0["status"]?.stringValue ?? "?" }
+    }
+
+    private static func displayedCount(_ mock: PushMockHarness, _ token: String) -> Int {
+        mock.state.simulatedDevices.device(DeviceAddress(service: .expo, token: token), now: mock.state.clock.now())?.displayed.count ?? 0
+    }
+
+    /// Expo fails one push token of a batch, not the batch: an error-ticket rule is matched on
+    /// each recipient (its token, its message) and counts recipients; the others are delivered.
+    @Test("error-ticket rules answer the recipients they match; the rest of the batch is delivered")
+    func ticketRulesPerRecipient() async throws {
+        try await withPushMock { mock in
+            // A token condition: the second message's first recipient only (`to` is a list there).
+            _ = try mock.addFault(
+                try FaultRule.decode(
+                    #"{"match":{"platform":"expo","token":"*[bbbb*"},"action":{"type":"expo-error","ticketError":"DeviceNotRegistered"}}"#))
+            let batch = #"[{"to":"\#(tokenA)","body":"x"},{"to":["\#(tokenB)","\#(tokenC)"],"body":"y"}]"#
+            let answer = try await ExpoCurl.post(mock, json: batch)
+            #expect(answer.status == 200, "\(answer.text)")
+            #expect(Self.ticketOutcomes(answer) == ["ok", "DeviceNotRegistered", "ok"], "\(answer.text)")
+            #expect(answer.json?["data"]?[1]?["details"]?["expoPushToken"]?.stringValue == tokenB)
+            #expect([tokenA, tokenB, tokenC].map { Self.displayedCount(mock, $0) } == [1, 0, 1])
+            let record = try #require(mock.recordings.records { $0.platform == .expo }.last)
+            #expect(record.annotations["fault"] == "fault-1: expo-error ticket DeviceNotRegistered, 1 recipient")
+            #expect(mock.state.faults.rules.map(\.fired) == [1])
+            mock.state.faults.removeAll()
+
+            // A payload condition reads the recipient's own message.
+            _ = try mock.addFault(
+                try FaultRule.decode(
+                    #"{"match":{"platform":"expo","payload":{"path":"$.data.kind","equals":"promo"}},"action":{"type":"expo-error","ticketError":"MessageRateExceeded"}}"#
+                ))
+            let mixed = try await ExpoCurl.post(
+                mock,
+                json: #"[{"to":"\#(tokenA)","data":{"kind":"order"}},{"to":"\#(tokenB)","data":{"kind":"promo"}},{"to":"\#(tokenC)"}]"#)
+            #expect(Self.ticketOutcomes(mixed) == ["ok", "MessageRateExceeded", "ok"], "\(mixed.text)")
+            // A single message object is its own payload.
+            let single = try await ExpoCurl.post(mock, json: #"{"to":"\#(tokenA)","data":{"kind":"promo"}}"#)
+            #expect(Self.ticketOutcomes(single) == ["MessageRateExceeded"], "\(single.text)")
+            mock.state.faults.removeAll()
+
+            // Triggers count recipients: `count` 2 answers the first two, `after` 1 spares the first.
+            _ = try mock.addFault(
+                try FaultRule.decode(
+                    #"{"match":{"platform":"expo"},"trigger":{"after":1,"count":2},"action":{"type":"expo-error","ticketError":"MessageRateExceeded","retryAfter":7}}"#
+                ))
+            let counted = try await ExpoCurl.post(
+                mock, json: #"[{"to":"\#(tokenA)"},{"to":"\#(tokenB)"},{"to":"\#(tokenC)"},{"to":"\#(tokenA)"}]"#)
+            #expect(Self.ticketOutcomes(counted) == ["ok", "MessageRateExceeded", "MessageRateExceeded", "ok"], "\(counted.text)")
+            #expect(counted.headers["retry-after"] == "7")
+            let after = try await ExpoCurl.post(mock, json: #"{"to":"\#(tokenB)"}"#)
+            #expect(Self.ticketOutcomes(after) == ["ok"])
+            #expect(after.headers["retry-after"] == nil)
+            // Fired once per recipient in the metrics too.
+            let metrics = try await run("/usr/bin/curl", ["-s", "http://127.0.0.1:\(mock.cleartextPort)/metrics"]).output
+            #expect(metrics.contains(#"pushmock_faults_fired_total{platform="expo",action="expo-error"} 5"#), "\(metrics)")
+        }
+    }
+
+    /// A rule decided per request (a reset, a request error) with a token condition holds for a
+    /// batch when any of its recipients matches, not just the first.
+    @Test("request-level rules match a batch when any recipient's token does")
+    func requestRulesMatchAnyRecipient() async throws {
+        try await withPushMock { mock in
+            _ = try mock.addFault(
+                try FaultRule.decode(
+                    #"{"match":{"platform":"expo","token":"*[cccc*"},"action":{"type":"expo-error","code":"TOO_MANY_REQUESTS"}}"#))
+            let hit = try await ExpoCurl.post(mock, json: #"[{"to":"\#(tokenA)"},{"to":"\#(tokenC)"}]"#)
+            #expect(hit.status == 429, "\(hit.text)")
+            #expect(hit.json?["errors"]?[0]?["code"]?.stringValue == "TOO_MANY_REQUESTS")
+            let miss = try await ExpoCurl.post(mock, json: #"[{"to":"\#(tokenA)"},{"to":"\#(tokenB)"}]"#)
+            #expect(miss.status == 200, "\(miss.text)")
         }
     }
 
@@ -561,12 +642,14 @@ struct ExpoEndpointTests {
             #expect(try await ExpoCurl.post(mock, json: #"{"to":"\#(tokenA)","body":"x"}"#).status == 200)
             _ = try await control.call("DELETE", "faults")
 
-            // Device-token expiry for the matching tokens only.
+            // Device-token expiry for the matching tokens only, in a batch too.
             _ = try await control.call("POST", "faults/presets/device-token-expiry", json: Array(#"{"token":"*[aaaa*"}"#.utf8))
             let gone = try await ExpoCurl.post(mock, json: #"{"to":"\#(tokenA)","body":"x"}"#)
             #expect(gone.json?["data"]?["details"]?["error"]?.stringValue == "DeviceNotRegistered", "\(gone.text)")
             let other = try await ExpoCurl.post(mock, json: #"{"to":"\#(tokenB)","body":"x"}"#)
             #expect(other.json?["data"]?["status"]?.stringValue == "ok", "\(other.text)")
+            let batch = try await ExpoCurl.post(mock, json: #"{"to":["\#(tokenB)","\#(tokenA)","\#(tokenC)"],"body":"x"}"#)
+            #expect(Self.ticketOutcomes(batch) == ["ok", "DeviceNotRegistered", "ok"], "\(batch.text)")
             let receipts = try await ExpoCurl.post(mock, "/--/api/v2/push/getReceipts", json: #"{"ids":["\#(receiptID)"]}"#)
             #expect(receipts.json?["data"]?[receiptID]?["status"]?.stringValue == "ok", "receipts are left alone: \(receipts.text)")
             _ = try await control.call("DELETE", "faults")
@@ -580,6 +663,20 @@ struct ExpoEndpointTests {
                     answer.json?["data"]?["details"]?["error"]?.stringValue ?? answer.json?["data"]?["status"]?.stringValue ?? answer.text)
             }
             #expect(statuses == ["ok", "ok", "MessageRateExceeded"])
+            // The rate is per token, counted per recipient: in one batch, tokenC is over its
+            // limit and tokenB's first two pass.
+            let burst = try await ExpoCurl.post(mock, json: #"{"to":["\#(tokenB)","\#(tokenC)","\#(tokenB)","\#(tokenB)"],"body":"x"}"#)
+            #expect(Self.ticketOutcomes(burst) == ["ok", "MessageRateExceeded", "ok", "MessageRateExceeded"], "\(burst.text)")
+            _ = try await control.call("DELETE", "faults")
+
+            // A stable share of tokens: exactly the recipients the hash picks, batch or not.
+            let tokens = (0..<40).map { "ExponentPushToken[share\(String(format: "%017d", $0))]" }
+            let picked = tokens.map { FaultMatch.tokenIsSampled($0, fraction: 0.25) ? "DeviceNotRegistered" : "ok" }
+            #expect(picked.contains("ok") && picked.contains("DeviceNotRegistered"))
+            _ = try await control.call("POST", "faults/presets/device-token-expiry", json: Array(#"{"fraction":0.25}"#.utf8))
+            let list = tokens.map { "\"\($0)\"" }.joined(separator: ",")
+            let shared = try await ExpoCurl.post(mock, json: #"{"to":[\#(list)],"body":"x"}"#)
+            #expect(Self.ticketOutcomes(shared) == picked, "\(shared.text)")
             _ = try await control.call("DELETE", "faults")
 
             // `platform` narrows a preset to one service: an APNs outage leaves Expo up.
@@ -589,25 +686,45 @@ struct ExpoEndpointTests {
         }
     }
 
-    @Test("injected receipt errors (expo-error ticketError on getReceipts)")
+    @Test("injected receipt errors (expo-error ticketError on getReceipts): per receipt, for that read only")
     func injectedReceipts() async throws {
         try await withPushMock { mock in
             let clock = try #require(mock.state.virtualClock)
             clock.freeze()
-            let sent = try await ExpoCurl.post(mock, json: #"[{"to":"\#(tokenA)","body":"x"},{"to":"\#(tokenB)","body":"y"}]"#)
+            let sent = try await ExpoCurl.post(
+                mock, json: #"[{"to":"\#(tokenA)","body":"x"},{"to":"\#(tokenB)","body":"y"},{"to":"\#(tokenC)","body":"z"}]"#)
             let ids = try #require(sent.json?["data"]?.arrayValue?.compactMap { $0["id"]?.stringValue })
+            try #require(ids.count == 3)
             clock.advance(by: .seconds(3))
+            let request = #"{"ids":["\#(ids[0])","\#(ids[1])","\#(ids[2])"]}"#
+            func outcomes(_ answer: ExpoCurlAnswer) -> [String] {
+                ids.map {
+                    answer.json?["data"]?[$0]?["details"]?["error"]?.stringValue ?? answer.json?["data"]?[$0]?["status"]?.stringValue ?? "-"
+                }
+            }
+
+            // Every ready receipt, once: a rule with no token condition, counting receipts.
             _ = try mock.addFault(
                 try FaultRule.decode(
-                    #"{"match":{"platform":"expo","path":"/--/api/v2/push/getReceipts"},"trigger":{"count":1},"action":{"type":"expo-error","ticketError":"InvalidCredentials"}}"#
+                    #"{"match":{"platform":"expo","path":"/--/api/v2/push/getReceipts"},"trigger":{"count":2},"action":{"type":"expo-error","ticketError":"InvalidCredentials"}}"#
                 ))
-            let request = #"{"ids":["\#(ids[0])","\#(ids[1])"]}"#
             let faulty = try await ExpoCurl.post(mock, "/--/api/v2/push/getReceipts", json: request)
-            #expect(faulty.json?["data"]?[ids[0]]?["details"]?["error"]?.stringValue == "InvalidCredentials", "\(faulty.text)")
-            #expect(faulty.json?["data"]?[ids[1]]?["details"]?["error"]?.stringValue == "InvalidCredentials")
-            // The fault fired once; the real receipts are still ok.
+            #expect(outcomes(faulty) == ["InvalidCredentials", "InvalidCredentials", "ok"], "\(faulty.text)")
+            // The fault fired twice; the real receipts are still ok.
             let normal = try await ExpoCurl.post(mock, "/--/api/v2/push/getReceipts", json: request)
-            #expect(normal.json?["data"]?[ids[0]]?["status"]?.stringValue == "ok", "\(normal.text)")
+            #expect(outcomes(normal) == ["ok", "ok", "ok"], "\(normal.text)")
+            mock.state.faults.removeAll()
+
+            // A token condition picks the receipt of that token.
+            _ = try mock.addFault(
+                try FaultRule.decode(
+                    #"{"match":{"platform":"expo","path":"/--/api/v2/push/getReceipts","token":"*[cccc*"},"action":{"type":"expo-error","ticketError":"MessageRateExceeded"}}"#
+                ))
+            let picked = try await ExpoCurl.post(mock, "/--/api/v2/push/getReceipts", json: request)
+            #expect(outcomes(picked) == ["ok", "ok", "MessageRateExceeded"], "\(picked.text)")
+            let record = try #require(
+                mock.recordings.records { $0.request.path == "/--/api/v2/push/getReceipts" }.max { $0.sequence < $1.sequence })
+            #expect(record.annotations["fault"] == "fault-2: expo-error ticket MessageRateExceeded, 1 recipient")
         }
     }
 

@@ -190,6 +190,58 @@ struct FaultEngineTests {
         #expect(!engine.isActive)
     }
 
+    /// An Expo error ticket answers one recipient: its rule is decided per recipient and never
+    /// for a whole request, and the other rules never per recipient.
+    @Test("scopes: error-ticket rules are decided per recipient, every other rule per request")
+    func scopes() throws {
+        let engine = FaultEngine()
+        try engine.add(FaultRule(id: "tickets", action: .expoError(.ticket(code: "DeviceNotRegistered"))), now: now)
+        try engine.add(
+            FaultRule(id: "request", trigger: FaultTrigger(count: 1), action: .expoError(.request(code: "TOO_MANY_REQUESTS"))), now: now)
+        try engine.add(FaultRule(id: "reset", trigger: FaultTrigger(count: 1), action: .reset()), now: now)
+        var expo = TestSubject()
+        expo.platform = .expo
+        #expect(FaultAction.expoError(.ticket(code: "X")).scope == .recipient)
+        #expect(FaultAction.expoError(.request(code: "X")).scope == .request)
+        #expect(engine.evaluate(expo, now: now)?.ruleID == "request")
+        #expect(engine.evaluate(expo, now: now)?.ruleID == "reset")
+        #expect(engine.evaluate(expo, now: now) == nil)
+        #expect(engine.evaluate(expo, now: now, scope: .recipient)?.ruleID == "tickets")
+        #expect(engine.rules.map(\.matches) == [1, 3, 2])
+        #expect(
+            FaultDecision.summary(ofRecipients: [
+                FaultDecision(ruleID: "fault-2", ruleName: "gone", action: .expoError(.ticket(code: "DeviceNotRegistered"))),
+                FaultDecision(ruleID: "fault-3", action: .expoError(.ticket(code: "MessageRateExceeded")), delay: .milliseconds(5)),
+                FaultDecision(ruleID: "fault-2", ruleName: "gone", action: .expoError(.ticket(code: "DeviceNotRegistered"))),
+            ])
+                == "fault-2 (gone): expo-error ticket DeviceNotRegistered, 2 recipients; fault-3: expo-error ticket MessageRateExceeded, 1 recipient"
+        )
+    }
+
+    @Test("a token condition holds when any of a request's recipients matches")
+    func anyRecipient() throws {
+        struct Batch: FaultSubject {
+            var platform = Platform.expo
+            var path = "/--/api/v2/push/send"
+            var environment: String? = nil
+            var token: String? = "ExponentPushToken[a]"
+            var tokens = ["ExponentPushToken[a]", "ExponentPushToken[b]"]
+            var topic: String? = nil
+            var project: String? = nil
+            var payload: JSONValue? = nil
+            var connectionID: UInt64 = 1
+            func headerValues(named name: String) -> [String] { [] }
+        }
+        #expect(FaultMatch(token: Glob("*[b]")).matches(Batch()))
+        #expect(!FaultMatch(token: Glob("*[c]")).matches(Batch()))
+        #expect(FaultMatch(tokenFraction: 1).matches(Batch()))
+        var none = Batch()
+        none.tokens = []
+        #expect(!FaultMatch(tokenFraction: 0.999).matches(none))
+        // A subject that names one token matches on it (the protocol's default `tokens`).
+        #expect(FaultMatch(token: Glob("00fc*")).matches(TestSubject()))
+    }
+
     @Test("ids are assigned, and re-adding an id replaces the rule")
     func ids() throws {
         let engine = FaultEngine()
@@ -340,6 +392,11 @@ struct DeviceTokenExpiryPresetTests {
         let first = hit()
         #expect(first == hit())
         #expect((60...140).contains(first.count), "about a quarter of 400: \(first.count)")
+        // Tokens that differ only in their last characters, as tests name them, are spread too.
+        for names in [(0..<400).map { "token-\(String(format: "%03d", $0))" }, (0..<400).map { "ExponentPushToken[device\($0)]" }] {
+            let sampled = names.filter { FaultMatch.tokenIsSampled($0, fraction: 0.25) }.count
+            #expect((60...140).contains(sampled), "about a quarter of \(names[0])…: \(sampled)")
+        }
         #expect(
             FaultMatch.tokenIsSampled("ABCD", fraction: 0.5) == FaultMatch.tokenIsSampled("abcd", fraction: 0.5), "hex case does not matter"
         )

@@ -14,6 +14,8 @@ struct ExpoReceiptsExchange: EndpointExchange {
     /// The receipts answered (available, not expired), in request order.
     var receipts: [(id: ExpoReceiptID, receipt: ExpoReceipt)] = []
     var responseJSON: [UInt8] = []
+    /// The error-receipt rules that fired, one per receipt they answered.
+    var recipientFaults: [FaultDecision] = []
 
     var isAccepted: Bool { status == 200 }
 
@@ -42,38 +44,12 @@ struct ExpoReceiptsEndpoint: GatewayEndpoint {
         return exchange
     }
 
-    /// A request error answers as such; an error-ticket fault (`ticketError`) turns every
-    /// receipt that is ready into that error (receipt errors on demand), the others stay absent.
+    /// A request error answers as such. An error-ticket rule (`ticketError`) is decided per
+    /// receipt in the state step (`FaultAction.Scope.recipient`), never here.
     func answerInjected(_ action: FaultAction, _ exchange: inout ExpoReceiptsExchange, in context: PipelineContext) {
-        guard case .expoError(let kind, let message, let status, let retryAfter) = action else { return }
-        switch kind {
-        case .request(let code):
-            let error = http.injectedRequestError(code: code, message: message, status: status)
-            fail(&exchange, error, retryAfter: retryAfter)
-        case .ticket(let code):
-            guard case .success(let ids) = exchange.parsed else {
-                if case .failure(let error) = exchange.parsed { fail(&exchange, error) }
-                return
-            }
-            let registry = self.registry
-            let ready = receipts.receipts(for: ids, now: context.now) { Self.outcome(of: $0, registry: registry) }
-            exchange.receipts = ready.map { entry in
-                let token = receipts.entry(entry.id.rawValue)?.token
-                let record = token.flatMap(registry.lookup)
-                let project = record.flatMap { registry.project(named: $0.project) }
-                let error = ExpoDeliveryError.named(
-                    ExpoErrorCode(rawValue: code),
-                    token: token?.rawValue ?? "",
-                    message: message,
-                    platform: record?.platform ?? .ios,
-                    project: (project?.name ?? record?.project)?.rawValue,
-                    bundleIdentifier: project?.bundleIdentifier,
-                    sentAt: context.now.secondsSince1970
-                )
-                return (entry.id, .error(error))
-            }
-            answer(&exchange, retryAfter: retryAfter)
-        }
+        guard case .expoError(.request(let code), let message, let status, let retryAfter) = action else { return }
+        let error = http.injectedRequestError(code: code, message: message, status: status)
+        fail(&exchange, error, retryAfter: retryAfter)
     }
 
     func validate(_ exchange: inout ExpoReceiptsExchange, in context: PipelineContext) {
@@ -86,7 +62,37 @@ struct ExpoReceiptsEndpoint: GatewayEndpoint {
         exchange.receipts = receipts.receipts(for: ids, now: context.now) { entry in
             Self.outcome(of: entry, registry: registry)
         }
-        answer(&exchange, retryAfter: nil)
+        // Error-receipt rules answer single receipts (matched on the receipt's token) for this
+        // read only: the receipt's own outcome stays as decided, for the next read.
+        var faults = RecipientFaults(exchange.request, platform: .expo, facts: exchange.faultFacts, in: context)
+        var retryAfter: Int?
+        for index in exchange.receipts.indices {
+            let id = exchange.receipts[index].id
+            let token = receipts.entry(id.rawValue)?.token
+            guard let fault = faults.decide(token: token?.rawValue ?? "", messageIndex: nil),
+                case .expoError(.ticket(let code), let message, _, let faultRetryAfter) = fault.action
+            else { continue }
+            exchange.receipts[index].receipt = .error(injectedReceipt(code: code, message: message, token: token, now: context.now))
+            retryAfter = retryAfter ?? faultRetryAfter
+        }
+        exchange.recipientFaults = faults.fired
+        answer(&exchange, retryAfter: retryAfter)
+        if let delay = faults.delay { exchange.reply?.delay = delay }
+    }
+
+    /// The error receipt an `expo-error` `ticketError` rule gives one receipt.
+    private func injectedReceipt(code: String, message: String?, token: ExpoTokenID?, now: Timestamp) -> ExpoDeliveryError {
+        let record = token.flatMap(registry.lookup)
+        let project = record.flatMap { registry.project(named: $0.project) }
+        return .named(
+            ExpoErrorCode(rawValue: code),
+            token: token?.rawValue ?? "",
+            message: message,
+            platform: record?.platform ?? .ios,
+            project: (project?.name ?? record?.project)?.rawValue,
+            bundleIdentifier: project?.bundleIdentifier,
+            sentAt: now.secondsSince1970
+        )
     }
 
     private func answer(_ exchange: inout ExpoReceiptsExchange, retryAfter: Int?) {

@@ -23,6 +23,8 @@ struct ExpoSendExchange: EndpointExchange {
     var relayed: [Int] = []
     /// The registry's platform of each relayed entry.
     var platforms: [Int: ExpoTokenRecord.Platform] = [:]
+    /// The error-ticket rules that fired, one per recipient they answered.
+    var recipientFaults: [FaultDecision] = []
 
     var send: ExpoSendRequest? {
         if case .success(let send) = parsed { return send }
@@ -32,7 +34,7 @@ struct ExpoSendExchange: EndpointExchange {
     var isAccepted: Bool { status == 200 }
 
     var faultFacts: FaultFacts {
-        FaultFacts(token: send?.entries.first?.message.to, project: send?.project)
+        FaultFacts(token: send?.entries.first?.message.to, tokens: send?.entries.map(\.message.to), project: send?.project)
     }
 }
 
@@ -70,30 +72,32 @@ struct ExpoSendEndpoint: GatewayEndpoint {
         case .request(let code):
             let error = http.injectedRequestError(code: code, message: message, status: status)
             fail(&exchange, error, retryAfter: retryAfter)
-        case .ticket(let code):
-            guard let send = exchange.send else {
-                if case .failure(let error) = exchange.parsed { fail(&exchange, error) }
-                return
-            }
-            exchange.tickets = send.entries.map { entry in
-                let record = registry.lookup(ExpoTokenID(entry.message.to))
-                let project = send.project.flatMap { registry.project(named: ExpoProjectName($0)) }
-                return .error(
-                    ExpoDeliveryError.named(
-                        ExpoErrorCode(rawValue: code),
-                        token: entry.message.to,
-                        message: message,
-                        platform: record?.platform ?? .ios,
-                        project: send.project,
-                        bundleIdentifier: project?.bundleIdentifier,
-                        sentAt: nil,
-                        payloadSize: entry.payloadSize,
-                        payloadLimit: options.validation.maximumPayloadBytes
-                    )
-                )
-            }
-            answer(&exchange, send: send, retryAfter: retryAfter)
+        case .ticket:
+            // Decided per recipient in the state step (`FaultAction.Scope.recipient`): the
+            // engine never hands an error-ticket rule to a whole request.
+            break
         }
+    }
+
+    /// The error ticket an `expo-error` `ticketError` rule gives one recipient.
+    private func injectedTicket(code: String, message: String?, for entry: ExpoSendRequest.Entry, of send: ExpoSendRequest)
+        -> ExpoTicket
+    {
+        let record = registry.lookup(ExpoTokenID(entry.message.to))
+        let project = send.project.flatMap { registry.project(named: ExpoProjectName($0)) }
+        return .error(
+            ExpoDeliveryError.named(
+                ExpoErrorCode(rawValue: code),
+                token: entry.message.to,
+                message: message,
+                platform: record?.platform ?? .ios,
+                project: send.project,
+                bundleIdentifier: project?.bundleIdentifier,
+                sentAt: nil,
+                payloadSize: entry.payloadSize,
+                payloadLimit: options.validation.maximumPayloadBytes
+            )
+        )
     }
 
     /// Enhanced push security: a project that requires an access token refuses requests
@@ -124,10 +128,21 @@ struct ExpoSendEndpoint: GatewayEndpoint {
         var tickets: [ExpoTicket] = []
         tickets.reserveCapacity(send.entries.count)
         var issued: [(id: ExpoReceiptID, entry: ExpoReceiptStore.Entry)] = []
+        // Error-ticket rules fail single recipients, as Expo fails one push token of a batch
+        // and not the batch: each recipient with a valid message is matched and counted.
+        var faults = RecipientFaults(exchange.request, platform: .expo, facts: exchange.faultFacts, in: context)
+        var retryAfter: Int?
         for (index, entry) in send.entries.enumerated() {
             let token = entry.message.to
             if let error = entry.ticketError {
                 tickets.append(.error(error))
+                continue
+            }
+            if let fault = faults.decide(token: token, messageIndex: entry.message.messageIndex),
+                case .expoError(.ticket(let code), let message, _, let faultRetryAfter) = fault.action
+            {
+                tickets.append(injectedTicket(code: code, message: message, for: entry, of: send))
+                retryAfter = retryAfter ?? faultRetryAfter
                 continue
             }
             let record = registry.lookup(ExpoTokenID(token))
@@ -156,7 +171,9 @@ struct ExpoSendEndpoint: GatewayEndpoint {
         }
         receipts.issue(issued, now: now)
         exchange.tickets = tickets
-        answer(&exchange, send: send, retryAfter: nil)
+        exchange.recipientFaults = faults.fired
+        answer(&exchange, send: send, retryAfter: retryAfter)
+        if let delay = faults.delay { exchange.reply?.delay = delay }
     }
 
     /// The error ticket a recipient gets from the registry, or `nil` when the message is

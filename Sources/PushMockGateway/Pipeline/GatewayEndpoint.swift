@@ -92,10 +92,14 @@ protocol EndpointExchange {
     var faultFacts: FaultFacts { get }
     /// A reply that waits (long poll); the pipeline runs it off the event loop.
     var deferredReply: (@Sendable () async -> HTTPReply)? { get }
+    /// The fault rules decided per recipient (``FaultAction/Scope/recipient``) that fired for
+    /// some of the request's recipients, in the order they fired, once the state step has run.
+    var recipientFaults: [FaultDecision] { get }
 }
 
 extension EndpointExchange {
     var deferredReply: (@Sendable () async -> HTTPReply)? { nil }
+    var recipientFaults: [FaultDecision] { [] }
 
     /// Moves the reply out, leaving `nil` (a swap: nothing retained or released).
     mutating func takeReply() -> HTTPReply? {
@@ -128,6 +132,8 @@ struct PipelineContext {
 /// The facts of a parsed request that fault rules can match on.
 struct FaultFacts {
     var token: String?
+    /// Every recipient's token when a request has several (Expo); `nil`: just ``token``.
+    var tokens: [String]?
     var topic: String?
     var project: String?
     var environment: String?
@@ -135,8 +141,12 @@ struct FaultFacts {
     /// predicate ask); `nil` when the endpoint's body is not the one rules look into.
     var payload: PayloadView?
 
-    init(token: String? = nil, topic: String? = nil, project: String? = nil, environment: String? = nil, payload: PayloadView? = nil) {
+    init(
+        token: String? = nil, tokens: [String]? = nil, topic: String? = nil, project: String? = nil, environment: String? = nil,
+        payload: PayloadView? = nil
+    ) {
         self.token = token
+        self.tokens = tokens
         self.topic = topic
         self.project = project
         self.environment = environment

@@ -69,6 +69,9 @@ extension GatewayConnection {
         }
         if !exchange.isAnswered { endpoint.validate(&exchange, in: context) }
         if !exchange.isAnswered { endpoint.applyState(&exchange, in: context) }
+        // Rules decided per recipient (Expo's error tickets) fired inside the state step.
+        let recipientFaults = exchange.recipientFaults
+        for decision in recipientFaults { batch.faultsFired.append(decision.action.kind) }
 
         // Read, not copied: the reply stays in the exchange until the record and the later steps
         // have read it, and then moves to the batch (below). Copying it out here cost a retain
@@ -94,6 +97,7 @@ extension GatewayConnection {
                 for annotator in context.annotators { annotator.annotate(&batch.records[slot]) }
             }
             if let fault { Self.annotate(&batch.records[slot], with: fault) }
+            if !recipientFaults.isEmpty { Self.annotate(&batch.records[slot], withRecipientFaults: recipientFaults) }
             if let playback { Self.annotate(&batch.records[slot], with: playback) }
         } else {
             batch.records.removeLast()
@@ -157,6 +161,13 @@ extension GatewayConnection {
         }
         record.response.headers = HTTPHeaderList()
         record.response.body = .none
+    }
+
+    /// Makes the record say which rules answered some recipients with error tickets (after the
+    /// request's own fault, if one fired too).
+    private static func annotate(_ record: inout ExchangeRecord, withRecipientFaults decisions: [FaultDecision]) {
+        let summary = FaultDecision.summary(ofRecipients: decisions)
+        record.annotations["fault"] = record.annotations["fault"].map { "\($0); \(summary)" } ?? summary
     }
 
     static func microseconds(since start: NIODeadline) -> Int64 {

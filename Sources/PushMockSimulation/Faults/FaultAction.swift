@@ -10,7 +10,7 @@ public import PushMockCore
 /// | `fcm-error` | `code`, `retryAfter`?, `message`? | FCM error (`QUOTA_EXCEEDED`, `UNAVAILABLE`, `INTERNAL`, `UNREGISTERED`, `SENDER_ID_MISMATCH`, `INVALID_ARGUMENT`, `THIRD_PARTY_AUTH_ERROR`) |
 /// | `iid-error` | `error`, `status`?, `retryAfter`? | IID bare-string error, e.g. `RESOURCE_EXHAUSTED` / 429 |
 /// | `oauth-error` | `error`, `description`?, `status`? | token-endpoint error, e.g. `invalid_grant` |
-/// | `expo-error` | `code` or `ticketError`, `message`?, `status`?, `retryAfter`? | Expo: a request error (`{"errors":[…]}`, e.g. `TOO_MANY_REQUESTS` / 429) or an HTTP 200 whose every ticket (on `getReceipts`: every ready receipt) is an error (`details.error`, e.g. `MessageRateExceeded`) |
+/// | `expo-error` | `code` or `ticketError`, `message`?, `status`?, `retryAfter`? | Expo: a request error (`{"errors":[…]}`, e.g. `TOO_MANY_REQUESTS` / 429), or error tickets (`details.error`, e.g. `MessageRateExceeded`) for the recipients the rule matches, in an HTTP 200 whose other tickets are the usual ones (on `getReceipts`: the matching ready receipts); see ``Scope`` |
 /// | `reset` | `code`? | RST_STREAM (default `INTERNAL_ERROR`); HTTP/1.1: connection closed |
 /// | `goaway` | `reason`?, `code`?, `lastStream`?, `close`? | GOAWAY with `{"reason":…}` debug data (default `NO_ERROR`, last stream 0, then close) |
 /// | `close` | | connection closed without a word |
@@ -52,8 +52,9 @@ public enum FaultAction: Sendable, Hashable, CustomStringConvertible {
         /// `{"errors":[{"code": <code>, …}]}` with the code's HTTP status, e.g.
         /// `TOO_MANY_REQUESTS`, `INTERNAL_SERVER_ERROR`, `UNAUTHORIZED`.
         case request(code: String)
-        /// HTTP 200 with one error ticket per recipient, `details.error` = the code, e.g.
-        /// `MessageRateExceeded`, `DeviceNotRegistered`, `InvalidCredentials`.
+        /// An error ticket (on `getReceipts`: an error receipt) for each recipient the rule
+        /// matches, `details.error` = the code, e.g. `MessageRateExceeded`,
+        /// `DeviceNotRegistered`, `InvalidCredentials`; the request itself is answered 200.
         case ticket(code: String)
     }
 
@@ -78,6 +79,22 @@ public enum FaultAction: Sendable, Hashable, CustomStringConvertible {
         case hang
         case settings
         case pass
+    }
+
+    /// Where a rule with this action is decided.
+    public enum Scope: Sendable, Hashable {
+        /// Once per request: the action answers (or breaks) the whole request.
+        case request
+        /// Once per recipient of a request: an Expo error ticket answers one message of up to
+        /// 100 (an error receipt, one receipt id), so its rule matches the recipient's token and
+        /// message and counts recipients, as Expo fails one push token and not the batch.
+        case recipient
+    }
+
+    /// Where a rule with this action is decided (``Scope``).
+    public var scope: Scope {
+        if case .expoError(.ticket, _, _, _) = self { return .recipient }
+        return .request
     }
 
     /// How the pipeline treats an action.

@@ -96,13 +96,16 @@ public final class FaultEngine: Sendable {
     public var isActive: Bool { ruleCount.load(ordering: .acquiring) > 0 }
 
     /// The first rule that matches `subject` and whose trigger fires now; rules are tried in
-    /// the order they were added. Rules whose action belongs to another platform are skipped.
-    public func evaluate(_ subject: some FaultSubject, now: Timestamp) -> FaultDecision? {
+    /// the order they were added. Rules whose action belongs to another platform, or is
+    /// decided at another ``FaultAction/Scope`` (`scope`: what `subject` is, a request or one
+    /// recipient of it), are skipped.
+    public func evaluate(_ subject: some FaultSubject, now: Timestamp, scope: FaultAction.Scope = .request) -> FaultDecision? {
         guard isActive else { return nil }
         return state.withLock { state -> FaultDecision? in
             for index in state.rules.indices {
                 let rule = state.rules[index].rule
                 if let actionPlatform = rule.action.platform, actionPlatform != subject.platform { continue }
+                if rule.action.scope != scope { continue }
                 guard rule.match.matches(subject) else { continue }
                 if Self.fires(&state.rules[index], subject: subject, now: now) {
                     let delay = rule.latency.map { state.rules[index].random.sampleDelay($0) }

@@ -6,7 +6,9 @@ public import PushMockJSON
 public struct FaultMatch: Sendable, Codable, Hashable {
     /// `apns`, `fcm`, `expo`, `oauth` or `iid`.
     public var platform: Platform?
-    /// Device token (APNs path) or FCM registration token / installation ID (`message.token`).
+    /// Device token (APNs path), FCM registration token / installation ID (`message.token`),
+    /// or Expo push token (a request of several recipients matches when any does; an
+    /// error-ticket rule is matched per recipient, see ``FaultAction/Scope``).
     public var token: Glob?
     /// APNs `apns-topic`, or FCM `message.topic`.
     public var topic: Glob?
@@ -20,8 +22,9 @@ public struct FaultMatch: Sendable, Codable, Hashable {
     public var header: HeaderPredicate?
     /// A JSON-path predicate on the request body (APNs payload, FCM `SendMessageRequest`).
     public var payload: PayloadPredicate?
-    /// A stable share of tokens (0…1): a token is in it when its FNV-1a hash says so, so the
-    /// same tokens are chosen on every request and every run ("10 % of devices uninstalled").
+    /// A stable share of tokens (0…1): a token is in it when its hash says so
+    /// (``tokenIsSampled(_:fraction:)``), so the same tokens are chosen on every request and
+    /// every run ("10 % of devices uninstalled").
     public var tokenFraction: Double?
 
     public struct HeaderPredicate: Sendable, Codable, Hashable {
@@ -71,7 +74,10 @@ public struct FaultMatch: Sendable, Codable, Hashable {
         self.tokenFraction = tokenFraction
     }
 
-    /// Whether `token` falls in the first `fraction` of the 64-bit FNV-1a hash space.
+    /// Whether `token` falls in the first `fraction` of the 64-bit hash space: FNV-1a of the
+    /// lower-cased token, then MurmurHash3's 64-bit finalizer. FNV-1a alone barely moves its
+    /// top bits for the last bytes, so tokens that differ only at the end (`token-001`,
+    /// `token-002`, …, as tests name them) were all in or all out of the share.
     public static func tokenIsSampled(_ token: String, fraction: Double) -> Bool {
         guard fraction < 1 else { return true }
         guard fraction > 0 else { return false }
@@ -79,6 +85,11 @@ public struct FaultMatch: Sendable, Codable, Hashable {
         for byte in token.lowercased().utf8 {
             hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01b3
         }
+        hash ^= hash >> 33
+        hash &*= 0xff51_afd7_ed55_8ccd
+        hash ^= hash >> 33
+        hash &*= 0xc4ce_b9fe_1a85_ec53
+        hash ^= hash >> 33
         return Double(hash) / Double(UInt64.max) < fraction
     }
 
@@ -96,11 +107,9 @@ public struct FaultMatch: Sendable, Codable, Hashable {
         if let project {
             guard let value = subject.project, project.matches(value) else { return false }
         }
-        if let token {
-            guard let value = subject.token, token.matches(value) else { return false }
-        }
-        if let tokenFraction {
-            guard let value = subject.token, Self.tokenIsSampled(value, fraction: tokenFraction) else { return false }
+        if let token, !subject.tokens.contains(where: token.matches) { return false }
+        if let tokenFraction, !subject.tokens.contains(where: { Self.tokenIsSampled($0, fraction: tokenFraction) }) {
+            return false
         }
         if let topic {
             guard let value = subject.topic, topic.matches(value) else { return false }
@@ -124,11 +133,19 @@ public protocol FaultSubject {
     var platform: Platform { get }
     var path: String { get }
     var environment: String? { get }
+    /// The token rates count (`rate.key` `token`): the request's only or first recipient.
     var token: String? { get }
+    /// Every recipient's token (an Expo request carries up to 100); a `token` or
+    /// `tokenFraction` condition holds when any of them satisfies it. Default: ``token``.
+    var tokens: [String] { get }
     var topic: String? { get }
     var project: String? { get }
     var payload: JSONValue? { get }
     /// The connection, for per-connection rates.
     var connectionID: UInt64 { get }
     func headerValues(named name: String) -> [String]
+}
+
+extension FaultSubject {
+    public var tokens: [String] { token.map { [$0] } ?? [] }
 }

@@ -20,9 +20,9 @@ public import PushMockCore
 /// one token a lifecycle (uninstalled at 10:02, expire after N sends, rotate) use the token
 /// registry (`pushmock token …`).
 ///
-/// Expo: one request may carry up to 100 messages. Its first recipient is the token the
-/// per-token rules match and count (as for every Expo fault rule), and a matching request gets
-/// an error ticket for every message; the ticket rules leave `getReceipts` alone.
+/// Expo: one request may carry up to 100 messages. The ticket rules are decided per recipient
+/// (``FaultAction/Scope/recipient``): each recipient is matched and counted on its own token,
+/// only the matching ones get error tickets, and `getReceipts` is left alone.
 public enum FaultPreset: String, Sendable, CaseIterable, Codable {
     case providerTokenExpiry = "provider-token-expiry"
     case deviceTokenExpiry = "device-token-expiry"

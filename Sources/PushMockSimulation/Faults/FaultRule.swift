@@ -95,10 +95,39 @@ public struct FaultDecision: Sendable {
     /// Delay drawn from the rule's latency, if any.
     public var delay: Duration?
 
+    public init(ruleID: String, ruleName: String? = nil, action: FaultAction, delay: Duration? = nil) {
+        self.ruleID = ruleID
+        self.ruleName = ruleName
+        self.action = action
+        self.delay = delay
+    }
+
     /// A short description for the recording.
     public var summary: String {
-        var text = "\(ruleID)\(ruleName.map { " (\($0))" } ?? ""): \(action)"
+        var text = ruleSummary
         if let delay { text += " after \(delay.wholeMilliseconds) ms" }
         return text
+    }
+
+    /// The rule and its action, without the drawn delay.
+    public var ruleSummary: String {
+        "\(ruleID)\(ruleName.map { " (\($0))" } ?? ""): \(action)"
+    }
+
+    /// One description of the rules decided per recipient (``FaultAction/Scope/recipient``)
+    /// that fired for one request: each rule once, in the order it first fired, with how many
+    /// recipients it answered, e.g. `fault-2: expo-error ticket DeviceNotRegistered, 2
+    /// recipients`.
+    public static func summary(ofRecipients decisions: [FaultDecision]) -> String {
+        var rules: [(summary: String, recipients: Int)] = []
+        for decision in decisions {
+            let summary = decision.ruleSummary
+            if let index = rules.firstIndex(where: { $0.summary == summary }) {
+                rules[index].recipients += 1
+            } else {
+                rules.append((summary, 1))
+            }
+        }
+        return rules.map { "\($0.summary), \($0.recipients) recipient\($0.recipients == 1 ? "" : "s")" }.joined(separator: "; ")
     }
 }
