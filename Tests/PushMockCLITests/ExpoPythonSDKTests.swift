@@ -94,6 +94,27 @@ struct ExpoPythonSDKTests {
         }))
         """#
 
+    static let faultScript = #"""
+        import json, sys
+        from exponent_server_sdk import (
+            DeviceNotRegisteredError, MessageRateExceededError, PushClient, PushMessage)
+
+        host, tokens = sys.argv[1], sys.argv[2:]
+        client = PushClient(host=host)
+        outcomes = []
+        for round in range(2):
+            tickets = client.publish_multiple([PushMessage(to=t, body="Round %d" % round) for t in tokens])
+            for ticket in tickets:
+                try:
+                    ticket.validate_response()
+                    outcomes.append("ok")
+                except DeviceNotRegisteredError:
+                    outcomes.append("DeviceNotRegistered")
+                except MessageRateExceededError:
+                    outcomes.append("MessageRateExceeded")
+        print(json.dumps(outcomes))
+        """#
+
     private func requireSDK() async throws {
         let probe = try await run(Self.python, ["-c", "import exponent_server_sdk"])
         try #require(probe.status == 0, "exponent_server_sdk is required in \(Self.python) (scripts/test installs it): \(probe.error)")
@@ -154,6 +175,46 @@ struct ExpoPythonSDKTests {
         #expect(
             expo.first?.annotations["tickets"] == "DeviceNotRegistered 1, ok 4"
                 || expo.first?.annotations["tickets"] == "ok 4, DeviceNotRegistered 1")
+    }
+
+    /// QA's stories for an Expo backend, set up with the CLI: some devices are gone, one is
+    /// pushed too often. Expo fails those tokens' tickets, not the batch, and the SDK raises
+    /// its per-ticket errors for exactly them.
+    @Test("fault rules from the CLI fail single tickets of a batch, as the SDK sees them")
+    func faultsOnABatch() async throws {
+        try await requireSDK()
+        let server = try await ServeProcess()
+        defer { server.removeDirectory() }
+        let address = "http://127.0.0.1:\(server.cleartextPort)"
+        let gone = "ExponentPushToken[gonegonegonegonegonego]"
+        let busy = "ExponentPushToken[busybusybusybusybusybu]"
+        let fine = "ExponentPushToken[finefinefinefinefinefi]"
+        for arguments in [
+            ["fault", "preset", "device-token-expiry", "--platform", "expo", "--token", "*[gone*"],
+            ["fault", "add", "--platform", "expo", "--token", "*[busy*", "--rate", "2/1m", "--expo-ticket-error", "MessageRateExceeded"],
+        ] {
+            let added = try await run(ServeProcess.binary, arguments + ["--server", address])
+            #expect(added.status == 0, "\(arguments): \(added.error)")
+        }
+        let listed = try await run(ServeProcess.binary, ["fault", "list", "--server", address])
+        #expect(listed.output.contains("expo-error ticket MessageRateExceeded when platform expo, token *[busy*"), "\(listed.output)")
+
+        let scriptPath = server.directory + "/faults.py"
+        try Self.faultScript.write(toFile: scriptPath, atomically: true, encoding: .utf8)
+        let expoBaseURL = try #require(server.info.expoBaseURL)
+        let sent = try await run(Self.python, [scriptPath, expoBaseURL, fine, gone, busy, busy, fine])
+        #expect(sent.status == 0, "\(sent.error)")
+        let outcomes = try JSONSerialization.jsonObject(with: Data(sent.output.utf8)) as? [String]
+        // Round one: busy's first two pass the rate; round two: busy is over it.
+        #expect(
+            outcomes == [
+                "ok", "DeviceNotRegistered", "ok", "ok", "ok",
+                "ok", "DeviceNotRegistered", "MessageRateExceeded", "MessageRateExceeded", "ok",
+            ], "\(sent.output) \(sent.error)")
+        let rules = try await run(ServeProcess.binary, ["fault", "list", "--json", "--server", address])
+        let fired = (try JSONSerialization.jsonObject(with: Data(rules.output.utf8)) as? [[String: Any]])?.map { $0["fired"] as? Int }
+        #expect(fired == [2, 2], "\(rules.output)")
+        #expect(await server.stop().status == 0)
     }
 
     @Test("10,000 messages: 100 requests of 100, tickets and receipts")

@@ -19,6 +19,8 @@ struct FaultCommand: AsyncParsableCommand {
             Examples:
               pushmock fault add --platform apns --token '00fc*' --apns-error Unregistered
               pushmock fault add --platform fcm --fcm-error UNAVAILABLE --next 2
+              pushmock fault add --platform expo --token '*[abc*' \\
+                --expo-ticket-error DeviceNotRegistered
               pushmock fault add --reset --probability 0.1 --seed 7
               pushmock fault add --goaway Shutdown --next 1
               pushmock fault add --latency 300ms --platform apns
@@ -62,10 +64,10 @@ struct FaultCommand: AsyncParsableCommand {
         var name: String?
 
         // Match.
-        @Option(help: "apns, fcm, oauth or iid.") var platform: Platform?
-        @Option(help: "Device/registration token pattern (* and ?).") var token: String?
+        @Option(help: "apns, fcm, expo, oauth or iid.") var platform: Platform?
+        @Option(help: "Device, registration or Expo push token pattern (* and ?).") var token: String?
         @Option(help: "APNs topic or FCM topic pattern.") var topic: String?
-        @Option(help: "FCM project pattern.") var project: String?
+        @Option(help: "FCM project or Expo project (@owner/slug) pattern.") var project: String?
         @Option(help: "Request path pattern.") var path: String?
         @Option(help: "APNs environment: sandbox or production.") var environment: String?
         @Option(help: "A header that must be present: NAME or NAME=PATTERN.") var header: String?
@@ -92,6 +94,13 @@ struct FaultCommand: AsyncParsableCommand {
         var fcmError: String?
         @Option(name: .customLong("oauth-error"), help: "Token endpoint error (invalid_grant…).") var oauthError: String?
         @Option(name: .customLong("iid-error"), help: "IID error (RESOURCE_EXHAUSTED…).") var iidError: String?
+        @Option(name: .customLong("expo-error"), help: "Answer the Expo request with this error (TOO_MANY_REQUESTS…).")
+        var expoError: String?
+        @Option(
+            name: .customLong("expo-ticket-error"),
+            help: "Expo: this error ticket (DeviceNotRegistered…) for each matching recipient; the rest are delivered.")
+        var expoTicketError: String?
+        @Option(help: "The error's message (FCM, Expo).") var message: String?
         @Option(help: "HTTP status override for the error.") var status: Int?
         @Option(name: .customLong("retry-after"), help: "Retry-After seconds on the error.") var retryAfter: Int?
         @Option(help: "APNs 410 timestamp (default: now).") var timestamp: String?
@@ -160,7 +169,16 @@ struct FaultCommand: AsyncParsableCommand {
                 guard status == nil else {
                     throw ValidationError("--fcm-error takes its status from the code; drop --status")
                 }
-                actions.append(.fcmError(code: fcmError, retryAfter: retryAfter))
+                actions.append(.fcmError(code: fcmError, retryAfter: retryAfter, message: message))
+            }
+            if let expoError {
+                actions.append(.expoError(.request(code: expoError), message: message, status: status, retryAfter: retryAfter))
+            }
+            if let expoTicketError {
+                guard status == nil else {
+                    throw ValidationError("--expo-ticket-error answers HTTP 200 with error tickets; drop --status")
+                }
+                actions.append(.expoError(.ticket(code: expoTicketError), message: message, retryAfter: retryAfter))
             }
             if let oauthError { actions.append(.oauthError(error: oauthError, status: status)) }
             if let iidError { actions.append(.iidError(error: iidError, status: status, retryAfter: retryAfter)) }
@@ -171,7 +189,7 @@ struct FaultCommand: AsyncParsableCommand {
             if let maxStreams { actions.append(.settings(maxConcurrentStreams: maxStreams)) }
             guard actions.count <= 1 else {
                 throw ValidationError(
-                    "give one action (--apns-error, --fcm-error, --oauth-error, --iid-error, --reset, --goaway, --close, --hang, --max-streams)"
+                    "give one action (--apns-error, --fcm-error, --expo-error, --expo-ticket-error, --oauth-error, --iid-error, --reset, --goaway, --close, --hang, --max-streams)"
                 )
             }
             let latency = try self.latency.map(parseLatency)
