@@ -26,7 +26,8 @@ package struct ContractAnnotator: RecordAnnotator {
                 LintNote(
                     code: violation.code,
                     severity: "error",
-                    field: violation.field ?? "",
+                    // A message of an Expo request of several: `[2]/url`, as lint says `[2].priority`.
+                    field: (violation.notification.messageIndex.map { "[\($0)]" } ?? "") + (violation.field ?? ""),
                     message: violation.message,
                     source: "contract:\(violation.contract)"
                 ))

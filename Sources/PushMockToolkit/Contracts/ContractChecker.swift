@@ -20,10 +20,11 @@ public struct ContractChecker: Sendable {
         for record in records {
             guard let platform = record.platform.pushService, !NotificationPayloadFacts.isExpoReceiptsRequest(record) else { continue }
             if !includeRejected && (record.response.status != 200 || NotificationPayloadFacts.isValidateOnly(record)) { continue }
-            count += 1
-            let facts = NotificationPayloadFacts(record: record, platform: platform)
-            let reference = NotificationReference(record: record)
-            violations += check(facts, reference: reference)
+            // An Expo request of several messages: each message against the contracts.
+            for notification in RecordedNotification.all(in: record, platform: platform) {
+                count += 1
+                violations += check(notification.facts, reference: notification.reference)
+            }
         }
         return ContractReport(name: contracts.name, notificationCount: count, violations: violations)
     }

@@ -47,7 +47,8 @@ public struct ContractFile: Sendable, Hashable, DefinitionDocument {
     /// The member of the app data naming the notification type (default `notificationType`).
     public let typeField: String
     /// Where the app data is, the first that exists: FCM `message.data`, a `data` member (APNs
-    /// custom key, Expo message), the first Expo message's `data`, the whole APNs payload.
+    /// custom key, Expo message), an Expo message's `data` (each message of a request of several
+    /// is checked on its own, as an array of one), the whole APNs payload.
     public let dataPaths: [JSONPath]
     /// A push whose type no contract names is a violation (default `false`).
     public let requireContract: Bool

@@ -47,14 +47,43 @@ public struct DeepLinkChecker: Sendable {
         self.options = options
     }
 
-    /// Checks every APNs and FCM notification among `records`, in the order given.
+    /// Checks every APNs, FCM and Expo notification among `records`, in the order given; each
+    /// message of an Expo request of several is checked on its own (``reports(for:)``).
     public func check(_ records: some Sequence<ExchangeRecord>) -> DeepLinkReport {
-        DeepLinkReport(notifications: records.compactMap { check($0) })
+        DeepLinkReport(notifications: records.flatMap { reports(for: $0) })
     }
 
-    /// The check of one record; `nil` when it is not an APNs/FCM/Expo send (an Expo getReceipts
-    /// request is none), or was rejected and
-    /// ``Options/includeRejected`` is off.
+    /// The checks of one record's notifications: one for an APNs or FCM send, one per message
+    /// of an Expo request of several (its own links, its own silence, so a message without a
+    /// link is found although the others have one); none when it is not a send (an Expo
+    /// getReceipts request is none), or was rejected and ``Options/includeRejected`` is off.
+    public func reports(for record: ExchangeRecord) -> [DeepLinkNotificationReport] {
+        guard let platform = record.platform.pushService, platform == .expo, let messages = ExpoRecordedMessages(record: record) else {
+            return check(record).map { [$0] } ?? []
+        }
+        if NotificationPayloadFacts.isExpoReceiptsRequest(record) { return [] }
+        if !options.includeRejected && record.response.status != 200 { return [] }
+        var linksByMessage: [Int: [FoundDeepLink]] = [:]
+        for link in extractor.links(in: record) {
+            guard let index = Self.messageIndex(ofLocation: link.location) else { continue }
+            linksByMessage[index, default: []].append(link)
+        }
+        return messages.notifications.enumerated().map { index, notification in
+            let result = check(links: linksByMessage[index] ?? [], isSilent: notification.facts.isSilent)
+            return DeepLinkNotificationReport(notification: notification.reference, links: result.links, problems: result.problems)
+        }
+    }
+
+    /// The message a link location such as `$[3].data.url` is in.
+    static func messageIndex(ofLocation location: String) -> Int? {
+        guard location.hasPrefix("$["), let close = location.firstIndex(of: "]") else { return nil }
+        return Int(location[location.index(location.startIndex, offsetBy: 2)..<close])
+    }
+
+    /// The check of one record as one notification (an Expo request's messages together;
+    /// ``reports(for:)`` checks them one by one); `nil` when it is not an APNs/FCM/Expo send
+    /// (an Expo getReceipts request is none), or was rejected and ``Options/includeRejected``
+    /// is off.
     public func check(_ record: ExchangeRecord) -> DeepLinkNotificationReport? {
         guard let platform = record.platform.pushService, !NotificationPayloadFacts.isExpoReceiptsRequest(record) else { return nil }
         if !options.includeRejected && (record.response.status != 200 || NotificationPayloadFacts.isValidateOnly(record)) {

@@ -36,6 +36,8 @@ public struct PolicyChecker: Sendable {
     }
 
     /// The record's type under the policy; `nil` for untyped notifications and other records.
+    /// An Expo request of several messages: its first message's type (``check(_:)`` types each
+    /// message).
     public func type(of record: ExchangeRecord) -> String? {
         guard let platform = record.platform.pushService else { return nil }
         return policy.type(of: PolicySubject(facts: NotificationPayloadFacts(record: record, platform: platform)))
@@ -44,21 +46,26 @@ public struct PolicyChecker: Sendable {
     /// Every violation in `records` (other records than APNs/FCM sends are ignored).
     public func check(_ records: some Sequence<ExchangeRecord>) -> PolicyReport {
         var notifications: [CheckedNotification] = []
-        for (order, record) in records.enumerated() {
+        for record in records {
             guard let platform = record.platform.pushService, !NotificationPayloadFacts.isExpoReceiptsRequest(record) else { continue }
             if !countRejected && (record.response.status != 200 || NotificationPayloadFacts.isValidateOnly(record)) { continue }
-            var subject = PolicySubject(facts: NotificationPayloadFacts(record: record, platform: platform))
-            subject.type = policy.type(of: subject)
-            notifications.append(
-                CheckedNotification(
-                    order: order,
-                    time: record.timeMilliseconds,
-                    sequence: record.sequence,
-                    subject: subject,
-                    reference: NotificationReference(record: record),
-                    recipients: NotificationPayloadFacts.recipients(of: record, platform: platform)
+            // An Expo request of several messages is judged message by message.
+            for notification in RecordedNotification.all(in: record, platform: platform) {
+                var subject = PolicySubject(facts: notification.facts)
+                subject.type = policy.type(of: subject)
+                notifications.append(
+                    CheckedNotification(
+                        // The order given breaks ties: the messages of one request share its time
+                        // and sequence number, and `sort` is not stable.
+                        order: notifications.count,
+                        time: record.timeMilliseconds,
+                        sequence: record.sequence,
+                        subject: subject,
+                        reference: notification.reference,
+                        recipients: notification.recipients
+                    )
                 )
-            )
+            }
         }
         notifications.sort { ($0.time, $0.sequence, $0.order) < ($1.time, $1.sequence, $1.order) }
 

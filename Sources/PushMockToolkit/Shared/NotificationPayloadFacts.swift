@@ -91,7 +91,8 @@ struct NotificationPayloadFacts: Sendable {
             self.channel = androidNotification?["channel_id"]?.stringValue ?? androidNotification?["channelId"]?.stringValue
         case .expo:
             // One record may carry up to 100 messages; the first one speaks for the request
-            // (the usual bulk send repeats one message to many tokens).
+            // here. The checks split such a request into its messages first
+            // (`RecordedNotification`), so this reads the one message they pass.
             let message = payload?.arrayValue?.first ?? payload
             aps = nil
             self.pushType = pushType

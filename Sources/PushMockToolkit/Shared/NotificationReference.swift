@@ -29,6 +29,9 @@ public struct NotificationReference: Sendable, Hashable, Codable, CustomStringCo
     public var messageID: String?
     /// The alert title, or for an alert without one its text; `nil` for silent notifications.
     public var title: String?
+    /// Expo: which message of a request of several this is (0-based, as in `$[3]`); the checks
+    /// judge each message of such a request on its own. `nil` for every other send.
+    public var messageIndex: Int?
 
     public init(
         sequence: UInt64,
@@ -38,7 +41,8 @@ public struct NotificationReference: Sendable, Hashable, Codable, CustomStringCo
         topic: String? = nil,
         condition: String? = nil,
         messageID: String? = nil,
-        title: String? = nil
+        title: String? = nil,
+        messageIndex: Int? = nil
     ) {
         self.sequence = sequence
         self.timeMilliseconds = timeMilliseconds
@@ -49,6 +53,7 @@ public struct NotificationReference: Sendable, Hashable, Codable, CustomStringCo
         self.condition = condition
         self.messageID = messageID
         self.title = title
+        self.messageIndex = messageIndex
     }
 
     /// The reference for a recorded send.
@@ -66,11 +71,12 @@ public struct NotificationReference: Sendable, Hashable, Codable, CustomStringCo
         )
     }
 
-    /// `#12 2026-03-28T22:00:00.000Z apns 740f4707… "Time for your Semaglutide"`: tokens are
+    /// `#12 2026-03-28T22:00:00.000Z apns 740f4707… "Time for your Semaglutide"` (an Expo
+    /// request's fourth message: `#12[3] …`): tokens are
     /// shortened to their first 8 characters (Expo's to `Expo[AbCd…StUv]`); the JSON form
     /// keeps them whole.
     public var description: String {
-        var text = "#\(sequence) \(time) \(platform)"
+        var text = "#\(sequence)\(messageIndex.map { "[\($0)]" } ?? "") \(time) \(platform)"
         if let token {
             text += " " + TokenText.short(token, keep: 8, limit: 12)
         } else if let topic, platform == .fcm {
