@@ -150,6 +150,12 @@ public struct RecordingQuery: Sendable, Hashable, Codable {
     /// Each condition on its own, in a fixed order, for explaining near misses.
     public var conditions: [QueryCondition] {
         var conditions: [QueryCondition] = []
+        // Token patterns compare APNs tokens (hex) in any case; FCM tokens are case-sensitive
+        // but never differ only by case in practice.
+        let tokenMatches: (@Sendable (String) -> Bool)? = token.map { token in
+            let folded = Glob(token.pattern.lowercased())
+            return { token.matches($0) || folded.matches($0.lowercased()) }
+        }
         func add(
             _ name: String, _ expected: String, _ actual: @escaping @Sendable (ExchangeRecord) -> String?,
             _ test: @escaping @Sendable (String?) -> Bool
@@ -162,11 +168,7 @@ public struct RecordingQuery: Sendable, Hashable, Codable {
         }
         if let platform { add("platform", platform.rawValue, { $0.platform.rawValue }, { $0 == platform.rawValue }) }
         if let namespace { add("namespace", namespace, { $0.namespace }, { $0 == namespace }) }
-        if let token {
-            // APNs tokens are hex in any case; FCM tokens are case-sensitive but never differ
-            // only by case in practice.
-            let folded = Glob(token.pattern.lowercased())
-            let matches: @Sendable (String) -> Bool = { token.matches($0) || folded.matches($0.lowercased()) }
+        if let token, let matches = tokenMatches {
             // An Expo request carries up to 100 recipients: any of them (relayed, in
             // `resolvedTokens`) matches.
             add(
@@ -202,7 +204,7 @@ public struct RecordingQuery: Sendable, Hashable, Codable {
         for predicate in payload {
             conditions.append(
                 QueryCondition(name: predicate.path, expected: predicate.expectationText) { record in
-                    let result = predicate.evaluate(record.request.body.jsonValue)
+                    let result = predicate.evaluate(Self.payload(of: record, forTokens: tokenMatches))
                     let actual = result.found.isEmpty ? "(absent)" : result.found.map(PayloadPredicate.render).joined(separator: ", ")
                     return (result.passed, actual)
                 })
@@ -215,6 +217,21 @@ public struct RecordingQuery: Sendable, Hashable, Codable {
                 })
         }
         return conditions
+    }
+
+    /// The body payload conditions read. With a token condition, an Expo request of several
+    /// messages is narrowed to the messages for the matching relayed recipients (still an
+    /// array, so `$[*].data.type` reads them): "Ana got a marketing push" must not pass
+    /// because the batch that brought Ana her dose reminder also brought Ben a sale.
+    static func payload(of record: ExchangeRecord, forTokens matches: (@Sendable (String) -> Bool)?) -> JSONValue? {
+        let body = record.request.body.jsonValue
+        guard let matches, record.platform == .expo, case .array(let messages)? = body, messages.count > 1 else { return body }
+        let relayed = Set(record.notification?.resolvedTokens ?? [])
+        return .array(
+            messages.filter { message in
+                let recipients = message["to"]?.stringValue.map { [$0] } ?? message["to"]?.arrayValue?.compactMap(\.stringValue) ?? []
+                return recipients.contains { relayed.contains($0) && matches($0) }
+            })
     }
 
     /// A one-line description: `platform=apns token=00fc… $.aps.alert.title=Hi`.

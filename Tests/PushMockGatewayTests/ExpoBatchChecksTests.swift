@@ -80,6 +80,31 @@ struct ExpoBatchChecksTests {
         }
     }
 
+    /// "Ana got a marketing push" must not pass because the batch that brought Ana her dose
+    /// reminder also brought Ben a sale.
+    @Test("queries: with a token, payload conditions read that token's messages only")
+    func queries() async throws {
+        try await withPushMock { mock in
+            try await Self.sendBatch(mock)
+            let record = try #require(mock.recordings.records { $0.platform == .expo }.first)
+            func query(_ token: String, _ predicates: String...) throws -> RecordingQuery {
+                RecordingQuery(platform: .expo, token: Glob(token), payload: try predicates.map { try PayloadPredicate(parsing: $0) })
+            }
+            #expect(try query(Self.ben, "$[*].data.type=marketing").matches(record))
+            #expect(try !query(Self.ben, "$[*].data.type=dose").matches(record))
+            #expect(try query(Self.ana, "$[*].data.type=dose").matches(record))
+            #expect(try query(Self.ana, "$[*].title=Sale for Ana").matches(record))
+            #expect(try !query(Self.ana, "$[*].title=Sale").matches(record), "Ben's and Cai's title")
+            #expect(try query(Self.dee, "$[0].title=Sale").matches(record), "a message with a list of recipients")
+            // A gone token's message was not delivered; without a token, the whole batch is read.
+            #expect(try !query(Self.gone, "$[*].data.type=marketing").matches(record))
+            #expect(RecordingQuery(platform: .expo, payload: [try PayloadPredicate(parsing: "$[*].data.type=dose")]).matches(record))
+            // Through the harness's assertion too.
+            let misses = mock.recordings.records(matching: try query(Self.ana, "$[*].data.url=app://sale"))
+            #expect(misses.isEmpty)
+        }
+    }
+
     @Test("contracts at intake: the record's finding names the message")
     func contractsAtIntake() async throws {
         try await withPushMock { mock in
