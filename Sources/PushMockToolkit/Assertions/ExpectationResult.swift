@@ -224,8 +224,9 @@ struct AlertFields {
                 }
             }
         } else if record.platform == .expo {
-            // One request may carry many messages; the first speaks for it (a bulk send
-            // usually repeats one message), as in the checks.
+            // One request may carry many messages; the first speaks for it in this one-line
+            // summary (which says how many recipients there were). The checks and token
+            // queries look at each message.
             let message = body.arrayValue?.first ?? body
             self.title = message["title"]?.stringValue
             self.body = message["body"]?.stringValue
