@@ -210,6 +210,32 @@ struct InboxBrowserTests {
                     "return [...document.querySelectorAll('#rows tr')].filter(r => r.textContent.includes('Expo hello'))"
                     ".map(r => r.children[6].textContent)[0]")
 
+                # 10. An Expo batch: the row counts its recipients and their tickets; the detail
+                # lists the messages with each recipient's ticket, and a click shows one.
+                rest("POST", "/expo/tokens", {"token": "ExponentPushToken[BatchCCCCCCCCCCCCCCCCC]", "state": "uninstalled"})
+                batch = urllib.request.Request(control[:-len("/_pushmock")] + "/--/api/v2/push/send",
+                    data=json.dumps([
+                        {"to": "ExponentPushToken[BatchAAAAAAAAAAAAAAAAA]", "title": "Batch first", "body": "one"},
+                        {"to": ["ExponentPushToken[BatchBBBBBBBBBBBBBBBBB]", "ExponentPushToken[BatchCCCCCCCCCCCCCCCCC]"],
+                         "title": "Batch second", "body": "two"}]).encode(),
+                    headers={"content-type": "application/json"})
+                with urllib.request.urlopen(batch, timeout=30) as response:
+                    response.read()
+                wait(driver, lambda d: "Batch first" in row_titles(d))
+                results["batchRow"] = driver.execute_script(
+                    "return [...document.querySelectorAll('#rows tr')].filter(r => r.textContent.includes('Batch first'))"
+                    ".map(r => [r.querySelector('td.token').textContent, r.querySelector('td.status').textContent])[0]")
+                [r for r in rows(driver) if "Batch first" in r.text][0].click()
+                wait(driver, lambda d: len(d.find_elements(By.CSS_SELECTOR, "#expo-messages tbody tr")) == 2)
+                results["batchRecipients"] = driver.execute_script(
+                    "return [...document.querySelectorAll('#expo-messages tbody tr')].map(r => r.children[2].textContent)")
+                results["batchFirstPreview"] = driver.find_element(By.CSS_SELECTOR, ".ios .preview-title").text
+                driver.find_element(By.CSS_SELECTOR, "#expo-messages tr[data-message='1']").click()
+                wait(driver, lambda d: d.find_element(By.CSS_SELECTOR, ".ios .preview-title").text == "Batch second")
+                results["batchSelected"] = driver.execute_script(
+                    "return document.querySelector(\"#expo-messages tr[aria-selected='true']\").dataset.message")
+                driver.save_screenshot(os.path.join(shots, "inbox-expo-batch.png"))
+
                 # 5. Screenshots: the list at 1280 px, dark theme, and a narrow window.
                 driver.find_element(By.CSS_SELECTOR, "nav a[href='#/']").click()
                 wait(driver, lambda d: "While offline" in row_titles(d))
@@ -503,6 +529,13 @@ struct InboxBrowserTests {
         #expect(results["clockAdvanced"] as? Bool == true)
         #expect(results["expoTokenCell"] as? String == "Expo[AbCd…StUv]")
         #expect(results["expoPriorityCell"] as? String == "default")
+        #expect(results["batchRow"] as? [String] == ["3 recipients", "200 ok 2 · DeviceNotRegistered 1"])
+        #expect(
+            results["batchRecipients"] as? [String] == [
+                "Expo[Batc…AAAA] ok", "Expo[Batc…BBBB] okExpo[Batc…CCCC] DeviceNotRegistered",
+            ])
+        #expect(results["batchFirstPreview"] as? String == "Batch first")
+        #expect(results["batchSelected"] as? String == "1")
         // Narrow window without horizontal scrolling; no console errors.
         #expect(results["narrowOverflow"] as? Bool == true)
         #expect(results["consoleErrors"] as? [String] == [])

@@ -94,6 +94,13 @@ th { font-size: 12px; color: var(--muted); font-weight: 600; }
 #rows tr:hover { background: var(--row-hover); }
 #rows tr[aria-selected="true"] { background: var(--row-selected); }
 #rows tr.fresh { animation: fresh 1.2s ease-out; }
+/* The messages of an Expo request of several, in the detail: a click shows one. */
+#expo-messages { font-size: 13px; margin-bottom: 10px; }
+#expo-messages tbody tr { cursor: pointer; }
+#expo-messages tbody tr:hover { background: var(--row-hover); }
+#expo-messages tbody tr[aria-selected="true"] { background: var(--row-selected); }
+#expo-messages td:nth-child(-n+2) { white-space: nowrap; }
+#expo-messages .recipient { display: inline-block; margin-right: 8px; font-family: ui-monospace, Menlo, monospace; font-size: 12px; }
 @keyframes fresh { from { background: var(--row-selected); } }
 #list { font-size: 13px; }
 #list td { white-space: nowrap; }
@@ -175,6 +182,8 @@ const state = {
   detailPoll: null, // timer refreshing the open detail's device and engagement
   detailRecord: null, // the record the detail shows (it may not be in the loaded list)
   detailDevice: null, // control API path of the detail's device, once found
+  detailSeq: null, // the record whose message `detailMessage` picks
+  detailMessage: 0, // an Expo request of several messages: which one the detail shows
 };
 
 // ---------- small helpers ----------
@@ -248,12 +257,42 @@ function header(headers, name) {
 
 // ---------- what a record says ----------
 
-// The messages of an Expo request (one object or an array), the one for this token first.
-function expoMessage(record) {
+// The messages of an Expo request (one object or an array), the one for this token first;
+// `index` picks one of a request of several.
+function expoMessage(record, index) {
   const body = record.request.body;
   const messages = Array.isArray(body) ? body : body && Array.isArray(body.messages) ? body.messages : body ? [body] : [];
+  if (index !== undefined && messages[index]) return messages[index];
   const token = record.notification && record.notification.token;
   return messages.find((m) => m && (m.to === token || (Array.isArray(m.to) && m.to.includes(token)))) || messages[0] || {};
+}
+
+// The messages of an Expo send, each with its recipients and what their tickets said. The
+// tickets come in request order: message by message, each `to` (a token or a list) in order.
+function expoMessages(record) {
+  if (record.platform !== "expo") return [];
+  const body = record.request.body;
+  const list = Array.isArray(body) ? body : body && typeof body === "object" && body.to !== undefined ? [body] : [];
+  const answer = record.response && record.response.body;
+  const data = answer && answer.data;
+  const tickets = Array.isArray(data) ? data : data ? [data] : [];
+  let position = 0;
+  return list.map((message, index) => {
+    const to = message && Array.isArray(message.to) ? message.to : [message && message.to];
+    const recipients = to.filter((token) => typeof token === "string").map((token) => {
+      const ticket = tickets[position++];
+      const outcome = !ticket ? "" : ticket.status === "ok" ? "ok" : (ticket.details && ticket.details.error) || "error";
+      return { token, outcome };
+    });
+    return { index, message: message || {}, recipients };
+  });
+}
+
+// "ok 2 · DeviceNotRegistered 1": what the tickets of a request of several recipients said.
+function ticketSummary(messages) {
+  const counts = new Map();
+  for (const m of messages) for (const r of m.recipients) if (r.outcome) counts.set(r.outcome, (counts.get(r.outcome) || 0) + 1);
+  return [...counts].map(([outcome, count]) => `${outcome} ${count}`).join(" · ");
 }
 
 function alertOf(aps) {
@@ -267,8 +306,9 @@ function alertOf(aps) {
   };
 }
 
-// One model both previews draw from.
-function notificationModel(record) {
+// One model both previews draw from; `messageIndex` picks a message of an Expo request of
+// several.
+function notificationModel(record, messageIndex) {
   const n = record.notification || {};
   const model = { app: n.topic || n.project || "", token: n.token, deepLinks: [], notes: [] };
   const body = record.request.body;
@@ -308,7 +348,8 @@ function notificationModel(record) {
     model.priority = n.priority;
     if (message.webpush && message.webpush.fcm_options && message.webpush.fcm_options.link) model.deepLinks.push(message.webpush.fcm_options.link);
   } else if (record.platform === "expo") {
-    const message = expoMessage(record);
+    const message = expoMessage(record, messageIndex);
+    if (messageIndex !== undefined && Array.isArray(message.to) === false && typeof message.to === "string") model.token = message.to;
     model.title = message.title;
     model.subtitle = message.subtitle;
     model.body = message.body;
@@ -325,7 +366,8 @@ function notificationModel(record) {
     model.priority = message.priority || "default";
     model.silent = !message.title && !message.body && Boolean(message._contentAvailable);
   }
-  collectLinks(body, model.deepLinks, 0);
+  // An Expo message's links are its own, not its batch's.
+  collectLinks(record.platform === "expo" && messageIndex !== undefined ? expoMessage(record, messageIndex) : body, model.deepLinks, 0);
   model.deepLinks = [...new Set(model.deepLinks)];
   return model;
 }
@@ -411,6 +453,13 @@ function row(record, fresh) {
   }
   if (record.annotations && record.annotations.fault) checks.push(h("span", { class: "badge warn", title: record.annotations.fault }, "fault"));
   const title = model.title || model.body || (model.silent ? "(background)" : record.request.path);
+  // An Expo request of several recipients: how many, and what their tickets said.
+  const messages = expoMessages(record);
+  const expoRecipients = messages.flatMap((m) => m.recipients);
+  const many = expoRecipients.length > 1;
+  const tokenText = many ? `${expoRecipients.length} recipients` : shortToken(model.token);
+  const tokenTitle = many ? expoRecipients.map((r) => r.token).join("\n") : model.token || "";
+  const reason = many && status === 200 ? ticketSummary(messages) : reasonOf(record);
   const tr = h("tr", {
     tabindex: "0",
     "data-seq": record.seq,
@@ -422,9 +471,9 @@ function row(record, fresh) {
     h("td", {}, h("time", { datetime: record.time, title: record.time }, clockTime(record))),
     h("td", {}, record.platform),
     h("td", { class: "app", title: model.app }, model.app),
-    h("td", { class: "token", title: model.token || "" }, shortToken(model.token)),
+    h("td", { class: "token", title: tokenTitle }, tokenText),
     h("td", { class: "title", title }, title),
-    h("td", { class: "status", title: `${status} ${reasonOf(record)}`.trim() }, h("span", { class: `badge ${statusClass(status)}` }, String(status)), " ", reasonOf(record)),
+    h("td", { class: "status", title: `${status} ${reason}`.trim() }, h("span", { class: `badge ${statusClass(status)}` }, String(status)), " ", reason),
     h("td", {}, model.priority !== undefined ? String(model.priority) : ""),
     h("td", {}, checks),
   );
@@ -631,8 +680,19 @@ function recipientsOf(record) {
   return Array.isArray(n.resolvedTokens) ? n.resolvedTokens : [];
 }
 
+// The devices the detail can show: the selected message's accepted recipients for an Expo
+// request of several messages, else every recipient of the record.
+function detailRecipients(record) {
+  const messages = expoMessages(record);
+  if (messages.length > 1) {
+    const message = messages[state.detailMessage] || messages[0];
+    return message.recipients.filter((r) => r.outcome === "ok").map((r) => r.token);
+  }
+  return recipientsOf(record);
+}
+
 async function deviceFor(record) {
-  const token = recipientsOf(record)[0];
+  const token = detailRecipients(record)[0];
   const service = ["apns", "fcm", "expo"].includes(record.platform) ? record.platform : null;
   if (!token || !service) return null;
   // Look in the list first: asking for an unknown device would be a 404.
@@ -666,9 +726,10 @@ function engagementSection(record, view, actions, canShow) {
     section.append(h("p", { class: "hint" }, "No simulated device received it (the service refused it, or it is not a push)."));
     return section;
   }
-  const recipients = recipientsOf(record);
+  const recipients = detailRecipients(record);
   if (recipients.length > 1) {
-    section.append(h("p", { class: "hint" }, `This request reached ${recipients.length} devices; this is the first (${shortToken(device.token)}). The others are on the Devices page.`));
+    const what = expoMessages(record).length > 1 ? "message" : "request";
+    section.append(h("p", { class: "hint" }, `This ${what} reached ${recipients.length} devices; this is the first (${shortToken(device.token)}). The others are on the Devices page.`));
   }
   const path = `/devices/${device.service}/${encodeURIComponent(device.token)}`;
   const permission = device.permission || "granted";
@@ -739,15 +800,45 @@ async function refreshEngagement(seq) {
   const signature = JSON.stringify([device && device.permission, device && device.connectivity, view.delivery, view.timeline]);
   const current = $("#engagement");
   if (current && current.dataset.signature === signature) return;
-  const model = notificationModel(record);
+  const model = notificationModel(record, detailMessageIndex(record));
   const section = engagementSection(record, view, actionsFor(model, record), Boolean(model.title || model.body || model.subtitle));
   section.dataset.signature = signature;
   if (current) current.replaceWith(section);
 }
 
+// The message of an Expo request of several the detail shows; `undefined` for other records.
+function detailMessageIndex(record) {
+  return expoMessages(record).length > 1 ? state.detailMessage : undefined;
+}
+
+// An Expo request of several messages: each message with its recipients and their tickets; a
+// click shows that message in the previews and the sections below.
+function messagesSection(record, messages) {
+  const pick = (index) => { state.detailMessage = index; showDetail(record.seq); };
+  return h("section", { "aria-labelledby": "messages-title" },
+    h("h3", { id: "messages-title" }, `Messages (${messages.length}) · showing [${state.detailMessage}]`),
+    h("table", { class: "messages", id: "expo-messages", "aria-label": "Messages of this request" },
+      h("thead", {}, h("tr", {}, h("th", {}, "#"), h("th", {}, "Title"), h("th", {}, "Recipients"))),
+      h("tbody", {}, messages.map((m) => h("tr", {
+        tabindex: "0",
+        "data-message": String(m.index),
+        "aria-selected": String(m.index === state.detailMessage),
+        onclick: () => pick(m.index),
+        onkeydown: (event) => { if (event.key === "Enter" || event.key === " ") { event.preventDefault(); pick(m.index); } },
+      },
+        h("td", {}, `[${m.index}]`),
+        h("td", {}, m.message.title || m.message.body || "(no text)"),
+        h("td", {}, m.recipients.map((r) => h("span", { class: "recipient", title: r.token },
+          shortToken(r.token), " ", h("span", { class: `badge ${r.outcome === "ok" ? "ok" : "bad"}` }, r.outcome || "?")))))))));
+}
+
 async function showDetail(seq) {
   stopDetailPoll();
   state.detailDevice = null;
+  if (state.detailSeq !== seq) {
+    state.detailSeq = seq;
+    state.detailMessage = 0;
+  }
   state.selected = seq;
   markSelected();
   const detail = $("#detail");
@@ -757,7 +848,8 @@ async function showDetail(seq) {
   }
   state.detailRecord = record;
   state.categories = (await api("/categories").catch(() => ({ categories: [] }))).categories || [];
-  const model = notificationModel(record);
+  const messages = expoMessages(record);
+  const model = notificationModel(record, detailMessageIndex(record));
   const actions = actionsFor(model, record);
   const lint = lintOf(record);
   const contract = contractOf(record);
@@ -769,13 +861,14 @@ async function showDetail(seq) {
   engagement.dataset.signature = JSON.stringify([device && device.permission, device && device.connectivity, view.delivery, view.timeline]);
   const parts = [
     h("h3", { id: "detail-title" }, `#${record.seq} · ${record.platform} · ${record.request.method} ${record.request.path}`),
+    messages.length > 1 ? messagesSection(record, messages) : null,
     h("div", { class: "previews" }, iosPreview(model, actions, record), androidPreview(model, actions)),
     h("h3", {}, "What would hide it"),
     h("ul", { class: "notes" }, hiddenNotes(model).map((n) => h("li", {}, n))),
     h("h3", {}, "Delivery"),
     facts([
       ["Time (gateway clock)", record.time],
-      ["Status", `${record.response.status} ${reasonOf(record)}`],
+      ["Status", `${record.response.status} ${messages.length > 1 && record.response.status === 200 ? ticketSummary(messages) : reasonOf(record)}`],
       ["App / topic", model.app],
       ["Token", model.token],
       ["Push type", model.pushType],
@@ -813,7 +906,7 @@ async function showDetail(seq) {
   );
   if (record.auth) parts.push(h("details", {}, h("summary", {}, "Authentication"), h("pre", {}, pretty(record.auth))));
   if (state.selected !== seq) return;
-  detail.replaceChildren(...parts);
+  detail.replaceChildren(...parts.filter((part) => part));
   if (device) {
     state.detailPoll = setInterval(() => { refreshEngagement(seq).catch(() => { /* the next tick retries */ }); }, 1000);
   }
