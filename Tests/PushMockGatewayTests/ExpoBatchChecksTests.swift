@@ -26,6 +26,15 @@ struct ExpoBatchChecksTests {
          {"to":"\(ana)","title":"Sale for Ana","data":{"type":"marketing","url":"app://nowhere"}}]
         """
 
+    /// A marketing push must carry a `url` in its data.
+    static func marketingContract() throws -> ContractFile {
+        try ContractFile(
+            parsing: #"""
+                {"version": 1, "typeField": "type",
+                 "contracts": [{"name": "marketing", "types": ["marketing"], "schema": {"required": ["url"]}}]}
+                """#)
+    }
+
     static func sendBatch(_ mock: PushMockHarness) async throws {
         let clock = try #require(mock.state.virtualClock)
         clock.freeze(at: Timestamp(secondsSince1970: 1_795_993_200))  // 2026-11-29T23:00:00Z
@@ -68,12 +77,7 @@ struct ExpoBatchChecksTests {
     func contracts() async throws {
         try await withPushMock { mock in
             try await Self.sendBatch(mock)
-            let contracts = try ContractFile(
-                parsing: #"""
-                    {"version": 1, "typeField": "type",
-                     "contracts": [{"name": "marketing", "types": ["marketing"], "schema": {"required": ["url"]}}]}
-                    """#)
-            let report = mock.checkContracts(contracts)
+            let report = mock.checkContracts(try Self.marketingContract())
             #expect(report.notificationCount == 6)
             #expect(report.violations.map(\.notification.messageIndex) == [2], "\(report.text)")
             #expect(report.violations.first?.notificationType == "marketing")
@@ -108,12 +112,7 @@ struct ExpoBatchChecksTests {
     @Test("contracts at intake: the record's finding names the message")
     func contractsAtIntake() async throws {
         try await withPushMock { mock in
-            mock.checkContractsAtIntake(
-                try ContractFile(
-                    parsing: #"""
-                        {"version": 1, "typeField": "type",
-                         "contracts": [{"name": "marketing", "types": ["marketing"], "schema": {"required": ["url"]}}]}
-                        """#))
+            mock.checkContractsAtIntake(try Self.marketingContract())
             try await Self.sendBatch(mock)
             let record = try #require(mock.recordings.records { $0.platform == .expo }.first)
             let findings = (record.notification?.lint ?? []).filter { $0.source == "contract:marketing" }
