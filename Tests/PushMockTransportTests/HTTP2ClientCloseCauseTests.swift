@@ -13,6 +13,8 @@ final class ScriptedPeer: ChannelInboundHandler, Sendable {
 
     enum Script: Sendable {
         case closeOnFirstBytes
+        /// Closes with SO_LINGER 0: the client gets a TCP RST, not an orderly close.
+        case resetOnFirstBytes
         case replyAndStayOpen([UInt8])
         case silent
     }
@@ -24,6 +26,13 @@ final class ScriptedPeer: ChannelInboundHandler, Sendable {
         switch script {
         case .closeOnFirstBytes:
             context.close(promise: nil)
+        case .resetOnFirstBytes:
+            let channel = context.channel
+            guard let provider = channel as? any SocketOptionProvider else {
+                context.close(promise: nil)
+                return
+            }
+            provider.setSoLinger(linger(l_onoff: 1, l_linger: 0)).whenComplete { _ in channel.close(promise: nil) }
         case .replyAndStayOpen(let bytes):
             context.writeAndFlush(wrapOutboundOut(context.channel.allocator.buffer(bytes: bytes)), promise: nil)
         case .silent:
@@ -84,6 +93,17 @@ struct HTTP2ClientCloseCauseTests {
         let error = try await Self.failure(against: ScriptedPeer.start(.closeOnFirstBytes))
         #expect(error.kind == .connectionClosed)
         #expect(error.detail == "the server closed the connection", "\(error)")
+    }
+
+    /// A socket error reads like the connect failures (`ConnectFailureText`), not as NIO's
+    /// `IOError` dump.
+    @Test("the server resetting the connection")
+    func serverReset() async throws {
+        let error = try await Self.failure(against: ScriptedPeer.start(.resetOnFirstBytes))
+        #expect(error.kind == .connectionClosed)
+        #expect(
+            ["connection reset by peer", "broken pipe", "the server closed the connection"].contains(error.detail ?? ""), "\(error)")
+        #expect(!(error.detail ?? "").contains("IOError"), "\(error)")
     }
 
     @Test("the caller closing the connection")

@@ -157,8 +157,9 @@ public final class HTTP2ClientHandler: ChannelInboundHandler, RemovableChannelHa
     }
 
     public func errorCaught(context: ChannelHandlerContext, error: any Error) {
-        // NIO reports socket errors (a reset, a failed write) here before it closes.
-        noteCloseCause("\(error)")
+        // NIO reports socket errors (a reset, a failed write) here before it closes; said in
+        // words (`connection reset by peer`), as a failed connect is.
+        noteCloseCause(ConnectFailureText.describe(error))
         context.fireErrorCaught(error)
     }
 
