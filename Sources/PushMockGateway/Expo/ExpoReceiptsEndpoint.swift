@@ -66,7 +66,7 @@ struct ExpoReceiptsEndpoint: GatewayEndpoint {
         // read only: the receipt's own outcome stays as decided, for the next read.
         var faults = RecipientFaults(exchange.request, platform: .expo, facts: exchange.faultFacts, in: context)
         var retryAfter: Int?
-        for index in exchange.receipts.indices {
+        for index in exchange.receipts.indices where faults.isActive {
             let id = exchange.receipts[index].id
             let token = receipts.entry(id.rawValue)?.token
             guard let fault = faults.decide(token: token?.rawValue ?? "", messageIndex: nil),

@@ -89,6 +89,9 @@ struct RecipientFaults {
         return decision
     }
 
+    /// Whether any rule is loaded: without one, the caller skips looking up what rules match on.
+    var isActive: Bool { request != nil }
+
     /// The longest delay a fired rule drew (its `latency`): the answer waits for the slowest.
     var delay: Duration? { fired.compactMap(\.delay).max() }
 }
