@@ -148,6 +148,10 @@ package struct ControlAPI: Sendable {
         case let error as DefinitionError: return json(status: 400, ["error": JSONValue(error.description)])
         case let error as QueryError: return json(status: 400, ["error": JSONValue(error.description)])
         case let error as DecodingError: return json(status: 400, ["error": JSONValue(ConfigurationFile.describe(error))])
+        // A body (or a JSON path in it) that does not parse is the client's mistake, wherever
+        // a route reads it.
+        case let error as JSONSyntaxError: return json(status: 400, ["error": JSONValue("the body is not JSON: \(error)")])
+        case let error as JSONPathError: return json(status: 400, ["error": JSONValue(error.description)])
         default: return json(status: 500, ["error": JSONValue("\(error)")])
         }
     }
