@@ -74,7 +74,8 @@ struct OpenAPIDocumentTests {
 
     /// The document loads where users load it (Swagger UI, code generators): valid YAML, valid
     /// OpenAPI 3.1, and no member that YAML read differently from what was meant (a plain
-    /// `description: Cursor: …` is a syntax error; `{description: a, b}` makes `b` a key).
+    /// `description: Cursor: …` is a syntax error; `{description: a, b}` makes `b` a key; a
+    /// key written twice keeps only its second value).
     @Test("the document is valid YAML and OpenAPI 3.1 (openapi-spec-validator)")
     func validDocument() async throws {
         let python = venvPython
@@ -82,9 +83,21 @@ struct OpenAPIDocumentTests {
         try #require(probe.status == 0, "openapi-spec-validator is required in \(python) (scripts/test installs it): \(probe.error)")
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         let script = #"""
-            import sys
+            import sys, yaml
             from openapi_spec_validator import validate
             from openapi_spec_validator.readers import read_from_filename
+            # PyYAML keeps the last of two equal keys without a word: a second `"404"` hides
+            # whatever the first said.
+            class Strict(yaml.SafeLoader):
+                pass
+            def mapping(loader, node, deep=False):
+                keys = [loader.construct_object(key, deep=deep) for key, _ in node.value]
+                repeated = sorted({str(key) for key in keys if keys.count(key) > 1})
+                if repeated:
+                    sys.exit(f"line {node.start_mark.line + 1}: the key {', '.join(repeated)} appears twice")
+                return loader.construct_mapping(node, deep)
+            Strict.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, mapping)
+            yaml.load(open(sys.argv[1], encoding="utf-8"), Loader=Strict)
             spec, _ = read_from_filename(sys.argv[1])
             validate(spec)
             def nulls(value, path):
