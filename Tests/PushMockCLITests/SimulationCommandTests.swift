@@ -187,6 +187,39 @@ struct SimulationCommandTests {
         #expect(await session.server.stop().status == 0)
     }
 
+    /// `--expo-error` answers the whole request with Expo's request error (its status, its
+    /// `Retry-After`); `--expo-ticket-error` takes no `--status`: Expo answers tickets with 200.
+    @Test("fault add --expo-error: a request error with its status and Retry-After, then normal answers")
+    func expoRequestError() async throws {
+        let session = try await Session()
+        defer { session.server.removeDirectory() }
+        try await session.pushmock([
+            "fault", "add", "--platform", "expo", "--expo-error", "TOO_MANY_REQUESTS", "--retry-after", "5", "--message", "Slow down",
+            "--next", "1",
+        ])
+        let curl = try #require(tool("curl"), "curl is required (Debian package curl)")
+        let send = [
+            "-s", "-i", "-H", "content-type: application/json", "-d", #"{"to":"ExponentPushToken[cliexpocliexpocliexpo]","title":"Hi"}"#,
+            "http://127.0.0.1:\(session.server.cleartextPort)/--/api/v2/push/send",
+        ]
+        let limited = try await run(curl, send).output
+        #expect(limited.hasPrefix("HTTP/1.1 429"), "\(limited)")
+        #expect(limited.lowercased().contains("retry-after: 5"), "\(limited)")
+        #expect(limited.contains(#""code":"TOO_MANY_REQUESTS""#) && limited.contains(#""message":"Slow down""#), "\(limited)")
+        let next = try await run(curl, send).output
+        #expect(next.hasPrefix("HTTP/1.1 200") && next.contains(#""status":"ok""#), "\(next)")
+
+        let refused = try await run(
+            ServeProcess.binary,
+            [
+                "fault", "add", "--platform", "expo", "--expo-ticket-error", "DeviceNotRegistered", "--status", "500", "--server",
+                "http://127.0.0.1:\(session.server.cleartextPort)",
+            ])
+        #expect(refused.status == 64, "\(refused.error)")
+        #expect(refused.error.contains("--expo-ticket-error answers HTTP 200 with error tickets; drop --status"), "\(refused.error)")
+        #expect(await session.server.stop().status == 0)
+    }
+
     @Test("connection faults as nghttp sees them: RST_STREAM, GOAWAY with its JSON reason, SETTINGS")
     func nghttpSeesConnectionFaults() async throws {
         let nghttp = try #require(tool("nghttp"), "nghttp is required (Debian package nghttp2-client)")
