@@ -1,5 +1,6 @@
 import Foundation
 import PushMockControl
+import PushMockGateway
 import PushMockTesting
 import Testing
 
@@ -117,6 +118,51 @@ struct OpenAPIDocumentTests {
         let result = try await run(python, ["-c", script, root.appendingPathComponent("docs/openapi.yaml").path])
         #expect(result.status == 0, "\(result.output)\(result.error)")
         #expect(result.output.trimmingCharacters(in: .whitespacesAndNewlines) == "ok")
+    }
+
+    /// The gateway's route table (for `Allow` and 404/405) is the document's, path for path
+    /// and method for method.
+    @Test("the route table lists exactly the documented operations")
+    func routeTableIsTheDocument() throws {
+        func template(_ path: String) -> String {
+            path.dropFirst("/_pushmock/".count).split(separator: "/").map { $0.hasPrefix("{") ? "*" : String($0) }.joined(separator: "/")
+        }
+        let documented = Set(try Self.operations().map { "\($0.method) \(template($0.path))" })
+        let table = Set(
+            ControlRouteTable.routes.flatMap { route in route.methods.map { "\($0) \(route.template.joined(separator: "/"))" } })
+        #expect(
+            table == documented,
+            "only in the table: \(table.subtracting(documented).sorted()); only documented: \(documented.subtracting(table).sorted())")
+    }
+
+    /// RFC 9110: a 405 names the methods the resource takes. A path no route has is 404.
+    @Test("a method a documented path does not take: 405 with Allow; an unknown path: 404")
+    func methodNotAllowed() async throws {
+        let curl = "/usr/bin/curl"
+        let operations = try Self.operations()
+        try await withPushMock { mock in
+            for path in Set(operations.map(\.path)).sorted() {
+                let concrete = Self.concretePath(path)
+                // Every documented path the concrete one matches adds its methods.
+                let allowed = Set(
+                    operations.filter { operation in
+                        let template = operation.path.split(separator: "/")
+                        let segments = ("/_pushmock/" + concrete).split(separator: "/")
+                        return template.count == segments.count && zip(template, segments).allSatisfy { $0.hasPrefix("{") || $0 == $1 }
+                    }.map(\.method))
+                let expected = ["GET", "POST", "PUT", "PATCH", "DELETE"].filter(allowed.contains).joined(separator: ", ")
+                let result = try await run(
+                    curl, ["-s", "-i", "-X", "TRACE", "http://127.0.0.1:\(mock.cleartextPort)/_pushmock/\(concrete)"])
+                let head = result.output.lowercased()
+                #expect(head.hasPrefix("http/1.1 405"), "TRACE \(path): \(result.output)")
+                #expect(head.contains("\r\nallow: \(expected.lowercased())\r\n"), "TRACE \(path): \(result.output)")
+            }
+            for unknown in ["apns/nothing-here", "clock/freeze/now", "users/a/b/c"] {
+                let result = try await run(curl, ["-s", "-i", "http://127.0.0.1:\(mock.cleartextPort)/_pushmock/\(unknown)"])
+                #expect(result.output.hasPrefix("HTTP/1.1 404"), "GET \(unknown): \(result.output)")
+                #expect(!result.output.lowercased().contains("\r\nallow:"), "GET \(unknown): \(result.output)")
+            }
+        }
     }
 
     @Test("every documented operation reaches a route")

@@ -133,8 +133,18 @@ package struct ControlAPI: Sendable {
             }
             return .now(.respond(try route(control)))
         } catch {
-            return .now(.respond(Self.errorResponse(error)))
+            return .now(.respond(Self.withAllow(Self.errorResponse(error), for: segments)))
         }
+    }
+
+    /// A 405 names the methods the path takes (`Allow`, RFC 9110 §15.5.6).
+    static func withAllow(_ response: HTTPResponseMessage, for segments: [String]) -> HTTPResponseMessage {
+        guard response.status == 405, let methods = ControlRouteTable.allowedMethods(for: segments), !methods.isEmpty else {
+            return response
+        }
+        var response = response
+        response.headers.append(name: "allow", value: methods.joined(separator: ", "))
+        return response
     }
 
     /// The `{"error": …}` answer for a failure.
@@ -182,8 +192,10 @@ package struct ControlAPI: Sendable {
         default: response = nil
         }
         if let response { return response }
-        if Self.builtInAreas.contains(segments.first ?? "") {
-            throw ControlAPIError(405, "\(method) is not supported on /_pushmock/\(segments.joined(separator: "/"))")
+        // A documented path with another method is 405 (with `Allow`); any other path 404.
+        if Self.builtInAreas.contains(segments.first ?? ""), let allowed = ControlRouteTable.allowedMethods(for: segments) {
+            throw ControlAPIError(
+                405, "\(method) is not supported on /_pushmock/\(segments.joined(separator: "/")); \(allowed.joined(separator: ", "))")
         }
         throw ControlAPIError(404, "no control endpoint /_pushmock/\(segments.joined(separator: "/")); see docs/control-api.md")
     }
