@@ -1,6 +1,6 @@
 import Foundation
 public import PushMockCore
-import PushMockJSON
+package import PushMockJSON
 public import PushMockRecording
 
 /// Which recorded exchanges you mean. Every given condition must hold; an empty query matches
@@ -187,9 +187,33 @@ public struct RecordingQuery: Sendable, Hashable, Codable {
         }
         if let reason { add("reason", reason, { $0.response.reason }, { $0 == reason }) }
         if let pushType { add("pushType", pushType, { $0.notification?.pushType }, { $0 == pushType }) }
-        if let priority { add("priority", String(priority), { $0.notification?.priority.map(String.init) }, { $0 == String(priority) }) }
+        if let priority {
+            let expected = String(priority)
+            add(
+                "priority", expected,
+                { record in
+                    // A token's messages of an Expo batch, each with its own priority.
+                    guard let messages = Self.expoMessages(of: record, forTokens: tokenMatches) else {
+                        return record.notification?.priority.map(String.init)
+                    }
+                    let values = messages.map {
+                        $0["priority"]?.stringValue.flatMap(ExpoPriority.init(rawValue:)).map { String($0.apnsPriority) }
+                    }
+                    return values.first { $0 == expected } ?? values.first ?? nil
+                }, { $0 == expected })
+        }
         if let environment { add("environment", environment, { $0.environment }, { $0 == environment }) }
-        if let collapseID { add("collapseId", collapseID, { $0.notification?.collapseID }, { $0 == collapseID }) }
+        if let collapseID {
+            add(
+                "collapseId", collapseID,
+                { record in
+                    guard let messages = Self.expoMessages(of: record, forTokens: tokenMatches) else {
+                        return record.notification?.collapseID
+                    }
+                    let values = messages.map { $0["collapseId"]?.stringValue }
+                    return values.first { $0 == collapseID } ?? values.first ?? nil
+                }, { $0 == collapseID })
+        }
         if let messageID { add("messageId", messageID, { $0.notification?.messageID }, { $0 == messageID }) }
         if let since {
             add("since", since.description, { Timestamp(millisecondsSince1970: $0.timeMilliseconds).description }) { value in
@@ -224,14 +248,26 @@ public struct RecordingQuery: Sendable, Hashable, Codable {
     /// array, so `$[*].data.type` reads them): "Ana got a marketing push" must not pass
     /// because the batch that brought Ana her dose reminder also brought Ben a sale.
     static func payload(of record: ExchangeRecord, forTokens matches: (@Sendable (String) -> Bool)?) -> JSONValue? {
-        let body = record.request.body.jsonValue
-        guard let matches, record.platform == .expo, case .array(let messages)? = body, messages.count > 1 else { return body }
+        expoMessages(of: record, forTokens: matches).map(JSONValue.array) ?? record.request.body.jsonValue
+    }
+
+    /// With a token condition, the messages of an Expo request of several for the matching
+    /// relayed recipients, which the payload, priority and collapse-id conditions read; `nil`
+    /// for every other record (those conditions read the record as a whole).
+    static func expoMessages(of record: ExchangeRecord, forTokens matches: (@Sendable (String) -> Bool)?) -> [JSONValue]? {
+        guard let matches, record.platform == .expo, case .array(let messages)? = record.request.body.jsonValue, messages.count > 1 else {
+            return nil
+        }
         let relayed = Set(record.notification?.resolvedTokens ?? [])
-        return .array(
-            messages.filter { message in
-                let recipients = message["to"]?.stringValue.map { [$0] } ?? message["to"]?.arrayValue?.compactMap(\.stringValue) ?? []
-                return recipients.contains { relayed.contains($0) && matches($0) }
-            })
+        return messages.filter { message in
+            Self.expoRecipients(of: message).contains { relayed.contains($0) && matches($0) }
+        }
+    }
+
+    /// An Expo message's recipients as sent: `to` is a token or a list of them.
+    package static func expoRecipients(of message: JSONValue) -> [String] {
+        if let token = message["to"]?.stringValue { return [token] }
+        return message["to"]?.arrayValue?.compactMap(\.stringValue) ?? []
     }
 
     /// A one-line description: `platform=apns token=00fc… $.aps.alert.title=Hi`.

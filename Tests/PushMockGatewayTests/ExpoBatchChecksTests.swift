@@ -19,7 +19,7 @@ struct ExpoBatchChecksTests {
     /// (twice), to Cai and Dee in one message, to a token whose app is gone, and to Ana.
     static let batch = """
         [{"to":"\(ana)","title":"Dose","data":{"type":"dose","url":"app://dose/1"}},
-         {"to":"\(ben)","title":"Sale","data":{"type":"marketing","url":"app://sale"}},
+         {"to":"\(ben)","title":"Sale","priority":"normal","collapseId":"sale","data":{"type":"marketing","url":"app://sale"}},
          {"to":["\(cai)","\(dee)"],"title":"Sale","data":{"type":"marketing"}},
          {"to":"\(gone)","title":"Sale","data":{"type":"marketing","url":"app://sale"}},
          {"to":"\(ben)","title":"Sale again","data":{"type":"marketing","url":"app://sale"}},
@@ -103,6 +103,12 @@ struct ExpoBatchChecksTests {
             // A gone token's message was not delivered; without a token, the whole batch is read.
             #expect(try !query(Self.gone, "$[*].data.type=marketing").matches(record))
             #expect(RecordingQuery(platform: .expo, payload: [try PayloadPredicate(parsing: "$[*].data.type=dose")]).matches(record))
+            // Priority and collapse id too: Ben's sale went at normal priority (APNs 5) with a
+            // collapse id; the record as a whole says the first message's (none).
+            #expect(RecordingQuery(platform: .expo, token: Glob(Self.ben), priority: 5).matches(record))
+            #expect(!RecordingQuery(platform: .expo, token: Glob(Self.ana), priority: 5).matches(record))
+            #expect(RecordingQuery(platform: .expo, token: Glob(Self.ben), collapseID: "sale").matches(record))
+            #expect(!RecordingQuery(platform: .expo, token: Glob(Self.cai), collapseID: "sale").matches(record))
             // Through the harness's assertion too.
             let misses = mock.recordings.records(matching: try query(Self.ana, "$[*].data.url=app://sale"))
             #expect(misses.isEmpty)

@@ -1,5 +1,6 @@
 internal import PushMockCore
 import PushMockJSON
+import PushMockQuery
 import PushMockRecording
 
 /// One notification of a recorded send, as the checks judge it. An APNs or FCM send is one
@@ -46,12 +47,6 @@ struct ExpoRecordedMessages {
         self.ticketStatuses = record.response.body.jsonValue?["data"]?.arrayValue?.map { $0["status"]?.stringValue ?? "" }
     }
 
-    /// A message's recipients as sent: `to` is a token or a list of them.
-    static func recipients(of message: JSONValue) -> [String] {
-        if let token = message["to"]?.stringValue { return [token] }
-        return message["to"]?.arrayValue?.compactMap(\.stringValue) ?? []
-    }
-
     var notifications: [RecordedNotification] {
         // The tokens the gateway relayed, for answers without readable tickets.
         let relayed = Set(record.notification?.resolvedTokens ?? [])
@@ -59,7 +54,7 @@ struct ExpoRecordedMessages {
         var notifications: [RecordedNotification] = []
         notifications.reserveCapacity(messages.count)
         for (index, message) in messages.enumerated() {
-            let sent = Self.recipients(of: message)
+            let sent = RecordingQuery.expoRecipients(of: message)
             var reached: [String] = []
             for token in sent {
                 defer { position += 1 }
