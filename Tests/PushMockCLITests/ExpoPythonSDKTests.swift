@@ -197,7 +197,10 @@ struct ExpoPythonSDKTests {
             #expect(added.status == 0, "\(arguments): \(added.error)")
         }
         let listed = try await run(ServeProcess.binary, ["fault", "list", "--server", address])
-        #expect(listed.output.contains("expo-error ticket MessageRateExceeded when platform expo, token *[busy*"), "\(listed.output)")
+        #expect(
+            listed.output.contains(
+                "expo-error ticket MessageRateExceeded when platform expo, token *[busy*, beyond 2 per 60.0s per token, per recipient"),
+            "\(listed.output)")
 
         let scriptPath = server.directory + "/faults.py"
         try Self.faultScript.write(toFile: scriptPath, atomically: true, encoding: .utf8)

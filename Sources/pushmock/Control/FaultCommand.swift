@@ -349,5 +349,7 @@ private func describe(_ rule: FaultRule) -> String {
     if let until = trigger.until { conditions.append("until \(until)") }
     if let rate = trigger.rate { conditions.append("beyond \(rate.limit) per \(rate.perSeconds)s per \(rate.key ?? "token")") }
     if rule.latency != nil { conditions.append("with latency") }
+    // Matched and counted per recipient of a request (Expo's error tickets), not per request.
+    if rule.action.scope == .recipient { conditions.append("per recipient") }
     return conditions.isEmpty ? text : text + " when " + conditions.joined(separator: ", ")
 }
