@@ -131,6 +131,27 @@ struct InboxTests {
         #expect(status == 0, "curl exit status \(String(describing: status))")
     }
 
+    /// schemathesis found it: `after` at the largest sequence number wrapped the next one to
+    /// 0, which counts as reached at once, so the producer spun without waiting and the
+    /// gateway's memory grew by tens of megabytes a second while the client stayed.
+    @Test("a stream after the largest sequence number waits like any other", arguments: ["18446744073709551615", "18446744073709551614"])
+    func streamAfterTheLast(after: String) async throws {
+        try await withPushMock { mock in
+            let client = try StreamingCurl(
+                ["--http2-prior-knowledge", "http://127.0.0.1:\(mock.cleartextPort)/_pushmock/recordings/stream?after=\(after)"])
+            defer { client.terminate() }
+            try await waitUntil("the stream opened") { client.output.contains(": pushmock recordings") }
+            try await waitUntil("the producer waits (\(mock.recordings.pendingWaiterCount) waiting)") {
+                mock.recordings.pendingWaiterCount == 1
+            }
+            expectAccepted(try await mock.sendOnNewConnection(try mock.apnsRequest()))
+            try await waitUntil("the producer waits again after the append") { mock.recordings.pendingWaiterCount == 1 }
+            #expect(!client.output.contains("event: record"), "nothing comes after the last sequence number")
+            await client.stop()
+            try await waitUntil("the producer ended with the connection") { mock.recordings.pendingWaiterCount == 0 }
+        }
+    }
+
     @Test("the event stream rejects what GET /recordings rejects")
     func eventStreamErrors() async throws {
         try await withPushMock { mock in

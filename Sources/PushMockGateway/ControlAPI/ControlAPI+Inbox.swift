@@ -98,7 +98,10 @@ final class RecordingEventFeed: Sendable {
             if !fresh.isEmpty {
                 return Self.events(fresh)
             }
-            let appended = await store.wait(forSequence: max(cursor, reached) &+ 1, timeout: Self.heartbeat)
+            // Saturating: `after=18446744073709551615` waits for a record that never comes; a
+            // wrapped 0 would count as reached at once and spin this loop, piling up memory.
+            let seen = max(cursor, reached)
+            let appended = await store.wait(forSequence: seen == .max ? .max : seen + 1, timeout: Self.heartbeat)
             if Task.isCancelled { return nil }
             if !appended {
                 return Array(": keep-alive\n\n".utf8)
