@@ -192,7 +192,8 @@ public struct RecordingQuery: Sendable, Hashable, Codable {
             add(
                 "priority", expected,
                 { record in
-                    // A token's messages of an Expo batch, each with its own priority.
+                    // The messages of an Expo batch (a token's, with a token condition), each
+                    // with its own priority.
                     guard let messages = Self.expoMessages(of: record, forTokens: tokenMatches) else {
                         return record.notification?.priority.map(String.init)
                     }
@@ -251,13 +252,15 @@ public struct RecordingQuery: Sendable, Hashable, Codable {
         expoMessages(of: record, forTokens: matches).map(JSONValue.array) ?? record.request.body.jsonValue
     }
 
-    /// With a token condition, the messages of an Expo request of several for the matching
-    /// relayed recipients, which the payload, priority and collapse-id conditions read; `nil`
-    /// for every other record (those conditions read the record as a whole).
+    /// The messages of an Expo request of several, which the payload, priority and collapse-id
+    /// conditions read: with a token condition those for the matching relayed recipients,
+    /// without one all of them (the record's own priority and collapse id are the first
+    /// message's). `nil` for every other record (those conditions read the record as a whole).
     static func expoMessages(of record: ExchangeRecord, forTokens matches: (@Sendable (String) -> Bool)?) -> [JSONValue]? {
-        guard let matches, record.platform == .expo, case .array(let messages)? = record.request.body.jsonValue, messages.count > 1 else {
+        guard record.platform == .expo, case .array(let messages)? = record.request.body.jsonValue, messages.count > 1 else {
             return nil
         }
+        guard let matches else { return messages }
         let relayed = Set(record.notification?.resolvedTokens ?? [])
         return messages.filter { message in
             Self.expoRecipients(of: message).contains { relayed.contains($0) && matches($0) }

@@ -142,6 +142,57 @@ struct ControlAPITests {
         }
     }
 
+    /// Apple issues key and team IDs of ten uppercase letters and digits, and bundle IDs of
+    /// letters, digits, hyphens and periods: a declaration real APNs could never match is
+    /// refused at once, with the reason, on every path that declares one.
+    @Test(
+        "identifiers Apple never issues are refused with the reason",
+        arguments: [
+            ("/_pushmock/apns/keys", #"{"keyId":"abc123defg","teamId":"ABCDE12345","publicKeyPem":"-"}"#, "key ID \"abc123defg\""),
+            ("/_pushmock/apns/keys", #"{"keyId":"","teamId":"ABCDE12345","publicKeyPem":"-"}"#, "key ID \"\""),
+            ("/_pushmock/apns/keys", #"{"keyId":"ABC123DEFG","teamId":"TEAM","publicKeyPem":"-"}"#, "team ID \"TEAM\""),
+            (
+                "/_pushmock/apns/keys", #"{"keyId":"ABC123DEFG","teamId":"ABCDE12345","publicKeyPem":"-","relatedKeyId":"x"}"#,
+                "relatedKeyId \"x\""
+            ),
+            (
+                "/_pushmock/apns/keys", #"{"keyId":"ABC123DEFG","teamId":"ABCDE12345","publicKeyPem":"-","bundleIds":["com.example app"]}"#,
+                "bundle ID \"com.example app\""
+            ),
+            ("/_pushmock/apns/teams", #"{"teamId":"","bundleIds":["com.example.app"]}"#, "team ID \"\""),
+            ("/_pushmock/apns/teams", #"[{"teamId":"ABCDE12345","bundleIds":[""]}]"#, "bundle ID \"\""),
+            ("/_pushmock/apns/tokens", #"{"token":"aabbccdd00112233","bundleId":""}"#, "bundle ID \"\""),
+            ("/_pushmock/apns/tokens/aabbccdd00112233", #"{"bundleId":"com/example"}"#, "bundle ID \"com/example\""),
+        ])
+    func refusedIdentifiers(path: String, body: String, reason: String) async throws {
+        try await withPushMock { mock in
+            let answer = try await Self.curl(mock, "POST", path, body: body)
+            #expect(answer.status == 400, "\(answer.status) \(answer.json as Any)")
+            let message = answer.json?["error"]?.stringValue ?? ""
+            #expect(message.contains(reason), "\(message)")
+            #expect(try await Self.curl(mock, "GET", "/_pushmock/apns/teams").json?.arrayValue?.isEmpty != false)
+        }
+    }
+
+    /// A body that is an array is read as an array: the problem reported is its element's,
+    /// with the element's place, not "expected an object".
+    @Test("a problem in an array's element names the element")
+    func arrayElementProblem() async throws {
+        try await withPushMock { mock in
+            for (path, body, reason) in [
+                ("/_pushmock/apns/tokens", #"[{"token":"aabbccdd00112233"},{"token":"aabbccdd00112244","environment":""}]"#, "[1].environment"),
+                ("/_pushmock/fcm/tokens", #"[{"token":"abc:APA91b-sample"},{"token":7}]"#, "[1].token"),
+                ("/_pushmock/expo/tokens", #"[{"token":"ExponentPushToken[a]","platform":"web"}]"#, "[0].platform"),
+            ] {
+                let answer = try await Self.curl(mock, "POST", path, body: body)
+                #expect(answer.status == 400, "\(path): \(answer.status)")
+                let message = answer.json?["error"]?.stringValue ?? ""
+                #expect(message.hasPrefix(reason), "\(path): \(message)")
+                #expect(!message.contains("Dictionary"), "\(path): \(message)")
+            }
+        }
+    }
+
     @Test("unknown endpoints and methods are explained")
     func errors() async throws {
         try await withPushMock { mock in

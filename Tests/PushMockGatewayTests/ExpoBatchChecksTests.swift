@@ -109,6 +109,11 @@ struct ExpoBatchChecksTests {
             #expect(!RecordingQuery(platform: .expo, token: Glob(Self.ana), priority: 5).matches(record))
             #expect(RecordingQuery(platform: .expo, token: Glob(Self.ben), collapseID: "sale").matches(record))
             #expect(!RecordingQuery(platform: .expo, token: Glob(Self.cai), collapseID: "sale").matches(record))
+            // Without a token, any message of the batch may match, as payload conditions read
+            // the whole batch: the first message alone no longer decides.
+            #expect(RecordingQuery(platform: .expo, priority: 5).matches(record))
+            #expect(RecordingQuery(platform: .expo, collapseID: "sale").matches(record))
+            #expect(!RecordingQuery(platform: .expo, collapseID: "other").matches(record))
             // Through the harness's assertion too.
             let misses = mock.recordings.records(matching: try query(Self.ana, "$[*].data.url=app://sale"))
             #expect(misses.isEmpty)

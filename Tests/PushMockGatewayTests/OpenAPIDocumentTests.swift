@@ -143,19 +143,30 @@ struct OpenAPIDocumentTests {
         try await withPushMock { mock in
             for path in Set(operations.map(\.path)).sorted() {
                 let concrete = Self.concretePath(path)
-                // Every documented path the concrete one matches adds its methods.
-                let allowed = Set(
-                    operations.filter { operation in
-                        let template = operation.path.split(separator: "/")
-                        let segments = ("/_pushmock/" + concrete).split(separator: "/")
-                        return template.count == segments.count && zip(template, segments).allSatisfy { $0.hasPrefix("{") || $0 == $1 }
-                    }.map(\.method))
+                // The documented paths the concrete one matches add their methods; a concrete
+                // segment wins over a parameter (OpenAPI: `/faults/presets` is not `/faults/{id}`).
+                let matching = operations.filter { operation in
+                    let template = operation.path.split(separator: "/")
+                    let segments = ("/_pushmock/" + concrete).split(separator: "/")
+                    return template.count == segments.count && zip(template, segments).allSatisfy { $0.hasPrefix("{") || $0 == $1 }
+                }
+                func parameters(_ path: String) -> Int { path.split(separator: "/").count { $0.hasPrefix("{") } }
+                let fewest = matching.map { parameters($0.path) }.min()
+                let allowed = Set(matching.filter { parameters($0.path) == fewest }.map(\.method))
                 let expected = ["GET", "POST", "PUT", "PATCH", "DELETE"].filter(allowed.contains).joined(separator: ", ")
                 let result = try await run(
                     curl, ["-s", "-i", "-X", "TRACE", "http://127.0.0.1:\(mock.cleartextPort)/_pushmock/\(concrete)"])
                 let head = result.output.lowercased()
                 #expect(head.hasPrefix("http/1.1 405"), "TRACE \(path): \(result.output)")
                 #expect(head.contains("\r\nallow: \(expected.lowercased())\r\n"), "TRACE \(path): \(result.output)")
+            }
+            // The method is judged before the path's parameters: a token no service would take
+            // still gets 405, not 400 for the token.
+            for (path, expected) in [("devices/apns/0", "GET, POST, PATCH, DELETE"), ("apns/tokens/zz", "GET, POST, PATCH, DELETE")] {
+                let result = try await run(
+                    curl, ["-s", "-i", "-X", "TRACE", "http://127.0.0.1:\(mock.cleartextPort)/_pushmock/\(path)"])
+                #expect(result.output.hasPrefix("HTTP/1.1 405"), "TRACE \(path): \(result.output)")
+                #expect(result.output.lowercased().contains("\r\nallow: \(expected.lowercased())\r\n"), "TRACE \(path): \(result.output)")
             }
             for unknown in ["apns/nothing-here", "clock/freeze/now", "users/a/b/c"] {
                 let result = try await run(curl, ["-s", "-i", "http://127.0.0.1:\(mock.cleartextPort)/_pushmock/\(unknown)"])

@@ -231,6 +231,26 @@ struct ExpectationTests {
         #expect(try JSONDecoder().decode(Expectation.self, from: Data(#"{"query":{},"count":0}"#.utf8)).count == .none)
     }
 
+    /// The batch's form shows in its shape, so a problem is reported where it is: in the
+    /// wrapped form, an element of `expectations`, not "no query" from trying another form.
+    @Test(
+        "a batch's problem names its place in the form its shape shows",
+        arguments: [
+            (#"{"expectations":[{"query":{"priority":"high"}}]}"#, ".expectations[0].query.priority"),
+            (#"[{"query":{}},{"count":1}]"#, "[1]: missing \"query\""),
+            (#"{"query":{"token":7}}"#, ".query.token"),
+            (#"{"order":[{"steps":"a"}]}"#, ".order[0].steps"),
+        ])
+    func batchProblems(json: String, place: String) {
+        do {
+            _ = try ExpectationBatch(json: Data(json.utf8))
+            Issue.record("\(json) was read")
+        } catch {
+            #expect(error.description.contains(place), "\(error.description)")
+            #expect(!error.description.contains("CodingKeys"), "\(error.description)")
+        }
+    }
+
     @Test("JUnit XML escapes and counts failures")
     func junit() {
         let failing = ExpectationEvaluator.evaluate(

@@ -141,7 +141,7 @@ public struct ConfigurationFile: Codable, Sendable {
         do {
             file = try JSONDecoder().decode(ConfigurationFile.self, from: data)
         } catch let error as DecodingError {
-            throw DefinitionError("\(path): \(Self.describe(error))")
+            throw DefinitionError("\(path): \(error.readableDescription)")
         }
         file.baseDirectory = (path as NSString).deletingLastPathComponent
         return file
@@ -246,7 +246,8 @@ public struct ConfigurationFile: Codable, Sendable {
             state.apnsKeys.register(try key.makeRecord(relativeTo: baseDirectory))
         }
         for team in apns.teams ?? [] {
-            state.apnsKeys.setBundleIDs(Set(team.bundleIds), forTeam: team.teamId)
+            let team = try team.validated()
+            state.apnsKeys.setBundleIDs(team.bundleIDs, forTeam: team.teamID)
         }
         for token in apns.tokens ?? [] {
             state.devices.register(try token.makeRecord(now: now))
@@ -290,20 +291,6 @@ public struct ConfigurationFile: Codable, Sendable {
             }
         }
         try check(document, at: "")
-    }
-
-    static func describe(_ error: DecodingError) -> String {
-        func path(_ context: DecodingError.Context) -> String {
-            context.codingPath.map { $0.intValue.map { "[\($0)]" } ?? ".\($0.stringValue)" }.joined()
-        }
-        switch error {
-        case .typeMismatch(_, let context), .valueNotFound(_, let context), .dataCorrupted(let context):
-            return "\(path(context)): \(context.debugDescription)"
-        case .keyNotFound(let key, let context):
-            return "\(path(context)): missing \"\(key.stringValue)\""
-        @unknown default:
-            return "\(error)"
-        }
     }
 }
 

@@ -51,6 +51,10 @@ public struct APNsKeyDefinition: Codable, Sendable, Hashable {
     /// Builds the registry record, reading the key material.
     package func makeRecord(relativeTo base: String? = nil) throws -> APNsKeyRecord {
         let publicKey: P256.Signing.PublicKey
+        try AppleIdentifier.checkTenCharacterID(keyId, "key ID")
+        try AppleIdentifier.checkTenCharacterID(teamId, "key \(keyId): team ID")
+        if let relatedKeyId { try AppleIdentifier.checkTenCharacterID(relatedKeyId, "key \(keyId): relatedKeyId") }
+        for bundleID in bundleIds ?? [] { try AppleIdentifier.checkBundleID(bundleID, "key \(keyId): bundle ID") }
         let sources = [publicKeyPem, privateKeyPem, keyPath].compactMap { $0 }
         guard sources.count == 1 else {
             throw DefinitionError("key \(keyId): give exactly one of publicKeyPem, privateKeyPem or keyPath")
@@ -144,6 +148,7 @@ public struct APNsDeviceDefinition: Codable, Sendable, Hashable {
         guard APNsDeviceTokenFormat.variable.accepts(token.utf8) else {
             throw DefinitionError("token \(token): not an even-length hex string of 8 to 200 bytes")
         }
+        if let bundleID { try AppleIdentifier.checkBundleID(bundleID, "token \(token): bundle ID") }
         var record = APNsDeviceRecord(
             token: APNsDeviceToken(token), bundleID: bundleID, environment: environment, acceptedSends: sends ?? 0)
         try APNsTokenPatch(state: state, at: at, expireAs: expireAs).apply(to: &record, now: now)
@@ -207,7 +212,10 @@ public struct APNsTokenPatch: Codable, Sendable, Hashable {
     }
 
     package func apply(to record: inout APNsDeviceRecord, now: Timestamp) throws {
-        if let bundleId { record.bundleID = bundleId }
+        if let bundleId {
+            try AppleIdentifier.checkBundleID(bundleId, "token \(record.token): bundle ID")
+            record.bundleID = bundleId
+        }
         if let environment { record.environment = environment }
         if let state {
             let when = at?.timestamp ?? now
@@ -236,6 +244,13 @@ public struct APNsTeamDefinition: Codable, Sendable, Hashable {
     public init(teamId: String, bundleIds: [String]) {
         self.teamId = teamId
         self.bundleIds = bundleIds
+    }
+
+    /// Refuses a team ID or bundle ID that Apple would never issue.
+    package func validated() throws -> (teamID: String, bundleIDs: Set<String>) {
+        try AppleIdentifier.checkTenCharacterID(teamId, "team ID")
+        for bundleID in bundleIds { try AppleIdentifier.checkBundleID(bundleID, "team \(teamId): bundle ID") }
+        return (teamId, Set(bundleIds))
     }
 }
 

@@ -24,8 +24,7 @@ extension ControlAPI {
             return try Self.encoded(teams.sorted { $0.teamId < $1.teamId })
         case "POST" where request.matches("POST", "apns", "teams"):
             let teams: [APNsTeamDefinition] = try Self.decodeOneOrMany(body)
-            try state.apnsKeys.setBundleIDs(
-                teams.map { (teamID: $0.teamId, bundleIDs: Set($0.bundleIds)) }, limit: state.registryLimits.apnsTeams)
+            try state.apnsKeys.setBundleIDs(teams.map { try $0.validated() }, limit: state.registryLimits.apnsTeams)
             return try Self.encoded(teams.map(\.teamId), status: 201, key: "registered")
         case "GET" where request.matches("GET", "apns", "tokens"):
             return try Self.encoded(state.devices.all.map(APNsDeviceDefinition.init))

@@ -105,6 +105,12 @@ package struct ControlAPI: Sendable {
         let items = Self.parseQueryItems(request.query)
         let control = ControlRequest(method: request.method, segments: segments, queryItems: items, body: request.body)
         do {
+            // A documented path with another method is 405 before anything reads its
+            // parameters or body: the method is what is wrong, not the token in the path.
+            if let allowed = ControlRouteTable.allowedMethods(for: segments), !allowed.contains(request.method) {
+                throw ControlAPIError(
+                    405, "\(request.method) is not supported on /_pushmock/\(segments.joined(separator: "/")); \(allowed.joined(separator: ", "))")
+            }
             if let area = segments.first, let installed = extensions[area] {
                 switch try installed.handle(control, context: context) {
                 case .now(let response):
@@ -157,7 +163,7 @@ package struct ControlAPI: Sendable {
                 ["error": JSONValue(full.description), "registry": JSONValue(full.registry), "limit": JSONValue(full.limit)])
         case let error as DefinitionError: return json(status: 400, ["error": JSONValue(error.description)])
         case let error as QueryError: return json(status: 400, ["error": JSONValue(error.description)])
-        case let error as DecodingError: return json(status: 400, ["error": JSONValue(ConfigurationFile.describe(error))])
+        case let error as DecodingError: return json(status: 400, ["error": JSONValue(error.readableDescription)])
         // A body (or a JSON path in it) that does not parse is the client's mistake, wherever
         // a route reads it.
         case let error as JSONSyntaxError: return json(status: 400, ["error": JSONValue("the body is not JSON: \(error)")])
@@ -232,8 +238,11 @@ package struct ControlAPI: Sendable {
     static func decodeOneOrMany<T: Decodable>(_ body: [UInt8]) throws -> [T] {
         guard !body.isEmpty else { throw ControlAPIError(400, "a JSON body is required") }
         let data = Data(body)
-        if let many = try? JSONDecoder().decode([T].self, from: data) {
-            return many
+        // The body's first byte says which shape was meant, so a problem in an array's element
+        // is reported as that, not as "expected an object".
+        let firstByte = body.first { ![UInt8(ascii: " "), UInt8(ascii: "\t"), UInt8(ascii: "\n"), UInt8(ascii: "\r")].contains($0) }
+        if firstByte == UInt8(ascii: "[") {
+            return try JSONDecoder().decode([T].self, from: data)
         }
         return [try JSONDecoder().decode(T.self, from: data)]
     }

@@ -11,7 +11,7 @@ package enum ControlRouteTable {
         (["expectations"], ["POST"]),
         (["checks", "links"], ["POST"]),
         (["checks", "policy"], ["POST"]),
-        (["contracts"], ["GET", "PUT", "DELETE"]),
+        (["contracts"], ["GET", "POST", "PUT", "DELETE"]),
         (["checks", "contracts"], ["POST"]),
         (["checks", "schedule"], ["POST"]),
         (["users"], ["GET", "POST", "DELETE"]),
@@ -60,16 +60,21 @@ package enum ControlRouteTable {
     ]
 
     /// The methods the templates matching `segments` take, in the order GET, POST, PUT, PATCH,
-    /// DELETE; `nil` when no template matches the path.
+    /// DELETE; `nil` when no template matches the path. A concrete segment wins over a
+    /// parameter, as OpenAPI matches paths: `/faults/presets` is not `/faults/{id}`.
     package static func allowedMethods(for segments: [String]) -> [String]? {
         var methods: Set<String> = []
-        var matched = false
+        var fewestParameters = Int.max
         for route in routes where route.template.count == segments.count {
             guard zip(route.template, segments).allSatisfy({ $0 == "*" || $0 == $1 }) else { continue }
-            matched = true
-            methods.formUnion(route.methods)
+            let parameters = route.template.count { $0 == "*" }
+            if parameters < fewestParameters {
+                fewestParameters = parameters
+                methods = []
+            }
+            if parameters == fewestParameters { methods.formUnion(route.methods) }
         }
-        guard matched else { return nil }
+        guard fewestParameters != .max else { return nil }
         return ["GET", "POST", "PUT", "PATCH", "DELETE"].filter(methods.contains)
     }
 }

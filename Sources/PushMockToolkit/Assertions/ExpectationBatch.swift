@@ -1,4 +1,6 @@
 public import Foundation
+import PushMockCore
+import PushMockJSON
 import PushMockQuery
 
 /// The expectations of one check — the body of `POST /_pushmock/expectations` and the file of
@@ -30,27 +32,26 @@ public struct ExpectationBatch: Sendable, Hashable, Codable {
     package init(json data: Data, files: DefinitionFileReader) throws(ExpectationBatchError) {
         let decoder = JSONDecoder()
         decoder.userInfo[.definitionFileReader] = files
-        // Which form it is shows only by trying; a refused file ends the trying.
-        func attempt<T: Decodable>(_ type: T.Type) throws(ExpectationBatchError) -> Result<T, any Error> {
+        // The form shows in the document's shape; its problems are reported for that form.
+        func decode<T: Decodable>(_ type: T.Type) throws(ExpectationBatchError) -> T {
             do {
-                return .success(try decoder.decode(type, from: data))
+                return try decoder.decode(type, from: data)
             } catch let refusal as DefinitionFileRefusal {
                 throw .refused(refusal)
+            } catch let error as DecodingError {
+                throw .query(QueryError("not an expectation, an array of them or {\"expectations\": …}: \(error.readableDescription)"))
             } catch {
-                return .failure(error)
-            }
-        }
-        if case .success(let many) = try attempt([Expectation].self) {
-            self.init(expectations: many)
-        } else if case .success(let wrapped) = try attempt(Wrapped.self), wrapped.expectations != nil || wrapped.order != nil {
-            self.init(expectations: wrapped.expectations ?? [], order: wrapped.order ?? [])
-        } else {
-            switch try attempt(Expectation.self) {
-            case .success(let one):
-                self.init(expectations: [one])
-            case .failure(let error):
                 throw .query(QueryError("not an expectation, an array of them or {\"expectations\": …}: \(error)"))
             }
+        }
+        switch try? JSONValue(parsing: data) {
+        case .array?:
+            self.init(expectations: try decode([Expectation].self))
+        case .object(let members)? where members["expectations"] != nil || members["order"] != nil:
+            let wrapped = try decode(Wrapped.self)
+            self.init(expectations: wrapped.expectations ?? [], order: wrapped.order ?? [])
+        default:
+            self.init(expectations: [try decode(Expectation.self)])
         }
         guard !expectations.isEmpty || !order.isEmpty else { throw .query(QueryError("no expectations given")) }
     }
