@@ -64,6 +64,20 @@ public struct PayloadPredicate: Sendable, Hashable, Codable, CustomStringConvert
         case value
     }
 
+    /// The JSON form `{"path", "op", "value"}`, held to the rules of the text form: a path that
+    /// does not parse is refused here, not found to match nothing later.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        let path = try container.decode(String.self, forKey: .path)
+        let op = try container.decode(Operator.self, forKey: .op)
+        let value = try container.decodeIfPresent(JSONValue.self, forKey: .value)
+        do {
+            try self.init(path: path, op: op, value: value)
+        } catch {
+            throw DecodingError.dataCorruptedError(forKey: .path, in: container, debugDescription: error.description)
+        }
+    }
+
     public init(path: String, op: Operator, value: JSONValue? = nil) throws(QueryError) {
         do {
             _ = try JSONPath(path)
@@ -101,7 +115,7 @@ public struct PayloadPredicate: Sendable, Hashable, Codable, CustomStringConvert
     /// Parses the text form.
     public init(parsing text: String) throws(QueryError) {
         var text = Substring(text.trimmingCharacters(in: .whitespaces))
-        if text.hasPrefix("!"), !text.dropFirst().contains(where: { "=~".contains($0) }) {
+        if text.hasPrefix("!"), !text.unicodeScalars.dropFirst().contains(where: { $0 == "=" || $0 == "~" }) {
             text = text.dropFirst()
             try self.init(path: String(text), op: .absent)
             return
@@ -126,38 +140,41 @@ public struct PayloadPredicate: Sendable, Hashable, Codable, CustomStringConvert
 
     /// The first `!=`, `!~`, `==`, `=` or `~` outside brackets and quotes. (A `!` before the
     /// operator that is neither is rejected by the caller: reading `!~` as `~` on a path ending
-    /// in `!` once inverted conditions silently.)
+    /// in `!` once inverted conditions silently.) Scanned by Unicode scalar, not by character:
+    /// a value that begins with a combining mark or an emoji modifier (`$.a=🏻`) joins the `=`
+    /// into one character, which hid the operator.
     private static func findOperator(in text: Substring) -> (Range<Substring.Index>, Operator)? {
+        let scalars = text.unicodeScalars
         var depth = 0
-        var quote: Character?
-        var index = text.startIndex
-        while index < text.endIndex {
-            let character = text[index]
+        var quote: Unicode.Scalar?
+        var index = scalars.startIndex
+        while index < scalars.endIndex {
+            let scalar = scalars[index]
             if let open = quote {
-                if character == open { quote = nil }
-            } else if character == "'" || character == "\"" {
-                quote = character
-            } else if character == "[" {
+                if scalar == open { quote = nil }
+            } else if scalar == "'" || scalar == "\"" {
+                quote = scalar
+            } else if scalar == "[" {
                 depth += 1
-            } else if character == "]" {
+            } else if scalar == "]" {
                 depth -= 1
             } else if depth == 0 {
-                let next = text.index(after: index)
-                if character == "!", next < text.endIndex, text[next] == "=" {
-                    return (index..<text.index(after: next), .notEquals)
+                let next = scalars.index(after: index)
+                let following = next < scalars.endIndex ? scalars[next] : nil
+                if scalar == "!", following == "=" {
+                    return (index..<scalars.index(after: next), .notEquals)
                 }
-                if character == "!", next < text.endIndex, text[next] == "~" {
-                    return (index..<text.index(after: next), .notMatches)
+                if scalar == "!", following == "~" {
+                    return (index..<scalars.index(after: next), .notMatches)
                 }
-                if character == "=" {
-                    let end = next < text.endIndex && text[next] == "=" ? text.index(after: next) : next
-                    return (index..<end, .equals)
+                if scalar == "=" {
+                    return (index..<(following == "=" ? scalars.index(after: next) : next), .equals)
                 }
-                if character == "~" {
+                if scalar == "~" {
                     return (index..<next, .matches)
                 }
             }
-            index = text.index(after: index)
+            index = scalars.index(after: index)
         }
         return nil
     }
@@ -165,17 +182,17 @@ public struct PayloadPredicate: Sendable, Hashable, Codable, CustomStringConvert
     /// Whether `path` has a `!` outside brackets and quotes (an operator nobody means).
     private static func hasBareExclamationMark(_ path: String) -> Bool {
         var depth = 0
-        var quote: Character?
-        for character in path {
+        var quote: Unicode.Scalar?
+        for scalar in path.unicodeScalars {
             if let open = quote {
-                if character == open { quote = nil }
-            } else if character == "'" || character == "\"" {
-                quote = character
-            } else if character == "[" {
+                if scalar == open { quote = nil }
+            } else if scalar == "'" || scalar == "\"" {
+                quote = scalar
+            } else if scalar == "[" {
                 depth += 1
-            } else if character == "]" {
+            } else if scalar == "]" {
                 depth -= 1
-            } else if depth == 0, character == "!" {
+            } else if depth == 0, scalar == "!" {
                 return true
             }
         }

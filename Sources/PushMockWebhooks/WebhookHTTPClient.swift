@@ -53,8 +53,9 @@ struct WebhookHTTPClient: Sendable {
         } else {
             sslContext = nil
         }
-        let timeAmount = TimeAmount.nanoseconds(
-            Int64(timeout.components.seconds) * 1_000_000_000 + timeout.components.attoseconds / 1_000_000_000)
+        // Saturating: callers bound the timeout, but a trap here would take the gateway down.
+        let (wholeNanoseconds, overflow) = timeout.components.seconds.multipliedReportingOverflow(by: 1_000_000_000)
+        let timeAmount = TimeAmount.nanoseconds(overflow ? .max : wholeNanoseconds &+ timeout.components.attoseconds / 1_000_000_000)
         let eventLoop = group.next()
         let promise = eventLoop.makePromise(of: Answer.self)
         let serverName = target.host

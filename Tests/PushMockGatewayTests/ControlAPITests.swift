@@ -193,6 +193,55 @@ struct ControlAPITests {
         }
     }
 
+    /// schemathesis found both: a token whose count a tester set near `Int.max` took the
+    /// gateway down when `expireAfterSends` was added to it, and so did a webhook timeout of
+    /// centuries once a push fired it.
+    @Test(
+        "counts and waits at their limits are answered, never a crash",
+        arguments: [
+            ("apns/tokens", "aabbccdd00112233", #"{"token":"aabbccdd00112233","sends":9223372036854775807}"#),
+            ("fcm/tokens", "abcdefghij:klmnop", #"{"token":"abcdefghij:klmnop","sends":9223372036854775807}"#),
+            ("expo/tokens", "ExpoPushToken[abc]", #"{"token":"ExpoPushToken[abc]","sends":9223372036854775807}"#),
+        ])
+    func limits(area: String, token: String, definition: String) async throws {
+        try await withPushMock { mock in
+            #expect(try await Self.curl(mock, "POST", "/_pushmock/\(area)", body: definition).status == 201)
+            let path = "/_pushmock/\(area)/\(token.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!)"
+            let patched = try await Self.curl(mock, "PATCH", path, body: #"{"expireAfterSends":1}"#)
+            #expect(patched.status == 200, "\(patched.json as Any)")
+            #expect(patched.json?["expireAfterSends"]?.intValue == Int.max)
+            let negative = try await Self.curl(mock, "POST", "/_pushmock/\(area)", body: definition.replacingOccurrences(of: "9223372036854775807", with: "-1"))
+            #expect(negative.status == 400)
+            #expect(negative.json?["error"]?.stringValue?.contains("sends must be 0 or more") == true)
+            for (member, value) in [("timeout", "10000000000"), ("timeout", "\"2h\""), ("initialBackoff", "\"-5s\""), ("maxBackoff", "\"400d\"")] {
+                let webhook = try await Self.curl(
+                    mock, "POST", "/_pushmock/webhooks", body: #"{"url":"http://127.0.0.1:9/","\#(member)":\#(value)}"#)
+                #expect(webhook.status == 400, "\(member)=\(value): \(webhook.status)")
+                #expect(webhook.json?["error"]?.stringValue?.contains("webhook \(member)") == true, "\(webhook.json as Any)")
+            }
+            #expect(try await Self.curl(mock, "GET", "/_pushmock/health").status == 200)
+        }
+    }
+
+    /// FCM tokens carry a `:`, which clients percent-encode in a path (`%3A`), as they do an
+    /// Expo token's brackets: every route takes its path segments decoded.
+    @Test("a percent-encoded token in a path is the token")
+    func percentEncodedTokens() async throws {
+        try await withPushMock { mock in
+            #expect(try await Self.curl(mock, "POST", "/_pushmock/fcm/tokens", body: #"{"token":"abcdefghij:klmnop"}"#).status == 201)
+            for method in ["GET", "PATCH"] {
+                let answer = try await Self.curl(mock, method, "/_pushmock/fcm/tokens/abcdefghij%3Aklmnop", body: method == "PATCH" ? "{}" : nil)
+                #expect(answer.status == 200, "\(method): \(answer.json as Any)")
+                #expect(answer.json?["token"]?.stringValue == "abcdefghij:klmnop")
+            }
+            let device = try await Self.curl(mock, "GET", "/_pushmock/devices/fcm/abcdefghij%3Aklmnop")
+            #expect(device.json?["error"]?.stringValue?.contains("abcdefghij:klmnop") ?? true, "\(device.json as Any)")
+            #expect(device.status != 400)
+            #expect(try await Self.curl(mock, "DELETE", "/_pushmock/fcm/tokens/abcdefghij%3Aklmnop").status == 200)
+            #expect(try await Self.curl(mock, "GET", "/_pushmock/fcm/tokens/abcdefghij:klmnop").status == 404)
+        }
+    }
+
     @Test("unknown endpoints and methods are explained")
     func errors() async throws {
         try await withPushMock { mock in

@@ -59,6 +59,24 @@ struct PayloadPredicateTests {
         #expect(throws: QueryError.self) { try PayloadPredicate(parsing: text) }
     }
 
+    /// The operator is found by Unicode scalar: a value that begins with an emoji modifier or
+    /// a combining mark forms one character with the `=` before it.
+    @Test(
+        "an operator before a combining mark or emoji modifier is still the operator",
+        arguments: [("$[2]!=\u{1F3FB}", "\u{1F3FB}"), ("$.a=\u{301}x", "\u{301}x"), ("$.a~\u{200D}*", "\u{200D}*")])
+    func operatorBeforeCombiningMark(text: String, value: String) throws {
+        let predicate = try PayloadPredicate(parsing: text)
+        #expect(predicate.value?.stringValue == value)
+        #expect(predicate.path == (text.hasPrefix("$[2]") ? "$[2]" : "$.a"))
+    }
+
+    /// The JSON form is held to the text form's rules (schemathesis found `{"path": ""}` taken).
+    @Test("the JSON form refuses a path the text form refuses", arguments: ["", "aps.alert", "$.["])
+    func jsonFormRefusesBadPaths(path: String) {
+        let json = #"{"path":\#(JSONValue.string(path).compactString),"op":"="}"#
+        #expect(throws: DecodingError.self) { try JSONDecoder().decode(PayloadPredicate.self, from: Data(json.utf8)) }
+    }
+
     @Test("evaluation")
     func evaluation() throws {
         let body = try JSONValue(

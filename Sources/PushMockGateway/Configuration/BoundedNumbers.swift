@@ -35,4 +35,12 @@ extension Int {
         let (sum, overflow) = addingReportingOverflow(amount)
         self = overflow ? (amount > 0 ? .max : .min) : sum
     }
+
+    /// The sum, or the bound it would pass: `expireAfterSends` on a token whose count is near
+    /// `Int.max` ends it at `Int.max` instead of trapping.
+    func addingSaturating(_ amount: Int) -> Int {
+        var sum = self
+        sum.addSaturating(amount)
+        return sum
+    }
 }

@@ -149,6 +149,7 @@ public struct APNsDeviceDefinition: Codable, Sendable, Hashable {
             throw DefinitionError("token \(token): not an even-length hex string of 8 to 200 bytes")
         }
         if let bundleID { try AppleIdentifier.checkBundleID(bundleID, "token \(token): bundle ID") }
+        if let sends, sends < 0 { throw DefinitionError("token \(token): sends must be 0 or more") }
         var record = APNsDeviceRecord(
             token: APNsDeviceToken(token), bundleID: bundleID, environment: environment, acceptedSends: sends ?? 0)
         try APNsTokenPatch(state: state, at: at, expireAs: expireAs).apply(to: &record, now: now)
@@ -230,7 +231,7 @@ public struct APNsTokenPatch: Codable, Sendable, Hashable {
         }
         if let expireAfterSends {
             guard expireAfterSends >= 1 else { throw DefinitionError("token \(record.token): expireAfterSends must be at least 1") }
-            record.expireAfterSends = record.acceptedSends + expireAfterSends
+            record.expireAfterSends = record.acceptedSends.addingSaturating(expireAfterSends)
         }
         if let expireAs { record.endOfLife = expireAs }
     }

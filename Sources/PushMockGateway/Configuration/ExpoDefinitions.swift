@@ -55,6 +55,7 @@ public struct ExpoTokenDefinition: Codable, Sendable, Hashable {
         if let expireAfterSends, expireAfterSends < 1 {
             throw DefinitionError("Expo token \(token): expireAfterSends must be at least 1")
         }
+        if let sends, sends < 0 { throw DefinitionError("Expo token \(token): sends must be 0 or more") }
         return ExpoTokenRecord(
             token: ExpoTokenID(token),
             project: ExpoProjectName(project ?? Self.defaultProject),
@@ -142,7 +143,7 @@ public struct ExpoTokenPatch: Codable, Sendable, Hashable {
         }
         if let expireAfterSends {
             guard expireAfterSends >= 1 else { throw DefinitionError("Expo token \(record.token): expireAfterSends must be at least 1") }
-            record.expireAfterSends = record.acceptedSends + expireAfterSends
+            record.expireAfterSends = record.acceptedSends.addingSaturating(expireAfterSends)
         }
         if clearFailure == true { record.relayFailure = nil }
         if let failure { record.relayFailure = failure }

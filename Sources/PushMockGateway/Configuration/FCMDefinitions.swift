@@ -163,6 +163,7 @@ public struct FCMTokenDefinition: Codable, Sendable, Hashable {
         if let expireAfterSends, expireAfterSends < 1 {
             throw DefinitionError("FCM token \(token): expireAfterSends must be at least 1")
         }
+        if let sends, sends < 0 { throw DefinitionError("FCM token \(token): sends must be 0 or more") }
         return FCMTokenRecord(
             token: FCMRegistrationToken(token),
             project: project.map(FCMProjectID.init) ?? defaultProject,
@@ -268,7 +269,7 @@ public struct FCMTokenPatch: Codable, Sendable, Hashable {
         }
         if let expireAfterSends {
             guard expireAfterSends >= 1 else { throw DefinitionError("FCM token \(record.token): expireAfterSends must be at least 1") }
-            record.expireAfterSends = record.acceptedSends + expireAfterSends
+            record.expireAfterSends = record.acceptedSends.addingSaturating(expireAfterSends)
         }
     }
 }

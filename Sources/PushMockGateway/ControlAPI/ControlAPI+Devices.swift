@@ -72,7 +72,7 @@ extension ControlAPI {
     private func engagementCommand(_ request: ControlRequest, now: Timestamp) throws -> HTTPResponseMessage? {
         guard request.method == "POST" else { return nil }
         let address = try deviceAddress(request.segments[1...2])
-        let id = request.segments[4].removingPercentEncoding ?? request.segments[4]
+        let id = request.segments[4]
         let engagement: Engagement
         switch request.segments[5] {
         case "open": engagement = .opened
@@ -105,10 +105,10 @@ extension ControlAPI {
     func deviceAddress(_ parts: ArraySlice<String>) throws -> DeviceAddress {
         if parts.count == 2 {
             let service = try Self.service(parts[parts.startIndex])
-            let token = parts[parts.startIndex + 1].removingPercentEncoding ?? parts[parts.startIndex + 1]
+            let token = parts[parts.startIndex + 1]
             return DeviceAddress(service: service, token: service == .apns ? try Self.apnsToken(token).rawValue : token)
         }
-        let token = parts[parts.startIndex].removingPercentEncoding ?? parts[parts.startIndex]
+        let token = parts[parts.startIndex]
         if ExpoPushToken(token, syntax: .sdk) != nil { return DeviceAddress(service: .expo, token: token) }
         let apns = DeviceAddress(service: .apns, token: token)
         let fcm = DeviceAddress(service: .fcm, token: token)

@@ -5,8 +5,7 @@ import PushMockJSON
 /// `/_pushmock/expo/…`: Expo push tokens and their lifecycle, projects (access tokens).
 extension ControlAPI {
     func expoRoutes(_ request: ControlRequest) throws -> HTTPResponseMessage? {
-        // Tokens carry brackets and project names a slash: clients percent-encode them.
-        let segments = request.segments.map { $0.removingPercentEncoding ?? $0 }
+        let segments = request.segments
         let body = request.body
         let registry = state.expoTokens
         switch request.method {

@@ -36,7 +36,7 @@ extension ControlAPI {
             return Self.json(status: 200, ["removed": JSONValue(users.removeAll())])
         }
         guard request.segments.count >= 2 else { return nil }
-        let id = request.segments[1].removingPercentEncoding ?? request.segments[1]
+        let id = request.segments[1]
         if request.segments.count == 2 {
             switch request.method {
             case "GET":

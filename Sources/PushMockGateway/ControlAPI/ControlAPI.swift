@@ -101,7 +101,9 @@ package struct ControlAPI: Sendable {
             return .now(.respond(Self.json(status: 413, ["error": JSONValue("the request body exceeds \(request.body.count) bytes")])))
         }
         let path = request.pathWithoutQuery.dropFirst(EndpointID.controlPrefix.count)
-        let segments = path.split(separator: "/", omittingEmptySubsequences: true).map(String.init)
+        // Split, then decode: tokens carry `:` and brackets, Expo project names a slash, and
+        // clients percent-encode them (`%3A`, `%5B`, `%2F`) in a path segment.
+        let segments = path.split(separator: "/", omittingEmptySubsequences: true).map { String($0).removingPercentEncoding ?? String($0) }
         let items = Self.parseQueryItems(request.query)
         let control = ControlRequest(method: request.method, segments: segments, queryItems: items, body: request.body)
         do {

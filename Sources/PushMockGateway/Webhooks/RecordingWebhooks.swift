@@ -40,6 +40,11 @@ package final class RecordingWebhooks: Sendable {
 
     // MARK: Configuration
 
+    /// The longest wait for one receiver's answer.
+    static let longestTimeout = Duration.seconds(3600)
+    /// The longest wait between two attempts.
+    static let longestBackoff = Duration.seconds(86_400)
+
     /// Adds a webhook; returns its id.
     @discardableResult
     package func add(_ definition: WebhookDefinition) throws -> String {
@@ -56,10 +61,18 @@ package final class RecordingWebhooks: Sendable {
             guard (1...20).contains(attempts) else { throw DefinitionError("webhook maxAttempts must be 1…20, not \(attempts)") }
             retry.maximumAttempts = attempts
         }
+        // Bounded so that a wait is a wait: nanosecond arithmetic on a duration of centuries
+        // traps, and no receiver is waited on for longer than an hour.
+        for (name, wait) in [("initialBackoff", definition.initialBackoff), ("maxBackoff", definition.maxBackoff)] {
+            guard let wait = wait?.duration else { continue }
+            guard wait >= .zero, wait <= Self.longestBackoff else { throw DefinitionError("webhook \(name) must be 0s to 1d, not \(DurationText.format(wait))") }
+        }
         if let wait = definition.initialBackoff?.duration { retry.initialBackoff = wait }
         if let wait = definition.maxBackoff?.duration { retry.maximumBackoff = wait }
         let timeout = definition.timeout?.duration ?? .seconds(5)
-        guard timeout > .zero else { throw DefinitionError("webhook timeout must be positive") }
+        guard timeout > .zero, timeout <= Self.longestTimeout else {
+            throw DefinitionError("webhook timeout must be more than 0s and at most 1h, not \(DurationText.format(timeout))")
+        }
         do {
             try dispatcher.add(
                 WebhookSubscription(
