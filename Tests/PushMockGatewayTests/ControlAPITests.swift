@@ -180,7 +180,10 @@ struct ControlAPITests {
     func arrayElementProblem() async throws {
         try await withPushMock { mock in
             for (path, body, reason) in [
-                ("/_pushmock/apns/tokens", #"[{"token":"aabbccdd00112233"},{"token":"aabbccdd00112244","environment":""}]"#, "[1].environment"),
+                (
+                    "/_pushmock/apns/tokens", #"[{"token":"aabbccdd00112233"},{"token":"aabbccdd00112244","environment":""}]"#,
+                    "[1].environment"
+                ),
                 ("/_pushmock/fcm/tokens", #"[{"token":"abc:APA91b-sample"},{"token":7}]"#, "[1].token"),
                 ("/_pushmock/expo/tokens", #"[{"token":"ExponentPushToken[a]","platform":"web"}]"#, "[0].platform"),
             ] {
@@ -210,10 +213,13 @@ struct ControlAPITests {
             let patched = try await Self.curl(mock, "PATCH", path, body: #"{"expireAfterSends":1}"#)
             #expect(patched.status == 200, "\(patched.json as Any)")
             #expect(patched.json?["expireAfterSends"]?.intValue == Int.max)
-            let negative = try await Self.curl(mock, "POST", "/_pushmock/\(area)", body: definition.replacingOccurrences(of: "9223372036854775807", with: "-1"))
+            let negative = try await Self.curl(
+                mock, "POST", "/_pushmock/\(area)", body: definition.replacingOccurrences(of: "9223372036854775807", with: "-1"))
             #expect(negative.status == 400)
             #expect(negative.json?["error"]?.stringValue?.contains("sends must be 0 or more") == true)
-            for (member, value) in [("timeout", "10000000000"), ("timeout", "\"2h\""), ("initialBackoff", "\"-5s\""), ("maxBackoff", "\"400d\"")] {
+            for (member, value) in [
+                ("timeout", "10000000000"), ("timeout", "\"2h\""), ("initialBackoff", "\"-5s\""), ("maxBackoff", "\"400d\""),
+            ] {
                 let webhook = try await Self.curl(
                     mock, "POST", "/_pushmock/webhooks", body: #"{"url":"http://127.0.0.1:9/","\#(member)":\#(value)}"#)
                 #expect(webhook.status == 400, "\(member)=\(value): \(webhook.status)")
@@ -230,7 +236,8 @@ struct ControlAPITests {
         try await withPushMock { mock in
             #expect(try await Self.curl(mock, "POST", "/_pushmock/fcm/tokens", body: #"{"token":"abcdefghij:klmnop"}"#).status == 201)
             for method in ["GET", "PATCH"] {
-                let answer = try await Self.curl(mock, method, "/_pushmock/fcm/tokens/abcdefghij%3Aklmnop", body: method == "PATCH" ? "{}" : nil)
+                let answer = try await Self.curl(
+                    mock, method, "/_pushmock/fcm/tokens/abcdefghij%3Aklmnop", body: method == "PATCH" ? "{}" : nil)
                 #expect(answer.status == 200, "\(method): \(answer.json as Any)")
                 #expect(answer.json?["token"]?.stringValue == "abcdefghij:klmnop")
             }

@@ -111,7 +111,9 @@ package struct ControlAPI: Sendable {
             // parameters or body: the method is what is wrong, not the token in the path.
             if let allowed = ControlRouteTable.allowedMethods(for: segments), !allowed.contains(request.method) {
                 throw ControlAPIError(
-                    405, "\(request.method) is not supported on /_pushmock/\(segments.joined(separator: "/")); \(allowed.joined(separator: ", "))")
+                    405,
+                    "\(request.method) is not supported on /_pushmock/\(segments.joined(separator: "/")); \(allowed.joined(separator: ", "))"
+                )
             }
             if let area = segments.first, let installed = extensions[area] {
                 switch try installed.handle(control, context: context) {

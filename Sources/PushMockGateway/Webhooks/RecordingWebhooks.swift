@@ -65,7 +65,9 @@ package final class RecordingWebhooks: Sendable {
         // traps, and no receiver is waited on for longer than an hour.
         for (name, wait) in [("initialBackoff", definition.initialBackoff), ("maxBackoff", definition.maxBackoff)] {
             guard let wait = wait?.duration else { continue }
-            guard wait >= .zero, wait <= Self.longestBackoff else { throw DefinitionError("webhook \(name) must be 0s to 1d, not \(DurationText.format(wait))") }
+            guard wait >= .zero, wait <= Self.longestBackoff else {
+                throw DefinitionError("webhook \(name) must be 0s to 1d, not \(DurationText.format(wait))")
+            }
         }
         if let wait = definition.initialBackoff?.duration { retry.initialBackoff = wait }
         if let wait = definition.maxBackoff?.duration { retry.maximumBackoff = wait }
