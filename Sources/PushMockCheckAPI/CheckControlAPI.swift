@@ -24,8 +24,11 @@ package struct CheckControlAPI: ControlAPIExtension {
     package var areas: Set<String> { ["expectations", "checks", "contracts", "report"] }
 
     package func handle(_ request: ControlRequest, context: ControlAPIContext) throws -> ControlAPIReply {
+        // Checks and reports read up to the whole store (a schedule plays up to a million
+        // steps): computed off the event loop, so the loop's other connections and streams
+        // keep being served meanwhile.
         if request.segments.first == "report" {
-            return .now(try report(request, context: context))
+            return .later { try report(request, context: context) }
         }
         if request.segments.first == "expectations" {
             return try expectations(request, context: context)
@@ -33,7 +36,7 @@ package struct CheckControlAPI: ControlAPIExtension {
         if request.segments.first == "contracts" {
             return .now(try installedContracts(request, context: context))
         }
-        return .now(try check(request, context: context))
+        return .later { try check(request, context: context) }
     }
 
     /// `/_pushmock/contracts`: the payload contracts checked at intake. `PUT` (or `POST`) a

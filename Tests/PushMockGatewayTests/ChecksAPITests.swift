@@ -22,6 +22,65 @@ private func linked(_ title: String, _ link: String?, extra: String = "") -> Str
 
 @Suite("Checks over the REST API")
 struct ChecksAPITests {
+    /// A check reads up to the whole store and a schedule plays up to a million steps: both
+    /// are computed off the event loop. On the wire: a health request sent once the gateway
+    /// has read a long schedule request on the same HTTP/2 connection is answered first (it
+    /// waited for the schedule while the schedule ran on the loop).
+    @Test("a long check does not hold up the other streams of its connection")
+    func longCheckOffTheEventLoop() async throws {
+        let script = #"""
+            import json, socket, sys
+            import h2.config, h2.connection, h2.events
+            host, port, body = sys.argv[1], int(sys.argv[2]), sys.argv[3].encode()
+            sock = socket.create_connection((host, port), timeout=300)
+            conn = h2.connection.H2Connection(config=h2.config.H2Configuration(client_side=True, header_encoding="utf-8"))
+            conn.initiate_connection()
+            conn.send_headers(1, [(":method", "POST"), (":scheme", "http"), (":authority", host),
+                                  (":path", "/_pushmock/checks/schedule"), ("content-type", "application/json"),
+                                  ("content-length", str(len(body)))])
+            conn.send_data(1, body, end_stream=True)
+            # The PING's ACK says the gateway has read the schedule request; the health request
+            # then comes in a read cycle of its own.
+            conn.ping(b"schedule")
+            sock.sendall(conn.data_to_send())
+            order, ended, acknowledged = [], set(), False
+            def receive():
+                data = sock.recv(65536)
+                if not data:
+                    raise SystemExit("the server closed the connection")
+                global acknowledged
+                for event in conn.receive_data(data):
+                    if isinstance(event, h2.events.PingAckReceived):
+                        acknowledged = True
+                    if isinstance(event, h2.events.ResponseReceived):
+                        order.append([event.stream_id, dict(event.headers)[":status"]])
+                    if isinstance(event, h2.events.StreamEnded):
+                        ended.add(event.stream_id)
+                sock.sendall(conn.data_to_send())
+            while not acknowledged:
+                receive()
+            conn.send_headers(3, [(":method", "GET"), (":scheme", "http"), (":authority", host), (":path", "/_pushmock/health")],
+                              end_stream=True)
+            sock.sendall(conn.data_to_send())
+            while len(ended) < 2:
+                receive()
+            print(json.dumps(order))
+            """#
+        // A background check every second over three days, waiting forever for Wi-Fi.
+        let body = #"""
+            {"user": "ada", "from": 0, "until": "1970-01-04T00:00:00Z", "checkEvery": "1s",
+             "users": {"users": [{"id": "ada"}], "events": [{"user": "ada", "name": "app_entered_background", "time": "1970-01-01T00:00:01Z", "sequence": 1}]},
+             "config": {"notifications": {"r": {"title": "x",
+               "deliveryTime": {"eventName": "app_entered_background", "eventOffsetSeconds": 1, "eventInstance": "latest"},
+               "idealDeliveryConditions": {"condition": "has_wifi", "maxWaitTimeSeconds": -1}}}}}
+            """#
+        try await withPushMock { mock in
+            let result = try await run(venvPython, ["-c", script, "127.0.0.1", String(mock.cleartextPort), body])
+            try #require(result.status == 0, "\(result.output)\(result.error)")
+            #expect(result.output.trimmingCharacters(in: .whitespacesAndNewlines) == #"[[3, "200"], [1, "200"]]"#)
+        }
+    }
+
     @Test("POST /checks/links: 417 with the problems, 200 when the query leaves only good links; text and JUnit")
     func links() async throws {
         // The example files live under Examples/, outside the default checks directory.
