@@ -58,6 +58,15 @@ struct JSONSchemaReferenceTests {
         #expect(error.description.contains("https://example.com/common.json, which is not loaded"), "\(error)")
     }
 
+    /// Findings are keyed by the contract's name; two contracts of one name, or one without a
+    /// name (`""`, which schemathesis found accepted), would make them ambiguous.
+    @Test("a contract's name is neither empty nor taken", arguments: [("", "cannot be empty"), ("a", "another contract is named")])
+    func contractNames(second: String, problem: String) throws {
+        let text = #"{"version": 1, "contracts": [{"name": "a", "schema": {}}, {"name": "\#(second)", "schema": {}}]}"#
+        let error = try #require(throws: ContractError.self) { try ContractFile(parsing: text) }
+        #expect(error.description.contains(problem), "\(error)")
+    }
+
     @Test("a contract refers to a schema file beside it by its file name")
     func relativeFileReference() throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("pushmock-contracts-\(UUID().uuidString)")

@@ -128,6 +128,8 @@ public struct ContractFile: Sendable, Hashable, DefinitionDocument {
                 let object = try DefinitionObject(
                     entry.value, at: entry.location, allowed: ["name", "description", "types", "match", "target", "schema"])
                 let name = try object.string("name") ?? entry.location
+                // Findings are keyed by the name (`contract.<name>.<keyword>`): an empty one names nothing.
+                guard !name.isEmpty else { throw DefinitionProblem(object.place("name"), "a contract's name cannot be empty") }
                 guard names.insert(name).inserted else {
                     throw DefinitionProblem(object.place("name"), "another contract is named \"\(name)\"")
                 }
