@@ -25,10 +25,10 @@ package struct CheckControlAPI: ControlAPIExtension {
 
     package func handle(_ request: ControlRequest, context: ControlAPIContext) throws -> ControlAPIReply {
         // Checks and reports read up to the whole store (a schedule plays up to a million
-        // steps): computed off the event loop, so the loop's other connections and streams
-        // keep being served meanwhile.
+        // steps): computed on the blocking-work pool, so the event loop's other connections
+        // and streams, and the cooperative pool's timers, keep going meanwhile.
         if request.segments.first == "report" {
-            return .later { try report(request, context: context) }
+            return .later { try await context.runBlocking { try report(request, context: context) } }
         }
         if request.segments.first == "expectations" {
             return try expectations(request, context: context)
@@ -36,7 +36,7 @@ package struct CheckControlAPI: ControlAPIExtension {
         if request.segments.first == "contracts" {
             return .now(try installedContracts(request, context: context))
         }
-        return .later { try check(request, context: context) }
+        return .later { try await context.runBlocking { try check(request, context: context) } }
     }
 
     /// `/_pushmock/contracts`: the payload contracts checked at intake. `PUT` (or `POST`) a

@@ -1,3 +1,4 @@
+import NIOPosix
 package import PushMockCore
 
 /// Endpoints another target adds to the control API. The gateway knows only queries over
@@ -28,6 +29,13 @@ package struct ControlAPIContext: Sendable {
     package init(state: GatewayState, files: ControlFileAccess) {
         self.state = state
         self.files = files
+    }
+
+    /// Runs CPU-heavy work (a check over the whole store, a schedule of a million steps) on
+    /// NIO's thread pool for blocking work: neither an event loop nor a thread of Swift's
+    /// cooperative pool, which the long polls' timers and the webhooks need, waits for it.
+    package func runBlocking<Result: Sendable>(_ work: @escaping @Sendable () throws -> Result) async throws -> Result {
+        try await NIOThreadPool.singleton.runIfActive(work)
     }
 }
 
