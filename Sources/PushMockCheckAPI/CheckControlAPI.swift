@@ -126,7 +126,7 @@ package struct CheckControlAPI: ControlAPIExtension {
             let body = try CheckRequestBody(request, definition: "policy", allowed: ["users"])
             let policy = try Self.definition(PolicyFile.self, body, member: "policyFile", label: "policy", context: context)
             // The gateway's users unless the body brings its own (`users`, the GET /_pushmock/users form).
-            let users = try body.decode(UserDirectory.self, member: "users") ?? context.state.users.snapshot()
+            let users = try Self.users(body, context: context)
             let report = PolicyChecker(policy: policy, users: users).check(recordings.records(matching: body.query))
             return try Self.checkResponse(
                 CheckOutcome(report), format: body.format, junit: { JUnitReport.testCases(report, policy: policy) }, text: report.text)
@@ -181,7 +181,7 @@ package struct CheckControlAPI: ControlAPIExtension {
             }
             options.backgroundCheckInterval = interval
         }
-        let users = try body.decode(UserDirectory.self, member: "users") ?? context.state.users.snapshot()
+        let users = try Self.users(body, context: context)
         guard let user = users.users.first(where: { $0.id == userID }) else {
             throw ControlAPIError(404, "no user \"\(userID)\"; add it with POST /_pushmock/users")
         }
@@ -218,6 +218,18 @@ package struct CheckControlAPI: ControlAPIExtension {
         _ type: Document.Type, _ body: CheckRequestBody, member: String, label: String, context: ControlAPIContext
     ) throws -> Document {
         try definition(type, inline: body.definition, file: body.definitionFile, member: member, label: label, context: context)
+    }
+
+    /// The body's `users` (the `GET /_pushmock/users` form), held to what `POST
+    /// /_pushmock/users` holds each user to; the gateway's users when the body has none.
+    static func users(_ body: CheckRequestBody, context: ControlAPIContext) throws -> UserDirectory {
+        guard let users = try body.decode(UserDirectory.self, member: "users") else { return context.state.users.snapshot() }
+        do {
+            try UserDefinitionCheck.check(users)
+        } catch {
+            throw ControlAPIError(400, "users: \(error)")
+        }
+        return users
     }
 
     /// 200 when every expectation passed, 417 Expectation Failed otherwise (so `curl --fail`

@@ -95,6 +95,17 @@ struct UserCommandTests {
             ServeProcess.binary, ["check", "policy", "--policy", directory + "/policy.json", "--journal", directory + "/journal.jsonl"],
             directory: directory)
         #expect(!bare.output.contains("opted-out"), "\(bare.output)")
+        // A users file is held to `user add`'s rules: an unknown zone is not judged against.
+        try #"{"users":[{"id":"carl","timeZone":"Nowhere/Atlantis","tokens":["ab"]}]}"#.write(
+            toFile: directory + "/bad-users.json", atomically: true, encoding: .utf8)
+        let badUsers = try await run(
+            ServeProcess.binary,
+            [
+                "check", "policy", "--policy", directory + "/policy.json", "--journal", directory + "/journal.jsonl", "--users",
+                directory + "/bad-users.json",
+            ], directory: directory)
+        #expect(badUsers.status != 0 && badUsers.status != 1, "\(badUsers.output)\(badUsers.error)")
+        #expect(badUsers.error.contains(#"users[0] ("carl"): "Nowhere/Atlantis" is not a time zone"#), "\(badUsers.error)")
 
         let contracts = try await pushmock(["check", "contracts", "--contracts", directory + "/contracts.json"])
         #expect(contracts.status == 1, "\(contracts.output)\(contracts.error)")

@@ -203,6 +203,41 @@ struct ChecksAPITests {
         }
     }
 
+    /// A check's own `users` skipped what `POST /users` checks: an empty token or an unknown
+    /// zone was judged against (schemathesis found `"tokens": [""]` accepted), and an event's
+    /// `time` beyond year 9999 was ignored beside `timeMilliseconds`.
+    @Test(
+        "a check's own users and events are held to POST /users' rules",
+        arguments: [
+            (
+                "checks/policy", #"{"policy":{"version":1},"users":{"users":[{"id":"u1","tokens":[""]}]}}"#,
+                #"users: users[0] ("u1"): a token cannot be empty"#
+            ),
+            (
+                "checks/policy", #"{"policy":{"version":1},"users":{"users":[{"id":"u1"},{"id":"u2","timeZone":"Mars/Olympus"}]}}"#,
+                #"users: users[1] ("u2"): "Mars/Olympus" is not a time zone (use an IANA identifier such as Europe/Oslo, or an offset such as +02:00)"#
+            ),
+            (
+                "checks/policy",
+                #"{"policy":{"version":1},"users":{"users":[],"events":[{"user":"u1","name":"a","time":253402300800000,"timeMilliseconds":0}]}}"#,
+                ".events[0].time: a time must be between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z"
+            ),
+            (
+                "checks/schedule",
+                #"{"config":{"notifications":{}},"user":"u1","from":0,"users":{"users":[{"id":"u1","timeZone":"+25:00:00"}]}}"#,
+                #"users: users[0] ("u1"): "+25:00:00" is not a time zone (use an IANA identifier such as Europe/Oslo, or an offset such as +02:00)"#
+            ),
+        ])
+    func checkUsersValidated(path: String, body: String, error: String) async throws {
+        try await withPushMock { mock in
+            let control = try mock.controlClient()
+            let answer = try await control.request("POST", path, json: Array(body.utf8))
+            #expect(answer.status == 400, "\(answer.text)")
+            #expect(try answer.decode([String: String].self)["error"]?.hasSuffix(error) == true, "\(answer.text)")
+            await control.close()
+        }
+    }
+
     @Test("POST /expectations with a deep-link requirement; the near miss shows the resolved link")
     func expectationWithDeepLink() async throws {
         // The example files live under Examples/, outside the default checks directory.

@@ -241,11 +241,73 @@ struct ControlAPITests {
                 #expect(answer.status == 200, "\(method): \(answer.json as Any)")
                 #expect(answer.json?["token"]?.stringValue == "abcdefghij:klmnop")
             }
-            let device = try await Self.curl(mock, "GET", "/_pushmock/devices/fcm/abcdefghij%3Aklmnop")
-            #expect(device.json?["error"]?.stringValue?.contains("abcdefghij:klmnop") ?? true, "\(device.json as Any)")
-            #expect(device.status != 400)
+            let missing = try await Self.curl(mock, "GET", "/_pushmock/devices/fcm/abcdefghij%3Aklmnop")
+            #expect(missing.status == 404, "\(missing.json as Any)")
+            #expect(missing.json?["error"]?.stringValue?.hasPrefix("no simulated device fcm/abcdefghij:klmnop:") == true)
+            for method in ["PATCH", "GET"] {
+                let device = try await Self.curl(
+                    mock, method, "/_pushmock/devices/fcm/abcdefghij%3Aklmnop", body: method == "PATCH" ? #"{"connectivity":"idle"}"# : nil)
+                #expect(device.status == 200, "\(method): \(device.json as Any)")
+                #expect(device.json?["token"]?.stringValue == "abcdefghij:klmnop")
+                #expect(device.json?["connectivity"]?.stringValue == "idle")
+            }
             #expect(try await Self.curl(mock, "DELETE", "/_pushmock/fcm/tokens/abcdefghij%3Aklmnop").status == 200)
             #expect(try await Self.curl(mock, "GET", "/_pushmock/fcm/tokens/abcdefghij:klmnop").status == 404)
+        }
+    }
+
+    /// A device is addressed by its service's token, checked as that service's endpoint checks
+    /// it: no device can exist for a token the service refuses, so such a path is a mistake
+    /// (schemathesis found `POST /devices/expo/true` creating an Expo device named `true`).
+    @Test(
+        "a device path's token is checked as its service checks tokens",
+        arguments: [
+            ("apns", "ExponentPushToken%5Babc%5D", "ExponentPushToken[abc] is not an APNs device token (an even-length hex string)"),
+            ("fcm", "true", "true is not a well-formed FCM registration token"),
+            ("expo", "true", "Expo token true: not an Expo push token (ExponentPushToken[…] or ExpoPushToken[…])"),
+            (
+                "expo", "00fc13adff785122b4ad28809a3420982341241421348097878e577c991de8f0",
+                "Expo token 00fc13adff785122b4ad28809a3420982341241421348097878e577c991de8f0: not an Expo push token (ExponentPushToken[…] or ExpoPushToken[…])"
+            ),
+        ])
+    func deviceTokensChecked(service: String, token: String, error: String) async throws {
+        try await withPushMock { mock in
+            for (method, suffix, body) in [
+                ("POST", "", #"{"connectivity":"online"}"#), ("PATCH", "", #"{"permission":"denied"}"#), ("GET", "", nil),
+                ("DELETE", "", nil), ("POST", "/notifications/n1/open", "{}"),
+            ] {
+                let answer = try await Self.curl(mock, method, "/_pushmock/devices/\(service)/\(token)\(suffix)", body: body)
+                #expect(answer.status == 400, "\(method) \(suffix): \(answer.json as Any)")
+                #expect(answer.json?["error"]?.stringValue == error, "\(method) \(suffix)")
+            }
+            let devices = try await Self.curl(mock, "GET", "/_pushmock/devices")
+            #expect(devices.json?["devices"]?.arrayValue?.isEmpty == true, "\(devices.json as Any)")
+            let valid = try await Self.curl(
+                mock, "POST", "/_pushmock/devices/expo/ExponentPushToken%5BxxxxxxxxxxxxxxxxxxxxxX%5D", body: #"{"connectivity":"offline"}"#)
+            #expect(valid.status == 200, "\(valid.json as Any)")
+            #expect(valid.json?["token"]?.stringValue == "ExponentPushToken[xxxxxxxxxxxxxxxxxxxxxX]")
+        }
+    }
+
+    /// A preset parameter the preset does not read was ignored without a word: `{"fraction":
+    /// 0.5}` on `outage` made a whole outage.
+    @Test("a preset parameter the preset does not take, or no preset takes, is 400")
+    func presetParameters() async throws {
+        try await withPushMock { mock in
+            let ignored = try await Self.curl(mock, "POST", "/_pushmock/faults/presets/outage", body: #"{"fraction":0.5}"#)
+            #expect(ignored.status == 400)
+            #expect(
+                ignored.json?["error"]?.stringValue
+                    == "preset outage: outage does not take fraction; it takes forSeconds, platform, retryAfter, startsInSeconds")
+            let misspelt = try await Self.curl(mock, "POST", "/_pushmock/faults/presets/outage", body: #"{"forSecond":60}"#)
+            #expect(misspelt.status == 400)
+            #expect(
+                misspelt.json?["error"]?.stringValue?.hasPrefix("no preset takes forSecond; the parameters are count, forSeconds,") == true)
+            #expect(try await Self.curl(mock, "GET", "/_pushmock/faults").json?.arrayValue?.isEmpty == true)
+            let taken = try await Self.curl(
+                mock, "POST", "/_pushmock/faults/presets/device-token-expiry", body: #"{"fraction":0.5,"platform":"fcm"}"#)
+            #expect(taken.status == 201, "\(taken.json as Any)")
+            #expect(taken.json?.arrayValue?.first?["match"]?["tokenFraction"]?.doubleValue == 0.5)
         }
     }
 

@@ -357,6 +357,59 @@ struct FaultEngineTests {
         #expect(platformOnly.map(\.action.kind) == [.fcmError])
     }
 
+    /// Every parameter a preset lists changes the rules it makes (the list is true); every
+    /// other one is refused, naming the parameter (it would have been ignored without a word).
+    @Test("a preset takes the parameters it lists and refuses the others", arguments: FaultPreset.allCases)
+    func presetParameters(preset: FaultPreset) throws {
+        func encoded(_ rules: [FaultRule]) throws -> String {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = .sortedKeys
+            return String(decoding: try encoder.encode(rules), as: UTF8.self)
+        }
+        let plain = try encoded(preset.rules())
+        for name in FaultPreset.Parameters.CodingKeys.allCases {
+            var parameters = FaultPreset.Parameters()
+            switch name {
+            case .count: parameters.count = 2
+            case .forSeconds: parameters.forSeconds = 10
+            case .startsInSeconds: parameters.startsInSeconds = 5
+            case .limit: parameters.limit = 7
+            case .perSeconds: parameters.perSeconds = 2
+            case .platform: parameters.platform = .apns
+            case .retryAfter: parameters.retryAfter = 5
+            case .probability: parameters.probability = 0.5
+            case .seed: parameters.seed = 7
+            case .meanMs: parameters.meanMs = 10
+            case .stddevMs: parameters.stddevMs = 1
+            case .token: parameters.token = "00*"
+            case .fraction: parameters.fraction = 0.5
+            }
+            if preset.parameters.contains(name) {
+                let rules = try preset.rules(parameters)
+                #expect(try encoded(rules) != plain, "\(preset.rawValue) lists \(name.rawValue) but ignores it")
+            } else {
+                #expect {
+                    try preset.rules(parameters)
+                } throws: { error in
+                    "\(error)".hasPrefix("\(preset.rawValue) does not take \(name.rawValue); it takes ")
+                }
+            }
+        }
+    }
+
+    @Test("preset parameters: an unknown member is refused; the config file's `preset` is the name")
+    func presetParameterNames() throws {
+        #expect(throws: DecodingError.self) {
+            try JSONDecoder().decode(FaultPreset.Parameters.self, from: Data(#"{"forSecond": 60}"#.utf8))
+        }
+        let use = try JSONDecoder().decode(FaultPresetUse.self, from: Data(#"{"preset": "outage", "forSeconds": 60}"#.utf8))
+        #expect(use.preset == .outage)
+        #expect(use.parameters.forSeconds == 60)
+        #expect(throws: DecodingError.self) {
+            try JSONDecoder().decode(FaultPresetUse.self, from: Data(#"{"preset": "outage", "duration": 60}"#.utf8))
+        }
+    }
+
     @Test(
         "the service presets answer on APNs, FCM and Expo unless narrowed to one",
         arguments: [FaultPreset.outage, .throttling, .deviceTokenExpiry])

@@ -7,11 +7,16 @@ extension DecodingError {
         func path(_ context: DecodingError.Context) -> String {
             context.codingPath.map { $0.intValue.map { "[\($0)]" } ?? ".\($0.stringValue)" }.joined()
         }
+        // At the top of the document there is no place to name.
+        func placed(_ context: DecodingError.Context, _ message: String) -> String {
+            let place = path(context)
+            return place.isEmpty ? message : "\(place): \(message)"
+        }
         switch self {
         case .typeMismatch(_, let context), .valueNotFound(_, let context), .dataCorrupted(let context):
-            return "\(path(context)): \(context.debugDescription)"
+            return placed(context, context.debugDescription)
         case .keyNotFound(let key, let context):
-            return "\(path(context)): missing \"\(key.stringValue)\""
+            return placed(context, "missing \"\(key.stringValue)\"")
         @unknown default:
             return "\(self)"
         }

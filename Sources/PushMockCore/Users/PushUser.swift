@@ -245,10 +245,23 @@ public struct AppEvent: Sendable, Hashable, Codable, CustomStringConvertible {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         user = try container.decode(String.self, forKey: .user)
         name = try container.decode(String.self, forKey: .name)
-        if let milliseconds = try container.decodeIfPresent(Int64.self, forKey: .timeMilliseconds) {
+        // An export carries both; either alone is enough. Both are read, so neither is ignored:
+        // each must be a time the gateway can hold, and together they must agree.
+        let time = try container.decodeIfPresent(FlexibleTimestamp.self, forKey: .time)?.timestamp.millisecondsSince1970
+        if let milliseconds = try container.decodeIfPresent(FlexibleTimestamp.self, forKey: .timeMilliseconds)?.timestamp
+            .millisecondsSince1970
+        {
+            if let time, time != milliseconds {
+                throw DecodingError.dataCorruptedError(
+                    forKey: .timeMilliseconds, in: container,
+                    debugDescription: "\(milliseconds) is not the event's time \(Timestamp(millisecondsSince1970: time))")
+            }
             timeMilliseconds = milliseconds
+        } else if let time {
+            timeMilliseconds = time
         } else {
-            timeMilliseconds = try container.decode(FlexibleTimestamp.self, forKey: .time).timestamp.millisecondsSince1970
+            throw DecodingError.keyNotFound(
+                CodingKeys.time, .init(codingPath: container.codingPath, debugDescription: "an event needs its time (or timeMilliseconds)"))
         }
         sequence = try container.decodeIfPresent(UInt64.self, forKey: .sequence) ?? 0
         properties = try container.decodeIfPresent([String: String].self, forKey: .properties)

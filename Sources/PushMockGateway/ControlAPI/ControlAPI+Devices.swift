@@ -106,7 +106,13 @@ extension ControlAPI {
         if parts.count == 2 {
             let service = try Self.service(parts[parts.startIndex])
             let token = parts[parts.startIndex + 1]
-            return DeviceAddress(service: service, token: service == .apns ? try Self.apnsToken(token).rawValue : token)
+            // Checked as the service's own endpoint checks it, so no device can exist for a
+            // token this refuses (FCM's lenient rule admits whatever its strict one does).
+            let checked =
+                if service == .apns { try Self.apnsToken(token).rawValue } else if service == .fcm {
+                    try Self.fcmToken(token).rawValue
+                } else { try ExpoTokenDefinition.checkToken(token).rawValue }
+            return DeviceAddress(service: service, token: checked)
         }
         let token = parts[parts.startIndex]
         if ExpoPushToken(token, syntax: .sdk) != nil { return DeviceAddress(service: .expo, token: token) }

@@ -148,6 +148,18 @@ package enum UserDefinitionCheck {
         if user.tokens.contains(where: \.isEmpty) { throw UserDefinitionError("a token cannot be empty") }
     }
 
+    /// Every user of a directory given in place of the gateway's (a check's `users`, a users
+    /// file), held to what `POST /_pushmock/users` holds each user to.
+    package static func check(_ directory: UserDirectory) throws(UserDefinitionError) {
+        for (index, user) in directory.users.enumerated() {
+            do {
+                try check(user)
+            } catch {
+                throw UserDefinitionError("users[\(index)] (\"\(user.id)\"): \(error)")
+            }
+        }
+    }
+
     /// An IANA identifier Foundation knows, or a `+HH:MM`/`-HHMM`/`+H` offset.
     package static func isTimeZone(_ text: String) -> Bool {
         if let sign = text.first, sign == "+" || sign == "-" {

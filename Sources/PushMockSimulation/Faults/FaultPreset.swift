@@ -5,14 +5,15 @@ public import PushMockCore
 ///
 /// Every preset also takes `startsInSeconds` (default 0): "APNs is down for 2 minutes, then
 /// throttles" is `outage` with `forSeconds: 120` plus `throttling` with `startsInSeconds: 120`.
+/// A parameter the preset does not take is refused (``parameters`` lists them).
 ///
 /// | preset | parameters (defaults) | rules |
 /// |---|---|---|
 /// | `provider-token-expiry` | `count` (all), `forSeconds` | APNs 403 `ExpiredProviderToken` on token-authenticated requests |
-/// | `device-token-expiry` | `token` (glob, all), `fraction` (1), `platform` (all three) | APNs 410 `Unregistered` (timestamp now), FCM 404 `UNREGISTERED`, Expo `DeviceNotRegistered` tickets, for the matching tokens — a stable share of them with `fraction` |
+/// | `device-token-expiry` | `token` (glob, all), `fraction` (1), `platform` (all three), `count`, `forSeconds` | APNs 410 `Unregistered` (timestamp now), FCM 404 `UNREGISTERED`, Expo `DeviceNotRegistered` tickets, for the matching tokens — a stable share of them with `fraction` |
 /// | `throttling` | `limit` (3), `perSeconds` (1), `platform` (all three), `retryAfter` (FCM: 60) | APNs 429 `TooManyRequests`, FCM 429 `QUOTA_EXCEEDED`, Expo `MessageRateExceeded` tickets, beyond the rate per token |
 /// | `outage` | `forSeconds` (120), `platform` (all three), `retryAfter` (FCM: 30) | APNs 503 `ServiceUnavailable`, FCM 503 `UNAVAILABLE`, Expo 500 `INTERNAL_SERVER_ERROR` (sends and receipts), for the window |
-/// | `shutdown` | `count` (1) | GOAWAY `{"reason":"Shutdown"}` then close |
+/// | `shutdown` | `count` (1), `platform` (any) | GOAWAY `{"reason":"Shutdown"}` then close |
 /// | `flaky-network` | `probability` (0.1), `seed` (1), `platform` (any) | random RST_STREAM |
 /// | `slow-network` | `meanMs` (200), `stddevMs` (50), `platform` (any) | normal answers after a normally distributed delay |
 ///
@@ -52,6 +53,70 @@ public enum FaultPreset: String, Sendable, CaseIterable, Codable {
         public var fraction: Double?
 
         public init() {}
+
+        public enum CodingKeys: String, CodingKey, CaseIterable, Sendable {
+            case count, forSeconds, startsInSeconds, limit, perSeconds, platform, retryAfter, probability, seed, meanMs, stddevMs,
+                token, fraction
+        }
+
+        /// A member no preset takes is refused (a misspelt `forSecond` would otherwise leave
+        /// the default in force without a word). `preset` is the config file's name member.
+        public init(from decoder: any Decoder) throws {
+            let names = try decoder.container(keyedBy: AnyParameterKey.self).allKeys.map(\.stringValue)
+            if let unknown = names.first(where: { $0 != "preset" && CodingKeys(rawValue: $0) == nil }) {
+                throw DecodingError.dataCorrupted(
+                    .init(
+                        codingPath: decoder.codingPath,
+                        debugDescription: "no preset takes \(unknown); the parameters are "
+                            + CodingKeys.allCases.map(\.rawValue).joined(separator: ", ")))
+            }
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            count = try container.decodeIfPresent(Int.self, forKey: .count)
+            forSeconds = try container.decodeIfPresent(Double.self, forKey: .forSeconds)
+            startsInSeconds = try container.decodeIfPresent(Double.self, forKey: .startsInSeconds)
+            limit = try container.decodeIfPresent(Int.self, forKey: .limit)
+            perSeconds = try container.decodeIfPresent(Double.self, forKey: .perSeconds)
+            platform = try container.decodeIfPresent(Platform.self, forKey: .platform)
+            retryAfter = try container.decodeIfPresent(Int.self, forKey: .retryAfter)
+            probability = try container.decodeIfPresent(Double.self, forKey: .probability)
+            seed = try container.decodeIfPresent(UInt64.self, forKey: .seed)
+            meanMs = try container.decodeIfPresent(Double.self, forKey: .meanMs)
+            stddevMs = try container.decodeIfPresent(Double.self, forKey: .stddevMs)
+            token = try container.decodeIfPresent(String.self, forKey: .token)
+            fraction = try container.decodeIfPresent(Double.self, forKey: .fraction)
+        }
+
+        /// The parameters that are set, by name.
+        var given: [CodingKeys] {
+            let isSet: [(CodingKeys, Bool)] = [
+                (.count, count != nil), (.forSeconds, forSeconds != nil), (.startsInSeconds, startsInSeconds != nil),
+                (.limit, limit != nil), (.perSeconds, perSeconds != nil), (.platform, platform != nil),
+                (.retryAfter, retryAfter != nil), (.probability, probability != nil), (.seed, seed != nil),
+                (.meanMs, meanMs != nil), (.stddevMs, stddevMs != nil), (.token, token != nil), (.fraction, fraction != nil),
+            ]
+            return isSet.filter(\.1).map(\.0)
+        }
+    }
+
+    private struct AnyParameterKey: CodingKey {
+        var stringValue: String
+        var intValue: Int? { nil }
+        init(stringValue: String) { self.stringValue = stringValue }
+        init?(intValue: Int) { nil }
+    }
+
+    /// What this preset reads. Every preset takes `startsInSeconds`; anything else it would
+    /// ignore is refused, so `{"fraction": 0.5}` on `outage` is not a silent whole outage.
+    public var parameters: [Parameters.CodingKeys] {
+        switch self {
+        case .providerTokenExpiry: [.count, .forSeconds, .startsInSeconds]
+        case .deviceTokenExpiry: [.token, .fraction, .platform, .count, .forSeconds, .startsInSeconds]
+        case .throttling: [.limit, .perSeconds, .platform, .retryAfter, .startsInSeconds]
+        case .outage: [.forSeconds, .platform, .retryAfter, .startsInSeconds]
+        case .shutdown: [.count, .platform, .startsInSeconds]
+        case .flakyNetwork: [.probability, .seed, .platform, .startsInSeconds]
+        case .slowNetwork: [.meanMs, .stddevMs, .seed, .platform, .startsInSeconds]
+        }
     }
 
     /// One line for listings.
@@ -73,6 +138,10 @@ public enum FaultPreset: String, Sendable, CaseIterable, Codable {
 
     /// The rules this preset stands for.
     public func rules(_ parameters: Parameters = Parameters()) throws(FaultRuleError) -> [FaultRule] {
+        let taken = self.parameters
+        if let ignored = parameters.given.first(where: { !taken.contains($0) }) {
+            throw FaultRuleError("\(rawValue) does not take \(ignored.rawValue); it takes \(taken.map(\.rawValue).joined(separator: ", "))")
+        }
         var rules = try baseRules(parameters)
         if let delay = parameters.startsInSeconds {
             for index in rules.indices {

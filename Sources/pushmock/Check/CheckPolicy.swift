@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import PushMockCore
+import PushMockGateway
 import PushMockJSON
 import PushMockToolkit
 
@@ -46,7 +47,9 @@ struct CheckPolicy: AsyncParsableCommand {
             if let users {
                 do {
                     let data = try Data(contentsOf: URL(fileURLWithPath: users))
-                    directory = try JSONDecoder().decode(UserDirectory.self, from: data)
+                    let users = try JSONDecoder().decode(UserDirectory.self, from: data)
+                    try UserDefinitionCheck.check(users)
+                    directory = users
                     usersDefinition = try JSONValue(parsing: data)
                 } catch {
                     throw CheckError("cannot read the users file \(users): \(error)")

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import PushMockControl
 import PushMockCore
+import PushMockGateway
 import PushMockToolkit
 
 /// `pushmock check schedule`: plays an in-app notification config forward for one user over the
@@ -64,7 +65,9 @@ struct CheckSchedule: AsyncParsableCommand {
             let now: Timestamp
             if let users {
                 do {
-                    directory = try JSONDecoder().decode(UserDirectory.self, from: Data(contentsOf: URL(fileURLWithPath: users)))
+                    let read = try JSONDecoder().decode(UserDirectory.self, from: Data(contentsOf: URL(fileURLWithPath: users)))
+                    try UserDefinitionCheck.check(read)
+                    directory = read
                 } catch {
                     throw CheckError("cannot read the users file \(users): \(error)")
                 }

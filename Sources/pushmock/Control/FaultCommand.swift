@@ -252,7 +252,7 @@ struct FaultCommand: AsyncParsableCommand {
         @Argument(help: "The preset.") var preset: String
         @Option(name: .customLong("for"), help: "Window length (outage, provider-token-expiry): 2m.") var window: String?
         @Option(name: .customLong("starts-in"), help: "Start this long after now: 2m.") var startsIn: String?
-        @Option(help: "Fire at most N times (provider-token-expiry, shutdown).") var count: Int?
+        @Option(help: "Fire at most N times (provider-token-expiry, device-token-expiry, shutdown).") var count: Int?
         @Option(help: "Throttling: requests allowed per window and token.") var limit: Int?
         @Option(help: "Throttling: the window, e.g. 1s.") var per: String?
         @Option(help: "apns, fcm or expo only (default: all three).") var platform: Platform?
