@@ -1,6 +1,8 @@
 import Foundation
+import NIOCore
+import NIOPosix
 import PushMockControl
-import PushMockCore
+@_spi(Locking) import PushMockCore
 import PushMockGateway
 import PushMockJSON
 import PushMockRecording
@@ -79,6 +81,54 @@ struct ChecksAPITests {
             try #require(result.status == 0, "\(result.output)\(result.error)")
             #expect(result.output.trimmingCharacters(in: .whitespacesAndNewlines) == #"[[3, "200"], [1, "200"]]"#)
         }
+    }
+
+    /// Checks ran on NIO's shared pool for blocking work: anything else of the process that
+    /// filled it (another gateway's schedule, an app's file I/O in the same test run) held
+    /// every check of every gateway. In a loaded full run a 60 s client timeout expired on a
+    /// trivial check. Each gateway has threads of its own now: with the shared pool's every
+    /// thread blocked, a check is answered (the threads are released only after the answer,
+    /// or after 300 s, which fails the test).
+    @Test("a check is answered while NIO's shared blocking pool is full")
+    func checksOnTheGatewaysOwnThreads() async throws {
+        final class Blockade: Sendable {
+            let released = SanitizerVisibleMutex(false)
+            let running = SanitizerVisibleMutex(0)
+        }
+        let blockade = Blockade()
+        let threads = NIOSingletons.blockingPoolThreadCountSuggestion
+        var blockers: [Task<Void, any Error>] = []
+        for _ in 0..<threads {
+            blockers.append(
+                Task {
+                    try await NIOThreadPool.singleton.runIfActive {
+                        blockade.running.withLock { $0 += 1 }
+                        while !blockade.released.withLock({ $0 }) { usleep(1000) }
+                    }
+                })
+        }
+        for _ in 0..<12_000 where blockade.running.withLock({ $0 }) < threads {
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        try #require(blockade.running.withLock { $0 } == threads, "the shared pool's threads did not all start")
+        let deadline = Task {
+            try await Task.sleep(for: .seconds(300))
+            blockade.released.withLock { $0 = true }
+            return true
+        }
+        try await withPushMock { mock in
+            let control = try mock.controlClient(timeout: .seconds(600))
+            let answer = try await control.request(
+                "POST", "checks/links",
+                json: Array(#"{"routes":{"version":1,"scheme":"app","routes":[{"pattern":"/a","screen":"/a"}]}}"#.utf8))
+            #expect(answer.status == 200, "\(answer.text)")
+            await control.close()
+        }
+        deadline.cancel()
+        let expired = (try? await deadline.value) ?? false
+        blockade.released.withLock { $0 = true }
+        #expect(!expired, "the check waited for NIO's shared pool")
+        for blocker in blockers { try await blocker.value }
     }
 
     @Test("POST /checks/links: 417 with the problems, 200 when the query leaves only good links; text and JUnit")

@@ -160,7 +160,7 @@ struct OpenAPIDocumentTests {
                         "use_after_free", "ensure_resource_availability",
                     ].joined(separator: ","),
                     "--exclude-path", "/_pushmock/recordings/stream", "--exclude-path", "/_pushmock/expectations",
-                    "--workers", "1", "--request-timeout", "60", "--no-color",
+                    "--workers", "1", "--request-timeout", "300", "--no-color",
                 ])
             #expect(result.status == 0, "\(String(result.output.suffix(12_000)))\(result.error.suffix(2_000))")
             #expect(result.output.contains(" passed"), "\(String(result.output.suffix(2_000)))")

@@ -1,4 +1,5 @@
 import Foundation
+import NIOPosix
 @_spi(Locking) package import PushMockCore
 package import PushMockJSON
 import PushMockQuery
@@ -66,6 +67,7 @@ package struct ControlAPI: Sendable {
         state: GatewayState,
         extensions: [any ControlAPIExtension] = [],
         files: ControlFileAccess,
+        blockingPool: NIOThreadPool = .singleton,
         access: ControlAccess = ControlAccess(),
         boundHost: String = "127.0.0.1",
         onCertificateAuthoritiesChanged: @escaping @Sendable () throws -> Void
@@ -81,7 +83,7 @@ package struct ControlAPI: Sendable {
             }
         }
         self.extensions = byArea
-        self.context = ControlAPIContext(state: state, files: files)
+        self.context = ControlAPIContext(state: state, files: files, blockingPool: blockingPool)
         self.onCertificateAuthoritiesChanged = onCertificateAuthoritiesChanged
     }
 

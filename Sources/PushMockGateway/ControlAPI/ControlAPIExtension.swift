@@ -1,4 +1,4 @@
-import NIOPosix
+package import NIOPosix
 package import PushMockCore
 
 /// Endpoints another target adds to the control API. The gateway knows only queries over
@@ -26,16 +26,22 @@ package struct ControlAPIContext: Sendable {
     /// The only way to read a file named in a request body (`--checks-dir`).
     package let files: ControlFileAccess
 
-    package init(state: GatewayState, files: ControlFileAccess) {
+    /// The gateway's threads for blocking work (``runBlocking(_:)``).
+    let blockingPool: NIOThreadPool
+
+    package init(state: GatewayState, files: ControlFileAccess, blockingPool: NIOThreadPool) {
         self.state = state
         self.files = files
+        self.blockingPool = blockingPool
     }
 
     /// Runs CPU-heavy work (a check over the whole store, a schedule of a million steps) on
-    /// NIO's thread pool for blocking work: neither an event loop nor a thread of Swift's
-    /// cooperative pool, which the long polls' timers and the webhooks need, waits for it.
+    /// the gateway's own threads for blocking work: neither an event loop nor a thread of
+    /// Swift's cooperative pool (which the long polls' timers and the webhooks need) waits for
+    /// it, nor anything else of the process that uses NIO's shared pool (another gateway of a
+    /// test run, an app's file I/O).
     package func runBlocking<Result: Sendable>(_ work: @escaping @Sendable () throws -> Result) async throws -> Result {
-        try await NIOThreadPool.singleton.runIfActive(work)
+        try await blockingPool.runIfActive(work)
     }
 }
 

@@ -34,6 +34,12 @@ package final class PushMockServer: Service, Sendable {
     private let logger: Logger
     private let group: any EventLoopGroup
     private let ownsGroup: Bool
+    /// Where the control API's long work runs (checks over the whole store, schedules of a
+    /// million steps): the gateway's own threads, so neither its event loops nor another
+    /// gateway or library of the same process (NIO's shared pool) waits for a check.
+    private let blockingPool = NIOThreadPool(numberOfThreads: PushMockServer.blockingThreads)
+    /// Two: a long check (a schedule over years) leaves the other thread for the rest.
+    static let blockingThreads = 2
     private let tlsContext: SanitizerVisibleMutex<NIOSSLContext?>
     private let readiness = ReadinessSignal()
     private let shutdownRequested = ShutdownSignal()
@@ -207,6 +213,7 @@ package final class PushMockServer: Service, Sendable {
 
     package func run() async throws {
         var channels: [any Channel] = []
+        blockingPool.start()
         do {
             try checkPublicBind()
             var info = GatewayServerInfo(pid: ProcessInfo.processInfo.processIdentifier, version: PushMockVersion.current)
@@ -316,6 +323,8 @@ package final class PushMockServer: Service, Sendable {
     }
 
     private func shutdownGroup() async {
+        // Work still running finishes first; work still queued is refused (its connection is gone).
+        try? await blockingPool.shutdownGracefully()
         if ownsGroup {
             try? await group.shutdownGracefully()
         }
@@ -416,6 +425,7 @@ package final class PushMockServer: Service, Sendable {
             state: state,
             extensions: configuration.controlAPIExtensions,
             files: ControlFileAccess(directories: configuration.checksDirectories),
+            blockingPool: blockingPool,
             access: configuration.controlAccess,
             boundHost: configuration.host
         ) { [self] in try self.rebuildTLSContext() }
