@@ -302,7 +302,9 @@ struct ControlAPITests {
             let misspelt = try await Self.curl(mock, "POST", "/_pushmock/faults/presets/outage", body: #"{"forSecond":60}"#)
             #expect(misspelt.status == 400)
             #expect(
-                misspelt.json?["error"]?.stringValue?.hasPrefix("no preset takes forSecond; the parameters are count, forSeconds,") == true)
+                misspelt.json?["error"]?.stringValue?.hasPrefix(
+                    #".forSecond: unknown member "forSecond" in a preset's parameters (expected: count, forSeconds,"#) == true,
+                "\(misspelt.json as Any)")
             #expect(try await Self.curl(mock, "GET", "/_pushmock/faults").json?.arrayValue?.isEmpty == true)
             let taken = try await Self.curl(
                 mock, "POST", "/_pushmock/faults/presets/device-token-expiry", body: #"{"fraction":0.5,"platform":"fcm"}"#)

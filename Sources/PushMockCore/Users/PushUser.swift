@@ -327,26 +327,6 @@ package enum ClockTime {
     }
 }
 
-/// Refuses members a definition does not know, so a typo (`quietHour`) is an error instead of
-/// a silently ignored setting.
-enum UnknownMembers {
-    private struct AnyKey: CodingKey {
-        var stringValue: String
-        var intValue: Int? { nil }
-        init(stringValue: String) { self.stringValue = stringValue }
-        init?(intValue: Int) { nil }
-    }
-
-    static func reject(in decoder: any Decoder, known: [String], what: String) throws {
-        let container = try decoder.container(keyedBy: AnyKey.self)
-        for key in container.allKeys where !known.contains(key.stringValue) {
-            throw DecodingError.dataCorruptedError(
-                forKey: key, in: container,
-                debugDescription: "unknown member \"\(key.stringValue)\" in \(what) (expected: \(known.joined(separator: ", ")))")
-        }
-    }
-}
-
 extension UserDirectory {
     /// The key a token is looked up by: APNs (hex) tokens lower-cased, others as they are.
     public static func tokenKey(_ token: String) -> String {

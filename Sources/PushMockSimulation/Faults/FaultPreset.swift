@@ -62,14 +62,8 @@ public enum FaultPreset: String, Sendable, CaseIterable, Codable {
         /// A member no preset takes is refused (a misspelt `forSecond` would otherwise leave
         /// the default in force without a word). `preset` is the config file's name member.
         public init(from decoder: any Decoder) throws {
-            let names = try decoder.container(keyedBy: AnyParameterKey.self).allKeys.map(\.stringValue)
-            if let unknown = names.first(where: { $0 != "preset" && CodingKeys(rawValue: $0) == nil }) {
-                throw DecodingError.dataCorrupted(
-                    .init(
-                        codingPath: decoder.codingPath,
-                        debugDescription: "no preset takes \(unknown); the parameters are "
-                            + CodingKeys.allCases.map(\.rawValue).joined(separator: ", ")))
-            }
+            try UnknownMembers.reject(
+                in: decoder, known: CodingKeys.allCases.map(\.rawValue), alsoAllowed: ["preset"], what: "a preset's parameters")
             let container = try decoder.container(keyedBy: CodingKeys.self)
             count = try container.decodeIfPresent(Int.self, forKey: .count)
             forSeconds = try container.decodeIfPresent(Double.self, forKey: .forSeconds)
@@ -96,13 +90,6 @@ public enum FaultPreset: String, Sendable, CaseIterable, Codable {
             ]
             return isSet.filter(\.1).map(\.0)
         }
-    }
-
-    private struct AnyParameterKey: CodingKey {
-        var stringValue: String
-        var intValue: Int? { nil }
-        init(stringValue: String) { self.stringValue = stringValue }
-        init?(intValue: Int) { nil }
     }
 
     /// What this preset reads. Every preset takes `startsInSeconds`; anything else it would
