@@ -28,7 +28,7 @@ package struct CheckControlAPI: ControlAPIExtension {
         // steps): computed on the blocking-work pool, so the event loop's other connections
         // and streams, and the cooperative pool's timers, keep going meanwhile.
         if request.segments.first == "report" {
-            return .later { try await context.runBlocking { try report(request, context: context) } }
+            return .later { try await context.runBlocking { _ in try report(request, context: context) } }
         }
         if request.segments.first == "expectations" {
             return try expectations(request, context: context)
@@ -36,7 +36,7 @@ package struct CheckControlAPI: ControlAPIExtension {
         if request.segments.first == "contracts" {
             return .now(try installedContracts(request, context: context))
         }
-        return .later { try await context.runBlocking { try check(request, context: context) } }
+        return .later { try await context.runBlocking { cancellation in try check(request, context: context, cancellation: cancellation) } }
     }
 
     /// `/_pushmock/contracts`: the payload contracts checked at intake. `PUT` (or `POST`) a
@@ -112,7 +112,9 @@ package struct CheckControlAPI: ControlAPIExtension {
         }
     }
 
-    private func check(_ request: ControlRequest, context: ControlAPIContext) throws -> HTTPResponseMessage {
+    private func check(
+        _ request: ControlRequest, context: ControlAPIContext, cancellation: BlockingWorkCancellation
+    ) throws -> HTTPResponseMessage {
         let recordings = context.state.recordings
         if request.matches("POST", "checks", "links") {
             let body = try CheckRequestBody(request, definition: "routes", allowed: ["options"])
@@ -141,7 +143,7 @@ package struct CheckControlAPI: ControlAPIExtension {
                 CheckOutcome(report), format: body.format, junit: { JUnitReport.testCases(report) }, text: report.text)
         }
         if request.matches("POST", "checks", "schedule") {
-            return try schedule(request, context: context)
+            return try schedule(request, context: context, cancellation: cancellation)
         }
         if request.segments.count == 2, ["links", "policy", "contracts", "schedule"].contains(request.segments[1]) {
             throw ControlAPIError(405, "\(request.method) is not supported on /_pushmock/checks/\(request.segments[1]); POST the check")
@@ -154,7 +156,9 @@ package struct CheckControlAPI: ControlAPIExtension {
     /// `configFile` under `--checks-dir`) played for `user` from `from` to `until` (default: the
     /// gateway's now) over the gateway's users and events (or the body's `users`); always 200
     /// with the schedule (`docs/on-device-scheduling.md`). No recordings are read.
-    private func schedule(_ request: ControlRequest, context: ControlAPIContext) throws -> HTTPResponseMessage {
+    private func schedule(
+        _ request: ControlRequest, context: ControlAPIContext, cancellation: BlockingWorkCancellation
+    ) throws -> HTTPResponseMessage {
         let body = try CheckRequestBody(request, definition: "config", allowed: ["user", "from", "until", "checkEvery", "users"])
         guard body.query == RecordingQuery() else { throw ControlAPIError(400, "the schedule reads no recordings: give no query") }
         let file = try body.definitionFile.map { ($0, try context.files.read($0, member: "configFile")) }
@@ -186,7 +190,9 @@ package struct CheckControlAPI: ControlAPIExtension {
             throw ControlAPIError(404, "no user \"\(userID)\"; add it with POST /_pushmock/users")
         }
         let schedule = OnDeviceScheduler(config: config, options: options).schedule(
-            for: user, events: users.events, from: from, until: until)
+            for: user, events: users.events, from: from, until: until, isCancelled: { cancellation.isCancelled })
+        // Cut short: nobody waits for the answer.
+        if cancellation.isCancelled { throw CancellationError() }
         if body.format == "text" {
             var headers = HTTPHeaderList()
             headers.append(name: "content-type", value: "text/plain; charset=utf-8")

@@ -131,6 +131,34 @@ struct ChecksAPITests {
         for blocker in blockers { try await blocker.value }
     }
 
+    /// A client that hangs up (or a gateway that stops) cancels the task waiting for a check;
+    /// the work on the pool thread learns it, so a million-step schedule need not hold the
+    /// thread for seconds nobody waits for. The work here spins until told (at most 300 s,
+    /// which fails the test).
+    @Test("blocking work learns that the task waiting for it was cancelled")
+    func blockingWorkCancelled() async throws {
+        let pool = NIOThreadPool(numberOfThreads: 1)
+        pool.start()
+        let context = ControlAPIContext(
+            state: GatewayState(recordings: RecordingStore(configuration: .init(capacity: 4)), journal: nil),
+            files: ControlFileAccess(directories: []), blockingPool: pool)
+        final class Started: Sendable { let flag = SanitizerVisibleMutex(false) }
+        let started = Started()
+        let waiting = Task {
+            try await context.runBlocking { cancellation in
+                started.flag.withLock { $0 = true }
+                for _ in 0..<300_000 where !cancellation.isCancelled { usleep(1000) }
+                return cancellation.isCancelled
+            }
+        }
+        for _ in 0..<12_000 where !started.flag.withLock({ $0 }) {
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        waiting.cancel()
+        #expect(try await waiting.value, "the work was not told")
+        try await pool.shutdownGracefully()
+    }
+
     @Test("POST /checks/links: 417 with the problems, 200 when the query leaves only good links; text and JUnit")
     func links() async throws {
         // The example files live under Examples/, outside the default checks directory.

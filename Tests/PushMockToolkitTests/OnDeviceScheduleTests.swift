@@ -152,6 +152,38 @@ struct OnDeviceScheduleTests {
         #expect(schedule.entry("n")?.deliveries.first?.localTime == "Sat 2026-01-10 10:00")
     }
 
+    /// Waiting forever for Wi-Fi with a background check every second: one step a second of
+    /// the range. The schedule asks `isCancelled` every 4096 steps and stops at the first yes.
+    @Test func aLongScheduleStopsWhenCancelled() throws {
+        let notification = #"""
+            {"title": "x", "deliveryTime": {"eventName": "app_entered_background", "eventOffsetSeconds": 1, "eventInstance": "latest"},
+             "idealDeliveryConditions": {"condition": "has_wifi", "maxWaitTimeSeconds": -1}}
+            """#
+        var options = OnDeviceScheduler.Options()
+        options.backgroundCheckInterval = .seconds(1)
+        let scheduler = OnDeviceScheduler(config: try Self.config(notification), options: options)
+        let events = Self.events([("2026-01-05T10:00:00.000Z", "app_entered_background", nil)])
+        var asked = 0
+        let full = scheduler.schedule(
+            for: Self.user, events: events, from: Self.time("2026-01-05T09:00:00.000Z"), until: Self.time("2026-01-06T09:00:00.000Z"),
+            isCancelled: {
+                asked += 1
+                return false
+            })
+        // 82,800 one-second checks after the event, asked every 4096 steps.
+        #expect(asked == 82_800 / OnDeviceScheduler.cancellationCheckSteps)
+        #expect(full.entry("n")?.outcome == .waitingForIdealConditions)
+        asked = 0
+        let cut = scheduler.schedule(
+            for: Self.user, events: events, from: Self.time("2026-01-05T09:00:00.000Z"), until: Self.time("2026-01-06T09:00:00.000Z"),
+            isCancelled: {
+                asked += 1
+                return true
+            })
+        #expect(asked == 1)
+        #expect(cut.entry("n")?.deliveries.isEmpty == true)
+    }
+
     @Test func cancelationEventCancelsForGood() throws {
         let schedule = try Self.schedule(
             Self.seed,

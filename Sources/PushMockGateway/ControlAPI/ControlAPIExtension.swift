@@ -1,5 +1,6 @@
 package import NIOPosix
 package import PushMockCore
+import Synchronization
 
 /// Endpoints another target adds to the control API. The gateway knows only queries over
 /// recordings; the check endpoints (`POST /_pushmock/expectations`, `/_pushmock/checks/…`) need
@@ -40,8 +41,19 @@ package struct ControlAPIContext: Sendable {
     /// Swift's cooperative pool (which the long polls' timers and the webhooks need) waits for
     /// it, nor anything else of the process that uses NIO's shared pool (another gateway of a
     /// test run, an app's file I/O).
-    package func runBlocking<Result: Sendable>(_ work: @escaping @Sendable () throws -> Result) async throws -> Result {
-        try await blockingPool.runIfActive(work)
+    ///
+    /// When the waiting task is cancelled (its client hung up, the gateway is stopping), `work`
+    /// is told through its ``BlockingWorkCancellation`` so that a long loop can stop early
+    /// instead of holding a thread for seconds nobody waits for.
+    package func runBlocking<Result: Sendable>(
+        _ work: @escaping @Sendable (BlockingWorkCancellation) throws -> Result
+    ) async throws -> Result {
+        let cancellation = BlockingWorkCancellation()
+        return try await withTaskCancellationHandler {
+            try await blockingPool.runIfActive { try work(cancellation) }
+        } onCancel: {
+            cancellation.cancel()
+        }
     }
 }
 
@@ -50,4 +62,15 @@ package struct ControlAPIContext: Sendable {
 package enum ControlAPIReply: Sendable {
     case now(HTTPResponseMessage)
     case later(@Sendable () async throws -> HTTPResponseMessage)
+}
+
+/// Tells blocking work that nobody waits for its result any more (``ControlAPIContext/runBlocking(_:)``).
+package final class BlockingWorkCancellation: Sendable {
+    private let cancelled = Atomic<Bool>(false)
+
+    package init() {}
+
+    package var isCancelled: Bool { cancelled.load(ordering: .relaxed) }
+
+    func cancel() { cancelled.store(true, ordering: .relaxed) }
 }

@@ -31,6 +31,9 @@ public struct OnDeviceScheduler: Sendable {
     public let config: InAppNotificationConfig
     public let options: Options
 
+    /// How many steps a schedule plays between two questions to its `isCancelled`.
+    public static let cancellationCheckSteps = 4096
+
     public init(config: InAppNotificationConfig, options: Options = Options()) {
         self.config = config
         self.options = options
@@ -39,12 +42,18 @@ public struct OnDeviceScheduler: Sendable {
     /// The schedule of `user` from `from` (the config is on the device) to `until`, with the
     /// user's `events` (others' events are ignored). Times in the user's time zone (UTC when
     /// it has none).
-    public func schedule(for user: PushUser, events: [AppEvent], from: Timestamp, until: Timestamp) -> OnDeviceSchedule {
+    ///
+    /// A schedule over years with frequent background checks plays up to a million steps;
+    /// `isCancelled` is asked every ``cancellationCheckSteps`` of them, and once it says yes
+    /// the schedule ends there (what was played so far; the caller no longer wants it).
+    public func schedule(
+        for user: PushUser, events: [AppEvent], from: Timestamp, until: Timestamp, isCancelled: () -> Bool = { false }
+    ) -> OnDeviceSchedule {
         let zoneName = user.timeZone ?? "UTC"
         var run = ScheduleRun(
             config: config, options: options, zone: PolicyTimeZone.zone(named: zoneName) ?? TimeZone(identifier: "UTC")!,
             events: events.filter { $0.user == user.id }.sorted { ($0.timeMilliseconds, $0.sequence) < ($1.timeMilliseconds, $1.sequence) })
-        let entries = run.play(from: from, until: until)
+        let entries = run.play(from: from, until: until, isCancelled: isCancelled)
         return OnDeviceSchedule(user: user.id, timeZone: zoneName, from: from, until: until, entries: entries)
     }
 }
@@ -178,7 +187,7 @@ private struct ScheduleRun {
         followed = Array(repeating: [], count: config.notifications.count)
     }
 
-    mutating func play(from: Timestamp, until: Timestamp) -> [OnDeviceSchedule.Entry] {
+    mutating func play(from: Timestamp, until: Timestamp, isCancelled: () -> Bool) -> [OnDeviceSchedule.Entry] {
         let notifications = config.notifications
         let replanning = Set(
             notifications.flatMap { notification -> [String] in
@@ -191,7 +200,8 @@ private struct ScheduleRun {
         var nextEvent = events.firstIndex { $0.timeMilliseconds > now.millisecondsSince1970 } ?? events.count
         // A config whose plans keep moving cannot loop forever: each step moves the clock or
         // delivers, and the number of steps is bounded for safety.
-        for _ in 0..<1_000_000 {
+        for step in 0..<1_000_000 {
+            if step % OnDeviceScheduler.cancellationCheckSteps == 0, step > 0, isCancelled() { break }
             while nextEvent < events.count, !replanning.contains(events[nextEvent].name) { nextEvent += 1 }
             let eventTime = nextEvent < events.count ? Timestamp(millisecondsSince1970: events[nextEvent].timeMilliseconds) : nil
             let fireTime = plans.compactMap { $0.fire }.filter { $0 >= now }.min()
