@@ -106,13 +106,7 @@ extension ControlAPI {
         if parts.count == 2 {
             let service = try Self.service(parts[parts.startIndex])
             let token = parts[parts.startIndex + 1]
-            // Checked as the service's own endpoint checks it, so no device can exist for a
-            // token this refuses (FCM's lenient rule admits whatever its strict one does).
-            let checked =
-                if service == .apns { try Self.apnsToken(token).rawValue } else if service == .fcm {
-                    try Self.fcmToken(token).rawValue
-                } else { try ExpoTokenDefinition.checkToken(token).rawValue }
-            return DeviceAddress(service: service, token: checked)
+            return DeviceAddress(service: service, token: try Self.checkedToken(token, of: service))
         }
         let token = parts[parts.startIndex]
         if ExpoPushToken(token, syntax: .sdk) != nil { return DeviceAddress(service: .expo, token: token) }
@@ -123,6 +117,14 @@ extension ControlAPI {
         if isHex, state.simulatedDevices.device(apns, now: now) != nil { return apns }
         if state.simulatedDevices.device(fcm, now: now) != nil { return fcm }
         return isHex ? apns : fcm
+    }
+
+    /// `token` as the service's own endpoint checks it, so no device can exist for a token
+    /// this refuses (FCM's lenient rule admits whatever its strict one does).
+    static func checkedToken(_ token: String, of service: PushService) throws -> String {
+        if service == .apns { return try apnsToken(token).rawValue }
+        if service == .fcm { return try fcmToken(token).rawValue }
+        return try ExpoTokenDefinition.checkToken(token).rawValue
     }
 
     static func service(_ text: String) throws -> PushService {
