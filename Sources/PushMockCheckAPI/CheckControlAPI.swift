@@ -25,8 +25,8 @@ package struct CheckControlAPI: ControlAPIExtension {
 
     package func handle(_ request: ControlRequest, context: ControlAPIContext) throws -> ControlAPIReply {
         // Checks and reports read up to the whole store (a schedule plays up to a million
-        // steps): computed on the blocking-work pool, so the event loop's other connections
-        // and streams, and the cooperative pool's timers, keep going meanwhile.
+        // steps): computed on the gateway's own blocking-work threads, so the event loop's
+        // other connections and streams, and the cooperative pool's timers, keep going meanwhile.
         if request.segments.first == "report" {
             return .later { try await context.runBlocking { _ in try report(request, context: context) } }
         }
