@@ -284,6 +284,43 @@ struct ServeCommandTests {
             "\(rejected.error)")
     }
 
+    @Test("limits from the configuration file and --limit: the command line wins, /info lists them, a 507 names the limit")
+    func limits() async throws {
+        let curl = try #require(tool("curl"))
+        let directory = NSTemporaryDirectory() + "pushmock-limits-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let config = directory + "/pushmock.json"
+        try #"{"limits": {"users": 5, "webhooks": 7}}"#.write(toFile: config, atomically: true, encoding: .utf8)
+        let server = try await ServeProcess(
+            arguments: ["--config", config, "--limit", "users=2", "--limit", "simulatedDevices=500000"], directory: directory)
+        let base = "http://127.0.0.1:\(server.cleartextPort)/_pushmock"
+        let info = try JSONValue(parsing: Array(try await run(curl, ["-s", base + "/info"]).output.utf8))
+        let limits = try #require(info["limits"]?.objectValue)
+        #expect(limits.count == CapacityLimit.allCases.count)
+        #expect(limits["users"]?.intValue == 2)
+        #expect(limits["webhooks"]?.intValue == 7)
+        #expect(limits["simulatedDevices"]?.intValue == 500_000)
+        #expect(limits["apnsDeviceTokens"]?.intValue == RegistryLimits.defaults.apnsDeviceTokens)
+        for id in ["ada", "grace"] {
+            let added = try await run(curl, ["-s", "-o", "/dev/null", "-w", "%{http_code}", "-d", #"{"id":"\#(id)"}"#, base + "/users"])
+            #expect(added.output == "201")
+        }
+        let full = try await run(curl, ["-s", "-w", "\n%{http_code}", "-d", #"{"id":"linus"}"#, base + "/users"])
+        #expect(full.output.hasSuffix("\n507"), "\(full.output)")
+        #expect(full.output.contains(#""limitName":"users""#), "\(full.output)")
+        #expect(full.output.contains("pushmock serve --limit users=COUNT"), "\(full.output)")
+        #expect(await server.stop().status == 0)
+
+        for (argument, message) in [
+            ("users", "a limit is NAME=COUNT"), ("usres=3", #"no limit is called "usres""#), ("users=0", "must be 1 to 1000000000"),
+        ] {
+            let rejected = try await run(ServeProcess.binary, ["serve", "--limit", argument, "--tls-port", "0", "--port", "0"])
+            #expect(rejected.status == 64, "--limit \(argument)")
+            #expect(rejected.error.contains("--limit: ") && rejected.error.contains(message), "\(rejected.error)")
+        }
+    }
+
     @Test("bad command lines are usage errors")
     func usageErrors() async throws {
         let conflicting = try await run(ServeProcess.binary, ["serve", "--no-tls", "--no-cleartext"])

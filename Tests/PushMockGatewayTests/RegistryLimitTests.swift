@@ -19,6 +19,8 @@ struct RegistryLimitTests {
         var name: String
         /// The `registry` word of the 507 answer.
         var word: String
+        /// The limit that raises it (`serve --limit NAME=COUNT`, the configuration's `"limits"`).
+        var limitName: String
         var method = "POST"
         var path: @Sendable (Int) -> String
         var body: @Sendable (Int) throws -> String
@@ -34,30 +36,32 @@ struct RegistryLimitTests {
 
     static let registries: [Registry] = [
         Registry(
-            name: "APNs device tokens", word: "APNs device tokens", path: { _ in "/_pushmock/apns/tokens" },
+            name: "APNs device tokens", word: "APNs device tokens", limitName: "apnsDeviceTokens", path: { _ in "/_pushmock/apns/tokens" },
             body: { #"{"token":"\#(hex($0))","bundleId":"com.example.app"}"# }),
         Registry(
-            name: "APNs device tokens created by a patch", word: "APNs device tokens",
+            name: "APNs device tokens created by a patch", word: "APNs device tokens", limitName: "apnsDeviceTokens",
             path: { "/_pushmock/apns/tokens/\(hex($0))" }, body: { _ in "{}" }),
         Registry(
-            name: "APNs device tokens created by a rotation", word: "APNs device tokens",
+            name: "APNs device tokens created by a rotation", word: "APNs device tokens", limitName: "apnsDeviceTokens",
             path: { "/_pushmock/apns/tokens/\(hex(100 + $0))/rotate" }, body: { #"{"newToken":"\#(hex(200 + $0))"}"# },
             replaces: false),
         Registry(
-            name: "APNs signing keys", word: "APNs signing keys", path: { _ in "/_pushmock/apns/keys" },
+            name: "APNs signing keys", word: "APNs signing keys", limitName: "apnsKeys", path: { _ in "/_pushmock/apns/keys" },
             body: { index in
                 let keyID = String(format: "CAPKEY%04d", index)
                 let key = APNsSigningKey.generate(keyID: keyID, teamID: "CAPTEAM001")
                 return #"{"keyId":"\#(keyID)","teamId":"CAPTEAM001","privateKeyPem":\#(ControlAPITests.jsonString(key.pkcs8PEM))}"#
             }),
         Registry(
-            name: "APNs teams", word: "APNs teams", path: { _ in "/_pushmock/apns/teams" },
+            name: "APNs teams", word: "APNs teams", limitName: "apnsTeams", path: { _ in "/_pushmock/apns/teams" },
             body: { String(format: #"{"teamId":"TEAM%06d","bundleIds":["com.example.app"]}"#, $0) }),
         Registry(
-            name: "FCM registration tokens", word: "FCM registration tokens", path: { _ in "/_pushmock/fcm/tokens" },
+            name: "FCM registration tokens", word: "FCM registration tokens", limitName: "fcmTokens",
+            path: { _ in "/_pushmock/fcm/tokens" },
             body: { #"{"token":"\#(fcmToken($0))"}"# }),
         Registry(
-            name: "FCM service accounts", word: "service accounts", path: { _ in "/_pushmock/fcm/service-accounts" },
+            name: "FCM service accounts", word: "service accounts", limitName: "serviceAccounts",
+            path: { _ in "/_pushmock/fcm/service-accounts" },
             body: { index in
                 let account = try ServiceAccountJSON.makeSample(
                     projectID: "cap-\(index)", clientEmail: "cap\(index)@cap-\(index).iam.gserviceaccount.com",
@@ -65,24 +69,25 @@ struct RegistryLimitTests {
                 return String(decoding: try account.encodedJSON(), as: UTF8.self)
             }),
         Registry(
-            name: "Expo push tokens", word: "Expo push tokens", path: { _ in "/_pushmock/expo/tokens" },
+            name: "Expo push tokens", word: "Expo push tokens", limitName: "expoTokens", path: { _ in "/_pushmock/expo/tokens" },
             body: { String(format: #"{"token":"ExponentPushToken[capcapcapcapcapcap%04d]"}"#, $0) }),
         Registry(
-            name: "Expo projects", word: "Expo projects", path: { _ in "/_pushmock/expo/projects" },
+            name: "Expo projects", word: "Expo projects", limitName: "expoProjects", path: { _ in "/_pushmock/expo/projects" },
             body: { #"{"name":"@cap/project-\#($0)"}"# }),
-        Registry(name: "users", word: "users", path: { _ in "/_pushmock/users" }, body: { #"{"id":"user-\#($0)"}"# }),
+        Registry(name: "users", word: "users", limitName: "users", path: { _ in "/_pushmock/users" }, body: { #"{"id":"user-\#($0)"}"# }),
         Registry(
-            name: "app events", word: "app events", path: { _ in "/_pushmock/users/someone/events" },
+            name: "app events", word: "app events", limitName: "appEvents", path: { _ in "/_pushmock/users/someone/events" },
             body: { #"{"name":"opened-\#($0)"}"# }, replaces: false, setup: [("/_pushmock/users", #"{"id":"someone"}"#)]),
         Registry(
-            name: "notification categories", word: "notification categories", path: { _ in "/_pushmock/categories" },
+            name: "notification categories", word: "notification categories", limitName: "notificationCategories",
+            path: { _ in "/_pushmock/categories" },
             body: { #"{"id":"CATEGORY_\#($0)","actions":[]}"# }),
         Registry(
-            name: "webhooks", word: "webhooks", path: { _ in "/_pushmock/webhooks" },
+            name: "webhooks", word: "webhooks", limitName: "webhooks", path: { _ in "/_pushmock/webhooks" },
             // A webhook id that exists is refused (400), never replaced.
             body: { #"{"id":"hook-\#($0)","url":"http://127.0.0.1:9/hook"}"# }, replaces: false),
         Registry(
-            name: "fault rules", word: "fault rules", path: { _ in "/_pushmock/faults" },
+            name: "fault rules", word: "fault rules", limitName: "faultRules", path: { _ in "/_pushmock/faults" },
             body: { #"{"id":"rule-\#($0)","action":{"type":"apns-error","reason":"BadDeviceToken"},"match":{"token":"nobody"}}"# }),
     ]
 
@@ -94,9 +99,19 @@ struct RegistryLimitTests {
             notificationCategories: limit, webhooks: limit, faultRules: limit, engagementRules: limit)
     }
 
-    @Test("past the cap: 507 with registry and limit, nothing kept, replacing still allowed", arguments: registries)
+    /// Only this registry's limit, set by name in a configuration file's `"limits"` (the others
+    /// keep their defaults, hundreds or more): a wrong name-to-cap mapping misses the 507.
+    static func limitedByName(_ registry: Registry) throws -> @Sendable (inout GatewayConfiguration) -> Void {
+        let path = NSTemporaryDirectory() + "pushmock-limits-\(UUID().uuidString).json"
+        try Data(#"{"limits": {"\#(registry.limitName)": \#(Self.limit)}}"#.utf8).write(to: URL(fileURLWithPath: path))
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let file = try ConfigurationFile.load(path: path)
+        return { file.apply(to: &$0) }
+    }
+
+    @Test("past the cap set by name: 507 with registry, limit and its name, nothing kept, replacing still allowed", arguments: registries)
     func cap(_ registry: Registry) async throws {
-        try await withPushMock(configure: Self.limited) { mock in
+        try await withPushMock(configure: try Self.limitedByName(registry)) { mock in
             for step in registry.setup {
                 let done = try await ControlAPITests.curl(mock, "POST", step.path, body: step.body)
                 #expect((200..<300).contains(done.status), "setup \(step.path): \(done.status)")
@@ -118,7 +133,9 @@ struct RegistryLimitTests {
             #expect(accepted >= 1)
             #expect(full.json?["registry"]?.stringValue == registry.word)
             #expect(full.json?["limit"]?.intValue == Self.limit)
-            #expect(full.json?["error"]?.stringValue?.contains("at most \(Self.limit)") == true)
+            #expect(full.json?["error"]?.stringValue?.contains("at most \(Self.limit) \(registry.word);") == true)
+            #expect(full.json?["limitName"]?.stringValue == registry.limitName)
+            #expect(full.json?["error"]?.stringValue?.contains("pushmock serve --limit \(registry.limitName)=COUNT") == true)
             if registry.replaces {
                 let again = try await ControlAPITests.curl(mock, registry.method, registry.path(0), body: try registry.body(0))
                 #expect((200..<300).contains(again.status), "\(registry.name): replacing got \(again.status)")
@@ -150,6 +167,7 @@ struct RegistryLimitTests {
             let over = try await ControlAPITests.curl(mock, "POST", "/_pushmock/apns/certificate-authorities", body: body)
             #expect(over.status == 507)
             #expect(over.json?["registry"]?.stringValue == "added client-certificate CAs")
+            #expect(over.json?["limitName"]?.stringValue == "clientCertificateAuthorities")
         }
     }
 
@@ -163,6 +181,7 @@ struct RegistryLimitTests {
             let over = try await ControlAPITests.curl(mock, "PUT", "/_pushmock/engagement/model", body: model(Self.limit + 1))
             #expect(over.status == 507)
             #expect(over.json?["registry"]?.stringValue == "engagement rules")
+            #expect(over.json?["limitName"]?.stringValue == "engagementRules")
         }
     }
 

@@ -19,7 +19,8 @@ public import PushMockSimulation
 /// ```
 /// Also `"clock": {"start": "2026-11-21T10:00:00Z", "frozen": true}`, `"simulation":
 /// {"defaultConnectivity": "offline", "devices": [{"service": "apns", "token": "00fc…",
-/// "connectivity": "offline"}]}`, `"faults": […]` and `"presets": […]`.
+/// "connectivity": "offline"}]}`, `"faults": […]`, `"presets": […]` and `"limits":
+/// {"apnsDeviceTokens": 500000}` (``CapacityLimit``).
 /// Relative paths are resolved against the file's directory. Unknown keys are an error, so a
 /// typo never silently falls back to a default.
 public struct ConfigurationFile: Codable, Sendable {
@@ -107,6 +108,10 @@ public struct ConfigurationFile: Codable, Sendable {
     /// (`docs/engagement.md`).
     public var engagement: EngagementModel?
 
+    /// Registry caps and device simulation's memory bounds other than the defaults:
+    /// `{"apnsDeviceTokens": 500000, "simulatedDevices": 500000}` (``CapacityLimit``).
+    public var limits: CapacityLimits?
+
     /// The directory relative paths are resolved against (the file's own directory).
     public var baseDirectory: String?
 
@@ -124,6 +129,7 @@ public struct ConfigurationFile: Codable, Sendable {
         case metrics
         case users
         case engagement
+        case limits
     }
 
     public init(apns: APNsSection? = nil, fcm: FCMSection? = nil) {
@@ -160,6 +166,7 @@ public struct ConfigurationFile: Codable, Sendable {
         }
         fcm?.options?.apply(to: &configuration.fcm)
         expo?.options?.apply(to: &configuration.expo)
+        limits?.apply(to: &configuration)
         if let simulation {
             if let value = simulation.simulateDevices { configuration.simulation.simulateDevices = value }
             if let value = simulation.defaultConnectivity { configuration.simulation.defaultConnectivity = value }
@@ -257,8 +264,9 @@ public struct ConfigurationFile: Codable, Sendable {
     private static let knownKeys: [String: Set<String>] = [
         "": [
             "apns", "fcm", "expo", "clock", "simulation", "faults", "presets", "playback", "categories", "webhooks", "metrics", "users",
-            "engagement",
+            "engagement", "limits",
         ],
+        "limits": Set(CapacityLimit.allCases.map(\.rawValue)),
         "metrics": ["enabled"],
         "playback": ["journal", "match", "unmatched"],
         "clock": ["start", "frozen"],

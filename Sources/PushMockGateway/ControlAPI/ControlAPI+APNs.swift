@@ -61,7 +61,7 @@ extension ControlAPI {
             let upload = try JSONDecoder().decode(CertificateAuthorityUpload.self, from: Data(body))
             let limit = state.registryLimits.clientCertificateAuthorities
             try state.addedClientCertificateAuthorities.withLock { added throws(RegistryFull) in
-                try RegistryFull.check(count: added.count, adding: 1, limit: limit, registry: "added client-certificate CAs")
+                try RegistryFull.check(count: added.count, adding: 1, limit: limit, registry: .clientCertificateAuthorities)
                 added.append(upload.pem)
             }
             do {

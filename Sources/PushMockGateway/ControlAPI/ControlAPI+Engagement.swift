@@ -27,7 +27,7 @@ extension ControlAPI {
             let problems = model.problems
             guard problems.isEmpty else { throw ControlAPIError(400, problems.joined(separator: "; ")) }
             try RegistryFull.check(
-                count: 0, adding: model.rules.count, limit: state.registryLimits.engagementRules, registry: "engagement rules")
+                count: 0, adding: model.rules.count, limit: state.registryLimits.engagementRules, registry: .engagementRules)
             simulator.engagementModel = model
             return try Self.encoded(model)
         }

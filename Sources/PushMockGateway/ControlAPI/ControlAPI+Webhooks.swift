@@ -25,7 +25,7 @@ extension ControlAPI {
             let limit = state.registryLimits.webhooks
             let known = Set(webhooks.dispatcher.reports().map(\.id))
             let new = Set(definitions.compactMap(\.id)).subtracting(known).count + definitions.filter { $0.id == nil }.count
-            try RegistryFull.check(count: known.count, adding: new, limit: limit, registry: "webhooks")
+            try RegistryFull.check(count: known.count, adding: new, limit: limit, registry: .webhooks)
             var added: [String] = []
             do {
                 for definition in definitions {

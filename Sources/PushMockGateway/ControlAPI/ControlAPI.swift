@@ -166,7 +166,10 @@ package struct ControlAPI: Sendable {
         case let full as RegistryFull:
             return json(
                 status: 507,
-                ["error": JSONValue(full.description), "registry": JSONValue(full.registry), "limit": JSONValue(full.limit)])
+                [
+                    "error": JSONValue(full.description), "registry": JSONValue(full.registry.words), "limit": JSONValue(full.limit),
+                    "limitName": JSONValue(full.registry.limitName),
+                ])
         case let error as DefinitionError: return json(status: 400, ["error": JSONValue(error.description)])
         case let error as QueryError: return json(status: 400, ["error": JSONValue(error.description)])
         case let error as DecodingError: return json(status: 400, ["error": JSONValue(error.readableDescription)])

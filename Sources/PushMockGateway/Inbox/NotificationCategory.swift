@@ -63,7 +63,7 @@ package final class NotificationCategoryRegistry: Sendable {
     /// Adds or replaces `categories`, all or none, within `limit` categories (control API).
     package func declare(_ declared: [NotificationCategoryDefinition], limit: Int) throws(RegistryFull) {
         try categories.withLock { table throws(RegistryFull) in
-            try RegistryFull.insert(declared, into: &table, key: Self.key, limit: limit, registry: "notification categories")
+            try RegistryFull.insert(declared, into: &table, key: Self.key, limit: limit, registry: .notificationCategories)
         }
     }
 

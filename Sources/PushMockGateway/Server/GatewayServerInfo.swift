@@ -55,6 +55,10 @@ package struct GatewayServerInfo: Codable, Sendable, Hashable {
     package var inbox: String?
     /// The extra listener of `--inbox-port`, if any.
     package var inboxListener: Listener?
+    /// Every registry cap and device-simulation bound in force, by ``CapacityLimit`` name
+    /// (`serve --limit`, the configuration file's `"limits"`). `nil` in a ready file written
+    /// by an older version.
+    package var limits: [String: Int]?
     /// Process id.
     package var pid: Int32
     /// PushMock version.

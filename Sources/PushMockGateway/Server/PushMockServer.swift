@@ -217,6 +217,7 @@ package final class PushMockServer: Service, Sendable {
         do {
             try checkPublicBind()
             var info = GatewayServerInfo(pid: ProcessInfo.processInfo.processIdentifier, version: PushMockVersion.current)
+            info.limits = configuration.capacityLimits
             if let port = configuration.tlsPort {
                 let channel = try await bind(port: port, tls: true, environment: nil)
                 channels.append(channel)

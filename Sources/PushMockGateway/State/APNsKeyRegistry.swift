@@ -84,7 +84,7 @@ package final class APNsKeyRegistry: Sendable {
     /// Adds or replaces `keys`, all or none, within `limit` keys (control API).
     package func register(_ keys: [APNsKeyRecord], limit: Int) throws(RegistryFull) {
         try state.withLock { state throws(RegistryFull) in
-            try RegistryFull.insert(keys, into: &state.keys, key: \.keyID, limit: limit, registry: "APNs signing keys")
+            try RegistryFull.insert(keys, into: &state.keys, key: \.keyID, limit: limit, registry: .apnsKeys)
         }
         changes.add(1, ordering: .releasing)
     }
@@ -92,7 +92,7 @@ package final class APNsKeyRegistry: Sendable {
     /// Declares the apps of several teams, all or none, within `limit` teams (control API).
     package func setBundleIDs(_ teams: [(teamID: String, bundleIDs: Set<String>)], limit: Int) throws(RegistryFull) {
         try state.withLock { state throws(RegistryFull) in
-            try RegistryFull.check(state.teamBundleIDs, adding: teams.map(\.teamID), limit: limit, registry: "APNs teams")
+            try RegistryFull.check(state.teamBundleIDs, adding: teams.map(\.teamID), limit: limit, registry: .apnsTeams)
             for team in teams { state.teamBundleIDs[team.teamID] = team.bundleIDs }
         }
         changes.add(1, ordering: .releasing)

@@ -108,7 +108,7 @@ package final class DeviceRegistry: Sendable {
         }
     }
 
-    static let registryName = "APNs device tokens"
+    static let registryName = RegistryName.apnsDeviceTokens
 
     /// Looks a token up.
     package func lookup(_ token: APNsDeviceToken) -> APNsDeviceRecord? {

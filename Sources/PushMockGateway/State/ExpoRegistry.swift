@@ -143,14 +143,14 @@ package final class ExpoRegistry: Sendable {
     /// the registry past `limit` (control API).
     package func register(_ records: [ExpoTokenRecord], limit: Int) throws(RegistryFull) {
         try contents.withLock { contents throws(RegistryFull) in
-            try RegistryFull.insert(records, into: &contents.tokens, key: \.token, limit: limit, registry: "Expo push tokens")
+            try RegistryFull.insert(records, into: &contents.tokens, key: \.token, limit: limit, registry: .expoTokens)
         }
     }
 
     /// Throws unless the `tokens` not yet known fit under `limit`.
     package func checkRoom(for tokens: [ExpoTokenID], limit: Int) throws(RegistryFull) {
         try contents.withLock { contents throws(RegistryFull) in
-            try RegistryFull.check(contents.tokens, adding: tokens, limit: limit, registry: "Expo push tokens")
+            try RegistryFull.check(contents.tokens, adding: tokens, limit: limit, registry: .expoTokens)
         }
     }
 
@@ -239,7 +239,7 @@ package final class ExpoRegistry: Sendable {
     /// Adds or replaces `projects`, all or none, within `limit` projects (control API).
     package func register(projects: [ExpoProjectRecord], limit: Int) throws(RegistryFull) {
         try contents.withLock { contents throws(RegistryFull) in
-            try RegistryFull.insert(projects, into: &contents.projects, key: \.name, limit: limit, registry: "Expo projects")
+            try RegistryFull.insert(projects, into: &contents.projects, key: \.name, limit: limit, registry: .expoProjects)
         }
     }
 

@@ -105,7 +105,7 @@ package final class FCMRegistry: Sendable {
         }
     }
 
-    static let registryName = "FCM registration tokens"
+    static let registryName = RegistryName.fcmTokens
 
     package func register(_ record: FCMTokenRecord) {
         tokens.withLock { $0[record.token] = record }

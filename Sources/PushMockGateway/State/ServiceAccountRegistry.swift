@@ -45,7 +45,7 @@ package final class ServiceAccountRegistry: Sendable {
     /// Adds or replaces `account` unless it is new and `limit` accounts are trusted already.
     package func register(_ account: ServiceAccountRecord, limit: Int) throws(RegistryFull) {
         try accounts.withLock { accounts throws(RegistryFull) in
-            try RegistryFull.check(accounts, adding: [account.clientEmail], limit: limit, registry: "service accounts")
+            try RegistryFull.check(accounts, adding: [account.clientEmail], limit: limit, registry: .serviceAccounts)
             accounts[account.clientEmail] = account
         }
     }

@@ -52,7 +52,7 @@ package final class UserRegistry: Sendable {
     package func put(_ user: PushUser, limit: Int) throws(PutError) -> Bool {
         try storage.withLock { (storage: inout Storage) throws(PutError) -> Bool in
             do throws(RegistryFull) {
-                try RegistryFull.check(storage.users, adding: [user.id], limit: limit, registry: "users")
+                try RegistryFull.check(storage.users, adding: [user.id], limit: limit, registry: .users)
             } catch {
                 throw .full(error)
             }
@@ -113,7 +113,7 @@ package final class UserRegistry: Sendable {
     ) throws(RegistryFull) -> AppEvent? {
         try storage.withLock { storage throws(RegistryFull) -> AppEvent? in
             guard storage.users[user] != nil else { return nil }
-            try RegistryFull.check(count: storage.events.count, adding: 1, limit: limit, registry: "app events")
+            try RegistryFull.check(count: storage.events.count, adding: 1, limit: limit, registry: .appEvents)
             let event = AppEvent(
                 user: user, name: name, timeMilliseconds: now.millisecondsSince1970, sequence: storage.nextSequence, properties: properties)
             storage.nextSequence += 1

@@ -52,7 +52,7 @@ public final class FaultEngine: Sendable {
             let replaces = rule.id.map { id in state.rules.contains { $0.rule.id == id } } ?? false
             // Every request is checked against every rule: the count bounds that work.
             guard replaces || state.rules.count < ruleLimit else {
-                let full = RegistryFull("fault rules", limit: ruleLimit)
+                let full = RegistryFull(.faultRules, limit: ruleLimit)
                 var error = FaultRuleError(full.description)
                 error.full = full
                 throw error

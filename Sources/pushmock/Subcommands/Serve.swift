@@ -67,6 +67,13 @@ struct Serve: AsyncParsableCommand {
     var configPath: String?
 
     @Option(
+        name: .customLong("limit"),
+        help: ArgumentHelp(
+            "Raise or lower a registry cap or a device-simulation bound, e.g. apnsDeviceTokens=500000 (repeatable; wins over --config's \"limits\"; GET /_pushmock/info lists them all).",
+            valueName: "name=count"))
+    var limitArguments: [String] = []
+
+    @Option(
         name: .customLong("playback"),
         help: "Answer requests that match ones recorded in this journal with the recorded responses (docs/replay.md).")
     var playbackJournal: String?
@@ -263,6 +270,7 @@ struct Serve: AsyncParsableCommand {
         if journalKeep < 0 {
             throw ValidationError("--journal-keep must be 0 or more.")
         }
+        _ = try commandLineLimits()
         for port in [tlsPort, cleartextPort] + [productionTLSPort, inboxPort].compactMap({ $0 }) where !(0...65535).contains(port) {
             throw ValidationError("port \(port) is out of range 0–65535.")
         }
@@ -361,7 +369,22 @@ struct Serve: AsyncParsableCommand {
         if let configPath {
             try ConfigurationFile.load(path: configPath).apply(to: &configuration)
         }
+        // After the file: the command line is the more specific of the two.
+        try commandLineLimits().apply(to: &configuration)
         return configuration
+    }
+
+    /// `--limit NAME=COUNT`, each checked (an unknown name lists the known ones).
+    func commandLineLimits() throws -> CapacityLimits {
+        var limits = CapacityLimits()
+        for argument in limitArguments {
+            do {
+                try limits.set(parsing: argument)
+            } catch {
+                throw ValidationError("--limit: \(error)")
+            }
+        }
+        return limits
     }
 
     func run() async throws {
