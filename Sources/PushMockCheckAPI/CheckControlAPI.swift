@@ -116,11 +116,18 @@ package struct CheckControlAPI: ControlAPIExtension {
         _ request: ControlRequest, context: ControlAPIContext, cancellation: BlockingWorkCancellation
     ) throws -> HTTPResponseMessage {
         let recordings = context.state.recordings
+        // A check reads up to the whole store; when nobody waits any more, decoding stops at
+        // the next page and nothing is answered.
+        func matching(_ query: RecordingQuery) throws -> [ExchangeRecord] {
+            let records = recordings.records(matching: query, isCancelled: { cancellation.isCancelled })
+            if cancellation.isCancelled { throw CancellationError() }
+            return records
+        }
         if request.matches("POST", "checks", "links") {
             let body = try CheckRequestBody(request, definition: "routes", allowed: ["options"])
             let routes = try Self.definition(RouteTable.self, body, member: "routesFile", label: "routes", context: context)
             let options = try body.decode(DeepLinkChecker.Options.self, member: "options") ?? DeepLinkChecker.Options()
-            let report = DeepLinkChecker(routes: routes, options: options).check(recordings.records(matching: body.query))
+            let report = DeepLinkChecker(routes: routes, options: options).check(try matching(body.query))
             return try Self.checkResponse(
                 CheckOutcome(report), format: body.format, junit: { JUnitReport.testCases(report) }, text: report.detailedText)
         }
@@ -129,7 +136,7 @@ package struct CheckControlAPI: ControlAPIExtension {
             let policy = try Self.definition(PolicyFile.self, body, member: "policyFile", label: "policy", context: context)
             // The gateway's users unless the body brings its own (`users`, the GET /_pushmock/users form).
             let users = try Self.users(body, context: context)
-            let report = PolicyChecker(policy: policy, users: users).check(recordings.records(matching: body.query))
+            let report = PolicyChecker(policy: policy, users: users).check(try matching(body.query))
             return try Self.checkResponse(
                 CheckOutcome(report), format: body.format, junit: { JUnitReport.testCases(report, policy: policy) }, text: report.text)
         }
@@ -137,8 +144,7 @@ package struct CheckControlAPI: ControlAPIExtension {
             let body = try CheckRequestBody(request, definition: "contracts", allowed: ["includeRejected"])
             let contracts = try Self.definition(ContractFile.self, body, member: "contractsFile", label: "contracts", context: context)
             let includeRejected = try body.decode(Bool.self, member: "includeRejected") ?? false
-            let report = ContractChecker(contracts: contracts, includeRejected: includeRejected).check(
-                recordings.records(matching: body.query))
+            let report = ContractChecker(contracts: contracts, includeRejected: includeRejected).check(try matching(body.query))
             return try Self.checkResponse(
                 CheckOutcome(report), format: body.format, junit: { JUnitReport.testCases(report) }, text: report.text)
         }

@@ -81,8 +81,17 @@ public struct JSONObject: Sendable, Hashable, RandomAccessCollection, Expressibl
         }.map { members[$0] }
     }
 
+    /// Names compare by their UTF-8 bytes (not by Unicode canonical equivalence, as `==` on
+    /// `String` would). The counts first: a lookup compares its name with every member's, and
+    /// most differ in length (a decoded journal line makes dozens of lookups).
     static func sameName(_ left: String, _ right: String) -> Bool {
-        left.utf8.elementsEqual(right.utf8)
+        let left = left.utf8
+        let right = right.utf8
+        guard left.count == right.count else { return false }
+        let contiguous = left.withContiguousStorageIfAvailable { leftBytes in
+            right.withContiguousStorageIfAvailable { rightBytes in leftBytes.elementsEqual(rightBytes) }
+        }
+        return (contiguous ?? nil) ?? left.elementsEqual(right)
     }
 
     // MARK: Equatable, Hashable

@@ -24,6 +24,39 @@ extension JSONScanner {
     public static func rangeOfValue(atKeyPath keyPath: [String], in bytes: [UInt8]) -> Range<Int>? {
         bytes.withUnsafeBytes { rangeOfValue(atKeyPath: keyPath, in: $0) }
     }
+
+    /// The range of the top-level value of a *valid* document: its bytes without the whitespace
+    /// around them. No scan of the value itself.
+    public static func rangeOfDocument(in bytes: [UInt8]) -> Range<Int> {
+        func isWhitespace(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D }
+        let start = bytes.firstIndex { !isWhitespace($0) } ?? bytes.endIndex
+        let end = bytes.lastIndex { !isWhitespace($0) }.map { $0 + 1 } ?? start
+        return start..<max(start, end)
+    }
+
+    /// The range of member `key`'s value in the object whose bytes are `object` (a range such as
+    /// ``rangeOfDocument(in:)`` or this function returns), the last occurrence winning. Scans
+    /// that object once, and nothing before or after it: readers that need several members of
+    /// nested objects start from the nearest object they already located, instead of from the
+    /// top as ``rangeOfValue(atKeyPath:in:)-(_,[UInt8])`` does. `nil` when there is no such
+    /// member or `object` is not an object.
+    public static func rangeOfMember(named key: String, inObjectAt object: Range<Int>, in bytes: [UInt8]) -> Range<Int>? {
+        guard bytes.indices.contains(object.lowerBound), object.upperBound <= bytes.count else { return nil }
+        return bytes.withUnsafeBytes { buffer in
+            var navigator = MemberNavigator(bytes: UnsafeRawBufferPointer(rebasing: buffer[..<object.upperBound]))
+            return navigator.member(named: key, inObjectAt: object)
+        }
+    }
+
+    /// The value ranges of every member of the object at `object`, by name, the last occurrence
+    /// of a name winning: one scan for all of them. `nil` when `object` is not an object.
+    public static func memberValueRanges(inObjectAt object: Range<Int>, in bytes: [UInt8]) -> [String: Range<Int>]? {
+        guard bytes.indices.contains(object.lowerBound), object.upperBound <= bytes.count else { return nil }
+        return bytes.withUnsafeBytes { buffer in
+            var navigator = MemberNavigator(bytes: UnsafeRawBufferPointer(rebasing: buffer[..<object.upperBound]))
+            return navigator.members(inObjectAt: object)
+        }
+    }
 }
 
 /// Skips over values of an already-validated document.
@@ -113,6 +146,41 @@ private struct MemberNavigator {
             skipWhitespace()
         }
         return found
+    }
+
+    /// Every member's value range by name (the last occurrence wins), or `nil` when the bytes
+    /// at `object` do not hold an object.
+    mutating func members(inObjectAt object: Range<Int>) -> [String: Range<Int>]? {
+        guard bytes[object.lowerBound] == UInt8(ascii: "{") else { return nil }
+        position = object.lowerBound + 1
+        skipWhitespace()
+        var found: [String: Range<Int>] = [:]
+        guard current != UInt8(ascii: "}") else { return found }
+        while current == UInt8(ascii: "\"") {
+            let nameStart = position
+            guard skipString() else { return nil }
+            let name = self.name(quoted: nameStart..<position)
+            skipWhitespace()
+            guard current == UInt8(ascii: ":") else { return nil }
+            position += 1
+            skipWhitespace()
+            guard let value = skipValue(), let name else { return nil }
+            found[name] = value
+            skipWhitespace()
+            guard current == UInt8(ascii: ",") else { break }
+            position += 1
+            skipWhitespace()
+        }
+        return found
+    }
+
+    /// The member name between the quotes at `quoted`, unescaped.
+    func name(quoted: Range<Int>) -> String? {
+        let raw = UnsafeRawBufferPointer(rebasing: bytes[(quoted.lowerBound + 1)..<(quoted.upperBound - 1)])
+        if !raw.contains(UInt8(ascii: "\\")) {
+            return String(decoding: raw, as: UTF8.self)
+        }
+        return JSONParser.decodeString(bytes, openingQuoteAt: quoted.lowerBound)
     }
 
     func nameMatches(_ key: String, quoted: Range<Int>) -> Bool {

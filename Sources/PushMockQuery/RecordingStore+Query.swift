@@ -12,28 +12,48 @@ extension RecordingStore {
         after cursor: UInt64? = nil
     ) -> [StoredExchange] {
         guard !query.isEmpty else { return entries(newestFirst: newestFirst, limit: limit, after: cursor) }
-        // The summary prefilter is cheap; the rest needs the decoded record, so it runs
-        // outside the store's lock, page by page.
         var result: [StoredExchange] = []
-        var position = cursor
-        let maximum = limit ?? Int.max
-        while result.count < maximum {
-            let page = entries(matching: { query.mayMatch($0) }, newestFirst: newestFirst, limit: 512, after: position)
-            guard let last = page.last else { break }
-            for entry in page where result.count < maximum {
-                if let record = try? entry.record(), query.matches(record) {
-                    result.append(entry)
-                }
-            }
-            position = last.sequence
-            if page.count < 512 { break }
+        forEachMatch(of: query, newestFirst: newestFirst, limit: limit, after: cursor, isCancelled: { false }) { entry, _ in
+            result.append(entry)
         }
         return result
     }
 
-    /// Records matching `query`, oldest first by default.
-    public func records(matching query: RecordingQuery, newestFirst: Bool = false, limit: Int? = nil) -> [ExchangeRecord] {
-        entries(matching: query, newestFirst: newestFirst, limit: limit).compactMap { try? $0.record() }
+    /// Records matching `query`, oldest first by default. Each is decoded once. `isCancelled`
+    /// is asked before each page of 512 candidates: a check nobody waits for any more stops
+    /// decoding a full store (the records matched so far are returned).
+    public func records(
+        matching query: RecordingQuery, newestFirst: Bool = false, limit: Int? = nil, isCancelled: () -> Bool = { false }
+    ) -> [ExchangeRecord] {
+        var result: [ExchangeRecord] = []
+        forEachMatch(of: query, newestFirst: newestFirst, limit: limit, after: nil, isCancelled: isCancelled) { _, record in
+            result.append(record)
+        }
+        return result
+    }
+
+    /// Pages through the store: the summary prefilter under the lock, 512 candidates at a time,
+    /// then each candidate decoded once outside it and handed on when the query matches it.
+    private func forEachMatch(
+        of query: RecordingQuery, newestFirst: Bool, limit: Int?, after cursor: UInt64?, isCancelled: () -> Bool,
+        _ body: (StoredExchange, ExchangeRecord) -> Void
+    ) {
+        let pageSize = 512
+        var position = cursor
+        var count = 0
+        let maximum = limit ?? Int.max
+        while count < maximum, !isCancelled() {
+            let page = entries(matching: { query.mayMatch($0) }, newestFirst: newestFirst, limit: pageSize, after: position)
+            guard let last = page.last else { break }
+            for entry in page where count < maximum {
+                if let record = try? entry.record(), query.matches(record) {
+                    body(entry, record)
+                    count += 1
+                }
+            }
+            position = last.sequence
+            if page.count < pageSize { break }
+        }
     }
 
     /// Waits (real time) until at least `count` exchanges match `query`, or `timeout` passes;

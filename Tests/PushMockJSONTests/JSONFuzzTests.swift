@@ -84,6 +84,9 @@ struct JSONFuzzTests {
             #expect(scanned.isValid == (parsed != nil))
             _ = JSONCompactor.compacted(input)
             _ = JSONScanner.rangeOfValue(atKeyPath: ["a", "b"], in: input)
+            let document = JSONScanner.rangeOfDocument(in: input)
+            _ = JSONScanner.memberValueRanges(inObjectAt: document, in: input)
+            _ = JSONScanner.rangeOfMember(named: "a", inObjectAt: document, in: input)
         }
     }
 }

@@ -157,4 +157,40 @@ struct JSONValueTests {
         #expect(slice(["missing"]) == nil)
         #expect(JSONScanner.rangeOfValue(atKeyPath: ["a"], in: Array(" {} ".utf8)) == nil)
     }
+
+    @Test(
+        "members found from their object's range, or all at once, are those found from the top",
+        arguments: [
+            #"{"a":{"b":"\u00e9\/","c":[1, {"d":2}]},"a\u0062":7,"x":true,"x":false}"#,
+            #" { "a" : { "b" : 1 , "b" : [ "}" , "{" ] } , "c" : "\"a\":0" , "a" : { "c" : null } } "#,
+            #"{"request":{"headers":[["a","b"]],"body":{"aps":{"alert":"x"}}},"response":{"status":200,"body":{"k":"v"}}}"#,
+            "{}", "[1,2]", #""text""#,
+        ])
+    func membersFromTheirObject(_ text: String) throws {
+        let bytes = Array(text.utf8)
+        let document = JSONScanner.rangeOfDocument(in: bytes)
+        #expect(document == JSONScanner.rangeOfValue(atKeyPath: [], in: bytes))
+        let parsed = try JSONValue(parsing: bytes)
+        guard let object = parsed.objectValue else {
+            #expect(JSONScanner.memberValueRanges(inObjectAt: document, in: bytes) == nil)
+            #expect(JSONScanner.rangeOfMember(named: "a", inObjectAt: document, in: bytes) == nil)
+            return
+        }
+        let all = try #require(JSONScanner.memberValueRanges(inObjectAt: document, in: bytes))
+        #expect(Set(all.keys) == Set(object.keys))
+        for key in object.keys {
+            let fromTop = JSONScanner.rangeOfValue(atKeyPath: [key], in: bytes)
+            #expect(all[key] == fromTop, "\(key)")
+            #expect(JSONScanner.rangeOfMember(named: key, inObjectAt: document, in: bytes) == fromTop, "\(key)")
+            // One level down, from the member's own range.
+            guard let member = fromTop, let nested = object[key]?.objectValue else { continue }
+            for inner in nested.keys {
+                #expect(
+                    JSONScanner.rangeOfMember(named: inner, inObjectAt: member, in: bytes)
+                        == JSONScanner.rangeOfValue(atKeyPath: [key, inner], in: bytes), "\(key).\(inner)")
+            }
+        }
+        #expect(JSONScanner.rangeOfMember(named: "missing", inObjectAt: document, in: bytes) == nil)
+        #expect(JSONScanner.rangeOfMember(named: "a", inObjectAt: bytes.count..<(bytes.count + 1), in: bytes) == nil)
+    }
 }

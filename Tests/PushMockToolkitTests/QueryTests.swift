@@ -305,4 +305,26 @@ struct StoreQueryTests {
         let none = await store.evaluate(Expectation(query: RecordingQuery(token: Glob("dd00")), count: .none, within: .milliseconds(20)))
         #expect(none.passed)
     }
+
+    @Test("records: each page asked whether anyone still waits; matches in order, with and without a query")
+    func cancelledBetweenPages() {
+        let store = RecordingStore()
+        for index in 1...1200 {
+            _ = store.append(apnsRecord(0, token: index % 3 == 0 ? "aa00" : "bb00"))
+        }
+        #expect(store.records(matching: RecordingQuery()).map(\.sequence) == Array(1...1200))
+        #expect(store.records(matching: RecordingQuery(token: Glob("aa00"))).map(\.sequence) == (1...400).map { UInt64($0 * 3) })
+        #expect(store.records(matching: RecordingQuery(), newestFirst: true, limit: 3).map(\.sequence) == [1200, 1199, 1198])
+        // Cancelled once the first page of 512 is in: nothing more is decoded.
+        var asked = 0
+        let cut = store.records(
+            matching: RecordingQuery(),
+            isCancelled: {
+                asked += 1
+                return asked > 1
+            })
+        #expect(asked == 2)
+        #expect(cut.map(\.sequence) == Array(1...512))
+        #expect(store.records(matching: RecordingQuery(), isCancelled: { true }).isEmpty)
+    }
 }
