@@ -86,3 +86,93 @@ struct GoogleAuthClientTests {
         #expect(records[1].request.body.jsonValue?["message"]?["notification"]?["title"]?.stringValue == "Time for your BPC-157")
     }
 }
+
+/// firebase-admin for Python (7.x, from PyPI) against `pushmock serve`: since 7.x its
+/// `subscribe_to_topic` calls FCM's topic-subscription API, one request per token, instead of
+/// IID's `batchAdd`. Only the CA, the token endpoint (the service account's `token_uri`) and the
+/// FCM base URL are changed.
+@Suite("firebase-admin (Python) against pushmock serve (process)", .serialized)
+struct FirebaseAdminClientTests {
+    static let script = #"""
+        import json, sys
+        import firebase_admin
+        from firebase_admin import credentials, messaging
+
+        account_path, base, good, other, dead = sys.argv[1:6]
+        app = firebase_admin.initialize_app(credentials.Certificate(account_path))
+        service = messaging._get_messaging_service(app)
+        # No official option moves the SDK's hosts; these are the attributes it reads.
+        service._fcm_url = "%s/v1/projects/%s/messages:send" % (base, app.project_id)
+        service._fcm_topic_url = "%s/v1/projects/%s/registrations" % (base, app.project_id)
+        messaging._MessagingService.IID_URL = base
+
+        def summary(response):
+            return {"success": response.success_count, "failure": response.failure_count,
+                    "errors": [[e.index, e.reason] for e in response.errors]}
+
+        results = {}
+        results["subscribe"] = summary(messaging.subscribe_to_topic([good, other, dead, "not a token"], "/topics/news"))
+        results["again"] = summary(messaging.subscribe_to_topic([good], "news"))
+        results["send"] = messaging.send(messaging.Message(topic="news", notification=messaging.Notification(title="Morning news")))
+        results["unsubscribe"] = summary(messaging.unsubscribe_from_topic([other, good], "news"))
+        results["unsubscribe_again"] = summary(messaging.unsubscribe_from_topic([good], "news"))
+        results["legacy"] = summary(messaging.subscribe_to_topic_legacy([good], "weather"))
+        print(json.dumps(results))
+        """#
+
+    @Test("subscribe_to_topic and unsubscribe_from_topic through FCM's topic-subscription API, a topic send, IID's legacy call")
+    func topicSubscriptions() async throws {
+        let python = ExpoPythonSDKTests.python
+        let probe = try await run(python, ["-c", "import firebase_admin, firebase_admin.messaging"])
+        try #require(probe.status == 0, "firebase-admin is required in the tests' venv (scripts/test installs it): \(probe.error)")
+        let server = try await ServeProcess()
+        defer { server.removeDirectory() }
+        let account = try #require(server.info.fcmSampleServiceAccount)
+        let accountPath = try #require(account.path)
+        let good = "goodInstance:APA91b" + String(repeating: "g", count: 120)
+        let other = "otherInstance:APA91b" + String(repeating: "o", count: 120)
+        let dead = "deadInstance:APA91b" + String(repeating: "d", count: 120)
+        let control = "http://127.0.0.1:\(server.cleartextPort)/_pushmock"
+        let registered = try await run(
+            "/usr/bin/curl",
+            [
+                "-s", "-o", "/dev/null", "-w", "%{http_code}", "-X", "POST", "\(control)/fcm/tokens", "-d",
+                #"[{"token":"\#(dead)","project":"\#(account.projectId)","state":"unregistered"}]"#,
+            ])
+        #expect(registered.output == "201")
+
+        let scriptPath = server.directory + "/topics.py"
+        try Self.script.write(toFile: scriptPath, atomically: true, encoding: .utf8)
+        let flow = try await run(
+            python, [scriptPath, accountPath, "https://localhost:\(server.tlsPort)", good, other, dead],
+            environment: ["REQUESTS_CA_BUNDLE": server.caPath, "SSL_CERT_FILE": server.caPath])
+        #expect(flow.status == 0, "\(flow.error)")
+        let results = try #require(try JSONSerialization.jsonObject(with: Data(flow.output.utf8)) as? [String: Any], "\(flow.error)")
+        func summary(_ key: String) -> [String: Any]? { results[key] as? [String: Any] }
+        // The dead token is UNREGISTERED; the malformed one INVALID_ARGUMENT (the SDK reads the
+        // FcmError detail first, then the status).
+        #expect(summary("subscribe")?["success"] as? Int == 2)
+        #expect(summary("subscribe")?["failure"] as? Int == 2)
+        let errors = (summary("subscribe")?["errors"] as? [[Any]])?.map { "\($0[0]) \($0[1])" }
+        #expect(errors == ["2 UNREGISTERED", "3 INVALID_ARGUMENT"], "\(String(describing: errors))")
+        // A second subscription is 409 ALREADY_EXISTS, which the SDK counts as a success.
+        #expect(summary("again")?["success"] as? Int == 1)
+        #expect((results["send"] as? String)?.hasPrefix("projects/\(account.projectId)/messages/") == true)
+        #expect(summary("unsubscribe")?["success"] as? Int == 2)
+        // The SDK deletes with allow_missing=true: unsubscribing twice is no error.
+        #expect(summary("unsubscribe_again")?["success"] as? Int == 1)
+        #expect(summary("legacy")?["success"] as? Int == 1)
+
+        let topics = try await run("/usr/bin/curl", ["-s", "\(control)/fcm/topics"])
+        #expect(topics.output.contains("weather") && !topics.output.contains("news"), "\(topics.output)")
+        #expect(await server.stop().status == 0)
+        let records = try String(contentsOfFile: server.journalPath, encoding: .utf8).split(separator: "\n")
+            .map { try ExchangeRecord.decode(jsonLine: Array($0.utf8)) }
+        let subscriptions = records.filter { $0.request.path.contains("/topicSubscriptions") }
+        #expect(subscriptions.count == 8, "4 + 1 creates, 2 + 1 deletes")
+        #expect(subscriptions.allSatisfy { $0.platform == .iid })
+        #expect(subscriptions.filter { $0.request.method == "DELETE" }.allSatisfy { $0.request.path.hasSuffix("?allow_missing=true") })
+        let send = try #require(records.first { $0.platform == .fcm })
+        #expect(send.notification?.resolvedTokens == [good, other].sorted(), "the topic reached both subscribed tokens")
+    }
+}

@@ -272,7 +272,8 @@ struct HardeningLimitsTests {
     func configurationInRange() throws {
         let text = #"""
             {"apns":{"options":{"providerTokenLifetimeSeconds":3600,"providerTokenUpdateIntervalSeconds":1200}},
-             "fcm":{"options":{"accessTokenLifetimeSeconds":3600,"assertionClockSkewSeconds":300}},
+             "fcm":{"options":{"accessTokenLifetimeSeconds":3600,"assertionClockSkewSeconds":300,"authentication":"none",
+                               "topicSubscriptionFieldNames":"snake_case"}},
              "expo":{"options":{"receiptLifetimeSeconds":86400,"receiptDelayMilliseconds":10,"maximumReceipts":5,"authentication":"none"}},
              "clock":{"start":"2026-11-21T10:00:00Z"}}
             """#
@@ -284,6 +285,9 @@ struct HardeningLimitsTests {
         file.apply(to: &configuration)
         #expect(configuration.apns.providerTokenLifetime == .seconds(3600))
         #expect(configuration.fcm.accessTokenLifetime == .seconds(3600))
+        // Read, not only allowed: `authentication` was a known key that nothing decoded.
+        #expect(configuration.fcm.authentication == .none)
+        #expect(configuration.fcm.topicSubscriptionFieldNames == .snakeCase)
         #expect(configuration.expo.maximumReceipts == 5)
         #expect(configuration.expo.authentication == .none)
     }

@@ -67,12 +67,13 @@ BROWSER_TEST_PACKAGES=(chromium chromium-driver)
 # validator is compared with. openapi-spec-validator reads docs/openapi.yaml as the tools users
 # load it into do (PyYAML, the OpenAPI 3.1 schema); schemathesis sends the requests the
 # document allows and forbids to a running gateway and checks the answers against it.
+# firebase-admin 7.x subscribes through FCM's topic-subscription API (IID's successor).
 PYTHON_VENV_PACKAGES=("exponent_server_sdk==2.2.0" "selenium==4.51.0" "h2==4.1.0" "prometheus_client==0.26.0" "jsonschema==4.26.0"
-    "openapi-spec-validator==0.9.0" "schemathesis==4.32.5")
+    "openapi-spec-validator==0.9.0" "schemathesis==4.32.5" "firebase-admin==7.7.0")
 
 ensure_python_venv() {
     local venv="${PUSHMOCK_PYTHON_VENV:-.build/python-venv}"
-    if [ -x "$venv/bin/python3" ] && "$venv/bin/python3" -c "import exponent_server_sdk, selenium, h2, prometheus_client, jsonschema, openapi_spec_validator, schemathesis" 2>/dev/null; then
+    if [ -x "$venv/bin/python3" ] && "$venv/bin/python3" -c "import exponent_server_sdk, selenium, h2, prometheus_client, jsonschema, openapi_spec_validator, schemathesis, firebase_admin" 2>/dev/null; then
         return 0
     fi
     echo "pushmock: installing ${PYTHON_VENV_PACKAGES[*]} into $venv" >&2

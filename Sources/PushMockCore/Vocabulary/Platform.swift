@@ -23,7 +23,8 @@ public struct Platform: Hashable, Sendable, Comparable, CustomStringConvertible,
     public static let expo = Self(value: .expo)
     /// Google's OAuth2 token endpoint (service-account JWT grant).
     public static let oauth = Self(value: .oauth)
-    /// Google's Instance ID topic API (`iid/v1:batchAdd|batchRemove`).
+    /// Topic management: Google's Instance ID topic API (`iid/v1:batchAdd|batchRemove`) and
+    /// its successor, FCM's topic-subscription API (`projects.registrations.topicSubscriptions`).
     public static let iid = Self(value: .iid)
     /// A path no impersonated service serves (answered as APNs answers it: 404 `BadPath`).
     public static let unknown = Self(value: .unknown)

@@ -203,9 +203,12 @@ public struct FCMOptionsPatch: Codable, Sendable, Hashable {
     public var prettyPrintErrors: Bool?
     /// `required` or `none` (as `--auth`).
     public var authentication: APNsOptions.Authentication?
+    /// `camelCase` or `snake_case` (``FCMOptions/topicSubscriptionFieldNames``).
+    public var topicSubscriptionFieldNames: FCMOptions.TopicSubscriptionFieldNames?
 
     enum CodingKeys: String, CodingKey, CaseIterable {
         case accessTokenLifetimeSeconds, assertionClockSkewSeconds, rejectUnknownTokens, prettyPrintErrors, authentication
+        case topicSubscriptionFieldNames
     }
 
     public func apply(to options: inout FCMOptions) {
@@ -214,6 +217,7 @@ public struct FCMOptionsPatch: Codable, Sendable, Hashable {
         if let rejectUnknownTokens { options.rejectUnknownTokens = rejectUnknownTokens }
         if let prettyPrintErrors { options.prettyPrintErrors = prettyPrintErrors }
         if let authentication { options.authentication = authentication }
+        if let topicSubscriptionFieldNames { options.topicSubscriptionFieldNames = topicSubscriptionFieldNames }
     }
 }
 
@@ -224,6 +228,9 @@ extension FCMOptionsPatch {
         assertionClockSkewSeconds = try container.decodeSecondsIfPresent(forKey: .assertionClockSkewSeconds)
         rejectUnknownTokens = try container.decodeIfPresent(Bool.self, forKey: .rejectUnknownTokens)
         prettyPrintErrors = try container.decodeIfPresent(Bool.self, forKey: .prettyPrintErrors)
+        authentication = try container.decodeIfPresent(APNsOptions.Authentication.self, forKey: .authentication)
+        topicSubscriptionFieldNames = try container.decodeIfPresent(
+            FCMOptions.TopicSubscriptionFieldNames.self, forKey: .topicSubscriptionFieldNames)
     }
 }
 

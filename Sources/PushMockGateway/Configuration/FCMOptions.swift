@@ -17,6 +17,20 @@ public struct FCMOptions: Sendable, Hashable {
     /// credential is checked anywhere — sends and IID calls without one are accepted, and any
     /// well-formed assertion gets an access token.
     public var authentication: APNsOptions.Authentication
+    /// How FCM's topic-subscription API spells a `TopicSubscription`'s fields. Google's
+    /// reference shows the proto names (`topic_name`, `create_time`), its discovery document
+    /// and the clients generated from it read JSON names (`topicName`, `createTime`), and the
+    /// Admin SDKs read neither (UNVERIFIED which one the service sends; docs/push-wire-spec.md).
+    /// Default: ``TopicSubscriptionFieldNames/camelCase``.
+    public var topicSubscriptionFieldNames: TopicSubscriptionFieldNames = .camelCase
+
+    /// The spelling of a `TopicSubscription`'s fields in answers.
+    public enum TopicSubscriptionFieldNames: String, Sendable, Hashable, Codable {
+        /// `topicName`, `createTime`: proto3's JSON mapping, as generated clients read it.
+        case camelCase
+        /// `topic_name`, `create_time`: the proto field names, as Google's reference shows.
+        case snakeCase = "snake_case"
+    }
 
     public init(
         accessTokenLifetime: Duration = .seconds(3600),

@@ -187,7 +187,8 @@ package final class GatewayMetrics: Sendable {
 extension EndpointID {
     /// Every endpoint that gets a latency histogram.
     static let measured: [EndpointID] = [
-        .apnsDevice, .fcmSend, .oauthToken, .iidTopics, .expoSend, .expoReceipts, .control, .inbox, .metrics, .unrouted,
+        .apnsDevice, .fcmSend, .oauthToken, .iidTopics, .fcmTopicSubscriptions, .expoSend, .expoReceipts, .control, .inbox, .metrics,
+        .unrouted,
     ]
 
     /// The `endpoint` label.
@@ -197,6 +198,7 @@ extension EndpointID {
         case .fcmSend: return "fcm_send"
         case .oauthToken: return "oauth_token"
         case .iidTopics: return "iid_topics"
+        case .fcmTopicSubscriptions: return "fcm_topic_subscriptions"
         case .expoSend: return "expo_send"
         case .expoReceipts: return "expo_receipts"
         case .control: return "control"
@@ -211,7 +213,7 @@ extension EndpointID {
     var metricsPlatform: String {
         switch self {
         case .apnsDevice: return Platform.apns.rawValue
-        case .fcmSend, .oauthToken, .iidTopics: return Platform.fcm.rawValue
+        case .fcmSend, .oauthToken, .iidTopics, .fcmTopicSubscriptions: return Platform.fcm.rawValue
         case .expoSend, .expoReceipts: return Platform.expo.rawValue
         case .control, .inbox, .metrics, .unrouted: return "none"
         }

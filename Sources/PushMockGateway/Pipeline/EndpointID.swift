@@ -19,6 +19,8 @@ enum EndpointID: Hashable {
     case oauthToken
     /// `/iid/…`: the Instance ID topic API.
     case iidTopics
+    /// `/v1/projects/*/registrations/…`: FCM's topic-subscription API.
+    case fcmTopicSubscriptions
     /// `/--/api/v2/push/send`: the Expo push service.
     case expoSend
     /// `/--/api/v2/push/getReceipts`: Expo push receipts.
@@ -77,6 +79,8 @@ enum EndpointID: Hashable {
         if starts("/3/device") {
             return .apnsDevice
         } else if starts("/v1/") || starts("/projects/") || equals("/fcm/send") || equals("/batch") {
+            // Only FCM's requests pay for the second look.
+            if FCMTopicSubscriptionEndpoint.serves(path: Substring(decoding: path, as: UTF8.self)) { return .fcmTopicSubscriptions }
             return .fcmSend
         } else if equals("/token") || equals("/oauth2/v4/token") {
             return .oauthToken

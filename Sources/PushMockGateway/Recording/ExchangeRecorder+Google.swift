@@ -75,6 +75,33 @@ extension ExchangeRecorder {
         )
     }
 
+    static func topicSubscriptionRecord(
+        _ outcome: FCMTopicSubscriptionExchange,
+        connection: GatewayConnectionContext,
+        time: Timestamp,
+        latencyMicroseconds: Int64
+    ) -> ExchangeRecord {
+        let request = outcome.request
+        var notification = NotificationInfo()
+        notification.topic = outcome.topic
+        notification.project = outcome.project?.rawValue
+        notification.token = outcome.registration
+        return googleRecord(
+            platform: .iid,
+            request: request,
+            recordedBody: recordedBody(request.body, on: connection),
+            grant: outcome.grant,
+            notification: notification,
+            reply: outcome.reply ?? HTTPReply(.noResponse),
+            reason: outcome.error?.status.rawValue,
+            connection: connection,
+            time: time,
+            namespace: outcome.project?.rawValue,
+            latencyMicroseconds: latencyMicroseconds,
+            annotations: [:]
+        )
+    }
+
     static func oauthRecord(
         _ outcome: OAuthTokenExchange,
         connection: GatewayConnectionContext,

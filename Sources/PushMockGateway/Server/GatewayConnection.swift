@@ -63,6 +63,7 @@ final class GatewayConnection: HTTPConnectionResponder {
             case .fcmSend: run(endpoints.fcmSend, consume request, in: pipelineContext, batch: &batch)
             case .oauthToken: run(endpoints.oauthToken, consume request, in: pipelineContext, batch: &batch)
             case .iidTopics: run(endpoints.iidTopics, consume request, in: pipelineContext, batch: &batch)
+            case .fcmTopicSubscriptions: run(endpoints.fcmTopicSubscriptions, consume request, in: pipelineContext, batch: &batch)
             case .expoSend: run(endpoints.expoSend, consume request, in: pipelineContext, batch: &batch)
             case .expoReceipts: run(endpoints.expoReceipts, consume request, in: pipelineContext, batch: &batch)
             case .control: run(endpoints.control, consume request, in: pipelineContext, batch: &batch)
@@ -234,6 +235,7 @@ struct GatewayEndpoints {
     let fcmSend: FCMSendEndpoint
     let oauthToken: OAuthTokenEndpoint
     let iidTopics: IIDTopicEndpoint
+    let fcmTopicSubscriptions: FCMTopicSubscriptionEndpoint
     let expoSend: ExpoSendEndpoint
     let expoReceipts: ExpoReceiptsEndpoint
     let control: ControlEndpoint
@@ -270,6 +272,9 @@ struct GatewayEndpoints {
             credentialClock: state.credentialClock
         )
         iidTopics = IIDTopicEndpoint(
+            options: state.fcmOptions, tokens: state.accessTokens, registry: state.fcmTokens,
+            tokenLimit: state.registryLimits.fcmTokens)
+        fcmTopicSubscriptions = FCMTopicSubscriptionEndpoint(
             options: state.fcmOptions, tokens: state.accessTokens, registry: state.fcmTokens,
             tokenLimit: state.registryLimits.fcmTokens)
         expoSend = ExpoSendEndpoint(

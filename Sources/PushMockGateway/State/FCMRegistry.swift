@@ -38,6 +38,9 @@ package struct FCMTokenRecord: Sendable, Hashable, Codable {
     package var state: State
     /// Topics the token is subscribed to.
     package var topics: Set<String>
+    /// When each subscription of ``topics`` was made through IID or FCM's topic-subscription
+    /// API (the `createTime` that API answers); topics given in a definition have none.
+    package var subscribedAt: [String: Timestamp] = [:]
     /// For iOS tokens: what APNs answers when FCM forwards a message (e.g. 410 Unregistered,
     /// 403 InvalidProviderToken), relayed as an `ApnsError` detail.
     package var apnsFailure: APNsFailure?
@@ -149,8 +152,9 @@ package final class FCMRegistry: Sendable {
             if token == newToken, let previous = tokens.values.first(where: { $0.replacedBy == token }) {
                 return (previous, old)
             }
-            let new = FCMTokenRecord(
+            var new = FCMTokenRecord(
                 token: newToken, project: old.project, platform: old.platform, topics: old.topics, apnsFailure: old.apnsFailure)
+            new.subscribedAt = old.subscribedAt
             if case .active = old.state { old.state = .unregistered(at: now) }
             old.replacedBy = newToken
             tokens[token] = old
@@ -216,16 +220,122 @@ package final class FCMRegistry: Sendable {
             guard record.project == project else { return .senderMismatch }
             guard record.isActive(at: now) else { return .notFound }
             if subscribe {
-                if !record.topics.contains(topic), record.topics.count >= Self.maximumTopicsPerToken {
-                    return .tooManyTopics
+                if !record.topics.contains(topic) {
+                    guard record.topics.count < Self.maximumTopicsPerToken else { return .tooManyTopics }
+                    record.subscribedAt[topic] = now
                 }
                 record.topics.insert(topic)
             } else {
                 record.topics.remove(topic)
+                record.subscribedAt[topic] = nil
             }
             tokens[token] = record
             return .ok
         }
+    }
+
+    /// One call of FCM's topic-subscription API for one token and topic
+    /// (`projects.registrations.topicSubscriptions`).
+    package enum TopicSubscriptionRequest: Sendable, Hashable {
+        case create
+        case get
+        /// Returns the subscription; creates it when missing only with `allowMissing`.
+        case patch(allowMissing: Bool)
+        /// Removes the subscription; a missing one is an error unless `allowMissing`.
+        case delete(allowMissing: Bool)
+    }
+
+    /// What a ``TopicSubscriptionRequest`` came to.
+    package enum TopicSubscriptionOutcome: Sendable, Hashable {
+        /// The token is subscribed, since this time (now, when the request created it).
+        case subscribed(since: Timestamp)
+        /// `create` of a subscription that exists.
+        case alreadyExists
+        /// No such subscription (`get`; `patch` and `delete` without `allowMissing`).
+        case subscriptionNotFound
+        /// The subscription is gone (or, with `allowMissing`, never was).
+        case deleted
+        /// The token cannot take part: unknown with `createUnknown` off, no longer active,
+        /// another project's, at its topic limit, or the registry is full.
+        case refused(SubscriptionResult)
+    }
+
+    /// Carries out one topic-subscription call atomically. Unknown tokens are created for
+    /// `project` by calls that subscribe when `createUnknown` is set (as IID does); reading or
+    /// removing a subscription of an unknown token creates nothing.
+    package func topicSubscription(
+        _ request: TopicSubscriptionRequest,
+        token: FCMRegistrationToken,
+        topic: String,
+        project: FCMProjectID,
+        createUnknown: Bool,
+        limit: Int = .max,
+        now: Timestamp
+    ) -> TopicSubscriptionOutcome {
+        let creates: Bool
+        switch request {
+        case .create: creates = true
+        case .patch(let allowMissing): creates = allowMissing
+        case .get, .delete: creates = false
+        }
+        return tokens.withLock { tokens in
+            var record: FCMTokenRecord
+            if let existing = tokens[token] {
+                record = existing
+            } else {
+                guard createUnknown else { return .refused(.notFound) }
+                guard creates else {
+                    if case .delete(allowMissing: true) = request { return .deleted }
+                    return .subscriptionNotFound
+                }
+                guard tokens.count < limit else { return .refused(.registryFull) }
+                record = FCMTokenRecord(token: token, project: project)
+            }
+            guard record.project == project else { return .refused(.senderMismatch) }
+            guard record.isActive(at: now) else { return .refused(.notFound) }
+            // A topic given in a definition has no time: it has been there since the start.
+            let since = record.topics.contains(topic) ? record.subscribedAt[topic] ?? Timestamp(millisecondsSince1970: 0) : nil
+            switch request {
+            case .get:
+                return since.map { .subscribed(since: $0) } ?? .subscriptionNotFound
+            case .create:
+                if since != nil { return .alreadyExists }
+            case .patch(let allowMissing):
+                if let since { return .subscribed(since: since) }
+                if !allowMissing { return .subscriptionNotFound }
+            case .delete(let allowMissing):
+                guard since != nil else { return allowMissing ? .deleted : .subscriptionNotFound }
+                record.topics.remove(topic)
+                record.subscribedAt[topic] = nil
+                tokens[token] = record
+                return .deleted
+            }
+            guard record.topics.count < Self.maximumTopicsPerToken else { return .refused(.tooManyTopics) }
+            record.topics.insert(topic)
+            record.subscribedAt[topic] = now
+            tokens[token] = record
+            return .subscribed(since: now)
+        }
+    }
+
+    /// A token's subscriptions by topic name, with their times (FCM's `topicSubscriptions.list`);
+    /// an unknown token has none, unless unknown tokens are refused (`createUnknown` off).
+    package func topicSubscriptions(
+        of token: FCMRegistrationToken, project: FCMProjectID, createUnknown: Bool, now: Timestamp
+    ) -> TopicSubscriptionList {
+        tokens.withLock { tokens in
+            guard let record = tokens[token] else { return createUnknown ? .subscriptions([]) : .refused(.notFound) }
+            guard record.project == project else { return .refused(.senderMismatch) }
+            guard record.isActive(at: now) else { return .refused(.notFound) }
+            let sorted = record.topics.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+            return .subscriptions(sorted.map { ($0, record.subscribedAt[$0] ?? Timestamp(millisecondsSince1970: 0)) })
+        }
+    }
+
+    /// A token's subscriptions, sorted by topic name, or why it has none to show.
+    package enum TopicSubscriptionList: Sendable {
+        case subscriptions([(topic: String, since: Timestamp)])
+        case refused(SubscriptionResult)
     }
 
     /// Active tokens of `project` for which `reaches(topics)` holds, sorted (topic and
