@@ -117,17 +117,18 @@ public struct PayloadPredicate: Sendable, Hashable, Codable, CustomStringConvert
         var text = Substring(text.trimmingCharacters(in: .whitespaces))
         if text.hasPrefix("!"), !text.unicodeScalars.dropFirst().contains(where: { $0 == "=" || $0 == "~" }) {
             text = text.dropFirst()
+            try Self.refuseBareExclamationMark(in: text)
             try self.init(path: String(text), op: .absent)
             return
         }
         guard let (range, op) = Self.findOperator(in: text) else {
+            // `$.x!y` is no path with a `!` in it, and no operator either: a typo of `!=`.
+            try Self.refuseBareExclamationMark(in: text)
             try self.init(path: String(text), op: .exists)
             return
         }
         let path = String(text[..<range.lowerBound]).trimmingCharacters(in: .whitespaces)
-        if Self.hasBareExclamationMark(path) {
-            throw QueryError("\(text): unknown operator; use =, !=, ~ or !~ (or PATH for present, !PATH for absent)")
-        }
+        if Self.hasBareExclamationMark(path) { throw Self.unknownOperator(text) }
         let rawValue = String(text[range.upperBound...])
         let value: JSONValue
         if op == .matches || op == .notMatches {
@@ -180,6 +181,14 @@ public struct PayloadPredicate: Sendable, Hashable, Codable, CustomStringConvert
     }
 
     /// Whether `path` has a `!` outside brackets and quotes (an operator nobody means).
+    private static func unknownOperator(_ text: Substring) -> QueryError {
+        QueryError("\(text): unknown operator; use =, !=, ~ or !~ (or PATH for present, !PATH for absent)")
+    }
+
+    private static func refuseBareExclamationMark(in text: Substring) throws(QueryError) {
+        if hasBareExclamationMark(String(text)) { throw unknownOperator(text) }
+    }
+
     private static func hasBareExclamationMark(_ path: String) -> Bool {
         var depth = 0
         var quote: Unicode.Scalar?

@@ -95,7 +95,8 @@ struct CheckCommandTests {
         let allowed = try await run(ServeProcess.binary, ["check", "links", "--routes", routes, "--journal", journal, "--allow-fallback"])
         #expect(allowed.status == 0, "\(allowed.output)")
 
-        let junitPath = directory + "/links.xml"
+        // The report's directory is created; `-` sends the report alone to standard output.
+        let junitPath = directory + "/reports/junit/links.xml"
         let json = try await run(
             ServeProcess.binary, ["check", "links", "--routes", routes, "--journal", journal, "--json", "--junit", junitPath])
         #expect(json.status == 1)
@@ -104,6 +105,11 @@ struct CheckCommandTests {
         #expect(outcome["report"]?["problemCount"]?.intValue == 1)
         let xml = try String(contentsOfFile: junitPath, encoding: .utf8)
         #expect(xml.contains(#"tests="3" failures="1""#), "\(xml)")
+        let toStandardOutput = try await run(
+            ServeProcess.binary, ["check", "links", "--routes", routes, "--journal", journal, "--junit", "-"], directory: directory)
+        #expect(toStandardOutput.status == 1)
+        #expect(toStandardOutput.output == xml, "\(toStandardOutput.output)")
+        #expect(!FileManager.default.fileExists(atPath: directory + "/-"))
     }
 
     @Test("check policy on a journal: the quiet-hours violation names the notification and the rule")

@@ -74,9 +74,11 @@ struct ExpectCommandTests {
             #expect(result["matchedCount"] as? Int == 2)
         }
 
-        let junitPath = session.server.directory + "/junit.xml"
+        // The directory does not exist yet: it is created, and the verdict is printed as well.
+        let junitPath = session.server.directory + "/reports/push.xml"
         let failing = try await session.pushmock(["expect", "--name", "dose reminder", "--token", Self.otherToken, "--junit", junitPath])
         #expect(failing.status == 1)
+        #expect(failing.output.contains("dose reminder"), "\(failing.output)")
         let junit = try String(contentsOfFile: junitPath, encoding: .utf8)
         #expect(junit.contains(#"<testsuites tests="1" failures="1">"#))
         #expect(junit.contains("dose reminder"))

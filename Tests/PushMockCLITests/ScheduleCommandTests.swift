@@ -50,6 +50,16 @@ struct ScheduleCommandTests {
         // Due 20:05 UTC, no wifi for the half hour: delivered when the wait ends.
         #expect(schedule.output.contains("2026-01-05T20:35:00.000Z (Mon 2026-01-05 21:35) ideal delivery wait ended"), "\(schedule.output)")
 
+        // Negative durations and relative times are values, not options (they were refused as
+        // unknown short options).
+        let back = try await pushmock(["clock", "advance", "-10m", "--json"])
+        #expect(back.status == 0, "\(back.error)")
+        #expect(back.output.contains("2026-01-06T07:55:00.000Z"), "\(back.output)")
+        #expect(try await pushmock(["clock", "advance", "10m"]).status == 0)
+        let relative = try await pushmock(["check", "schedule", "--config", "notifications.json", "--user", "ada", "--from", "-13h"])
+        #expect(relative.status == 0, "\(relative.error)")
+        #expect(relative.output.contains("2026-01-05T19:05:00.000Z … 2026-01-06T08:05:00.000Z"), "\(relative.output)")
+
         let export = try await pushmock(["user", "export", "--output", directory + "/users.json"])
         #expect(export.status == 0, "\(export.error)")
         let offline = try await run(

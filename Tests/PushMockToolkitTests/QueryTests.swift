@@ -59,6 +59,23 @@ struct PayloadPredicateTests {
         #expect(throws: QueryError.self) { try PayloadPredicate(parsing: text) }
     }
 
+    /// A `!` outside brackets and quotes is an operator or a mistake, with or without a value
+    /// after it (`$.x!y` was read as a path that must exist).
+    @Test("a stray ! is an unknown operator", arguments: ["$.x!y", "!$.x!y", "$.x!yz=3", "$.a!"])
+    func strayExclamationMark(text: String) {
+        #expect {
+            try PayloadPredicate(parsing: text)
+        } throws: { error in
+            (error as? QueryError)?.description.hasSuffix(
+                "unknown operator; use =, !=, ~ or !~ (or PATH for present, !PATH for absent)") == true
+        }
+    }
+
+    @Test("a ! inside brackets or quotes is part of the path", arguments: ["$['x!y']", "!$['x!y']", "$[\"a!\"]=1"])
+    func quotedExclamationMark(text: String) throws {
+        _ = try PayloadPredicate(parsing: text)
+    }
+
     /// The operator is found by Unicode scalar: a value that begins with an emoji modifier or
     /// a combining mark forms one character with the `=` before it.
     @Test(

@@ -9,7 +9,9 @@ struct CheckSourceOptions: ParsableArguments {
     @OptionGroup var source: RecordingSourceOptions
     @OptionGroup var query: QueryOptions
 
-    @Option(name: .customLong("junit"), help: ArgumentHelp("Also write a JUnit XML report to this file.", valueName: "file"))
+    @Option(
+        name: .customLong("junit"),
+        help: ArgumentHelp("Also write a JUnit XML report to this file (directories created; - for standard output).", valueName: "file"))
     var junit: String?
 
     var journal: String? { source.journal }
@@ -60,19 +62,16 @@ struct CheckSourceOptions: ParsableArguments {
     func finish<Report: Sendable & Hashable & Codable>(
         _ outcome: CheckOutcome<Report>, text: String, junit cases: [JUnitReport.TestCase], suite: String
     ) throws {
-        if control.json {
+        // The verdict first: a report file that cannot be written must not hide it.
+        if control.json, !JUnitFile.isStandardOutput(junit) {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
             print(String(decoding: try encoder.encode(outcome), as: UTF8.self))
-        } else {
+        } else if !JUnitFile.isStandardOutput(junit) {
             print(text)
         }
         if let junit {
-            do {
-                try Data(JUnitReport.render(cases, suite: suite).utf8).write(to: URL(fileURLWithPath: junit))
-            } catch {
-                throw CheckError("cannot write \(junit): \(error.localizedDescription)")
-            }
+            try JUnitFile.write(JUnitReport.render(cases, suite: suite), to: junit)
         }
         if !outcome.passed { throw ExitCode.failure }
     }

@@ -31,10 +31,12 @@ struct CheckSchedule: AsyncParsableCommand {
     @Option(help: ArgumentHelp("The user whose device to play.", valueName: "id"))
     var user: String
 
-    @Option(help: ArgumentHelp("When the config reached the device (ISO 8601, now, -2h, 10:02).", valueName: "time"))
+    // `.unconditional`: a relative time (`-2h`) is the value, not another option.
+    @Option(
+        parsing: .unconditional, help: ArgumentHelp("When the config reached the device (ISO 8601, now, -2h, 10:02).", valueName: "time"))
     var from: String
 
-    @Option(help: ArgumentHelp("Play until this time (default: the gateway clock's now).", valueName: "time"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Play until this time (default: the gateway clock's now).", valueName: "time"))
     var until: String?
 
     @Option(

@@ -81,10 +81,18 @@ struct ClockCommand: AsyncParsableCommand {
     struct Advance: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Move the clock forward (or back with a negative duration).")
         @OptionGroup var control: ControlOptions
-        @Argument(help: "How far: 90s, 10m, 1h30m, 2d, -5m.")
-        var duration: String
+        // Collected as unrecognised input: parsed as an ordinary argument, a negative duration
+        // (`-5m`) read as a cluster of short options and was refused.
+        @Argument(parsing: .allUnrecognized, help: ArgumentHelp("How far: 90s, 10m, 1h30m, 2d, -5m.", valueName: "duration"))
+        var durations: [String] = []
+
+        var duration: String { durations.first ?? "" }
 
         func validate() throws {
+            guard durations.count == 1 else {
+                throw ValidationError(
+                    durations.isEmpty ? "Missing expected argument '<duration>'" : "Give one duration, not \(durations.count)")
+            }
             guard DurationText.parse(duration) != nil else { throw ValidationError("\(duration) is not a duration (90s, 10m, 1h30m)") }
         }
 

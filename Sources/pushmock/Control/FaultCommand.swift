@@ -81,8 +81,9 @@ struct FaultCommand: AsyncParsableCommand {
         @Option(help: "Fire for the next N matching requests only.") var next: Int?
         @Option(help: "Fire on every Nth matching request.") var every: Int?
         @Option(help: "Let the first N matching requests through.") var after: Int?
-        @Option(help: "Window start (gateway clock): ISO 8601, 10:02, +5m.") var from: String?
-        @Option(help: "Window end (exclusive).") var until: String?
+        // `.unconditional`: a relative time (`-5m`) is the value, not another option.
+        @Option(parsing: .unconditional, help: "Window start (gateway clock): ISO 8601, 10:02, +5m.") var from: String?
+        @Option(parsing: .unconditional, help: "Window end (exclusive).") var until: String?
         @Option(name: .customLong("for"), help: "A window of this length from now (or from --starts-in): 2m, 90s.") var window: String?
         @Option(name: .customLong("starts-in"), help: "Start this long after the rule is added: 2m.") var startsIn: String?
         @Option(help: "Only requests beyond a rate: LIMIT/DURATION[:KEY], e.g. 5/1s:token (key: token, topic, project, connection, all).")

@@ -73,7 +73,8 @@ struct ExpectCommand: AsyncParsableCommand {
             "Expectations as JSON (one, an array, or {\"expectations\": […], \"order\": […]}) instead of flags.", valueName: "file"))
     var file: String?
 
-    @Option(help: ArgumentHelp("Also write a JUnit XML report to this file (- for standard output).", valueName: "file"))
+    @Option(
+        help: ArgumentHelp("Also write a JUnit XML report to this file (directories created; - for standard output).", valueName: "file"))
     var junit: String?
 
     func validate() throws {
@@ -213,24 +214,22 @@ struct ExpectCommand: AsyncParsableCommand {
     // MARK: - Reporting
 
     private func report(_ results: [ExpectationResult]) throws {
-        if let junit {
-            let xml = JUnitReport.render(JUnitReport.testCases(results))
-            if junit == "-" {
-                print(xml, terminator: "")
-            } else if !FileManager.default.createFile(atPath: junit, contents: Data(xml.utf8)) {
-                throw CheckError("cannot write \(junit)")
-            }
-        }
-        if source.control.json {
+        // The verdict first: a report file that cannot be written must not hide it.
+        if JUnitFile.isStandardOutput(junit) {
+            // Standard output carries the JUnit report alone.
+        } else if source.control.json {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
             let data = try encoder.encode(ExpectationReport(results: results))
             print(String(decoding: data, as: UTF8.self))
-        } else if junit != "-" {
+        } else {
             print(results.map(\.message).joined(separator: "\n\n"))
             if results.count > 1 {
                 print("\n\(results.filter(\.passed).count) of \(results.count) expectations met")
             }
+        }
+        if let junit {
+            try JUnitFile.write(JUnitReport.render(JUnitReport.testCases(results)), to: junit)
         }
     }
 }

@@ -41,10 +41,11 @@ struct QueryOptions: ParsableArguments {
     @Option(name: .customLong("message-id"), help: "apns-id or FCM message name.")
     var messageID: String?
 
-    @Option(help: "Only exchanges at or after this time (ISO 8601 or milliseconds).")
+    // `.unconditional`: a negative value (`-2h`, milliseconds before 1970) is the value, not an option.
+    @Option(parsing: .unconditional, help: "Only exchanges at or after this time (ISO 8601 or milliseconds).")
     var since: String?
 
-    @Option(help: "Only exchanges before this time (ISO 8601 or milliseconds).")
+    @Option(parsing: .unconditional, help: "Only exchanges before this time (ISO 8601 or milliseconds).")
     var until: String?
 
     @Option(help: "Free text, any case: in titles, bodies and other payload strings, token, topic, project, reason or path.")

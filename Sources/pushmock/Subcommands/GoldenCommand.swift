@@ -48,7 +48,8 @@ struct GoldenCommand: AsyncParsableCommand {
 
         @OptionGroup var options: GoldenOptions
 
-        @Option(name: .customLong("junit"), help: "Also write a JUnit XML report to this file.")
+        @Option(
+            name: .customLong("junit"), help: "Also write a JUnit XML report to this file (directories created; - for standard output).")
         var junitPath: String?
 
         func run() async throws {
@@ -59,6 +60,9 @@ struct GoldenCommand: AsyncParsableCommand {
             } catch {
                 throw options.fail(error.description)
             }
+            if !JUnitFile.isStandardOutput(junitPath) {
+                options.report(outcome, file: file, document: document)
+            }
             if let junitPath {
                 let failure: String? =
                     switch outcome {
@@ -68,12 +72,11 @@ struct GoldenCommand: AsyncParsableCommand {
                     }
                 let testCase = JUnitReport.TestCase(name: file.path, className: "pushmock.golden", failure: failure)
                 do {
-                    try JUnitReport.render([testCase], suite: "pushmock golden").write(toFile: junitPath, atomically: true, encoding: .utf8)
+                    try JUnitFile.write(JUnitReport.render([testCase], suite: "pushmock golden"), to: junitPath)
                 } catch {
-                    throw options.fail("cannot write \(junitPath): \(error.localizedDescription)")
+                    throw options.fail(error.description)
                 }
             }
-            options.report(outcome, file: file, document: document)
             switch outcome {
             case .matched, .recorded: return
             case .mismatched, .missing: throw GoldenCommand.mismatch

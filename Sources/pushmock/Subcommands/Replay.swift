@@ -105,7 +105,9 @@ struct Replay: AsyncParsableCommand {
     @Flag(help: "Print the report as one JSON object on stdout.")
     var json = false
 
-    @Option(name: .customLong("junit"), help: "Also write a JUnit XML report (one test case per exchange) to this file.")
+    @Option(
+        name: .customLong("junit"),
+        help: "Also write a JUnit XML report (one test case per exchange) to this file (directories created; - for standard output).")
     var junitPath: String?
 
     @Flag(name: .shortAndLong, help: "Print nothing; only the exit status (and --json / --junit if given).")
@@ -125,16 +127,20 @@ struct Replay: AsyncParsableCommand {
             FileHandle.standardError.write(Data("Error: \(error)\n".utf8))
             throw ExitCode(2)
         }
-        if let junitPath {
-            guard FileManager.default.createFile(atPath: junitPath, contents: Data(report.renderJUnit().utf8)) else {
-                FileHandle.standardError.write(Data("Error: cannot write \(junitPath)\n".utf8))
-                throw ExitCode(2)
-            }
-        }
-        if json {
+        if JUnitFile.isStandardOutput(junitPath) {
+            // Standard output carries the JUnit report alone.
+        } else if json {
             print(report.renderJSON())
         } else if !quiet {
             print(report.renderText(), terminator: "")
+        }
+        if let junitPath {
+            do {
+                try JUnitFile.write(report.renderJUnit(), to: junitPath)
+            } catch {
+                FileHandle.standardError.write(Data("Error: \(error)\n".utf8))
+                throw ExitCode(2)
+            }
         }
         if !report.allMatch { throw ExitCode(1) }
     }
