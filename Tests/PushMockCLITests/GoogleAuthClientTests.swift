@@ -33,6 +33,17 @@ struct GoogleAuthClientTests {
         print(json.dumps(results))
         """#
 
+    /// Registers `token` as unregistered through the control API, as a test's setup would.
+    static func registerUnregistered(_ token: String, project: String, control: String) async throws {
+        let registered = try await run(
+            "/usr/bin/curl",
+            [
+                "-s", "-o", "/dev/null", "-w", "%{http_code}", "-X", "POST", "\(control)/fcm/tokens", "-d",
+                #"[{"token":"\#(token)","project":"\#(project)","state":"unregistered"}]"#,
+            ])
+        #expect(registered.output == "201")
+    }
+
     @Test("assertion → token → send → UNREGISTERED → 401 → refresh → send")
     func firebaseAdminStyleFlow() async throws {
         let python = "/usr/bin/python3"
@@ -48,13 +59,7 @@ struct GoogleAuthClientTests {
         let good = "goodInstance:APA91b" + String(repeating: "g", count: 120)
         let dead = "deadInstance:APA91b" + String(repeating: "d", count: 120)
         let control = "http://127.0.0.1:\(server.cleartextPort)/_pushmock"
-        let registered = try await run(
-            "/usr/bin/curl",
-            [
-                "-s", "-o", "/dev/null", "-w", "%{http_code}", "-X", "POST", "\(control)/fcm/tokens", "-d",
-                #"[{"token":"\#(dead)","project":"\#(account.projectId)","state":"unregistered"}]"#,
-            ])
-        #expect(registered.output == "201")
+        try await GoogleAuthClientTests.registerUnregistered(dead, project: account.projectId, control: control)
 
         let scriptPath = server.directory + "/flow.py"
         try Self.script.write(toFile: scriptPath, atomically: true, encoding: .utf8)
@@ -133,13 +138,7 @@ struct FirebaseAdminClientTests {
         let other = "otherInstance:APA91b" + String(repeating: "o", count: 120)
         let dead = "deadInstance:APA91b" + String(repeating: "d", count: 120)
         let control = "http://127.0.0.1:\(server.cleartextPort)/_pushmock"
-        let registered = try await run(
-            "/usr/bin/curl",
-            [
-                "-s", "-o", "/dev/null", "-w", "%{http_code}", "-X", "POST", "\(control)/fcm/tokens", "-d",
-                #"[{"token":"\#(dead)","project":"\#(account.projectId)","state":"unregistered"}]"#,
-            ])
-        #expect(registered.output == "201")
+        try await GoogleAuthClientTests.registerUnregistered(dead, project: account.projectId, control: control)
 
         let scriptPath = server.directory + "/topics.py"
         try Self.script.write(toFile: scriptPath, atomically: true, encoding: .utf8)

@@ -55,24 +55,13 @@ extension ExchangeRecorder {
         time: Timestamp,
         latencyMicroseconds: Int64
     ) -> ExchangeRecord {
-        let request = outcome.request
         var notification = NotificationInfo()
         notification.topic = outcome.topic
         notification.project = outcome.project
         notification.resolvedTokens = outcome.tokens
-        return googleRecord(
-            platform: .iid,
-            request: request,
-            recordedBody: recordedBody(request.body, on: connection),
-            grant: outcome.grant,
-            notification: notification,
-            reply: outcome.reply ?? HTTPReply(.noResponse),
-            reason: outcome.error,
-            connection: connection,
-            time: time,
-            latencyMicroseconds: latencyMicroseconds,
-            annotations: [:]
-        )
+        return topicManagementRecord(
+            outcome.request, grant: outcome.grant, notification: notification, reply: outcome.reply, reason: outcome.error,
+            namespace: nil, connection: connection, time: time, latencyMicroseconds: latencyMicroseconds)
     }
 
     static func topicSubscriptionRecord(
@@ -81,22 +70,32 @@ extension ExchangeRecorder {
         time: Timestamp,
         latencyMicroseconds: Int64
     ) -> ExchangeRecord {
-        let request = outcome.request
         var notification = NotificationInfo()
         notification.topic = outcome.topic
         notification.project = outcome.project?.rawValue
         notification.token = outcome.registration
-        return googleRecord(
+        return topicManagementRecord(
+            outcome.request, grant: outcome.grant, notification: notification, reply: outcome.reply,
+            reason: outcome.error?.status.rawValue, namespace: outcome.project?.rawValue, connection: connection, time: time,
+            latencyMicroseconds: latencyMicroseconds)
+    }
+
+    /// Topic management, whichever API carried it (platform `iid`).
+    private static func topicManagementRecord(
+        _ request: HTTPRequestMessage, grant: AccessTokenGrant?, notification: NotificationInfo, reply: HTTPReply?, reason: String?,
+        namespace: String?, connection: GatewayConnectionContext, time: Timestamp, latencyMicroseconds: Int64
+    ) -> ExchangeRecord {
+        googleRecord(
             platform: .iid,
             request: request,
             recordedBody: recordedBody(request.body, on: connection),
-            grant: outcome.grant,
+            grant: grant,
             notification: notification,
-            reply: outcome.reply ?? HTTPReply(.noResponse),
-            reason: outcome.error?.status.rawValue,
+            reply: reply ?? HTTPReply(.noResponse),
+            reason: reason,
             connection: connection,
             time: time,
-            namespace: outcome.project?.rawValue,
+            namespace: namespace,
             latencyMicroseconds: latencyMicroseconds,
             annotations: [:]
         )
