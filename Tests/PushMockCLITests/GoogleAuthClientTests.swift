@@ -99,7 +99,7 @@ struct GoogleAuthClientTests {
 @Suite("firebase-admin (Python) against pushmock serve (process)", .serialized)
 struct FirebaseAdminClientTests {
     static let script = #"""
-        import json, sys
+        import asyncio, json, sys
         import firebase_admin
         from firebase_admin import credentials, messaging
 
@@ -122,6 +122,15 @@ struct FirebaseAdminClientTests {
         results["unsubscribe"] = summary(messaging.unsubscribe_from_topic([other, good], "news"))
         results["unsubscribe_again"] = summary(messaging.unsubscribe_from_topic([good], "news"))
         results["legacy"] = summary(messaging.subscribe_to_topic_legacy([good], "weather"))
+
+        # The async API goes through httpx over HTTP/2.
+        async def concurrently():
+            subscribed = await messaging.subscribe_to_topic_async([good, other], "sports")
+            sent = await messaging.send_each_async([
+                messaging.Message(token=good, notification=messaging.Notification(title="Match starts")),
+                messaging.Message(token=dead, notification=messaging.Notification(title="Match starts"))])
+            return summary(subscribed), [r.success for r in sent.responses]
+        results["async_subscribe"], results["async_send"] = asyncio.run(concurrently())
         print(json.dumps(results))
         """#
 
@@ -161,6 +170,8 @@ struct FirebaseAdminClientTests {
         // The SDK deletes with allow_missing=true: unsubscribing twice is no error.
         #expect(summary("unsubscribe_again")?["success"] as? Int == 1)
         #expect(summary("legacy")?["success"] as? Int == 1)
+        #expect(summary("async_subscribe")?["success"] as? Int == 2)
+        #expect(results["async_send"] as? [Bool] == [true, false], "the dead token's send fails")
 
         let topics = try await run("/usr/bin/curl", ["-s", "\(control)/fcm/topics"])
         #expect(topics.output.contains("weather") && !topics.output.contains("news"), "\(topics.output)")
@@ -168,9 +179,11 @@ struct FirebaseAdminClientTests {
         let records = try String(contentsOfFile: server.journalPath, encoding: .utf8).split(separator: "\n")
             .map { try ExchangeRecord.decode(jsonLine: Array($0.utf8)) }
         let subscriptions = records.filter { $0.request.path.contains("/topicSubscriptions") }
-        #expect(subscriptions.count == 8, "4 + 1 creates, 2 + 1 deletes")
+        #expect(subscriptions.count == 10, "4 + 1 + 2 creates, 2 + 1 deletes")
+        #expect(subscriptions.suffix(2).allSatisfy { $0.connection.transport == "h2" }, "httpx's HTTP/2")
         #expect(subscriptions.allSatisfy { $0.platform == .iid })
         #expect(subscriptions.filter { $0.request.method == "DELETE" }.allSatisfy { $0.request.path.hasSuffix("?allow_missing=true") })
+        #expect(records.filter { $0.platform == .fcm }.map(\.response.status).sorted() == [200, 200, 404], "concurrent: any order")
         let send = try #require(records.first { $0.platform == .fcm })
         #expect(send.notification?.resolvedTokens == [good, other].sorted(), "the topic reached both subscribed tokens")
     }
