@@ -493,6 +493,7 @@ if Context.environment["PUSHMOCK_FUZZ"] == "1" {
                 "PushMockJSON",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOEmbedded", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
             ],
             path: "Tests/Fuzz/PushMockFuzz",
             swiftSettings: swiftSettings

@@ -8,6 +8,7 @@
 
 import CLibFuzzer
 import Foundation
+import Logging
 import NIOCore
 import NIOEmbedded
 import PushMockAuth
@@ -29,6 +30,7 @@ enum FuzzTarget: String, CaseIterable {
     case controlAPI = "control-api"
     case http2Server = "http2-server"
     case journalLine = "journal-line"
+    case gatewayRequest = "gateway-request"
 
     static let selected: FuzzTarget = {
         let name = ProcessInfo.processInfo.environment["PUSHMOCK_FUZZ_TARGET"] ?? ""
@@ -50,6 +52,7 @@ enum FuzzTarget: String, CaseIterable {
         case .controlAPI: FuzzControlAPI.run(bytes)
         case .http2Server: FuzzHTTP2Server.run(bytes)
         case .journalLine: _ = try? ExchangeRecord.decode(jsonLine: bytes)
+        case .gatewayRequest: FuzzGatewayRequest.run(bytes)
         }
     }
 }
@@ -198,6 +201,47 @@ enum FuzzControlAPI {
         let request = HTTPRequestMessage(
             method: method, path: path, headers: HTTPHeaderList([("content-type", "application/json")]), body: body)
         _ = api.handle(request)
+    }
+}
+
+/// Whole requests through the gateway's pipeline, as one cleartext HTTP/2 connection's
+/// responder sees them: routing, every endpoint (APNs, FCM and its topic subscriptions, OAuth,
+/// IID, Expo, the control API, the inbox), recording and device simulation — no sockets.
+enum FuzzGatewayRequest {
+    static let loop = EmbeddedEventLoop()
+
+    /// Input: "METHOD /path?query" on the first line, then `name: value` header lines up to an
+    /// empty line, then the body. Credentials are not checked (`--auth none`), so requests reach
+    /// validation and state; replies that wait (long polls) are not run.
+    static func run(_ bytes: [UInt8]) {
+        let (head, rest) = splitFirstLine(bytes)
+        let parts = head.split(separator: " ", maxSplits: 1)
+        let method = parts.first.map(String.init) ?? "GET"
+        let path = parts.count > 1 ? String(parts[1]) : "/"
+        var headers = HTTPHeaderList()
+        var remainder = rest
+        while true {
+            let (line, after) = splitFirstLine(remainder)
+            guard !line.isEmpty, let colon = line.firstIndex(of: ":"), colon != line.startIndex else { break }
+            headers.append(name: line[..<colon].lowercased(), value: line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces))
+            remainder = after
+        }
+        var apns = APNsOptions()
+        apns.authentication = .none
+        let state = GatewayState(
+            apnsOptions: apns, fcmOptions: FCMOptions(authentication: .none), expoOptions: ExpoOptions(authentication: .none),
+            recordings: RecordingStore(configuration: .init(capacity: 16)), journal: nil)
+        let api = ControlAPI(state: state, files: ControlFileAccess(directories: [])) {}
+        let context = GatewayConnectionContext(
+            transport: .h2c, isTLS: false, servesInbox: true, alpn: nil, remoteAddress: "127.0.0.1:1", listenerEnvironment: nil,
+            apnsAuthenticator: APNsConnectionAuthenticator(
+                keys: state.apnsKeys, options: apns, credentialClock: state.credentialClock, certificate: nil, certificateProblem: nil),
+            clientCertificateSubject: nil, advertisedMaxStreams: 1000)
+        let connection = GatewayConnection(context: context, state: state, controlAPI: api, eventLoop: loop, logger: Logger(label: "fuzz"))
+        var request = HTTPRequestMessage(method: method, path: path, headers: headers, body: remainder)
+        request.authority = "localhost"
+        _ = connection.respond(to: [request])
+        connection.connectionClosed()
     }
 }
 
