@@ -183,10 +183,12 @@ struct FCMTopicSubscriptionEndpoint: GatewayEndpoint {
             }
             exchange.call = .list(pageSize: size, after: after)
         }
-        if case .create = call, !request.body.isEmpty || request.isBodyTruncated {
+        switch call {
+        case .create, .patch:
             if let problem = Self.bodyProblem(request) { return fail(&exchange, problem) }
+        case .list, .get, .delete:
+            break
         }
-        if case .patch = call, let problem = Self.bodyProblem(request) { return fail(&exchange, problem) }
     }
 
     func applyState(_ exchange: inout FCMTopicSubscriptionExchange, in context: PipelineContext) {
