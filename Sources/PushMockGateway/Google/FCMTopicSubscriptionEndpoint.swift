@@ -63,15 +63,6 @@ struct FCMTopicSubscriptionEndpoint: GatewayEndpoint {
         case delete(allowMissing: Bool)
     }
 
-    /// Whether `path` (without its query) is under `projects/*/registrations/` (routing).
-    static func serves(path: Substring) -> Bool {
-        var rest = path
-        if rest.hasPrefix("/v1/") { rest = rest.dropFirst(3) }
-        guard rest.hasPrefix("/projects/") else { return false }
-        let segments = rest.split(separator: "/", omittingEmptySubsequences: false)
-        return segments.count >= 4 && segments[3] == "registrations"
-    }
-
     func parse(_ request: consuming HTTPRequestMessage, in context: PipelineContext) -> FCMTopicSubscriptionExchange {
         var exchange = FCMTopicSubscriptionExchange(request: copy request)
         let path = request.pathWithoutQuery

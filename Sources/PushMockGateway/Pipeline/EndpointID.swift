@@ -79,9 +79,8 @@ enum EndpointID: Hashable {
         if starts("/3/device") {
             return .apnsDevice
         } else if starts("/v1/") || starts("/projects/") || equals("/fcm/send") || equals("/batch") {
-            // Only FCM's requests pay for the second look.
-            if FCMTopicSubscriptionEndpoint.serves(path: Substring(decoding: path, as: UTF8.self)) { return .fcmTopicSubscriptions }
-            return .fcmSend
+            // Only FCM's requests pay for the second look (bytes, no string made).
+            return isTopicSubscriptionPath(path) ? .fcmTopicSubscriptions : .fcmSend
         } else if equals("/token") || equals("/oauth2/v4/token") {
             return .oauthToken
         } else if equals(text: ExpoSendEndpoint.path) {
@@ -96,6 +95,20 @@ enum EndpointID: Hashable {
             return .metrics
         }
         return nil
+    }
+
+    /// `[/v1]/projects/{project}/registrations/…`: FCM's topic-subscription API.
+    static func isTopicSubscriptionPath(_ path: UnsafeRawBufferPointer) -> Bool {
+        func has(_ prefix: StaticString, at offset: Int) -> Bool {
+            let count = prefix.utf8CodeUnitCount
+            return path.count >= offset + count && memcmp(path.baseAddress! + offset, prefix.utf8Start, count) == 0
+        }
+        var offset = has("/v1/", at: 0) ? 3 : 0
+        guard has("/projects/", at: offset) else { return false }
+        offset += "/projects/".utf8.count
+        // The project: one non-empty segment.
+        guard let slash = path[offset...].firstIndex(of: UInt8(ascii: "/")), slash > offset else { return false }
+        return has("/registrations/", at: slash)
     }
 
     static func isGoogleHost(_ authority: String) -> Bool {
