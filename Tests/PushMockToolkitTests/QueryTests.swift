@@ -71,9 +71,16 @@ struct PayloadPredicateTests {
         }
     }
 
-    @Test("a ! inside brackets or quotes is part of the path", arguments: ["$['x!y']", "!$['x!y']", "$[\"a!\"]=1"])
-    func quotedExclamationMark(text: String) throws {
-        _ = try PayloadPredicate(parsing: text)
+    @Test(
+        "a ! inside brackets or quotes is part of the path",
+        arguments: [
+            ("$['x!y']", "$['x!y']", PayloadPredicate.Operator.exists), ("!$['x!y']", "$['x!y']", .absent),
+            ("$[\"a!\"]=1", "$[\"a!\"]", .equals),
+        ])
+    func quotedExclamationMark(text: String, path: String, op: PayloadPredicate.Operator) throws {
+        let predicate = try PayloadPredicate(parsing: text)
+        #expect(predicate.path == path)
+        #expect(predicate.op == op)
     }
 
     /// The operator is found by Unicode scalar: a value that begins with an emoji modifier or
