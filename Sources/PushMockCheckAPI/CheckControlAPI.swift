@@ -124,7 +124,7 @@ package struct CheckControlAPI: ControlAPIExtension {
             return records
         }
         if request.matches("POST", "checks", "links") {
-            let body = try CheckRequestBody(request, definition: "routes", allowed: ["options"])
+            let body = try CheckRequestBody(request, definition: "routes", allowed: ["options"], now: context.state.clock.now())
             let routes = try Self.definition(RouteTable.self, body, member: "routesFile", label: "routes", context: context)
             let options = try body.decode(DeepLinkChecker.Options.self, member: "options") ?? DeepLinkChecker.Options()
             let report = DeepLinkChecker(routes: routes, options: options).check(try matching(body.query))
@@ -132,7 +132,7 @@ package struct CheckControlAPI: ControlAPIExtension {
                 CheckOutcome(report), format: body.format, junit: { JUnitReport.testCases(report) }, text: report.detailedText)
         }
         if request.matches("POST", "checks", "policy") {
-            let body = try CheckRequestBody(request, definition: "policy", allowed: ["users"])
+            let body = try CheckRequestBody(request, definition: "policy", allowed: ["users"], now: context.state.clock.now())
             let policy = try Self.definition(PolicyFile.self, body, member: "policyFile", label: "policy", context: context)
             // The gateway's users unless the body brings its own (`users`, the GET /_pushmock/users form).
             let users = try Self.users(body, context: context)
@@ -141,7 +141,7 @@ package struct CheckControlAPI: ControlAPIExtension {
                 CheckOutcome(report), format: body.format, junit: { JUnitReport.testCases(report, policy: policy) }, text: report.text)
         }
         if request.matches("POST", "checks", "contracts") {
-            let body = try CheckRequestBody(request, definition: "contracts", allowed: ["includeRejected"])
+            let body = try CheckRequestBody(request, definition: "contracts", allowed: ["includeRejected"], now: context.state.clock.now())
             let contracts = try Self.definition(ContractFile.self, body, member: "contractsFile", label: "contracts", context: context)
             let includeRejected = try body.decode(Bool.self, member: "includeRejected") ?? false
             let report = ContractChecker(contracts: contracts, includeRejected: includeRejected).check(try matching(body.query))
@@ -165,7 +165,8 @@ package struct CheckControlAPI: ControlAPIExtension {
     private func schedule(
         _ request: ControlRequest, context: ControlAPIContext, cancellation: BlockingWorkCancellation
     ) throws -> HTTPResponseMessage {
-        let body = try CheckRequestBody(request, definition: "config", allowed: ["user", "from", "until", "checkEvery", "users"])
+        let body = try CheckRequestBody(
+            request, definition: "config", allowed: ["user", "from", "until", "checkEvery", "users"], now: context.state.clock.now())
         guard body.query == RecordingQuery() else { throw ControlAPIError(400, "the schedule reads no recordings: give no query") }
         let file = try body.definitionFile.map { ($0, try context.files.read($0, member: "configFile")) }
         let config: InAppNotificationConfig
@@ -296,7 +297,7 @@ struct CheckRequestBody {
     var format: String
     private var object: JSONObject
 
-    init(_ request: ControlRequest, definition name: String, allowed: Set<String>) throws {
+    init(_ request: ControlRequest, definition name: String, allowed: Set<String>, now: @autoclosure () -> Timestamp) throws {
         guard !request.body.isEmpty else {
             throw ControlAPIError(400, "a JSON body is required: {\"\(name)\": {…}} or {\"\(name)File\": \"path\"}")
         }
@@ -337,7 +338,7 @@ struct CheckRequestBody {
         guard bodyQuery == nil || urlItems.isEmpty else {
             throw ControlAPIError(400, "give the query in the body or as query items, not both")
         }
-        query = try bodyQuery ?? RecordingQuery(queryItems: urlItems)
+        query = try bodyQuery ?? RecordingQuery(queryItems: urlItems, now: now())
     }
 
     /// A member decoded with `JSONDecoder`; `nil` when absent.

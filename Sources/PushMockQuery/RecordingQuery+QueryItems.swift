@@ -1,4 +1,5 @@
-import PushMockCore
+public import Foundation
+public import PushMockCore
 
 /// The REST form: query items (`platform=apns&where=$.aps.alert.title=Hi`).
 extension RecordingQuery {
@@ -9,7 +10,16 @@ extension RecordingQuery {
     ]
 
     /// Parses query items; unknown names are ignored (see ``queryItemNames``).
-    public init(queryItems: [(name: String, value: String)]) throws(QueryError) {
+    ///
+    /// `since` and `until` take what ``TimeText`` reads: ISO 8601, milliseconds (any number,
+    /// signed or not), `now`, `-2h`, `+5m` or a time of day. The relative forms are resolved once, here, against `now` (the
+    /// gateway passes its own clock, which may be virtual; the default is the system clock) and
+    /// `timeZone`.
+    public init(
+        queryItems: [(name: String, value: String)],
+        now: @autoclosure () -> Timestamp = SystemClock().now(),
+        timeZone: TimeZone = .current
+    ) throws(QueryError) {
         self.init()
         for (name, value) in queryItems {
             switch name {
@@ -34,13 +44,17 @@ extension RecordingQuery {
             case "collapseId": collapseID = value
             case "messageId": messageID = value
             case "since", "until":
-                guard let milliseconds = ISO8601Milliseconds.parse(value) ?? Int64(value) else {
-                    throw QueryError("\(name)=\(value): ISO 8601 (2026-11-21T10:00:00Z) or milliseconds")
+                let time: Timestamp
+                do {
+                    time = try TimeText.resolve(
+                        value, now: TimeText.needsClock(value) ? now() : Timestamp(millisecondsSince1970: 0), timeZone: timeZone)
+                } catch {
+                    throw QueryError("\(name)=\(value): ISO 8601 (2026-11-21T10:00:00Z), milliseconds, now, -2h, +5m or 10:02")
                 }
                 if name == "since" {
-                    since = Timestamp(millisecondsSince1970: milliseconds)
+                    since = time
                 } else {
-                    until = Timestamp(millisecondsSince1970: milliseconds)
+                    until = time
                 }
             case "where": payload.append(try PayloadPredicate(parsing: value))
             // An empty search box means no condition, not "matches nothing".

@@ -20,7 +20,7 @@ public import PushMockRecording
 /// | `environment` | `environment=sandbox` | `--environment …` |
 /// | `collapseID` | `collapseId=…` | `--collapse-id …` |
 /// | `messageID` (apns-id or FCM message name) | `messageId=…` | `--message-id …` |
-/// | `since`, `until` (gateway clock; `until` exclusive) | `since=2026-11-21T10:00:00Z` | `--since 10:00` |
+/// | `since`, `until` (gateway clock; `until` exclusive) | `since=2026-11-21T10:00:00Z`, `since=-2h` | `--since 10:00`, `--since -2h` |
 /// | `payload` (``PayloadPredicate``s) | `where=$.aps.alert.title=Hi` (repeatable) | `--json-path '$.aps.alert.title=Hi'` (repeatable) |
 /// | `text` (free text, ``TextSearch``) | `text=lab results` | `--text 'lab results'` |
 ///

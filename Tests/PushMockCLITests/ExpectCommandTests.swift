@@ -149,6 +149,37 @@ struct ExpectCommandTests {
         #expect(try await session.pushmock(["expect", "--none"]).status == 0)
     }
 
+    @Test("--since -1h means an hour before the gateway's clock (virtual here), or this machine's with --journal")
+    func relativeSince() async throws {
+        let session = Session(server: try await ServeProcess())
+        defer { session.server.kill(); session.server.removeDirectory() }
+        try await session.send(token: Self.token, title: "Two hours ago")
+        // The gateway's clock moves two hours ahead of this machine's: on the gateway's clock the
+        // push is two hours old; on this machine's it is seconds old.
+        #expect(try await session.pushmock(["clock", "advance", "2h"]).status == 0)
+
+        let lastHour = try json(try await session.pushmock(["recordings", "--since", "-1h", "--json"]).output)
+        #expect(lastHour["count"] as? Int == 0)
+        let lastThreeHours = try json(try await session.pushmock(["recordings", "--since", "-3h", "--json"]).output)
+        #expect(lastThreeHours["count"] as? Int == 1)
+        let untilNow = try json(try await session.pushmock(["recordings", "--until", "now", "--json"]).output)
+        #expect(untilNow["count"] as? Int == 1)
+
+        // expect builds its query here and sends it as JSON: it must read the gateway's clock too.
+        let none = try await session.pushmock(["expect", "--since", "-1h", "--none"])
+        #expect(none.status == 0, "\(none.output)\(none.error)")
+        let one = try await session.pushmock(["expect", "--since", "-3h", "--count", "1"])
+        #expect(one.status == 0, "\(one.output)\(one.error)")
+
+        let offline = try json(try await session.offline(["recordings", "--since", "-1h", "--json"]).output)
+        #expect(offline["count"] as? Int == 1, "the journal is read against this machine's clock")
+
+        let bad = try await session.pushmock(["recordings", "--since", "yesterday"])
+        #expect(bad.status == 64)
+        #expect(
+            bad.error.contains("since=yesterday: ISO 8601 (2026-11-21T10:00:00Z), milliseconds, now, -2h, +5m or 10:02"), "\(bad.error)")
+    }
+
     @Test("the REST API as any language uses it: curl over HTTP/1.1, 200 or 417, text and JUnit")
     func restWithCurl() async throws {
         let session = Session(server: try await ServeProcess())

@@ -159,6 +159,33 @@ struct ChecksAPITests {
         try await pool.shutdownGracefully()
     }
 
+    @Test("since=-1h in a query item is an hour before the gateway's clock, for listings and checks alike")
+    func relativeTimesOnTheGatewayClock() async throws {
+        try await withPushMock { mock in
+            let connection = try await mock.connect()
+            expectAccepted(try await connection.send(try mock.apnsRequest(payload: linked("Dose", "loop://settings"))))
+            await connection.close()
+            let control = try mock.controlClient()
+            // Two hours pass on the gateway's (virtual) clock, none on this machine's.
+            #expect(try await control.request("POST", "clock/advance", json: Array(#"{"by":"2h"}"#.utf8)).status == 200)
+
+            for (since, expected) in [("-1h", 0), ("-3h", 1), ("now", 0)] {
+                let listed = try await control.request("GET", "recordings", query: [("since", since)])
+                #expect(listed.status == 200)
+                #expect(try JSONValue(parsing: listed.body)["count"]?.intValue == expected, "since=\(since)")
+                let checked = try await control.request(
+                    "POST", "checks/links", query: [("since", since)],
+                    json: Array(#"{"routes":{"version":1,"scheme":"loop","routes":[{"pattern":"/settings","screen":"/settings"}]}}"#.utf8))
+                #expect(checked.status == 200, "\(checked.text)")
+                #expect(try checked.decode(CheckOutcome<DeepLinkReport>.self).report.notifications.count == expected, "since=\(since)")
+            }
+            let bad = try await control.request("GET", "recordings", query: [("until", "25:00")])
+            #expect(bad.status == 400)
+            #expect(bad.errorMessage == "until=25:00: ISO 8601 (2026-11-21T10:00:00Z), milliseconds, now, -2h, +5m or 10:02")
+            await control.close()
+        }
+    }
+
     @Test("POST /checks/links: 417 with the problems, 200 when the query leaves only good links; text and JUnit")
     func links() async throws {
         // The example files live under Examples/, outside the default checks directory.

@@ -3,6 +3,7 @@ import PushMockControl
 import PushMockCore
 import PushMockGateway
 import PushMockJSON
+import PushMockQuery
 import PushMockTesting
 import PushMockTransport
 import PushMockWebhooks
@@ -272,6 +273,15 @@ struct WebhookUnitTests {
         #expect(target.host == host)
         #expect(target.port == port)
         #expect(target.pathAndQuery == path)
+    }
+
+    @Test("a filter's relative times are resolved once, when the webhook is added, against the gateway's clock")
+    func relativeFilterTimes() throws {
+        let now = Timestamp(millisecondsSince1970: 1_800_000_000_000)
+        let query = try RecordingWebhooks.query("?since=-1h&until=now", now: now)
+        #expect(query.since == Timestamp(millisecondsSince1970: 1_800_000_000_000 - 3_600_000))
+        #expect(query.until == now)
+        #expect(throws: (any Error).self) { try RecordingWebhooks.query("since=yesterday", now: now) }
     }
 
     @Test("backoff doubles up to the cap")

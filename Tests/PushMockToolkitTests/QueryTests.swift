@@ -139,6 +139,51 @@ struct RecordingQueryTests {
         #expect(throws: QueryError.self) { try RecordingQuery(queryItems: [(name, value)]) }
     }
 
+    @Test(
+        "since and until: relative times are resolved against the given now, numbers stay milliseconds",
+        arguments: [
+            ("since", "-2h", 1_795_249_815_250),
+            ("until", "+5m", 1_795_257_315_250),
+            ("since", "now", 1_795_257_015_250),
+            ("since", "2026-11-21T10:00:00Z", 1_795_255_200_000),
+            ("since", "-5", -5),
+            ("until", "1795255200000", 1_795_255_200_000),
+        ] as [(String, String, Int64)]
+    )
+    func relativeTimes(name: String, value: String, expected: Int64) throws {
+        let now = Timestamp(millisecondsSince1970: 1_795_257_015_250)
+        let query = try RecordingQuery(queryItems: [(name, value)], now: now)
+        #expect((name == "since" ? query.since : query.until) == Timestamp(millisecondsSince1970: expected))
+    }
+
+    @Test("a time of day is in the given time zone, on now's day")
+    func timeOfDay() throws {
+        let query = try RecordingQuery(
+            queryItems: [("since", "10:02")], now: Timestamp(millisecondsSince1970: 1_795_257_015_250),
+            timeZone: TimeZone(identifier: "UTC")!)
+        #expect(query.since == Timestamp(millisecondsSince1970: 1_795_255_320_000))
+    }
+
+    @Test("the clock is read only for relative times")
+    func clockReadOnlyWhenNeeded() throws {
+        var reads = 0
+        func now() -> Timestamp {
+            reads += 1
+            return Timestamp(millisecondsSince1970: 0)
+        }
+        _ = try RecordingQuery(queryItems: [("since", "2026-11-21T10:00:00Z"), ("until", "1795255200000")], now: now())
+        #expect(reads == 0)
+        _ = try RecordingQuery(queryItems: [("since", "-2h")], now: now())
+        #expect(reads == 1)
+    }
+
+    @Test("a bad time names the forms", arguments: ["since", "until"])
+    func badTime(name: String) {
+        #expect(throws: QueryError("\(name)=25:00: ISO 8601 (2026-11-21T10:00:00Z), milliseconds, now, -2h, +5m or 10:02")) {
+            try RecordingQuery(queryItems: [(name, "25:00")])
+        }
+    }
+
     @Test("status classes", arguments: [("4xx", 410, true), ("4xx", 200, false), ("200", 200, true), ("5xx", 503, true)])
     func statusClasses(filter: String, status: Int, expected: Bool) {
         #expect(StatusFilter(filter)?.contains(status) == expected)

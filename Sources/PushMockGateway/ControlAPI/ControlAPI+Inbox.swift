@@ -16,7 +16,7 @@ extension ControlAPI {
     /// default: the newest record now, so only new ones come).
     func streamingRoute(_ request: ControlRequest) throws -> HTTPStreamingResponse? {
         guard request.matches("GET", "recordings", "stream") else { return nil }
-        let query = try RecordingQuery(queryItems: request.queryItems.filter { $0.name != "after" })
+        let query = try RecordingQuery(queryItems: request.queryItems.filter { $0.name != "after" }, now: state.clock.now())
         var after = state.recordings.lastSequence
         if let text = request.query["after"] {
             guard let number = UInt64(text) else { throw ControlAPIError(400, "after must be a sequence number") }

@@ -8,7 +8,7 @@ import PushMockRecording
 extension ControlAPI {
     func recordingRoutes(_ request: ControlRequest) throws -> HTTPResponseMessage? {
         if request.matches("GET", "recordings") {
-            let listing = try RecordingListing(request.queryItems)
+            let listing = try RecordingListing(request.queryItems, now: state.clock.now())
             return list(listing)
         }
         if request.matches("DELETE", "recordings") {
@@ -38,7 +38,7 @@ extension ControlAPI {
     /// Routes that wait: `GET /recordings?wait=5s` (until `count` matches exist).
     func waitingRoute(_ request: ControlRequest) throws -> (@Sendable () async throws -> HTTPResponseMessage)? {
         if request.matches("GET", "recordings"), request.query["wait"] != nil {
-            let listing = try RecordingListing(request.queryItems)
+            let listing = try RecordingListing(request.queryItems, now: state.clock.now())
             guard let wait = listing.wait else { return nil }
             return { [self] in
                 _ = await state.recordings.wait(for: listing.query, count: listing.waitCount, timeout: wait)
@@ -76,8 +76,8 @@ struct RecordingListing: Sendable {
     var wait: Duration?
     var waitCount: Int
 
-    init(_ items: [(name: String, value: String)]) throws {
-        query = try RecordingQuery(queryItems: items)
+    init(_ items: [(name: String, value: String)], now: @autoclosure () -> Timestamp) throws {
+        query = try RecordingQuery(queryItems: items, now: now())
         limit = 100
         newestFirst = true
         waitCount = 1

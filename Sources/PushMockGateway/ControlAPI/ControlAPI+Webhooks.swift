@@ -29,7 +29,7 @@ extension ControlAPI {
             var added: [String] = []
             do {
                 for definition in definitions {
-                    added.append(try webhooks.add(definition))
+                    added.append(try webhooks.add(definition, now: state.clock.now()))
                 }
             } catch {
                 // All or nothing: a list with one bad definition adds none.

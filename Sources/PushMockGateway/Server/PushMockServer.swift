@@ -112,7 +112,7 @@ package final class PushMockServer: Service, Sendable {
             )
         )
         for definition in configuration.webhooks.webhooks {
-            try webhooks.add(definition)
+            try webhooks.add(definition, now: clock.now())
         }
         let journal: JournalWriter?
         var lastSequence: UInt64 = 0

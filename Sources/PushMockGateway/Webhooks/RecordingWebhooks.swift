@@ -1,7 +1,7 @@
 import Foundation
-@_spi(Locking) import PushMockCore
+@_spi(Locking) package import PushMockCore
 import PushMockJSON
-import PushMockQuery
+package import PushMockQuery
 import PushMockRecording
 package import PushMockSimulation
 package import PushMockWebhooks
@@ -45,10 +45,11 @@ package final class RecordingWebhooks: Sendable {
     /// The longest wait between two attempts.
     static let longestBackoff = Duration.seconds(86_400)
 
-    /// Adds a webhook; returns its id.
+    /// Adds a webhook; returns its id. Relative times in its filter (`since=-5m`) are resolved
+    /// now, against `now` (the gateway's clock).
     @discardableResult
-    package func add(_ definition: WebhookDefinition) throws -> String {
-        let query = try Self.query(definition.filter)
+    package func add(_ definition: WebhookDefinition, now: @autoclosure () -> Timestamp = SystemClock().now()) throws -> String {
+        let query = try Self.query(definition.filter, now: now())
         let events = Set(definition.events ?? [WebhookEventType.recording.name])
         let known = Self.eventTypes.map(\.name)
         if let unknown = events.first(where: { !known.contains($0) }) {
@@ -202,7 +203,7 @@ package final class RecordingWebhooks: Sendable {
 
     /// A filter in the REST query language; unknown item names are an error (a typo must not
     /// quietly select every recording).
-    static func query(_ filter: String?) throws -> RecordingQuery {
+    package static func query(_ filter: String?, now: @autoclosure () -> Timestamp = SystemClock().now()) throws -> RecordingQuery {
         guard let filter, !filter.isEmpty else { return RecordingQuery() }
         let text = filter.hasPrefix("?") ? filter.dropFirst() : Substring(filter)
         let items = ControlAPI.parseQueryItems(text)
@@ -211,6 +212,6 @@ package final class RecordingWebhooks: Sendable {
                 "webhook filter: unknown item \"\(item.name)\" (expected one of \(RecordingQuery.queryItemNames.sorted().joined(separator: ", ")))"
             )
         }
-        return try RecordingQuery(queryItems: items)
+        return try RecordingQuery(queryItems: items, now: now())
     }
 }

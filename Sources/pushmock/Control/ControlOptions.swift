@@ -81,7 +81,7 @@ func runControl(_ options: ControlOptions, _ body: (PushMockControlClient) async
         await client.close()
         printError("pushmock: \(error.description)")
         throw ExitCode.failure
-    } catch let error as TimeArgumentError {
+    } catch let error as TimeTextError {
         await client.close()
         throw ValidationError(error.description)
     }

@@ -106,7 +106,15 @@ struct ExpectCommand: AsyncParsableCommand {
     func run() async throws {
         var passed = false
         try await runCheck {
-            let batch = try makeBatch()
+            // The gateway judges the query as JSON, where times are absolute: a relative
+            // --since is resolved here, against the gateway's clock (which may be virtual).
+            var now = SystemClock().now()
+            if source.journal == nil, file == nil, query.needsClock {
+                now = try await withControlClient(source.control, waiting: .zero) { client in
+                    try await client.call("GET", "clock").decode(ClockReading.self).timestamp
+                }
+            }
+            let batch = try makeBatch(now: now)
             let results: [ExpectationResult]
             if let journal = source.journal {
                 results = try await judgeJournal(journal, batch)
@@ -128,10 +136,10 @@ struct ExpectCommand: AsyncParsableCommand {
         return .exactly(1)
     }
 
-    private func makeBatch() throws -> ExpectationBatch {
+    private func makeBatch(now: Timestamp) throws -> ExpectationBatch {
         guard let file else {
             var expectation = Expectation(
-                name: name, query: try query.makeQuery(), count: countRule, within: within.flatMap(DurationText.parse))
+                name: name, query: try query.makeQuery(now: now), count: countRule, within: within.flatMap(DurationText.parse))
             expectation.deepLink = try deepLinkRequirement()
             return ExpectationBatch(expectations: [expectation])
         }

@@ -42,10 +42,14 @@ struct QueryOptions: ParsableArguments {
     var messageID: String?
 
     // `.unconditional`: a negative value (`-2h`, milliseconds before 1970) is the value, not an option.
-    @Option(parsing: .unconditional, help: "Only exchanges at or after this time (ISO 8601 or milliseconds).")
+    @Option(
+        parsing: .unconditional,
+        help:
+            "Only exchanges at or after this time: ISO 8601, milliseconds, now, -2h, or 10:02 (the gateway's clock; with --journal, this machine's)."
+    )
     var since: String?
 
-    @Option(parsing: .unconditional, help: "Only exchanges before this time (ISO 8601 or milliseconds).")
+    @Option(parsing: .unconditional, help: "Only exchanges before this time (as --since).")
     var until: String?
 
     @Option(help: "Free text, any case: in titles, bodies and other payload strings, token, topic, project, reason or path.")
@@ -86,12 +90,19 @@ struct QueryOptions: ParsableArguments {
         return items
     }
 
-    /// The query, or a usage error naming the bad flag.
-    func makeQuery() throws -> RecordingQuery {
+    /// The query, or a usage error naming the bad flag. Relative times (`--since -2h`) are
+    /// resolved against `now`: this machine's clock unless the caller read the gateway's.
+    func makeQuery(now: Timestamp = SystemClock().now()) throws -> RecordingQuery {
         do {
-            return try RecordingQuery(queryItems: queryItems)
+            return try RecordingQuery(queryItems: queryItems, now: now)
         } catch {
             throw ValidationError(error.description)
         }
+    }
+
+    /// Whether `--since` or `--until` is relative (`-2h`, `now`, `10:02`) and so needs a clock.
+    /// Query items sent to a gateway are resolved there; a query built here needs its clock.
+    var needsClock: Bool {
+        [since, until].contains { $0.map { TimeText.needsClock($0) } ?? false }
     }
 }

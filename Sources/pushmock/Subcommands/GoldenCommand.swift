@@ -144,13 +144,12 @@ struct GoldenOptions: ParsableArguments {
     @Flag(name: .customLong("all-platforms"), help: "Include token requests and topic management, not only APNs, FCM and Expo.")
     var allPlatforms = false
 
-    var query: RecordingQuery {
-        get throws {
-            do {
-                return try RecordingQuery(queryItems: filter.queryItems)
-            } catch {
-                throw fail("invalid query: \(error)")
-            }
+    /// The query; relative times (`--since -2h`) resolved against `now`.
+    func query(now: Timestamp = SystemClock().now()) throws -> RecordingQuery {
+        do {
+            return try RecordingQuery(queryItems: filter.queryItems, now: now)
+        } catch {
+            throw fail("invalid query: \(error)")
         }
     }
 
@@ -170,13 +169,12 @@ struct GoldenOptions: ParsableArguments {
 
     /// The golden file and the normalised recording.
     func load() async throws -> (GoldenFile, GoldenDocument) {
-        let query = try query
         let configuration = try configuration
         let records: [ExchangeRecord]
         if let journalPath {
-            records = try readJournal(journalPath, query: query)
+            records = try readJournal(journalPath, query: try query())
         } else {
-            records = try await fetch(query)
+            records = try await fetch()
         }
         return (GoldenFile(path: golden), GoldenDocument(records: records, configuration: configuration))
     }
@@ -197,7 +195,8 @@ struct GoldenOptions: ParsableArguments {
     }
 
     /// Every matching record from the gateway, oldest first, page by page.
-    private func fetch(_ query: RecordingQuery) async throws -> [ExchangeRecord] {
+    private func fetch() async throws -> [ExchangeRecord] {
+        _ = try query()
         let client: PushMockControlClient
         do {
             client = try control.makeClient()
@@ -206,7 +205,9 @@ struct GoldenOptions: ParsableArguments {
         }
         let records: [ExchangeRecord]
         do {
-            records = try await fetchAllRecords(matching: query, from: client)
+            // Relative times mean the gateway's clock, which may be virtual.
+            let now = filter.needsClock ? try await client.call("GET", "clock").decode(ClockReading.self).timestamp : SystemClock().now()
+            records = try await fetchAllRecords(matching: try query(now: now), from: client)
             await client.close()
         } catch {
             await client.close()
