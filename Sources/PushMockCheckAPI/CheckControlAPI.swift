@@ -3,7 +3,7 @@ import PushMockCore
 package import PushMockGateway
 import PushMockJSON
 import PushMockQuery
-import PushMockRecording
+package import PushMockRecording
 import PushMockToolkit
 
 /// The control API's check endpoints, plugged into the gateway through its
@@ -116,18 +116,18 @@ package struct CheckControlAPI: ControlAPIExtension {
         _ request: ControlRequest, context: ControlAPIContext, cancellation: BlockingWorkCancellation
     ) throws -> HTTPResponseMessage {
         let recordings = context.state.recordings
-        // A check reads up to the whole store; when nobody waits any more, decoding stops at
-        // the next page and nothing is answered.
-        func matching(_ query: RecordingQuery) throws -> [ExchangeRecord] {
+        // A check reads up to the whole store: when nobody waits any more, decoding stops at
+        // the next page, the checker at the next record, and nothing is encoded or answered.
+        func checked<Report>(_ query: RecordingQuery, by checker: (CancellableRecords) -> Report) throws -> Report {
             let records = recordings.records(matching: query, isCancelled: { cancellation.isCancelled })
-            if cancellation.isCancelled { throw CancellationError() }
-            return records
+            return try Self.checked(records, isCancelled: { cancellation.isCancelled }, by: checker)
         }
         if request.matches("POST", "checks", "links") {
             let body = try CheckRequestBody(request, definition: "routes", allowed: ["options"], now: context.state.clock.now())
             let routes = try Self.definition(RouteTable.self, body, member: "routesFile", label: "routes", context: context)
             let options = try body.decode(DeepLinkChecker.Options.self, member: "options") ?? DeepLinkChecker.Options()
-            let report = DeepLinkChecker(routes: routes, options: options).check(try matching(body.query))
+            let checker = DeepLinkChecker(routes: routes, options: options)
+            let report = try checked(body.query) { checker.check($0) }
             return try Self.checkResponse(
                 CheckOutcome(report), format: body.format, junit: { JUnitReport.testCases(report) }, text: report.detailedText)
         }
@@ -136,7 +136,8 @@ package struct CheckControlAPI: ControlAPIExtension {
             let policy = try Self.definition(PolicyFile.self, body, member: "policyFile", label: "policy", context: context)
             // The gateway's users unless the body brings its own (`users`, the GET /_pushmock/users form).
             let users = try Self.users(body, context: context)
-            let report = PolicyChecker(policy: policy, users: users).check(try matching(body.query))
+            let checker = PolicyChecker(policy: policy, users: users)
+            let report = try checked(body.query) { checker.check($0) }
             return try Self.checkResponse(
                 CheckOutcome(report), format: body.format, junit: { JUnitReport.testCases(report, policy: policy) }, text: report.text)
         }
@@ -144,7 +145,8 @@ package struct CheckControlAPI: ControlAPIExtension {
             let body = try CheckRequestBody(request, definition: "contracts", allowed: ["includeRejected"], now: context.state.clock.now())
             let contracts = try Self.definition(ContractFile.self, body, member: "contractsFile", label: "contracts", context: context)
             let includeRejected = try body.decode(Bool.self, member: "includeRejected") ?? false
-            let report = ContractChecker(contracts: contracts, includeRejected: includeRejected).check(try matching(body.query))
+            let checker = ContractChecker(contracts: contracts, includeRejected: includeRejected)
+            let report = try checked(body.query) { checker.check($0) }
             return try Self.checkResponse(
                 CheckOutcome(report), format: body.format, junit: { JUnitReport.testCases(report) }, text: report.text)
         }
@@ -156,6 +158,23 @@ package struct CheckControlAPI: ControlAPIExtension {
         }
         throw ControlAPIError(
             404, "no check /_pushmock/\(request.segments.joined(separator: "/")); the checks are links, policy, contracts and schedule")
+    }
+
+    /// The records a checker walks: they end early once nobody waits for the answer.
+    package typealias CancellableRecords = LazyPrefixWhileSequence<[ExchangeRecord]>
+
+    /// `checker`'s report over `records`, or `CancellationError` once `isCancelled` says nobody
+    /// waits: asked before each record the checker takes (so it stops mid-way, seeing fewer
+    /// records) and once more before the report would be encoded.
+    package static func checked<Report>(
+        _ records: [ExchangeRecord], isCancelled: () -> Bool, by checker: (CancellableRecords) -> Report
+    ) throws -> Report {
+        try withoutActuallyEscaping(isCancelled) { isCancelled in
+            if isCancelled() { throw CancellationError() }
+            let report = checker(records.lazy.prefix { _ in !isCancelled() })
+            if isCancelled() { throw CancellationError() }
+            return report
+        }
     }
 
     /// `POST /_pushmock/checks/schedule`: an in-app notification config (`config` inline or

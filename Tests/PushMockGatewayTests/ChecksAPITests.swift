@@ -1,6 +1,7 @@
 import Foundation
 import NIOCore
 import NIOPosix
+import PushMockCheckAPI
 import PushMockControl
 @_spi(Locking) import PushMockCore
 import PushMockGateway
@@ -157,6 +158,27 @@ struct ChecksAPITests {
         waiting.cancel()
         #expect(try await waiting.value, "the work was not told")
         try await pool.shutdownGracefully()
+    }
+
+    /// The checker stops at the first record after nobody waits, and nothing is encoded: a
+    /// links check over 100,000 records that a client gave up on must not hold a thread for
+    /// seconds. Here "nobody waits" flips after the checker has taken three records.
+    @Test("a check whose client is gone stops at the next record and reports nothing")
+    func checkerStopsWhenCancelled() throws {
+        let records = (0..<10).map { ExchangeRecord(sequence: UInt64($0 + 1), platform: .apns) }
+        final class Seen: Sendable { let count = SanitizerVisibleMutex(0) }
+        let seen = Seen()
+        #expect(throws: CancellationError.self) {
+            try CheckControlAPI.checked(records, isCancelled: { seen.count.withLock { $0 } >= 3 }) { records in
+                for _ in records { seen.count.withLock { $0 += 1 } }
+                return "report"
+            }
+        }
+        #expect(seen.count.withLock { $0 } == 3, "the checker went on after the client was gone")
+        #expect(try CheckControlAPI.checked(records, isCancelled: { false }) { Array($0).count } == 10)
+        #expect(throws: CancellationError.self) {
+            try CheckControlAPI.checked(records, isCancelled: { true }) { _ in Issue.record("checked while cancelled") }
+        }
     }
 
     @Test("since=-1h in a query item is an hour before the gateway's clock, for listings and checks alike")
