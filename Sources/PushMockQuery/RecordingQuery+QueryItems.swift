@@ -12,7 +12,8 @@ extension RecordingQuery {
     /// Parses query items; unknown names are ignored (see ``queryItemNames``).
     ///
     /// `since` and `until` take what ``TimeText`` reads: ISO 8601, milliseconds (any number,
-    /// signed or not), `now`, `-2h`, `+5m` or a time of day. The relative forms are resolved once, here, against `now` (the
+    /// signed or not, within years 1–9999), `now`, `-2h`, `+5m` or a time of day. The relative
+    /// forms are resolved once, here, against `now` (the
     /// gateway passes its own clock, which may be virtual; the default is the system clock) and
     /// `timeZone`.
     public init(
@@ -48,6 +49,8 @@ extension RecordingQuery {
                 do {
                     time = try TimeText.resolve(
                         value, now: TimeText.needsClock(value) ? now() : Timestamp(millisecondsSince1970: 0), timeZone: timeZone)
+                } catch  where error.kind == .outOfRange {
+                    throw QueryError("\(name)=\(value): a time must be \(InputLimits.timestampRangeText)")
                 } catch {
                     throw QueryError("\(name)=\(value): ISO 8601 (2026-11-21T10:00:00Z), milliseconds, now, -2h, +5m or 10:02")
                 }

@@ -44,6 +44,11 @@ extension ExchangeRecord {
         } else {
             throw .missingField("timeMs")
         }
+        // Times outside years 1–9999 are never written; read back, they would overflow the
+        // arithmetic of checks and replay (a gap between two records).
+        guard InputLimits.timestampMilliseconds.contains(record.timeMilliseconds) else {
+            throw .invalidField("timeMs", expected: "a time \(InputLimits.timestampRangeText)")
+        }
         record.namespace = try root.string("namespace")
         let platformName = try root.requiredString("platform")
         guard let platform = Platform(rawValue: platformName) else {

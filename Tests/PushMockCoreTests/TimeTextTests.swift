@@ -86,6 +86,18 @@ struct TimeTextTests {
     }
 
     @Test(
+        "times outside years 1-9999 are refused as such",
+        arguments: ["-9223372036854775808", "9223372036854775807", "-62135596800001", "253402300800000", "+3000000d"]
+    )
+    func outOfRange(text: String) {
+        #expect(
+            throws: TimeTextError(
+                "\(text) is out of range: a time must be between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z", kind: .outOfRange)
+        ) { try TimeText.resolve(text, now: Self.now, timeZone: Self.utc) }
+        #expect(throws: Never.self) { try TimeText.resolve("-62135596800000", now: Self.now, timeZone: Self.utc) }
+    }
+
+    @Test(
         "which forms read the clock",
         arguments: [
             ("2026-11-21T10:00:00Z", false), ("1795255200000", false), ("now", true), ("-2h", true), ("10:02", true),

@@ -204,6 +204,16 @@ struct ChecksAPITests {
             let bad = try await control.request("GET", "recordings", query: [("until", "25:00")])
             #expect(bad.status == 400)
             #expect(bad.errorMessage == "until=25:00: ISO 8601 (2026-11-21T10:00:00Z), milliseconds, now, -2h, +5m or 10:02")
+            // Int64.min once reached the formatter, whose overflow took the gateway down.
+            for path in ["recordings", "recordings/stream"] {
+                let extreme = try await control.request("GET", path, query: [("since", "-9223372036854775808")])
+                #expect(extreme.status == 400, "\(path)")
+                #expect(
+                    extreme.errorMessage
+                        == "since=-9223372036854775808: a time must be between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z",
+                    "\(path)")
+            }
+            #expect(try await control.request("GET", "recordings").status == 200)
             await control.close()
         }
     }

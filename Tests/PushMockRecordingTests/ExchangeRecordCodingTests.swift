@@ -167,6 +167,11 @@ struct ExchangeRecordCodingTests {
             (#"{"v":1,"seq":1}"#, "missing field timeMs"),
             (#"{"v":1,"seq":1,"time":"yesterday"}"#, "field time is not an ISO-8601 UTC timestamp"),
             (
+                #"{"v":1,"seq":1,"timeMs":-9223372036854775808}"#,
+                "field timeMs is not a time between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z"
+            ),
+            (#"{"v":1,"seq":1,"timeMs":253402300800000}"#, "field timeMs is not a time between 0001-01-01T00:00:00Z"),
+            (
                 #"{"v":1,"seq":1,"timeMs":0,"platform":"apns","connection":{"id":1,"transport":"h2","tls":"yes"}}"#,
                 "field connection.tls is not a boolean"
             ),

@@ -182,6 +182,11 @@ struct RecordingQueryTests {
         #expect(throws: QueryError("\(name)=25:00: ISO 8601 (2026-11-21T10:00:00Z), milliseconds, now, -2h, +5m or 10:02")) {
             try RecordingQuery(queryItems: [(name, "25:00")])
         }
+        #expect(
+            throws: QueryError("\(name)=-9223372036854775808: a time must be between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z")
+        ) {
+            try RecordingQuery(queryItems: [(name, "-9223372036854775808")])
+        }
     }
 
     @Test("status classes", arguments: [("4xx", 410, true), ("4xx", 200, false), ("200", 200, true), ("5xx", 503, true)])

@@ -30,9 +30,15 @@ public enum ISO8601Milliseconds {
     }
 
     /// Appends the formatted time to a byte buffer.
+    ///
+    /// Total over `Int64`: a year outside 0–9999 (only from input nobody range-checked, such as
+    /// a crafted journal line) is written in ISO 8601's expanded form, a sign and at least six
+    /// digits (`-292275055-05-16T16:47:04.192Z`), as JavaScript's `toISOString` does; such text
+    /// is not read back (``parse(_:)`` takes four-digit years).
     public static func append(_ milliseconds: Int64, to bytes: inout [UInt8]) {
+        // Floor division without `milliseconds - millisecondPart`, which overflows at Int64.min.
         let millisecondPart = Int(((milliseconds % 1000) + 1000) % 1000)
-        let totalSeconds = (milliseconds - Int64(millisecondPart)) / 1000
+        let totalSeconds = milliseconds / 1000 - (milliseconds % 1000 < 0 ? 1 : 0)
         var days = totalSeconds >= 0 ? totalSeconds / 86_400 : (totalSeconds - 86_399) / 86_400
         let secondOfDay = Int(totalSeconds - days * 86_400)
         // Civil-from-days (Howard Hinnant's algorithm, public domain description).
@@ -47,7 +53,13 @@ public enum ISO8601Milliseconds {
         let month = Int(monthPrime < 10 ? monthPrime + 3 : monthPrime - 9)
         if month <= 2 { year += 1 }
 
-        appendDigits(Int(year), count: 4, to: &bytes)
+        if (0...9999).contains(year) {
+            appendDigits(Int(year), count: 4, to: &bytes)
+        } else {
+            bytes.append(UInt8(ascii: year < 0 ? "-" : "+"))
+            let magnitude = Int(year.magnitude)
+            appendDigits(magnitude, count: max(6, String(magnitude).count), to: &bytes)
+        }
         bytes.append(UInt8(ascii: "-"))
         appendDigits(month, count: 2, to: &bytes)
         bytes.append(UInt8(ascii: "-"))

@@ -13,12 +13,27 @@ public enum TimeText {
     /// query language always took any number, and still does.
     public static let millisecondDigitsForCommandLines = 10
 
-    /// The time `text` names, or an error saying which forms are understood.
+    /// The time `text` names, or an error saying which forms are understood. Times outside
+    /// years 1–9999 (``InputLimits/timestampMilliseconds``, what the JSON forms take) are
+    /// refused: `since=-9223372036854775808` must not reach code that formats or adds to it.
     public static func resolve(
         _ text: String,
         now: Timestamp,
         timeZone: TimeZone = .current,
         minimumMillisecondDigits: Int = 1
+    ) throws(TimeTextError) -> Timestamp {
+        let time = try resolveAnyTime(text, now: now, timeZone: timeZone, minimumMillisecondDigits: minimumMillisecondDigits)
+        guard InputLimits.contains(time) else {
+            throw TimeTextError("\(text) is out of range: a time must be \(InputLimits.timestampRangeText)", kind: .outOfRange)
+        }
+        return time
+    }
+
+    private static func resolveAnyTime(
+        _ text: String,
+        now: Timestamp,
+        timeZone: TimeZone,
+        minimumMillisecondDigits: Int
     ) throws(TimeTextError) -> Timestamp {
         let trimmed = text.trimmingCharacters(in: .whitespaces)
         if trimmed.lowercased() == "now" { return now }
@@ -71,8 +86,22 @@ public enum TimeText {
     }
 }
 
-/// A time that ``TimeText`` does not understand; the description says what would be.
+/// A time that ``TimeText`` does not understand, or one out of range; the description says
+/// what would be understood.
 public struct TimeTextError: Error, CustomStringConvertible, Sendable, Equatable {
+    /// Why the text was refused.
+    public enum Kind: Sendable, Equatable {
+        /// Not in any of the forms ``TimeText`` reads (or not a time of day).
+        case unreadable
+        /// A time, but outside ``InputLimits/timestampMilliseconds``.
+        case outOfRange
+    }
+
     public var description: String
-    public init(_ description: String) { self.description = description }
+    public var kind: Kind
+
+    public init(_ description: String, kind: Kind = .unreadable) {
+        self.description = description
+        self.kind = kind
+    }
 }
