@@ -332,6 +332,10 @@ struct ExpectationTests {
             (#"[{"query":{}},{"count":1}]"#, "[1]: missing \"query\""),
             (#"{"query":{"token":7}}"#, ".query.token"),
             (#"{"order":[{"steps":"a"}]}"#, ".order[0].steps"),
+            // A count that can never be met is a mistake, in either spelling.
+            (#"{"query":{},"count":-1}"#, ".count: count needs 0 ≤ exactly"),
+            (#"{"query":{},"count":{"exactly":-1}}"#, ".count: count needs 0 ≤ exactly"),
+            (#"{"query":{},"count":{"atLeast":3,"atMost":2}}"#, ".count: count needs 0 ≤ atLeast ≤ atMost"),
         ])
     func batchProblems(json: String, place: String) {
         do {

@@ -114,13 +114,21 @@ public struct CountRule: Sendable, Hashable, Codable, CustomStringConvertible {
     enum CodingKeys: String, CodingKey { case exactly, atLeast, atMost }
 
     public init(from decoder: any Decoder) throws {
+        // A negative count can never be met: a mistake to report, not an expectation that
+        // quietly always fails (the CLI's --count refuses it too).
+        func exact(_ count: Int) throws -> CountRule {
+            guard count >= 0 else {
+                throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "count needs 0 ≤ exactly"))
+            }
+            return .exactly(count)
+        }
         if let single = try? decoder.singleValueContainer().decode(Int.self) {
-            self = .exactly(single)
+            self = try exact(single)
             return
         }
         let container = try decoder.container(keyedBy: CodingKeys.self)
         if let exactly = try container.decodeIfPresent(Int.self, forKey: .exactly) {
-            self = .exactly(exactly)
+            self = try exact(exactly)
             return
         }
         let low = try container.decodeIfPresent(Int.self, forKey: .atLeast) ?? 0
