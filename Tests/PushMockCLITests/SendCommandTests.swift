@@ -81,6 +81,22 @@ struct SendCommandTests {
         #expect(result.error == "Error: cannot read --tokens-file \(missing)\nSee 'pushmock send expo --help'.\n")
     }
 
+    /// Seconds too large for a `Duration` in milliseconds once crashed the CLI while it built
+    /// its connection configuration.
+    @Test(
+        "a timeout beyond 10000 years is a usage error, not a crash",
+        arguments: [
+            (["send", "apns", "--token", "aa", "--alert", "x", "--timeout", "1e300"], "--timeout"),
+            (["send", "apns", "--token", "aa", "--alert", "x", "--duration", "1e300"], "--duration"),
+            (["send", "expo", "--token", "ExponentPushToken[x]", "--title", "x", "--receipt-timeout", "1e300"], "--receipt-timeout"),
+            (["send", "expo", "--token", "ExponentPushToken[x]", "--title", "x", "--receipt-interval", "0"], "--receipt-interval"),
+        ])
+    func hugeTimeouts(arguments: [String], flag: String) async throws {
+        let result = try await pushmock(arguments, in: NSTemporaryDirectory())
+        #expect(result.status == 64, "\(result.error)")
+        #expect(result.error.contains("Error: \(flag) must be"), "\(result.error)")
+    }
+
     /// The first thing a new user meets when the gateway is not running: each command says
     /// the address, "connection refused" and what to do, not NIO's nested address list.
     @Test("no gateway running: send apns, send fcm, send expo and recordings say so in words")

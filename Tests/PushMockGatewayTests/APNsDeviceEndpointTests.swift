@@ -125,6 +125,13 @@ let c1Cases: [C1Case] = [
         try $0.apnsRequest(headers: [("apns-expiration", "-1")])
     },
     C1Case(name: "apns-expiration 0", status: 200, reason: nil) { try $0.apnsRequest(headers: [("apns-expiration", "0")]) },
+    // Any 64-bit date is a date; the largest once overflowed the simulation's milliseconds.
+    C1Case(name: "apns-expiration Int64.max", status: 200, reason: nil) {
+        try $0.apnsRequest(headers: [("apns-expiration", "9223372036854775807")])
+    },
+    C1Case(name: "apns-expiration beyond Int64", status: 400, reason: "BadExpirationDate") {
+        try $0.apnsRequest(headers: [("apns-expiration", "9223372036854775808")])
+    },
     C1Case(name: "apns-priority 7", status: 400, reason: "BadPriority") { try $0.apnsRequest(headers: [("apns-priority", "7")]) },
     C1Case(name: "apns-priority 05", status: 400, reason: "BadPriority") { try $0.apnsRequest(headers: [("apns-priority", "05")]) },
     C1Case(name: "apns-priority 10", status: 200, reason: nil) { try $0.apnsRequest(headers: [("apns-priority", "10")]) },

@@ -64,7 +64,9 @@ struct FunnelReportTests {
         #expect(report.text.contains(passes ? "PASS" : "FAIL"))
     }
 
-    @Test("bad targets are refused with the form expected", arguments: ["urgent:5s", "high", "high:soon", "high:5s:95", "high:5s:p0"])
+    @Test(
+        "bad targets are refused with the form expected",
+        arguments: ["urgent:5s", "high", "high:soon", "high:5s:95", "high:5s:p0", "high:1e300s", "high:1e300", "high:-5s"])
     func badTargets(text: String) {
         #expect(throws: FunnelError.self) { try LatencyTarget(parsing: text) }
     }

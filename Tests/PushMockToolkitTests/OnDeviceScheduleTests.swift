@@ -107,6 +107,13 @@ struct OnDeviceScheduleTests {
             "maxWaitTimeSeconds: expected a whole number of seconds, or -1"
         ),
         (#"{"deliveryTime":{"eventName":"x"},"deliveryTimeOfDayStart":"9am"}"#, "deliveryTimeOfDayStart: expected \"HH:MM\""),
+        // Seconds that overflow milliseconds once crashed the gateway's schedule check.
+        (
+            #"{"deliveryTime":{"timestampEpoch":9223372036854775807}}"#,
+            "timestampEpoch: must be a time between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z"
+        ),
+        (#"{"deliveryTime":{"timestampEpoch":253402300800}}"#, "timestampEpoch: must be a time between"),
+        (#"{"deliveryTime":{"eventName":"x","eventOffsetSeconds":315576000001}}"#, "eventOffsetSeconds: must be at most 10000 years"),
     ])
     func badConfigsNameThePlace(notification: String, message: String) {
         #expect {

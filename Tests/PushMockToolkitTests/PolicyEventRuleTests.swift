@@ -52,6 +52,18 @@ struct PolicyEventRuleTests {
         #expect(report.violations(.eventTiming).isEmpty, "\(report)")
     }
 
+    /// A huge offset once overflowed the conversion to milliseconds and took the gateway's
+    /// policy check down; it is a definition problem like a negative one.
+    @Test("an event rule's offset: negative or beyond 10000 years is refused at its place", arguments: ["-1", "1e300", "315576000001"])
+    func offsetBounds(offset: String) {
+        #expect {
+            try PolicyFile(
+                parsing: #"{"version":1,"eventRules":[{"name":"r","deliveryTime":{"eventName":"bg","eventOffsetSeconds":\#(offset)}}]}"#)
+        } throws: { error in
+            "\(error)".contains("eventRules[0].deliveryTime.eventOffsetSeconds")
+        }
+    }
+
     @Test("first anchors on the first event: 5 minutes after a later one is still late enough")
     func firstAnchor() throws {
         let users = Self.directory(events: [("2026-01-15T10:00:00Z", "bg"), ("2026-01-15T12:00:00Z", "bg")])

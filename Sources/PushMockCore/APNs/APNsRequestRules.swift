@@ -259,14 +259,18 @@ public enum APNsRequestRules {
         return .success(values)
     }
 
-    /// `apns-expiration`: a non-negative decimal integer of seconds (at most 19 digits).
+    /// `apns-expiration`: a non-negative decimal integer of seconds that fits in 64 bits
+    /// (19 digits go beyond `Int64.max`: `9223372036854775808` is refused, not an overflow trap).
     @inlinable
     public static func parseExpiration(_ bytes: some Collection<UInt8>) -> Int64? {
         guard !bytes.isEmpty, bytes.count <= 19 else { return nil }
         var value: Int64 = 0
         for byte in bytes {
             guard byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") else { return nil }
-            value = value * 10 + Int64(byte - UInt8(ascii: "0"))
+            let (tens, overflowed) = value.multipliedReportingOverflow(by: 10)
+            let (sum, carried) = tens.addingReportingOverflow(Int64(byte - UInt8(ascii: "0")))
+            guard !overflowed, !carried else { return nil }
+            value = sum
         }
         return value
     }

@@ -141,6 +141,11 @@ struct ExpoMessageReader {
         guard case .number = value, let number = value.doubleValue, number.isFinite else {
             throw .validation(path, "must be a number")
         }
+        // Joi's number type refuses what a JavaScript number cannot hold exactly as an integer,
+        // before any rule: `"ttl": 1e300` is "must be a safe number", not "larger than 0".
+        guard abs(number) <= Self.largestSafeInteger else {
+            throw .validation(path, "must be a safe number")
+        }
         if let minimum, number < minimum {
             throw .validation(path, "must be greater than or equal to \(format(minimum))")
         }
@@ -149,6 +154,9 @@ struct ExpoMessageReader {
         }
         return number
     }
+
+    /// JavaScript's `Number.MAX_SAFE_INTEGER`, 2^53 − 1.
+    static let largestSafeInteger: Double = 9_007_199_254_740_991
 
     private static func format(_ bound: Double) -> String {
         bound.rounded(.towardZero) == bound ? String(Int(bound)) : String(bound)

@@ -77,7 +77,7 @@ struct DeliveryIntake {
                     id: name,
                     sentAt: now,
                     priority: urgency == "high" ? .high : (urgency == "low" || urgency == "very-low" ? .low : .normal),
-                    expiry: ttl <= 0 ? .immediately : .at(now + .seconds(ttl)),
+                    expiry: Self.expiry(afterMilliseconds: Double(ttl) * 1000, from: now),
                     content: interner.content(
                         app: project.rawValue,
                         collapseKey: headers.flatMap { Self.value(named: "Topic", in: $0) },
@@ -100,7 +100,7 @@ struct DeliveryIntake {
                     id: name,
                     sentAt: now,
                     priority: priority,
-                    expiry: ttl <= 0 ? .immediately : .at(now + .seconds(ttl)),
+                    expiry: Self.expiry(afterMilliseconds: Double(ttl) * 1000, from: now),
                     content: interner.content(
                         app: project.rawValue,
                         collapseKey: android?.collapseKey,
@@ -125,9 +125,9 @@ struct DeliveryIntake {
             let hasAlert = message.title != nil || message.body != nil || message.subtitle != nil
             let expiry: DeliveryExpiry
             if let ttl = message.ttl {
-                expiry = ttl <= 0 ? .immediately : .at(now + .milliseconds(Int64(ttl * 1000)))
+                expiry = Self.expiry(afterMilliseconds: ttl * 1000, from: now)
             } else if let expiration = message.expiration {
-                let at = Timestamp(millisecondsSince1970: Int64(expiration * 1000))
+                let at = Self.clamped(millisecondsSince1970: expiration * 1000)
                 expiry = at <= now ? .immediately : .at(at)
             } else {
                 // Expo leaves the default to the provider.
@@ -163,7 +163,20 @@ struct DeliveryIntake {
 
     private func apnsExpiry(_ expiration: Int64?, now: Timestamp) -> DeliveryExpiry {
         guard let expiration else { return .at(now + options.apnsDefaultStorage) }
-        return expiration == 0 ? .immediately : .at(Timestamp(secondsSince1970: expiration))
+        return expiration == 0 ? .immediately : .at(Self.clamped(millisecondsSince1970: Double(expiration) * 1000))
+    }
+
+    /// Kept for `milliseconds` after `now`; none when zero or less.
+    private static func expiry(afterMilliseconds milliseconds: Double, from now: Timestamp) -> DeliveryExpiry {
+        milliseconds <= 0 ? .immediately : .at(clamped(millisecondsSince1970: Double(now.millisecondsSince1970) + milliseconds))
+    }
+
+    /// A sender's expiry as a time the gateway handles (years 1–9999): the wire takes any
+    /// 64-bit `apns-expiration` and any safe number in Expo's `ttl`, whose far-future values
+    /// mean "as long as storage keeps it" and must not overflow the millisecond count.
+    private static func clamped(millisecondsSince1970 milliseconds: Double) -> Timestamp {
+        let range = InputLimits.timestampMilliseconds
+        return Timestamp(millisecondsSince1970: Int64(min(max(milliseconds, Double(range.lowerBound)), Double(range.upperBound))))
     }
 
     /// RFC 8030 header names are case-insensitive; FCM passes the map as sent.

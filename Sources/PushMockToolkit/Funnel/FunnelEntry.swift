@@ -1,3 +1,5 @@
+import PushMockCore
+
 /// One push to one device, as the funnel sees it: what it was and how far it got. The gateway
 /// builds these from its recordings and simulated devices (`GET /_pushmock/report`); a test may
 /// build them itself.
@@ -92,14 +94,13 @@ public struct LatencyTarget: Sendable, Hashable, Codable, CustomStringConvertibl
             percentile: percentile)
     }
 
+    /// `250ms`, `2s`, `1m`, `1h` or a number of seconds; `nil` when negative or beyond
+    /// ``InputLimits/longestDurationSeconds`` (`1e300s` must not overflow the millisecond count).
     static func milliseconds(_ text: String) -> Int64? {
         let units: [(String, Double)] = [("ms", 1), ("s", 1000), ("m", 60_000), ("h", 3_600_000)]
-        for (unit, factor) in units where text.hasSuffix(unit) {
-            guard let value = Double(text.dropLast(unit.count)), value >= 0 else { return nil }
-            return Int64((value * factor).rounded())
-        }
-        guard let seconds = Double(text), seconds >= 0 else { return nil }
-        return Int64((seconds * 1000).rounded())
+        let (number, factor) = units.first { text.hasSuffix($0.0) }.map { (text.dropLast($0.0.count), $0.1) } ?? (Substring(text), 1000)
+        guard let value = Double(number), value >= 0, value * factor <= InputLimits.longestDurationSeconds * 1000 else { return nil }
+        return Int64((value * factor).rounded())
     }
 
     public var description: String {

@@ -194,10 +194,18 @@ public struct InAppNotificationConfig: Sendable, Hashable {
             guard !timing.has("eventOffsetSeconds"), !timing.has("eventInstance") else {
                 throw DefinitionProblem(timing.location, "eventOffsetSeconds and eventInstance go with eventName, not a timestamp")
             }
+            // Seconds, so a large value overflows the millisecond count: bounded like every time.
+            let range = InputLimits.timestampMilliseconds
+            guard (range.lowerBound / 1000...range.upperBound / 1000).contains(Int64(seconds)) else {
+                throw DefinitionProblem(timing.place(epochKey), "must be a time \(InputLimits.timestampRangeText), in seconds since 1970")
+            }
             return .timestamp(Timestamp(secondsSince1970: Int64(seconds)))
         case (nil, let name?):
             let offset = try timing.integer("eventOffsetSeconds") ?? 0
             guard offset >= 0 else { throw DefinitionProblem(timing.place("eventOffsetSeconds"), "cannot be negative") }
+            guard Double(offset) <= InputLimits.longestDurationSeconds else {
+                throw DefinitionProblem(timing.place("eventOffsetSeconds"), "must be \(InputLimits.durationRangeText)")
+            }
             var instance = PolicyFile.EventInstance.latestOnce
             if let text = try timing.string("eventInstance") {
                 guard let value = PolicyFile.EventInstance(rawValue: text) else {

@@ -181,7 +181,10 @@ extension PolicyFile {
                     guard let number = seconds.doubleValue, number >= 0 else {
                         throw DefinitionProblem(timing.place("eventOffsetSeconds"), "expected a number of seconds, 0 or more")
                     }
-                    offset = .milliseconds(Int64((number * 1000).rounded()))
+                    guard let duration = InputLimits.duration(seconds: number) else {
+                        throw DefinitionProblem(timing.place("eventOffsetSeconds"), "must be \(InputLimits.durationRangeText)")
+                    }
+                    offset = duration
                 }
                 if let text = try timing.string("eventInstance") {
                     guard let value = EventInstance(rawValue: text) else {

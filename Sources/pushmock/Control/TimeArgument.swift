@@ -1,3 +1,4 @@
+import ArgumentParser
 import Foundation
 import PushMockControl
 import PushMockCore
@@ -35,4 +36,16 @@ struct DurationArgument: Sendable, CustomStringConvertible {
 
     var seconds: Double { Double(duration.wholeMilliseconds) / 1000 }
     var description: String { DurationText.format(duration) }
+}
+
+/// A number of seconds from a flag (`--timeout 30`), checked before it becomes a `Duration`:
+/// `--timeout 1e300` must be a usage error, not a crash converting it to milliseconds.
+enum SecondsOption {
+    /// Refuses `value` unless it is at most ``InputLimits/longestDurationSeconds`` (and a
+    /// number: NaN is refused too). Each flag checks its own lower bound.
+    static func checkUpperBound(_ value: Double, flag: String) throws(ValidationError) {
+        guard value <= InputLimits.longestDurationSeconds else {
+            throw ValidationError("\(flag) must be a number of seconds, \(InputLimits.durationRangeText).")
+        }
+    }
 }

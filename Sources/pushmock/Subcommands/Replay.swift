@@ -160,6 +160,9 @@ struct Replay: AsyncParsableCommand {
             throw ReplayUsageError("give --to (the gateway to replay to) or --ready-file (a local `pushmock serve`).")
         }
         guard timeout > 0 else { throw ReplayUsageError("--timeout must be positive.") }
+        guard timeout <= InputLimits.longestDurationSeconds else {
+            throw ReplayUsageError("--timeout must be a number of seconds, \(InputLimits.durationRangeText).")
+        }
         let query = try makeQuery()
         let (records, problems) = try JournalFiles.readAll(path: journal)
         if !quiet, !problems.isEmpty {

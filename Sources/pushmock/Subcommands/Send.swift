@@ -120,6 +120,9 @@ struct SendOptions: ParsableArguments {
         guard `repeat` >= 1 else { throw ValidationError("--repeat must be at least 1.") }
         if let duration, duration <= 0 { throw ValidationError("--duration must be positive.") }
         guard warmup >= 0 else { throw ValidationError("--warmup must not be negative.") }
+        try SecondsOption.checkUpperBound(timeout, flag: "--timeout")
+        try SecondsOption.checkUpperBound(warmup, flag: "--warmup")
+        if let duration { try SecondsOption.checkUpperBound(duration, flag: "--duration") }
     }
 
     /// The ready file from the flag or `PUSHMOCK_READY_FILE`.

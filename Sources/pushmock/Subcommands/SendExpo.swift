@@ -96,6 +96,10 @@ struct SendExpo: AsyncParsableCommand {
     func validate() throws {
         if tokens.isEmpty, tokensFile == nil { throw ValidationError("give --token or --tokens-file") }
         for entry in data where !entry.contains("=") { throw ValidationError("--data takes KEY=VALUE (was \(entry))") }
+        guard receiptInterval > 0 else { throw ValidationError("--receipt-interval must be positive.") }
+        guard receiptTimeout >= 0 else { throw ValidationError("--receipt-timeout must not be negative.") }
+        try SecondsOption.checkUpperBound(receiptInterval, flag: "--receipt-interval")
+        try SecondsOption.checkUpperBound(receiptTimeout, flag: "--receipt-timeout")
     }
 
     func run() async throws {

@@ -22,6 +22,11 @@ let expoFieldCases: [(String, String?)] = [
     (#""ttl":"60""#, "ttl must be a number."), (#""ttl":-1"#, "ttl must be greater than or equal to 0."),
     (#""expiration":1700000000"#, nil), (#""expiration":"soon""#, "expiration must be a number."),
     (#""expiration":-5"#, "expiration must be greater than or equal to 0."),
+    // Joi refuses numbers beyond 2^53 - 1 before any rule; such a ttl once crashed the gateway.
+    (#""ttl":1e300"#, "ttl must be a safe number."), (#""ttl":-1e300"#, "ttl must be a safe number."),
+    (#""ttl":9007199254740991"#, nil), (#""ttl":9007199254740992"#, "ttl must be a safe number."),
+    (#""expiration":1e300"#, "expiration must be a safe number."), (#""expiration":9007199254740991"#, nil),
+    (#""badge":1e300"#, "badge must be a safe number."),
     (#""priority":"default""#, nil), (#""priority":"normal""#, nil), (#""priority":"high""#, nil),
     (#""priority":"HIGH""#, "priority must be one of [default, normal, high]."),
     (#""priority":10"#, "priority must be one of [default, normal, high]."),
