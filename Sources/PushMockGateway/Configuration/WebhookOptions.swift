@@ -80,4 +80,28 @@ public struct WebhookDefinition: Codable, Sendable, Hashable {
         self.caCertificate = caCertificate
         self.events = events
     }
+
+    private enum CodingKeys: String, CodingKey, CaseIterable {
+        case id, url, secret, filter, timeout, maxAttempts, initialBackoff, maxBackoff, verifyCertificate, caCertificate, events
+    }
+
+    /// Refuses members it does not know: `"timeoutSeconds": 30` or `"retry": {…}` would
+    /// otherwise leave the defaults in force without a word (as a misspelt filter item does).
+    public init(from decoder: any Decoder) throws {
+        try UnknownMembers.reject(in: decoder, known: CodingKeys.allCases.map(\.rawValue), what: "a webhook")
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(
+            id: try container.decodeIfPresent(String.self, forKey: .id),
+            url: try container.decode(String.self, forKey: .url),
+            secret: try container.decodeIfPresent(String.self, forKey: .secret),
+            filter: try container.decodeIfPresent(String.self, forKey: .filter),
+            timeout: try container.decodeIfPresent(FlexibleDuration.self, forKey: .timeout),
+            maxAttempts: try container.decodeIfPresent(Int.self, forKey: .maxAttempts),
+            initialBackoff: try container.decodeIfPresent(FlexibleDuration.self, forKey: .initialBackoff),
+            maxBackoff: try container.decodeIfPresent(FlexibleDuration.self, forKey: .maxBackoff),
+            verifyCertificate: try container.decodeIfPresent(Bool.self, forKey: .verifyCertificate),
+            caCertificate: try container.decodeIfPresent(String.self, forKey: .caCertificate),
+            events: try container.decodeIfPresent([String].self, forKey: .events)
+        )
+    }
 }
