@@ -1,5 +1,6 @@
 import Foundation
 import PushMockAuth
+import PushMockControl
 import PushMockCore
 import PushMockGateway
 import PushMockJSON
@@ -32,6 +33,57 @@ struct ControlAPITests {
     ) {
         let response = try await connection.send(HTTPRequestMessage(method: method, path: path, body: Array((body ?? "").utf8)))
         return (response.status, try? JSONValue(parsing: response.body))
+    }
+
+    /// Each body once skipped a member it did not know, so a misspelt `expireAfterSend` left
+    /// the token's default lifecycle in force without a word; the previous definition is left
+    /// as it was.
+    @Test(
+        "a misspelt member in a definition is a 400 naming it and the members taken",
+        arguments: [
+            (
+                "POST", "apns/tokens",
+                #"{"token":"\#(String(repeating: "ab", count: 32))","bundleId":"dev.pushmock.sample","expireAfterSend":3}"#,
+                #"unknown member "expireAfterSend" in an APNs token (expected: token, bundleId, topic"#
+            ),
+            (
+                "PATCH", "apns/tokens/\(String(repeating: "cd", count: 32))", #"{"expireAfterSend":3}"#,
+                #"unknown member "expireAfterSend" in an APNs token change (expected: bundleId"#
+            ),
+            (
+                "POST", "apns/teams", #"{"teamId":"TEAM000001","bundleIds":["a.b"],"bundleID":["c.d"]}"#,
+                #"unknown member "bundleID" in an APNs team"#
+            ),
+            (
+                "POST", "expo/tokens",
+                #"[{"token":"ExponentPushToken[aaaaaaaaaaaaaaaaaaaaaa]"},{"token":"ExponentPushToken[bbbbbbbbbbbbbbbbbbbbbb]","projet":"@a/b"}]"#,
+                #"[1]: unknown member "projet" in an Expo token (expected: token, project"#
+            ),
+            (
+                "POST", "expo/projects", #"{"name":"@a/b","requireAccesToken":true}"#,
+                #"unknown member "requireAccesToken" in an Expo project"#
+            ),
+            (
+                "POST", "categories", #"{"id":"c1","actions":[],"ap":"a.b"}"#,
+                #"unknown member "ap" in a category (expected: id, app, actions"#
+            ),
+        ])
+    func unknownMembers(method: String, path: String, body: String, message: String) async throws {
+        try await withPushMock { mock in
+            let control = try mock.controlClient()
+            if method == "PATCH" {
+                let token = String(path.split(separator: "/").last!)
+                _ = try await control.request(
+                    "POST", "apns/tokens", json: Array(#"{"token":"\#(token)","bundleId":"dev.pushmock.sample"}"#.utf8))
+            }
+            let answer = try await control.request(method, path, json: Array(body.utf8))
+            #expect(answer.status == 400, "\(answer.text)")
+            #expect(answer.errorMessage?.hasPrefix(message) == true, "\(answer.text)")
+            #expect(
+                try await control.request("GET", "expo/tokens").text.contains("aaaaaaaaaaaaaaaaaaaaaa") == false,
+                "nothing of a refused body is kept")
+            await control.close()
+        }
     }
 
     @Test("health and info")

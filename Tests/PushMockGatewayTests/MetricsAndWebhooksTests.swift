@@ -252,7 +252,9 @@ struct WebhookTests {
             // A misspelt member would leave its default in force without a word.
             let misspelt = try await control.request("POST", "webhooks", json: Array(#"{"url":"http://x/","timeoutSeconds":30}"#.utf8))
             #expect(misspelt.status == 400)
-            #expect(misspelt.errorMessage?.contains(#"unknown member "timeoutSeconds" in a webhook (expected: id, url, secret"#) == true, "\(misspelt.text)")
+            #expect(
+                misspelt.errorMessage?.contains(#"unknown member "timeoutSeconds" in a webhook (expected: id, url, secret"#) == true,
+                "\(misspelt.text)")
             #expect(try await control.request("DELETE", "webhooks/b").status == 200)
             #expect(try await control.request("DELETE", "webhooks/b").status == 404)
             #expect(try await control.request("GET", "webhooks/b").status == 404)

@@ -299,6 +299,63 @@ struct FaultEngineTests {
         }
     }
 
+    /// A misspelt member once left its default in force: `"probablity": 0.5` made a rule that
+    /// fires on every request. Every level refuses what it does not know, and names it.
+    @Test(
+        "a member a fault does not know is refused at its level, with the members it takes",
+        arguments: [
+            (#"{"action":{"type":"close"},"bogus":1}"#, #"unknown member "bogus" in a fault (expected: id, name"#),
+            (
+                #"{"action":{"type":"close"},"trigger":{"probablity":0.5}}"#,
+                #"unknown member "probablity" in trigger (expected: probability"#
+            ),
+            (#"{"action":{"type":"close"},"match":{"tokens":"00fc*"}}"#, #"unknown member "tokens" in match (expected: platform, token"#),
+            (#"{"action":{"type":"close"},"match":{"header":{"name":"a","valu":"b"}}}"#, #"unknown member "valu" in match.header"#),
+            (#"{"action":{"type":"close"},"match":{"payload":{"path":"$.a","equal":1}}}"#, #"unknown member "equal" in match.payload"#),
+            (
+                #"{"action":{"type":"close"},"trigger":{"rate":{"limit":1,"perSeconds":1,"per":"token"}}}"#,
+                #"unknown member "per" in trigger.rate"#
+            ),
+            (#"{"latency":{"fixedms":5}}"#, #"unknown member "fixedms" in latency (expected: fixedMs"#),
+            (#"{"latency":{"normalMs":{"mean":5,"stdev":1}}}"#, #"unknown member "stdev" in latency.normalMs"#),
+            (#"{"latency":{"exponentialMs":{"mean":5,"max":9}}}"#, #"unknown member "max" in latency.exponentialMs"#),
+            (
+                #"{"action":{"type":"apns-error","reason":"BadDeviceToken","reasn":"x"}}"#,
+                #"unknown member "reasn" in an action of type apns-error (expected: type, reason, retryAfter, status, timestamp)"#
+            ),
+        ])
+    func unknownMembers(json: String, message: String) {
+        do {
+            _ = try JSONDecoder().decode(FaultRule.self, from: Data(json.utf8))
+            Issue.record("\(json) was read")
+        } catch {
+            #expect("\(error)".contains(message), "\(error)")
+        }
+    }
+
+    /// Every member the types read, given at once, is still taken (a member added to a type
+    /// but not to its list would be refused here).
+    @Test("every member a fault takes is taken, null members too")
+    func everyMember() throws {
+        let json = #"""
+            {"id": "f", "name": "n",
+             "match": {"platform": "apns", "token": "a*", "topic": "t*", "project": "p*", "path": "/3/*", "environment": "sandbox",
+                       "header": {"name": "apns-priority", "value": "10"}, "payload": {"path": "$.a", "equals": 1, "matches": null},
+                       "tokenFraction": 0.5},
+             "trigger": {"probability": 0.5, "seed": 1, "count": 2, "everyNth": 1, "after": 0, "from": 1000, "until": 2000,
+                         "forSeconds": null, "startsInSeconds": null, "rate": {"limit": 1, "perSeconds": 1, "key": "token"}},
+             "action": {"type": "apns-error", "reason": "TooManyRequests", "status": 429, "timestamp": null, "retryAfter": 5},
+             "latency": {"normalMs": {"mean": 5, "stddev": 1}}}
+            """#
+        let rule = try JSONDecoder().decode(FaultRule.self, from: Data(json.utf8))
+        #expect(rule.trigger.rate?.key == "token")
+        #expect(try JSONDecoder().decode(FaultRule.self, from: try JSONEncoder().encode(rule)) == rule)
+        #expect(throws: Never.self) {
+            try JSONDecoder().decode(
+                FaultRule.self, from: Data(#"{"action":{"type":"close"},"match":null,"trigger":null,"latency":null}"#.utf8))
+        }
+    }
+
     @Test(
         "actions need their fields, and take no others",
         arguments: [

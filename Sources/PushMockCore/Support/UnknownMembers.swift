@@ -19,4 +19,16 @@ package enum UnknownMembers {
                 debugDescription: "unknown member \"\(key.stringValue)\" in \(what) (expected: \(known.joined(separator: ", ")))")
         }
     }
+
+    /// The same for the object under `key` of the object being decoded, when it is present and
+    /// an object (a type mismatch is left to the member's own decoding), so a type whose
+    /// members decode themselves can still refuse what they do not know.
+    package static func reject(in decoder: any Decoder, member key: String, known: [String], what: String) throws {
+        let container = try decoder.container(keyedBy: AnyKey.self)
+        let memberKey = AnyKey(stringValue: key)
+        guard container.contains(memberKey), try !container.decodeNil(forKey: memberKey),
+            (try? container.nestedContainer(keyedBy: AnyKey.self, forKey: memberKey)) != nil
+        else { return }
+        try reject(in: try container.superDecoder(forKey: memberKey), known: known, what: what)
+    }
 }

@@ -41,7 +41,7 @@ extension ControlAPI {
         case "PATCH" where request.matches("PATCH", "apns", "tokens", "*"),
             "POST" where request.matches("POST", "apns", "tokens", "*"):
             let token = try Self.apnsToken(segments[2])
-            let patch = body.isEmpty ? APNsTokenPatch() : try JSONDecoder().decode(APNsTokenPatch.self, from: Data(body))
+            let patch = body.isEmpty ? APNsTokenPatch() : try Self.decodeDefinition(APNsTokenPatch.self, from: body)
             let now = state.clock.now()
             try state.devices.checkRoom(for: [token], limit: state.registryLimits.apnsDeviceTokens)
             let record = try state.devices.update(token) { try patch.apply(to: &$0, now: now) }

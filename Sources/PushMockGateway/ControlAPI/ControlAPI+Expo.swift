@@ -24,7 +24,7 @@ extension ControlAPI {
         case "PATCH" where request.matches("PATCH", "expo", "tokens", "*"),
             "POST" where request.matches("POST", "expo", "tokens", "*"):
             let token = try ExpoTokenDefinition.checkToken(segments[2])
-            let patch = body.isEmpty ? ExpoTokenPatch() : try JSONDecoder().decode(ExpoTokenPatch.self, from: Data(body))
+            let patch = body.isEmpty ? ExpoTokenPatch() : try Self.decodeDefinition(ExpoTokenPatch.self, from: body)
             let now = state.clock.now()
             try registry.checkRoom(for: [token], limit: state.registryLimits.expoTokens)
             let record = try registry.update(token, project: ExpoProjectName(patch.project ?? ExpoTokenDefinition.defaultProject)) {

@@ -39,7 +39,7 @@ extension ControlAPI {
         case "PATCH" where request.matches("PATCH", "fcm", "tokens", "*"),
             "POST" where request.matches("POST", "fcm", "tokens", "*"):
             let token = try Self.fcmToken(segments[2])
-            let patch = body.isEmpty ? FCMTokenPatch() : try JSONDecoder().decode(FCMTokenPatch.self, from: Data(body))
+            let patch = body.isEmpty ? FCMTokenPatch() : try Self.decodeDefinition(FCMTokenPatch.self, from: body)
             let now = state.clock.now()
             try state.fcmTokens.checkRoom(for: [token], limit: state.registryLimits.fcmTokens)
             let record = try state.fcmTokens.update(token, project: FCMProjectID(patch.project ?? state.fcmOptions.sampleProjectID)) {

@@ -250,10 +250,35 @@ package struct ControlAPI: Sendable {
         // The body's first byte says which shape was meant, so a problem in an array's element
         // is reported as that, not as "expected an object".
         let firstByte = body.first { ![UInt8(ascii: " "), UInt8(ascii: "\t"), UInt8(ascii: "\n"), UInt8(ascii: "\r")].contains($0) }
-        if firstByte == UInt8(ascii: "[") {
-            return try JSONDecoder().decode([T].self, from: data)
+        let values =
+            firstByte == UInt8(ascii: "[") ? try JSONDecoder().decode([T].self, from: data) : [try JSONDecoder().decode(T.self, from: data)]
+        if let plain = T.self as? any PlainDefinition.Type {
+            try rejectUnknownMembers(body, values, name: plain.definitionName)
         }
-        return [try JSONDecoder().decode(T.self, from: data)]
+        return values
+    }
+
+    /// One definition (a `PATCH` body): as ``decodeOneOrMany(_:)``, unknown members refused.
+    static func decodeDefinition<T: PlainDefinition>(_ type: T.Type, from body: [UInt8]) throws -> T {
+        let value = try JSONDecoder().decode(T.self, from: Data(body))
+        try rejectUnknownMembers(body, [value], name: T.definitionName)
+        return value
+    }
+
+    /// A member of a body's object (or of each element of its array) that the decoded value
+    /// has no stored property for: synthesized `Decodable` skips it, and a misspelt
+    /// `"expireAfterSend": 3` would leave the default in force without a word.
+    private static func rejectUnknownMembers(_ body: [UInt8], _ values: [Any], name: String) throws {
+        guard let document = try? JSONValue(parsing: body) else { return }
+        let objects = document.arrayValue ?? [document]
+        for (index, (object, value)) in zip(objects, values).enumerated() {
+            guard let members = object.objectValue else { continue }
+            let known = Mirror(reflecting: value).children.compactMap(\.label)
+            for key in members.keys.sorted() where !known.contains(key) {
+                let place = document.arrayValue == nil ? "" : "[\(index)]: "
+                throw ControlAPIError(400, "\(place)unknown member \"\(key)\" in \(name) (expected: \(known.joined(separator: ", ")))")
+            }
+        }
     }
 
     /// Query items in order (names may repeat: `where=…&where=…`).

@@ -225,6 +225,9 @@ extension FaultAction: Codable {
                 debugDescription: "\(kind.rawValue) takes no \(key.rawValue) (its fields: \(expected.isEmpty ? "none" : expected))"
             )
         }
+        // A member no action type takes (the loop above names the ones another type takes).
+        try UnknownMembers.reject(
+            in: decoder, known: ["type"] + allowed.map(\.rawValue).sorted(), what: "an action of type \(kind.rawValue)")
         func required(_ key: CodingKeys) throws -> String {
             guard let value = try container.decodeIfPresent(String.self, forKey: key), !value.isEmpty else {
                 throw DecodingError.dataCorruptedError(

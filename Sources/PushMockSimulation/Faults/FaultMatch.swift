@@ -27,6 +27,9 @@ public struct FaultMatch: Sendable, Codable, Hashable {
     /// every run ("10 % of devices uninstalled").
     public var tokenFraction: Double?
 
+    /// The JSON members this type reads (a fault rule refuses others).
+    static let memberNames = ["platform", "token", "topic", "project", "path", "environment", "header", "payload", "tokenFraction"]
+
     public struct HeaderPredicate: Sendable, Codable, Hashable {
         public var name: String
         public var value: Glob?

@@ -39,8 +39,28 @@ public struct FaultRule: Sendable, Codable, Hashable {
         case id, name, match, trigger, action, latency
     }
 
+    /// Members are checked before anything is decoded, down to the nested objects: a misspelt
+    /// `"probablity": 0.5` would otherwise leave a rule that fires on every request.
     public init(from decoder: any Decoder) throws {
+        try UnknownMembers.reject(in: decoder, known: ["id", "name", "match", "trigger", "action", "latency"], what: "a fault")
+        try UnknownMembers.reject(in: decoder, member: "match", known: FaultMatch.memberNames, what: "match")
+        try UnknownMembers.reject(in: decoder, member: "trigger", known: FaultTrigger.memberNames, what: "trigger")
+        try UnknownMembers.reject(in: decoder, member: "latency", known: Latency.memberNames, what: "latency")
         let container = try decoder.container(keyedBy: CodingKeys.self)
+        if container.contains(.match), try !container.decodeNil(forKey: .match) {
+            let match = try container.superDecoder(forKey: .match)
+            try UnknownMembers.reject(in: match, member: "header", known: ["name", "value"], what: "match.header")
+            try UnknownMembers.reject(in: match, member: "payload", known: ["path", "equals", "matches"], what: "match.payload")
+        }
+        if container.contains(.trigger), try !container.decodeNil(forKey: .trigger) {
+            let trigger = try container.superDecoder(forKey: .trigger)
+            try UnknownMembers.reject(in: trigger, member: "rate", known: ["limit", "perSeconds", "key"], what: "trigger.rate")
+        }
+        if container.contains(.latency), try !container.decodeNil(forKey: .latency) {
+            let latency = try container.superDecoder(forKey: .latency)
+            try UnknownMembers.reject(in: latency, member: "normalMs", known: ["mean", "stddev"], what: "latency.normalMs")
+            try UnknownMembers.reject(in: latency, member: "exponentialMs", known: ["mean"], what: "latency.exponentialMs")
+        }
         self.id = try container.decodeIfPresent(String.self, forKey: .id)
         self.name = try container.decodeIfPresent(String.self, forKey: .name)
         self.match = try container.decodeIfPresent(FaultMatch.self, forKey: .match) ?? FaultMatch()

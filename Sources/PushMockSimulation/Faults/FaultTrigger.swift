@@ -36,6 +36,11 @@ public struct FaultTrigger: Sendable, Codable, Hashable {
     /// Fire only for requests beyond a rate.
     public var rate: Rate?
 
+    /// The JSON members this type reads (a fault rule refuses others).
+    static let memberNames = [
+        "probability", "seed", "count", "everyNth", "after", "from", "until", "forSeconds", "startsInSeconds", "rate",
+    ]
+
     public struct Rate: Sendable, Codable, Hashable {
         /// Requests allowed per window.
         public var limit: Int

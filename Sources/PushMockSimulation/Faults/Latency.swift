@@ -11,6 +11,9 @@ public struct Latency: Sendable, Codable, Hashable {
     public var normalMs: Normal?
     public var exponentialMs: Exponential?
 
+    /// The JSON members this type reads (a fault rule refuses others).
+    static let memberNames = ["fixedMs", "uniformMs", "normalMs", "exponentialMs"]
+
     public struct Normal: Sendable, Codable, Hashable {
         public var mean: Double
         public var stddev: Double
