@@ -67,10 +67,17 @@ struct ControlAPITests {
                 "POST", "categories", #"{"id":"c1","actions":[],"ap":"a.b"}"#,
                 #"unknown member "ap" in a category (expected: id, app, actions"#
             ),
+            (
+                "POST", "users/u1/events", #"{"name":"open","timeMilliseconds":0}"#,
+                #"unknown member "timeMilliseconds" in an app event (it happens at the gateway's now) (expected: name, properties)"#
+            ),
         ])
     func unknownMembers(method: String, path: String, body: String, message: String) async throws {
         try await withPushMock { mock in
             let control = try mock.controlClient()
+            if path.hasPrefix("users/") {
+                _ = try await control.request("POST", "users", json: Array(#"{"id":"u1"}"#.utf8))
+            }
             if method == "PATCH" {
                 let token = String(path.split(separator: "/").last!)
                 _ = try await control.request(

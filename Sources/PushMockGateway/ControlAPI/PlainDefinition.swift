@@ -19,3 +19,4 @@ extension ExpoTokenDefinition: PlainDefinition { package static var definitionNa
 extension ExpoTokenPatch: PlainDefinition { package static var definitionName: String { "an Expo token change" } }
 extension ExpoProjectDefinition: PlainDefinition { package static var definitionName: String { "an Expo project" } }
 extension NotificationCategoryDefinition: PlainDefinition { package static var definitionName: String { "a category" } }
+extension EventPost: PlainDefinition { static var definitionName: String { "an app event (it happens at the gateway's now)" } }
