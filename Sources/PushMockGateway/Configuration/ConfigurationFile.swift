@@ -149,8 +149,34 @@ public struct ConfigurationFile: Codable, Sendable {
         } catch let error as DecodingError {
             throw DefinitionError("\(path): \(error.readableDescription)")
         }
+        try checkDefinitionMembers(data, file, path: path)
         file.baseDirectory = (path as NSString).deletingLastPathComponent
         return file
+    }
+
+    /// The definitions in the sections' arrays (`apns.tokens[]`, `expo.projects[]`, …) take
+    /// only their own members, as in the control API (``PlainDefinition``): decoding alone skips
+    /// a misspelt one. (Users, faults and webhooks check theirs while decoding.)
+    private static func checkDefinitionMembers(_ data: Data, _ file: ConfigurationFile, path: String) throws {
+        guard let document = try? JSONValue(parsing: data) else { return }
+        func check(_ section: String, _ member: String, _ values: [any PlainDefinition]?) throws {
+            guard let values, let elements = document[section]?[member]?.arrayValue else { return }
+            for (index, (element, value)) in zip(elements, values).enumerated() {
+                guard let members = element.objectValue else { continue }
+                let known = Mirror(reflecting: value).children.compactMap(\.label)
+                for key in members.keys.sorted() where !known.contains(key) {
+                    throw DefinitionError(
+                        "\(path): unknown key \"\(key)\" at \"\(section).\(member)[\(index)]\" (expected one of \(known.joined(separator: ", ")))"
+                    )
+                }
+            }
+        }
+        try check("apns", "keys", file.apns?.keys)
+        try check("apns", "teams", file.apns?.teams)
+        try check("apns", "tokens", file.apns?.tokens)
+        try check("fcm", "tokens", file.fcm?.tokens)
+        try check("expo", "projects", file.expo?.projects)
+        try check("expo", "tokens", file.expo?.tokens)
     }
 
     /// Applies options and CA paths to a configuration.
