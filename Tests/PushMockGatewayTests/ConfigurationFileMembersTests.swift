@@ -21,6 +21,11 @@ struct ConfigurationFileMembersTests {
                 #"unknown key "requireAccesToken" at "expo.projects[1]""#
             ),
             (#"{"expo": {"tokens": [{"token": "ExponentPushToken[aaaaaaaaaaaaaaaaaaaaaa]", "projet": "@a/b"}]}}"#, #"at "expo.tokens[0]""#),
+            (#"{"categories": [{"id": "c1", "actions": [], "ap": "a.b"}]}"#, #"unknown key "ap" at "categories[0]" (expected one of id, app, actions"#),
+            (
+                #"{"categories": [{"id": "c1", "actions": [{"id": "a", "title": "A", "foregroud": true}]}]}"#,
+                #"unknown key "foregroud" at "categories[0].actions[0]" (expected one of id, title"#
+            ),
             (#"{"faults": [{"action": {"type": "close"}, "trigger": {"probablity": 0.5}}]}"#, #"unknown member "probablity" in trigger"#),
             (#"{"webhooks": [{"url": "http://127.0.0.1:9/", "timeoutSeconds": 5}]}"#, #"unknown member "timeoutSeconds" in a webhook"#),
         ])
@@ -42,12 +47,15 @@ struct ConfigurationFileMembersTests {
         let text = #"""
             {"apns": {"tokens": [{"token": "\#(Self.token)", "bundleId": "a.b", "environment": "sandbox", "expireAfterSends": 2, "sends": 0}]},
              "expo": {"projects": [{"name": "@a/b", "requireAccessToken": false, "accessTokens": []}],
-                      "tokens": [{"token": "ExponentPushToken[aaaaaaaaaaaaaaaaaaaaaa]", "project": "@a/b", "expireAfterSends": 3}]}}
+                      "tokens": [{"token": "ExponentPushToken[aaaaaaaaaaaaaaaaaaaaaa]", "project": "@a/b", "expireAfterSends": 3}]},
+             "categories": [{"id": "c1", "app": "a.b", "actions": [
+                 {"id": "a", "title": "A", "destructive": true, "foreground": false, "authenticationRequired": true, "textInput": false}]}]}
             """#
         try Data(text.utf8).write(to: URL(fileURLWithPath: path))
         defer { try? FileManager.default.removeItem(atPath: path) }
         let file = try ConfigurationFile.load(path: path)
         #expect(file.apns?.tokens?.first?.expireAfterSends == 2)
         #expect(file.expo?.tokens?.first?.expireAfterSends == 3)
+        #expect(file.categories?.first?.actions.first?.authenticationRequired == true)
     }
 }

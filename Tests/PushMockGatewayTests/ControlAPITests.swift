@@ -68,6 +68,10 @@ struct ControlAPITests {
                 #"unknown member "ap" in a category (expected: id, app, actions"#
             ),
             (
+                "POST", "categories", #"{"id":"c1","actions":[{"id":"a","title":"A"},{"id":"b","title":"B","destructve":true}]}"#,
+                #"unknown member "destructve" in a category's action at actions[1] (expected: id, title, destructive, foreground"#
+            ),
+            (
                 "POST", "users/u1/events", #"{"name":"open","timeMilliseconds":0}"#,
                 #"unknown member "timeMilliseconds" in an app event (it happens at the gateway's now) (expected: name, properties)"#
             ),

@@ -159,24 +159,23 @@ public struct ConfigurationFile: Codable, Sendable {
     /// a misspelt one. (Users, faults and webhooks check theirs while decoding.)
     private static func checkDefinitionMembers(_ data: Data, _ file: ConfigurationFile, path: String) throws {
         guard let document = try? JSONValue(parsing: data) else { return }
-        func check(_ section: String, _ member: String, _ values: [any PlainDefinition]?) throws {
-            guard let values, let elements = document[section]?[member]?.arrayValue else { return }
+        func check(_ keyPath: [String], _ values: [any PlainDefinition]?) throws {
+            guard let values, let elements = keyPath.reduce(Optional(document), { $0?[$1] })?.arrayValue else { return }
             for (index, (element, value)) in zip(elements, values).enumerated() {
-                guard let members = element.objectValue else { continue }
-                let known = Mirror(reflecting: value).children.compactMap(\.label)
-                for key in members.keys.sorted() where !known.contains(key) {
-                    throw DefinitionError(
-                        "\(path): unknown key \"\(key)\" at \"\(section).\(member)[\(index)]\" (expected one of \(known.joined(separator: ", ")))"
-                    )
-                }
+                guard let unknown = value.firstUnknownMember(in: element) else { continue }
+                let place = "\(keyPath.joined(separator: "."))[\(index)]" + (unknown.place.isEmpty ? "" : ".\(unknown.place)")
+                throw DefinitionError(
+                    "\(path): unknown key \"\(unknown.member)\" at \"\(place)\" (expected one of \(unknown.known.joined(separator: ", ")))"
+                )
             }
         }
-        try check("apns", "keys", file.apns?.keys)
-        try check("apns", "teams", file.apns?.teams)
-        try check("apns", "tokens", file.apns?.tokens)
-        try check("fcm", "tokens", file.fcm?.tokens)
-        try check("expo", "projects", file.expo?.projects)
-        try check("expo", "tokens", file.expo?.tokens)
+        try check(["apns", "keys"], file.apns?.keys)
+        try check(["apns", "teams"], file.apns?.teams)
+        try check(["apns", "tokens"], file.apns?.tokens)
+        try check(["fcm", "tokens"], file.fcm?.tokens)
+        try check(["expo", "projects"], file.expo?.projects)
+        try check(["expo", "tokens"], file.expo?.tokens)
+        try check(["categories"], file.categories)
     }
 
     /// Applies options and CA paths to a configuration.

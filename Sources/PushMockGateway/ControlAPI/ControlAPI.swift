@@ -252,8 +252,8 @@ package struct ControlAPI: Sendable {
         let firstByte = body.first { ![UInt8(ascii: " "), UInt8(ascii: "\t"), UInt8(ascii: "\n"), UInt8(ascii: "\r")].contains($0) }
         let values =
             firstByte == UInt8(ascii: "[") ? try JSONDecoder().decode([T].self, from: data) : [try JSONDecoder().decode(T.self, from: data)]
-        if let plain = T.self as? any PlainDefinition.Type {
-            try rejectUnknownMembers(body, values, name: plain.definitionName)
+        if T.self is any PlainDefinition.Type, let plainValues = values as? [any PlainDefinition] {
+            try rejectUnknownMembers(body, plainValues)
         }
         return values
     }
@@ -261,23 +261,24 @@ package struct ControlAPI: Sendable {
     /// One definition (a `PATCH` body): as ``decodeOneOrMany(_:)``, unknown members refused.
     static func decodeDefinition<T: PlainDefinition>(_ type: T.Type, from body: [UInt8]) throws -> T {
         let value = try JSONDecoder().decode(T.self, from: Data(body))
-        try rejectUnknownMembers(body, [value], name: T.definitionName)
+        try rejectUnknownMembers(body, [value])
         return value
     }
 
     /// A member of a body's object (or of each element of its array) that the decoded value
     /// has no stored property for: synthesized `Decodable` skips it, and a misspelt
     /// `"expireAfterSend": 3` would leave the default in force without a word.
-    private static func rejectUnknownMembers(_ body: [UInt8], _ values: [Any], name: String) throws {
+    private static func rejectUnknownMembers(_ body: [UInt8], _ values: [any PlainDefinition]) throws {
         guard let document = try? JSONValue(parsing: body) else { return }
         let objects = document.arrayValue ?? [document]
         for (index, (object, value)) in zip(objects, values).enumerated() {
-            guard let members = object.objectValue else { continue }
-            let known = Mirror(reflecting: value).children.compactMap(\.label)
-            for key in members.keys.sorted() where !known.contains(key) {
-                let place = document.arrayValue == nil ? "" : "[\(index)]: "
-                throw ControlAPIError(400, "\(place)unknown member \"\(key)\" in \(name) (expected: \(known.joined(separator: ", ")))")
-            }
+            guard let unknown = value.firstUnknownMember(in: object) else { continue }
+            let element = document.arrayValue == nil ? "" : "[\(index)]: "
+            let place = unknown.place.isEmpty ? "" : " at \(unknown.place)"
+            throw ControlAPIError(
+                400,
+                "\(element)unknown member \"\(unknown.member)\" in \(unknown.definitionName)\(place) (expected: \(unknown.known.joined(separator: ", ")))"
+            )
         }
     }
 
