@@ -193,6 +193,42 @@ struct SupportTests {
         #expect(clock.isFrozen)
     }
 
+    /// The Swift API takes any `Timestamp` and `Duration`: beyond the range they are taken as
+    /// its nearest end, never an overflow trap or a reading the journal cannot spell.
+    @Test("virtual clock: readings stay within years 1 to 9999")
+    func virtualClockRange() async throws {
+        let range = InputLimits.timestampMilliseconds
+        let clock = VirtualClock(frozenAt: Timestamp(millisecondsSince1970: .max))
+        #expect(clock.now().millisecondsSince1970 == range.upperBound)
+        clock.advance(by: .seconds(Int64.min))
+        #expect(clock.now().millisecondsSince1970 == range.lowerBound)
+        clock.advance(by: .seconds(Int64.max))
+        #expect(clock.now().millisecondsSince1970 == range.upperBound)
+        clock.freeze(at: Timestamp(millisecondsSince1970: .min))
+        #expect(clock.now().millisecondsSince1970 == range.lowerBound)
+
+        clock.resume()
+        clock.set(to: Timestamp(millisecondsSince1970: .max))
+        #expect(!clock.isFrozen)
+        #expect(clock.now().millisecondsSince1970 == range.upperBound)
+        try await Task.sleep(for: .milliseconds(20))
+        #expect(clock.now().millisecondsSince1970 == range.upperBound, "a running clock stands at the end")
+        #expect(clock.offsetMilliseconds > 250_000_000_000_000, "its offset is the end's, not one that grew past it")
+        clock.advance(by: .seconds(-60))
+        let back = clock.now().millisecondsSince1970
+        #expect(back >= range.upperBound - 60_000 && back < range.upperBound - 50_000, "moved back from the end")
+        clock.advance(by: .seconds(Int64.max))
+        #expect(clock.now().millisecondsSince1970 == range.upperBound)
+    }
+
+    @Test("whole milliseconds of durations beyond Int64 milliseconds saturate")
+    func wholeMillisecondsSaturate() {
+        #expect(Duration.seconds(Int64.max).wholeMilliseconds == .max)
+        #expect(Duration.seconds(Int64.min).wholeMilliseconds == .min)
+        #expect(Duration.milliseconds(-1500).wholeMilliseconds == -1500)
+        #expect(Duration.seconds(9_223_372_036_854_775).wholeMilliseconds == 9_223_372_036_854_775_000)
+    }
+
     @Test("timestamps round down to seconds")
     func timestampSeconds() {
         #expect(Timestamp(millisecondsSince1970: 1_999).secondsSince1970 == 1)

@@ -1,4 +1,5 @@
 import Foundation
+import PushMockControl
 import PushMockCore
 import PushMockGateway
 import PushMockJSON
@@ -25,6 +26,42 @@ struct JournalDurabilityTests {
         let (records, problems) = try JournalReader.readAll(path: journal)
         #expect(problems.isEmpty)
         #expect(records.map(\.sequence) == Array(1...6))
+    }
+
+    /// A running clock set just before the end of the supported range once ran on into year
+    /// 10000: the journal took lines that no reader would take back.
+    @Test("a running clock stands at the end of the range, and what it records reads back")
+    func clockStandsAtTheEnd() async throws {
+        let directory = try makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let journal = directory + "/journal.jsonl"
+        let end = InputLimits.timestampMilliseconds.upperBound
+        try await withPushMock(configure: { $0.recording = RecordingOptions(journalPath: journal) }) { mock in
+            let control = try mock.controlClient()
+            let set = try await control.call("POST", "clock/set", json: Array(#"{"to":"9999-12-31T23:59:59.900Z"}"#.utf8))
+                .decode(ClockReading.self)
+            #expect(!set.frozen)
+            var reading = set
+            let deadline = ContinuousClock.now + .seconds(60)
+            while reading.nowMilliseconds < end, ContinuousClock.now < deadline {
+                try await Task.sleep(for: .milliseconds(50))
+                reading = try await control.call("GET", "clock").decode(ClockReading.self)
+            }
+            #expect(reading.nowMilliseconds == end)
+            #expect(!reading.frozen, "it still runs: moved back, it goes on from there")
+            try await Task.sleep(for: .milliseconds(100))
+            expectAccepted(try await mock.sendOnNewConnection(try mock.apnsRequest()))
+            #expect(try await control.call("GET", "clock").decode(ClockReading.self).nowMilliseconds == end, "it stands at the end")
+            let beyond = try await control.request("POST", "clock/advance", json: Array(#"{"by":"1s"}"#.utf8))
+            #expect(beyond.status == 400)
+            let back = try await control.call("POST", "clock/advance", json: Array(#"{"by":"-1h"}"#.utf8)).decode(ClockReading.self)
+            #expect(back.nowMilliseconds >= end - 3_600_000)
+            #expect(back.nowMilliseconds < end - 3_500_000, "back from the end, not from where real time would have taken it")
+            await control.close()
+        }
+        let (records, problems) = try JournalReader.readAll(path: journal)
+        #expect(problems.isEmpty, "\(problems)")
+        #expect(records.map(\.timeMilliseconds) == [end])
     }
 
     @Test("a torn last line is cut off, saved, reported and never glued to the next record")

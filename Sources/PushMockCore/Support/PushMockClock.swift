@@ -47,10 +47,14 @@ public struct Timestamp: Hashable, Comparable, Sendable, Codable, CustomStringCo
 }
 
 extension Duration {
-    /// The duration in whole milliseconds (rounded towards zero).
+    /// The duration in whole milliseconds (rounded towards zero); `Int64.max` or `.min` for a
+    /// duration beyond what milliseconds in `Int64` can hold (about 292 million years).
     public var wholeMilliseconds: Int64 {
         let (seconds, attoseconds) = components
-        return seconds * 1000 + attoseconds / 1_000_000_000_000_000
+        let (milliseconds, overflow) = seconds.multipliedReportingOverflow(by: 1000)
+        guard !overflow else { return seconds > 0 ? .max : .min }
+        let (total, sumOverflow) = milliseconds.addingReportingOverflow(attoseconds / 1_000_000_000_000_000)
+        return sumOverflow ? (milliseconds > 0 ? .max : .min) : total
     }
 }
 
@@ -78,12 +82,28 @@ public struct SystemClock: PushMockClock {
 
 /// A clock that can be frozen, set and advanced. While running it moves with real time from
 /// wherever it was set.
+///
+/// Every reading lies in ``InputLimits/timestampMilliseconds`` (years 1–9999, what ISO 8601 can
+/// spell and the journal can read back): a running clock set just before the end stands at
+/// 9999-12-31T23:59:59.999Z once it gets there, instead of running into year 10000, and moving
+/// it back from there moves it back from the end. Times and moves beyond the range given in
+/// Swift are taken as the nearest end (the control API refuses them with a 400).
 public final class VirtualClock: PushMockClock {
     private struct State {
         /// Offset added to real time while running.
         var offsetMilliseconds: Int64
         /// The frozen time, if frozen.
         var frozenAt: Int64?
+
+        /// The reading at real time `real`; a running clock past the end of the range is
+        /// pinned there (its offset taken back), so that it stands at the end.
+        mutating func reading(real: Int64) -> Int64 {
+            if let frozenAt { return frozenAt }
+            let (running, overflow) = real.addingReportingOverflow(offsetMilliseconds)
+            let reading = VirtualClock.clamped(overflow ? (offsetMilliseconds > 0 ? .max : .min) : running)
+            if reading != running || overflow { offsetMilliseconds = reading - real }
+            return reading
+        }
     }
 
     private let state: SanitizerVisibleMutex<State>
@@ -95,14 +115,17 @@ public final class VirtualClock: PushMockClock {
 
     /// A clock frozen at `time`.
     public init(frozenAt time: Timestamp) {
-        self.state = SanitizerVisibleMutex(State(offsetMilliseconds: 0, frozenAt: time.millisecondsSince1970))
+        self.state = SanitizerVisibleMutex(State(offsetMilliseconds: 0, frozenAt: Self.clamped(time.millisecondsSince1970)))
+    }
+
+    /// `milliseconds` moved into ``InputLimits/timestampMilliseconds``.
+    static func clamped(_ milliseconds: Int64) -> Int64 {
+        min(max(milliseconds, InputLimits.timestampMilliseconds.lowerBound), InputLimits.timestampMilliseconds.upperBound)
     }
 
     public func now() -> Timestamp {
         let real = RealtimeClock.milliseconds()
-        return state.withLock { state in
-            Timestamp(millisecondsSince1970: state.frozenAt ?? (real + state.offsetMilliseconds))
-        }
+        return state.withLock { state in Timestamp(millisecondsSince1970: state.reading(real: real)) }
     }
 
     /// Whether the clock is frozen.
@@ -111,9 +134,7 @@ public final class VirtualClock: PushMockClock {
     /// How far the clock is from real time (positive: ahead), in milliseconds.
     public var offsetMilliseconds: Int64 {
         let real = RealtimeClock.milliseconds()
-        return state.withLock { state in
-            state.frozenAt.map { $0 - real } ?? state.offsetMilliseconds
-        }
+        return state.withLock { state in state.reading(real: real) - real }
     }
 
     /// Stops time at the current instant (a frozen clock stays where it is).
@@ -128,9 +149,9 @@ public final class VirtualClock: PushMockClock {
         let real = RealtimeClock.milliseconds()
         state.withLock { state in
             if let time {
-                state.frozenAt = time.millisecondsSince1970
+                state.frozenAt = Self.clamped(time.millisecondsSince1970)
             } else if state.frozenAt == nil {
-                state.frozenAt = real + state.offsetMilliseconds
+                state.frozenAt = state.reading(real: real)
             }
         }
     }
@@ -149,23 +170,28 @@ public final class VirtualClock: PushMockClock {
     /// Sets the current time; a frozen clock stays frozen, a running one runs on from there.
     public func set(to time: Timestamp) {
         let real = RealtimeClock.milliseconds()
+        let target = Self.clamped(time.millisecondsSince1970)
         state.withLock { state in
             if state.frozenAt != nil {
-                state.frozenAt = time.millisecondsSince1970
+                state.frozenAt = target
             } else {
-                state.offsetMilliseconds = time.millisecondsSince1970 - real
+                state.offsetMilliseconds = target - real
             }
         }
     }
 
-    /// Moves time forward (or back, with a negative duration).
+    /// Moves time forward (or back, with a negative duration), from the current reading.
     public func advance(by duration: Duration) {
+        let real = RealtimeClock.milliseconds()
         let delta = duration.wholeMilliseconds
         state.withLock { state in
-            if let frozen = state.frozenAt {
-                state.frozenAt = frozen + delta
+            let from = state.reading(real: real)
+            let (moved, overflow) = from.addingReportingOverflow(delta)
+            let target = Self.clamped(overflow ? (delta > 0 ? .max : .min) : moved)
+            if state.frozenAt != nil {
+                state.frozenAt = target
             } else {
-                state.offsetMilliseconds += delta
+                state.offsetMilliseconds = target - real
             }
         }
     }
