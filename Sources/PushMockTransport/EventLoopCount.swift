@@ -11,6 +11,27 @@ import NIOPosix
 /// (TLS 4×100, 2026-11-25, `Benchmarks/README.md`). The affinity mask is what Go's
 /// GOMAXPROCS and Java's `availableProcessors` go by too.
 package enum EventLoopCount {
+    /// The most event loops a gateway runs. Each holds a thread and three descriptors (epoll,
+    /// eventfd, timerfd), and NIO traps in the new thread when it cannot create them (with
+    /// `--threads 100000` the process died of EMFILE); beyond the CPU count more loops only
+    /// take turns anyway.
+    package static let maximum = 1024
+
+    /// Descriptors one event loop holds (epoll, eventfd, timerfd).
+    package static let descriptorsPerLoop = 3
+
+    /// Why `count` event loops cannot run in this process (out of 1…``maximum``, or more
+    /// descriptors than `RLIMIT_NOFILE` leaves once 64 are kept for listeners, the journal
+    /// and files), or `nil` when they can.
+    package static func problem(running count: Int) -> String? {
+        guard (1...maximum).contains(count) else { return "event-loop threads must be 1 to \(maximum), not \(count)" }
+        var limit = rlimit()
+        guard getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0, limit.rlim_cur < rlim_t(Int.max) else { return nil }
+        let available = Int(clamping: limit.rlim_cur) - 64
+        guard count * descriptorsPerLoop > available else { return nil }
+        return "\(count) event-loop threads need \(count * descriptorsPerLoop) file descriptors; this process may open \(limit.rlim_cur) (ulimit -n)"
+    }
+
     /// The group to run on when none is given: NIO's shared singleton, or, in a process
     /// confined to fewer CPUs than the machine has, one shared group with a loop per allowed
     /// CPU (created once, never shut down, like the singleton). The sender pinned to one CPU

@@ -75,6 +75,19 @@ struct HardeningLimitsTests {
         }
     }
 
+    /// NIO traps inside the new thread when it cannot create a loop's descriptors: the
+    /// gateway refuses such a count before it creates anything.
+    @Test("a gateway asked for event-loop threads outside 1 to 1024 does not start", arguments: [0, -1, 1025, 100_000])
+    func eventLoopThreadsOutOfRange(threads: Int) async throws {
+        do {
+            _ = try await withPushMock(configure: { $0.eventLoopThreads = threads }) { _ in
+                Issue.record("a gateway with \(threads) event-loop threads started")
+            }
+        } catch {
+            #expect("\(error)".contains("event-loop threads must be 1 to 1024, not \(threads)"), "\(error)")
+        }
+    }
+
     @Test("the largest documented values are accepted")
     func edgesAccepted() async throws {
         try await withPushMock { mock in

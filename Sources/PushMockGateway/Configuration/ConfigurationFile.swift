@@ -379,6 +379,10 @@ extension APNsOptionsPatch {
         providerTokenLifetimeSeconds = try container.decodeSecondsIfPresent(forKey: .providerTokenLifetimeSeconds)
         providerTokenUpdateIntervalSeconds = try container.decodeSecondsIfPresent(forKey: .providerTokenUpdateIntervalSeconds)
         maxConcurrentStreams = try container.decodeIfPresent(UInt32.self, forKey: .maxConcurrentStreams)
+        if maxConcurrentStreams == 0 {
+            throw DecodingError.dataCorruptedError(
+                forKey: .maxConcurrentStreams, in: container, debugDescription: "must be at least 1: with 0 no request could be sent")
+        }
         oneStreamUntilAuthenticated = try container.decodeIfPresent(Bool.self, forKey: .oneStreamUntilAuthenticated)
         throttleStreamsAfterRejection = try container.decodeIfPresent(Bool.self, forKey: .throttleStreamsAfterRejection)
         rejectHighPriorityBackground = try container.decodeIfPresent(Bool.self, forKey: .rejectHighPriorityBackground)

@@ -1,3 +1,5 @@
+import PushMockTransport
+
 /// Everything `pushmock serve` needs to start. Every property has a documented default; the
 /// defaults are the zero-configuration behaviour.
 public struct GatewayConfiguration: Sendable {
@@ -53,8 +55,9 @@ public struct GatewayConfiguration: Sendable {
     public var maximumStoredBodyBytes: Int
     /// How long shutdown waits for in-flight requests before closing connections. Default 5 s.
     public var shutdownGracePeriod: Duration
-    /// Event-loop threads. Default `nil`: one per CPU the process may run on (its affinity
-    /// mask, so `taskset` and cpusets count).
+    /// Event-loop threads, 1 to 1024 (three descriptors each, within `ulimit -n`). Default
+    /// `nil`: one per CPU the process may run on (its affinity mask, so `taskset` and cpusets
+    /// count).
     public var eventLoopThreads: Int?
     /// Answer requests that match a recorded journal's with the recorded responses
     /// (`docs/replay.md`). Default `nil`: no playback.
@@ -151,6 +154,13 @@ public struct GatewayConfiguration: Sendable {
         )
         configuration.connectionLimits.handshakeTimeout = .seconds(120)
         return configuration
+    }
+
+    /// Why ``eventLoopThreads`` = `count` cannot run in this process (1 to 1024, within the
+    /// descriptor limit), or `nil` (the gateway refuses to start with it; `serve --threads`
+    /// is a usage error).
+    package static func problem(eventLoopThreads count: Int) -> String? {
+        EventLoopCount.problem(running: count)
     }
 }
 

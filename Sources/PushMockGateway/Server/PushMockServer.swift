@@ -67,6 +67,9 @@ package final class PushMockServer: Service, Sendable {
         clock: any PushMockClock = VirtualClock(),
         logger: Logger = Logger(label: "pushmock")
     ) throws {
+        if let threads = configuration.eventLoopThreads, let problem = EventLoopCount.problem(running: threads) {
+            throw GatewayStartError(problem)
+        }
         self.configuration = configuration
         self.logger = logger
 

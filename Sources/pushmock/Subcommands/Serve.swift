@@ -252,8 +252,14 @@ struct Serve: AsyncParsableCommand {
         if (certificatePath == nil) != (keyPath == nil) {
             throw ValidationError("--cert and --key go together.")
         }
-        if let threads, threads < 1 {
-            throw ValidationError("--threads must be at least 1.")
+        if let threads, let problem = GatewayConfiguration.problem(eventLoopThreads: threads) {
+            throw ValidationError("--threads: \(problem).")
+        }
+        if memoryCapacity < 1 {
+            throw ValidationError("--memory-capacity must be at least 1 (the newest record is always kept), not \(memoryCapacity).")
+        }
+        if maxConcurrentStreams < 1 {
+            throw ValidationError("--max-concurrent-streams must be at least 1: with 0 no request could be sent (a fault's settings action can refuse streams for a while).")
         }
         if let clockStart, ISO8601Milliseconds.parse(clockStart) == nil, Int64(clockStart) == nil {
             throw ValidationError("--clock-start \(clockStart): use ISO 8601 such as 2026-11-21T10:00:00Z")
