@@ -84,12 +84,16 @@ struct SendCommandTests {
     /// Seconds too large for a `Duration` in milliseconds once crashed the CLI while it built
     /// its connection configuration.
     @Test(
-        "a timeout beyond 10000 years is a usage error, not a crash",
+        "a timeout beyond 10000 years, or an APNs volume or score outside 0…1, is a usage error, not a crash or a null",
         arguments: [
             (["send", "apns", "--token", "aa", "--alert", "x", "--timeout", "1e300"], "--timeout"),
             (["send", "apns", "--token", "aa", "--alert", "x", "--duration", "1e300"], "--duration"),
             (["send", "expo", "--token", "ExponentPushToken[x]", "--title", "x", "--receipt-timeout", "1e300"], "--receipt-timeout"),
             (["send", "expo", "--token", "ExponentPushToken[x]", "--title", "x", "--receipt-interval", "0"], "--receipt-interval"),
+            // Apple's 0…1 values: `1e999` went out as null (JSON has no infinity), 5 as 5.
+            (["send", "apns", "--token", "aa", "--alert", "x", "--relevance-score", "1e999"], "--relevance-score"),
+            (["send", "apns", "--token", "aa", "--alert", "x", "--relevance-score", "nan"], "--relevance-score"),
+            (["send", "apns", "--token", "aa", "--critical-sound", "a.caf", "--critical-volume", "5"], "--critical-volume"),
         ])
     func hugeTimeouts(arguments: [String], flag: String) async throws {
         let result = try await pushmock(arguments, in: NSTemporaryDirectory())

@@ -62,6 +62,24 @@ struct SimulationCommandTests {
         }
     }
 
+    /// `--probability nan` reached the JSON encoder and printed an `EncodingError`; 2 went to
+    /// the gateway for a 400. Both are the command line's mistakes: exit 64 before any request.
+    @Test(
+        "fault shares outside 0…1 are usage errors",
+        arguments: [
+            (["fault", "add", "--reset", "--probability", "nan"], "--probability must be from 0 to 1, not nan"),
+            (["fault", "add", "--reset", "--probability", "2"], "--probability must be from 0 to 1, not 2.0"),
+            (["fault", "add", "--reset", "--token-fraction", "1.5"], "--token-fraction must be from 0 to 1, not 1.5"),
+            (["fault", "preset", "flaky-network", "--probability", "inf"], "--probability must be from 0 to 1, not inf"),
+            (["fault", "preset", "device-token-expiry", "--fraction", "nan"], "--fraction must be from 0 to 1, not nan"),
+        ])
+    func faultShares(arguments: [String], message: String) async throws {
+        // No gateway listens there: a command that got past validation would fail to connect.
+        let result = try await run(ServeProcess.binary, arguments + ["--server", "http://127.0.0.1:9"])
+        #expect(result.status == 64, "\(result.error)")
+        #expect(result.error.contains(message), "\(result.error)")
+    }
+
     @Test("QA marks a token uninstalled at 10:02; the next send gets 410 Unregistered with that timestamp")
     func uninstalledAtTen() async throws {
         let session = try await Session()

@@ -113,6 +113,11 @@ struct FaultCommand: AsyncParsableCommand {
             UInt32?
         @Option(help: "Delay: 300ms (fixed), 100ms..400ms (uniform), 200ms~50ms (normal: mean~stddev).") var latency: String?
 
+        func validate() throws {
+            try checkShare(probability, flag: "--probability")
+            try checkShare(tokenFraction, flag: "--token-fraction")
+        }
+
         func run() async throws {
             try await runControl(control) { client in
                 let body: [UInt8]
@@ -265,6 +270,11 @@ struct FaultCommand: AsyncParsableCommand {
         @Option(help: "device-token-expiry: token pattern (* and ?).") var token: String?
         @Option(help: "device-token-expiry: a stable share of the matching tokens (0…1).") var fraction: Double?
 
+        func validate() throws {
+            try checkShare(probability, flag: "--probability")
+            try checkShare(fraction, flag: "--fraction")
+        }
+
         func run() async throws {
             try await runControl(control) { client in
                 var parameters = FaultPreset.Parameters()
@@ -295,6 +305,14 @@ private struct RuleStatus: Decodable {
     var rule: FaultRule
     var matches: Int
     var fired: Int
+}
+
+/// A probability or share: from 0 to 1. `nan` once reached the JSON encoder, which threw
+/// an `EncodingError` at the user; 2 went to the gateway for a 400.
+private func checkShare(_ value: Double?, flag: String) throws {
+    if let value, !(0...1).contains(value) {
+        throw ValidationError("\(flag) must be from 0 to 1, not \(value).")
+    }
 }
 
 private func seconds(_ text: String, flag: String) throws -> Double {

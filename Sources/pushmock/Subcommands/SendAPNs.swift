@@ -107,7 +107,7 @@ struct SendAPNs: AsyncParsableCommand {
     var mutableContent = false
     @Option(name: .customLong("interruption-level"), help: "passive, active, time-sensitive or critical.")
     var interruptionLevel: String?
-    @Option(name: .customLong("relevance-score"), help: "aps.relevance-score.")
+    @Option(name: .customLong("relevance-score"), help: "aps.relevance-score, 0…1.")
     var relevanceScore: Double?
     @Option(
         name: .customLong("custom"),
@@ -126,6 +126,13 @@ struct SendAPNs: AsyncParsableCommand {
         }
         if let priority, APNsPriority(rawValue: priority) == nil {
             throw ValidationError("--priority must be 10, 5 or 1.")
+        }
+        // Apple takes both from 0 to 1; JSON has no infinity, so `1e999` would go out as null.
+        if let criticalVolume, !(0...1).contains(criticalVolume) {
+            throw ValidationError("--critical-volume must be from 0 to 1, not \(criticalVolume) (--payload-json sends any value).")
+        }
+        if let relevanceScore, !(0...1).contains(relevanceScore) {
+            throw ValidationError("--relevance-score must be from 0 to 1, not \(relevanceScore) (--payload-json sends any value).")
         }
         if let interruptionLevel, APNsPayload.InterruptionLevel(rawValue: interruptionLevel) == nil {
             throw ValidationError("--interruption-level must be passive, active, time-sensitive or critical.")
