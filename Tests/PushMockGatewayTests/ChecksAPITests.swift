@@ -352,7 +352,7 @@ struct ChecksAPITests {
             ),
             (
                 "checks/policy", #"{"policy":{"version":1},"users":{"users":[{"id":"u1"},{"id":"u2","timeZone":"Mars/Olympus"}]}}"#,
-                #"users: users[1] ("u2"): "Mars/Olympus" is not a time zone (use an IANA identifier such as Europe/Oslo, or an offset such as +02:00)"#
+                #"users: users[1] ("u2"): "Mars/Olympus" is not a time zone (use an IANA identifier such as Europe/Oslo, or an offset such as +02:00, at most 18 hours)"#
             ),
             (
                 "checks/policy",
@@ -362,7 +362,17 @@ struct ChecksAPITests {
             (
                 "checks/schedule",
                 #"{"config":{"notifications":{}},"user":"u1","from":0,"users":{"users":[{"id":"u1","timeZone":"+25:00:00"}]}}"#,
-                #"users: users[0] ("u1"): "+25:00:00" is not a time zone (use an IANA identifier such as Europe/Oslo, or an offset such as +02:00)"#
+                #"users: users[0] ("u1"): "+25:00:00" is not a time zone (use an IANA identifier such as Europe/Oslo, or an offset such as +02:00, at most 18 hours)"#
+            ),
+            // Four digits passed the control API's own looser check; the policy checker could
+            // not read them and judged the user in the policy's default zone.
+            (
+                "checks/policy", #"{"policy":{"version":1},"users":{"users":[{"id":"u1","timeZone":"+99:00"}]}}"#,
+                #"users: users[0] ("u1"): "+99:00" is not a time zone (use an IANA identifier such as Europe/Oslo, or an offset such as +02:00, at most 18 hours)"#
+            ),
+            (
+                "checks/policy", #"{"policy":{"version":1},"users":{"users":[{"id":"u1","timeZone":"-0575"}]}}"#,
+                #"users: users[0] ("u1"): "-0575" is not a time zone (use an IANA identifier such as Europe/Oslo, or an offset such as +02:00, at most 18 hours)"#
             ),
         ])
     func checkUsersValidated(path: String, body: String, error: String) async throws {

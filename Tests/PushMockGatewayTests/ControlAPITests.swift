@@ -35,6 +35,51 @@ struct ControlAPITests {
         return (response.status, try? JSONValue(parsing: response.body))
     }
 
+    /// A user's error names the member at fault: a bad cap window was reported at `.limit`,
+    /// and a `"+99:00"` zone was taken (the policy checker then judged the user in its default
+    /// zone).
+    @Test(
+        "a bad user is a 400 naming the member at fault",
+        arguments: [
+            (#"{"id":"u","preferences":{"caps":[{"limit":1,"window":"0s"}]}}"#, #".preferences.caps[0].window: a cap's window "0s" is not a duration"#),
+            (#"{"id":"u","preferences":{"caps":[{"limit":-1,"calendar":"day"}]}}"#, ".preferences.caps[0].limit: a cap's limit cannot be negative (was -1)"),
+            (#"{"id":"u","preferences":{"caps":[{"limit":1,"calendar":"year"}]}}"#, #".preferences.caps[0].calendar: a cap's calendar "year" is not day, week or month"#),
+            (#"{"id":"u","preferences":{"caps":[{"limit":1}]}}"#, #".preferences.caps[0]: a cap needs exactly one of "window""#),
+            (#"{"id":"u","timeZone":"+99:00"}"#, #""+99:00" is not a time zone"#),
+            (#"{"id":"u","timeZone":"+14:60"}"#, #""+14:60" is not a time zone"#),
+        ])
+    func badUsers(body: String, message: String) async throws {
+        try await withPushMock { mock in
+            let control = try mock.controlClient()
+            let answer = try await control.request("POST", "users", json: Array(body.utf8))
+            #expect(answer.status == 400, "\(answer.text)")
+            #expect(answer.errorMessage?.contains(message) == true, "\(answer.text)")
+            #expect(mock.userDirectory.users.isEmpty)
+            await control.close()
+        }
+    }
+
+    /// Foundation's decoder calls such a body "not valid JSON", at no place.
+    @Test(
+        "a number no Swift number holds is a 400 naming it and its place",
+        arguments: [
+            (
+                "users", #"{"id":"u","preferences":{"caps":[{"limit":99999999999999999999,"window":"7d"}]}}"#,
+                ".preferences.caps[0].limit: the number 99999999999999999999 is out of range"
+            ),
+            ("faults", #"{"action":{"type":"reset"},"trigger":{"probability":1e400}}"#, ".trigger.probability: the number 1e400 is out of range"),
+            ("apns/tokens", #"[{"token":"aa","expireAfterSends":-99999999999999999999}]"#, "[0].expireAfterSends: the number -99999999999999999999 is out of range"),
+        ])
+    func outOfRangeNumbers(path: String, body: String, message: String) async throws {
+        try await withPushMock { mock in
+            let control = try mock.controlClient()
+            let answer = try await control.request("POST", path, json: Array(body.utf8))
+            #expect(answer.status == 400, "\(answer.text)")
+            #expect(answer.errorMessage?.hasPrefix(message) == true, "\(answer.text)")
+            await control.close()
+        }
+    }
+
     /// Each body once skipped a member it did not know, so a misspelt `expireAfterSend` left
     /// the token's default lifecycle in force without a word; the previous definition is left
     /// as it was.

@@ -194,7 +194,17 @@ public struct UserCap: Sendable, Hashable, Codable {
         do {
             try validate()
         } catch {
-            throw DecodingError.dataCorruptedError(forKey: .limit, in: container, debugDescription: error.message)
+            // The error names the member at fault (it once said `.limit` of a bad window), or
+            // the cap itself when both or neither of window and calendar are given.
+            let key: CodingKeys? =
+                switch (limit >= 0, window, calendar) {
+                case (false, _, _): .limit
+                case (true, _?, nil): .window
+                case (true, nil, _?): .calendar
+                default: nil
+                }
+            throw DecodingError.dataCorrupted(
+                DecodingError.Context(codingPath: container.codingPath + (key.map { [$0] } ?? []), debugDescription: error.message))
         }
     }
 

@@ -147,7 +147,7 @@ public struct ConfigurationFile: Codable, Sendable {
         do {
             file = try JSONDecoder().decode(ConfigurationFile.self, from: data)
         } catch let error as DecodingError {
-            throw DefinitionError("\(path): \(error.readableDescription)")
+            throw DefinitionError("\(path): \(OutOfRangeNumber.describe(error, body: Array(data)) ?? error.readableDescription)")
         }
         try checkDefinitionMembers(data, file, path: path)
         file.baseDirectory = (path as NSString).deletingLastPathComponent

@@ -143,7 +143,7 @@ package enum UserDefinitionCheck {
     package static func check(_ user: PushUser) throws(UserDefinitionError) {
         if let zone = user.timeZone, !isTimeZone(zone) {
             throw UserDefinitionError(
-                "\"\(zone)\" is not a time zone (use an IANA identifier such as Europe/Oslo, or an offset such as +02:00)")
+                "\"\(zone)\" is not a time zone (use an IANA identifier such as Europe/Oslo, or an offset such as +02:00, at most 18 hours)")
         }
         if user.tokens.contains(where: \.isEmpty) { throw UserDefinitionError("a token cannot be empty") }
     }
@@ -160,12 +160,9 @@ package enum UserDefinitionCheck {
         }
     }
 
-    /// An IANA identifier Foundation knows, or a `+HH:MM`/`-HHMM`/`+H` offset.
+    /// An IANA identifier Foundation knows, or a `+HH:MM`/`-HHMM`/`+H` offset of at most 18
+    /// hours: what the policy checker and the schedule can read (``TimeZoneText``).
     package static func isTimeZone(_ text: String) -> Bool {
-        if let sign = text.first, sign == "+" || sign == "-" {
-            let digits = text.dropFirst().filter { $0 != ":" }
-            return (1...4).contains(digits.count) && digits.allSatisfy { $0.isASCII && $0.isNumber }
-        }
-        return !text.isEmpty && TimeZone(identifier: text) != nil
+        TimeZoneText.zone(named: text) != nil
     }
 }

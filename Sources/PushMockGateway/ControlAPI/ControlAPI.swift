@@ -126,7 +126,7 @@ package struct ControlAPI: Sendable {
                         do {
                             return .respond(try await compute())
                         } catch {
-                            return .respond(Self.errorResponse(error))
+                            return .respond(Self.errorResponse(error, body: control.body))
                         }
                     }
                 }
@@ -139,13 +139,13 @@ package struct ControlAPI: Sendable {
                     do {
                         return .respond(try await waiting())
                     } catch {
-                        return .respond(Self.errorResponse(error))
+                        return .respond(Self.errorResponse(error, body: control.body))
                     }
                 }
             }
             return .now(.respond(try route(control)))
         } catch {
-            return .now(.respond(Self.withAllow(Self.errorResponse(error), for: segments)))
+            return .now(.respond(Self.withAllow(Self.errorResponse(error, body: control.body), for: segments)))
         }
     }
 
@@ -159,8 +159,9 @@ package struct ControlAPI: Sendable {
         return response
     }
 
-    /// The `{"error": …}` answer for a failure.
-    package static func errorResponse(_ error: any Error) -> HTTPResponseMessage {
+    /// The `{"error": …}` answer for a failure; `body` is the request's, for naming a number
+    /// Foundation's decoder could not hold.
+    package static func errorResponse(_ error: any Error, body: [UInt8] = []) -> HTTPResponseMessage {
         switch error {
         case let error as ControlAPIError: return json(status: error.status, ["error": JSONValue(error.message)])
         case let full as RegistryFull:
@@ -172,7 +173,8 @@ package struct ControlAPI: Sendable {
                 ])
         case let error as DefinitionError: return json(status: 400, ["error": JSONValue(error.description)])
         case let error as QueryError: return json(status: 400, ["error": JSONValue(error.description)])
-        case let error as DecodingError: return json(status: 400, ["error": JSONValue(error.readableDescription)])
+        case let error as DecodingError:
+            return json(status: 400, ["error": JSONValue(OutOfRangeNumber.describe(error, body: body) ?? error.readableDescription)])
         // A body (or a JSON path in it) that does not parse is the client's mistake, wherever
         // a route reads it.
         case let error as JSONSyntaxError: return json(status: 400, ["error": JSONValue("the body is not JSON: \(error)")])

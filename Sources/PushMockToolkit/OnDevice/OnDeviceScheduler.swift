@@ -51,7 +51,7 @@ public struct OnDeviceScheduler: Sendable {
     ) -> OnDeviceSchedule {
         let zoneName = user.timeZone ?? "UTC"
         var run = ScheduleRun(
-            config: config, options: options, zone: PolicyTimeZone.zone(named: zoneName) ?? TimeZone(identifier: "UTC")!,
+            config: config, options: options, zone: TimeZoneText.zone(named: zoneName) ?? TimeZone(identifier: "UTC")!,
             events: events.filter { $0.user == user.id }.sorted { ($0.timeMilliseconds, $0.sequence) < ($1.timeMilliseconds, $1.sequence) })
         let entries = run.play(from: from, until: until, isCancelled: isCancelled)
         return OnDeviceSchedule(user: user.id, timeZone: zoneName, from: from, until: until, entries: entries)

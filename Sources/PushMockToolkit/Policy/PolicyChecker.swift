@@ -125,7 +125,7 @@ private struct Evaluation {
         self.history = Array(repeating: [:], count: policy.frequencyCaps.count)
         self.owners = users.usersByToken()
         self.userZones = Dictionary(
-            users.users.compactMap { user in user.timeZone.flatMap(PolicyTimeZone.zone(named:)).map { (user.id, $0) } }
+            users.users.compactMap { user in user.timeZone.flatMap(TimeZoneText.zone(named:)).map { (user.id, $0) } }
         ) { first, _ in first }
         self.events = Dictionary(grouping: users.events, by: \.user).mapValues { events in
             events.sorted { ($0.timeMilliseconds, $0.sequence) < ($1.timeMilliseconds, $1.sequence) }
@@ -463,7 +463,7 @@ private struct Evaluation {
         for path in policy.timeZones.paths {
             for value in path.evaluate(payload) {
                 guard let text = value.stringValue else { continue }
-                if let zone = PolicyTimeZone.zone(named: text) { return (zone, unknown) }
+                if let zone = TimeZoneText.zone(named: text) { return (zone, unknown) }
                 unknown.append((DeepLinkLocation.format(path.components), text))
             }
         }

@@ -263,7 +263,7 @@ extension PolicyFile {
             return TimeZones()
         }
         func zone(_ text: String, at location: String) throws(PolicyError) -> TimeZone {
-            guard let zone = PolicyTimeZone.zone(named: text) else {
+            guard let zone = TimeZoneText.zone(named: text) else {
                 throw PolicyError(
                     .unknownTimeZone,
                     "\"\(text)\" is not a time zone (use an IANA identifier such as Europe/Berlin, or an offset such as +02:00)",
@@ -303,35 +303,5 @@ extension PolicyFile: Decodable {
         } catch {
             throw DecodingError.dataCorruptedError(in: container, debugDescription: error.description)
         }
-    }
-}
-
-/// Time zones as policies and payloads write them.
-enum PolicyTimeZone {
-    /// An IANA identifier (`Europe/Berlin`, `UTC`) or a fixed offset (`+02:00`, `-0530`, `+2`).
-    static func zone(named text: String) -> TimeZone? {
-        if let offset = offsetSeconds(text) { return TimeZone(secondsFromGMT: offset) }
-        guard !text.isEmpty, let zone = TimeZone(identifier: text) else { return nil }
-        return zone
-    }
-
-    private static func offsetSeconds(_ text: String) -> Int? {
-        guard let sign = text.first, sign == "+" || sign == "-" else { return nil }
-        let digits = text.dropFirst().filter { $0 != ":" }
-        guard !digits.isEmpty, digits.allSatisfy({ $0.isASCII && $0.isNumber }) else { return nil }
-        let hours: Int
-        let minutes: Int
-        switch digits.count {
-        case 1, 2:
-            hours = Int(digits)!
-            minutes = 0
-        case 3, 4:
-            hours = Int(digits.dropLast(2))!
-            minutes = Int(digits.suffix(2))!
-        default:
-            return nil
-        }
-        guard hours <= 18, minutes < 60 else { return nil }
-        return (sign == "-" ? -1 : 1) * (hours * 3600 + minutes * 60)
     }
 }
