@@ -279,6 +279,19 @@ struct EngagementTests {
                 "PUT", "engagement/model", json: Array(#"{"seed":1,"rules":[{"open":0.8,"dismiss":0.5}]}"#.utf8))
             #expect(bad.status == 400)
             #expect(bad.errorMessage?.contains("more than 1") == true)
+            // A delay of 1e300 s was taken, and the next push judged by it trapped in the
+            // conversion to milliseconds, taking the gateway down.
+            for delay in ["1e300", #"{"min":0,"max":1e300}"#, "315576000001"] {
+                let far = try await control.request(
+                    "PUT", "engagement/model", json: Array(#"{"seed":1,"rules":[{"open":1,"delay":\#(delay)}]}"#.utf8))
+                #expect(far.status == 400, "\(delay): \(far.text)")
+                #expect(far.errorMessage == "rules[0]: delay needs 0 <= min <= max <= 315576000000 seconds (at most 10000 years)", "\(far.text)")
+            }
+            // Set in Swift, the model is not validated: the plan stops at 10,000 years.
+            mock.engagementModel = EngagementModel(seed: 3, rules: [.init(open: 1, delay: .init(min: 1e300, max: 1e300))])
+            try await send(mock, id: uuid(4), priority: "10")
+            let planned = try #require(mock.device(token)?.notifications.last?.planned)
+            #expect(planned.at == mock.clock.now() + .seconds(315_576_000_000))
             #expect(try await control.call("DELETE", "engagement/model").status == 200)
             #expect(try await control.request("GET", "engagement/model").status == 404)
             await control.close()

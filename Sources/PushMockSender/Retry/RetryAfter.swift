@@ -10,9 +10,12 @@ public enum RetryAfter {
         if let seconds = Int64(trimmed), seconds >= 0 {
             return .seconds(seconds)
         }
-        if let date = httpDate(trimmed) {
-            let milliseconds = Int64(date.timeIntervalSince1970 * 1000) - now.millisecondsSince1970
-            return .milliseconds(max(0, milliseconds))
+        // A server's date far enough out would trap in the conversion (Foundation's formatter
+        // stops at five-digit years today); beyond what Int64 milliseconds hold is no wait we
+        // would honour anyway.
+        if let date = httpDate(trimmed), let at = Int64(exactly: (date.timeIntervalSince1970 * 1000).rounded()) {
+            let (milliseconds, overflow) = at.subtractingReportingOverflow(now.millisecondsSince1970)
+            return overflow ? nil : .milliseconds(max(0, milliseconds))
         }
         return nil
     }

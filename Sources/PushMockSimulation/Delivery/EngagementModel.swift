@@ -89,6 +89,11 @@ public struct EngagementModel: Codable, Sendable, Hashable {
             self.max = max
         }
 
+        /// Seconds from 0 to 10,000 years (``InputLimits/longestDurationSeconds``), `min` ≤ `max`.
+        var isUsable: Bool {
+            min.isFinite && max.isFinite && min >= 0 && min <= max && max <= InputLimits.longestDurationSeconds
+        }
+
         public init(from decoder: any Decoder) throws {
             if let seconds = try? decoder.singleValueContainer().decode(Double.self) {
                 self.init(min: seconds, max: seconds)
@@ -117,8 +122,8 @@ public struct EngagementModel: Codable, Sendable, Hashable {
             if (rule.actions ?? []).contains(where: \.id.isEmpty) {
                 problems.append("\(name): an action needs an id")
             }
-            if let delay = rule.delay, delay.min < 0 || delay.max < delay.min || !delay.max.isFinite {
-                problems.append("\(name): delay needs 0 <= min <= max seconds")
+            if let delay = rule.delay, !delay.isUsable {
+                problems.append("\(name): delay needs 0 <= min <= max <= \(Int(InputLimits.longestDurationSeconds)) seconds (\(InputLimits.durationRangeText))")
             }
         }
         return problems
@@ -144,7 +149,10 @@ public struct EngagementModel: Codable, Sendable, Hashable {
             guard draw < cumulative else { continue }
             let delay = rule.delay ?? DelayRange(min: 0, max: 0)
             let seconds = delay.min + (delay.max - delay.min) * delayDraw
-            return PlannedEngagement(engagement: engagement, at: deliveredAt + .milliseconds(Int64((seconds * 1000).rounded())))
+            // A model set in Swift skips `problems`: a delay of 1e300 s once trapped here, in
+            // the conversion to milliseconds, with the first push it judged.
+            let bounded = seconds.isNaN ? 0 : min(max(seconds, 0), InputLimits.longestDurationSeconds)
+            return PlannedEngagement(engagement: engagement, at: deliveredAt + .milliseconds(Int64((bounded * 1000).rounded())))
         }
         return nil
     }
