@@ -165,6 +165,23 @@ struct ReplayCommandTests {
         #expect(nowhere.error.contains("give --to (the gateway to replay to) or --ready-file"), "\(nowhere.error)")
     }
 
+    /// A damaged line was dropped without a word, and the request it recorded was simulated
+    /// as if the journal had never held it.
+    @Test("serve --playback says at start which journal lines it cannot play back")
+    func playbackDamagedLines() async throws {
+        let source = try await ServeProcess()
+        defer { source.kill(); source.removeDirectory() }
+        try await recordJournal(in: source)
+        var lines = try String(contentsOfFile: source.journalPath, encoding: .utf8).split(separator: "\n").map(String.init)
+        lines.insert(#"{"v":1,"seq":"three","time":"2026-11-21T10:00:00.000Z"}"#, at: 1)
+        let damaged = source.directory + "/damaged.jsonl"
+        try Data((lines.joined(separator: "\n") + "\n").utf8).write(to: URL(fileURLWithPath: damaged))
+        let player = try await ServeProcess(arguments: ["--playback", damaged])
+        defer { player.removeDirectory() }
+        let (_, log) = await player.stop()
+        #expect(log.contains("playback: 1 line(s) of the journal could not be read and are not played back; first: line 2"), "\(log)")
+    }
+
     @Test("serve --playback answers with the recorded responses, replay confirms, the journal says so; curl --http2")
     func playback() async throws {
         let source = try await ServeProcess()

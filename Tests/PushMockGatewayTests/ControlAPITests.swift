@@ -69,11 +69,19 @@ struct ControlAPITests {
             ),
             ("faults", #"{"action":{"type":"reset"},"trigger":{"probability":1e400}}"#, ".trigger.probability: the number 1e400 is out of range"),
             ("apns/tokens", #"[{"token":"aa","expireAfterSends":-99999999999999999999}]"#, "[0].expireAfterSends: the number -99999999999999999999 is out of range"),
+            (
+                "engagement/model", #"{"seed":-1,"rules":[{"open":0.5}]}"#,
+                "a number does not fit its member: a fraction or a negative number where a whole or non-negative one is expected (.seed = -1, .rules[0].open = 0.5)"
+            ),
+            (
+                "users", #"{"id":"u","preferences":{"caps":[{"limit":1.5,"window":"7d"}]}}"#,
+                "a number does not fit its member: a fraction or a negative number where a whole or non-negative one is expected (.preferences.caps[0].limit = 1.5)"
+            ),
         ])
     func outOfRangeNumbers(path: String, body: String, message: String) async throws {
         try await withPushMock { mock in
             let control = try mock.controlClient()
-            let answer = try await control.request("POST", path, json: Array(body.utf8))
+            let answer = try await control.request(path.hasPrefix("engagement") ? "PUT" : "POST", path, json: Array(body.utf8))
             #expect(answer.status == 400, "\(answer.text)")
             #expect(answer.errorMessage?.hasPrefix(message) == true, "\(answer.text)")
             await control.close()

@@ -38,13 +38,17 @@ package final class PlaybackBook: Sendable {
     /// The last recorded receipt of each Expo receipt id (from the journal's getReceipts
     /// answers): what a played-back ticket's receipt turns out to be.
     package let expoReceipts: [String: ExpoReceipt]
+    /// Journal lines that could not be read, so nothing of theirs is played back (the server
+    /// logs them at start: requests they would have answered are simulated or refused).
+    package let damagedLines: [JournalProblem]
 
     /// The platforms whose exchanges are played back.
     static let platforms: Set<Platform> = [.apns, .fcm, .expo]
 
     /// Indexes the APNs, FCM and Expo exchanges of `records` (others, and exchanges that got no
     /// HTTP answer, are ignored).
-    package init(records: [ExchangeRecord], options: PlaybackOptions) {
+    package init(records: [ExchangeRecord], options: PlaybackOptions, damagedLines: [JournalProblem] = []) {
+        self.damagedLines = damagedLines
         var queues: [Key: Queue] = [:]
         var count = 0
         var expoReceipts: [String: ExpoReceipt] = [:]
@@ -80,11 +84,10 @@ package final class PlaybackBook: Sendable {
         self.expoReceipts = expoReceipts
     }
 
-    /// Loads a journal; damaged lines are skipped (``JournalReader`` reports them, playback
-    /// only needs the good ones).
+    /// Loads a journal; damaged lines are skipped and kept in ``damagedLines``.
     package convenience init(options: PlaybackOptions) throws(JournalIOError) {
-        let (records, _) = try JournalFiles.readAll(path: options.journalPath)
-        self.init(records: records, options: options)
+        let (records, problems) = try JournalFiles.readAll(path: options.journalPath)
+        self.init(records: records, options: options, damagedLines: problems)
     }
 
     /// The next recorded answer for this request, or `nil` when none matches.

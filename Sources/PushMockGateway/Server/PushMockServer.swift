@@ -170,6 +170,14 @@ package final class PushMockServer: Service, Sendable {
             webhooks: webhooks,
             registryLimits: configuration.registryLimits
         )
+        if let playback = state.playback, let first = playback.damagedLines.first {
+            // Until now these were dropped without a word, and the requests they recorded were
+            // simulated as if the journal had never held them.
+            logger.warning(
+                "playback: \(playback.damagedLines.count) line(s) of the journal could not be read and are not played back; first: \(first)",
+                metadata: ["journal": "\(playback.options.journalPath)", "answers": "\(playback.answerCount)"]
+            )
+        }
         for category in configuration.inbox.categories {
             state.notificationCategories.declare(category)
         }
