@@ -29,7 +29,8 @@ package enum EventLoopCount {
         guard getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0, limit.rlim_cur < rlim_t(Int.max) else { return nil }
         let available = Int(clamping: limit.rlim_cur) - 64
         guard count * descriptorsPerLoop > available else { return nil }
-        return "\(count) event-loop threads need \(count * descriptorsPerLoop) file descriptors; this process may open \(limit.rlim_cur) (ulimit -n)"
+        return
+            "\(count) event-loop threads need \(count * descriptorsPerLoop) file descriptors; this process may open \(limit.rlim_cur) (ulimit -n)"
     }
 
     /// The group to run on when none is given: NIO's shared singleton, or, in a process

@@ -346,16 +346,20 @@ struct ServeCommandTests {
             (["--max-concurrent-streams", "0"], "--max-concurrent-streams must be at least 1"),
         ] {
             // `timeout`: a gateway that starts anyway fails the test instead of hanging it.
-            let refused = try await run("/usr/bin/timeout", ["60", ServeProcess.binary, "serve", "--port", "0", "--tls-port", "0"] + arguments)
+            let refused = try await run(
+                "/usr/bin/timeout", ["60", ServeProcess.binary, "serve", "--port", "0", "--tls-port", "0"] + arguments)
             #expect(refused.status == 64, "\(arguments): \(refused.output)")
             #expect(refused.error.contains(message), "\(refused.error)")
         }
         // Within 1…1024 the descriptor limit decides: 1000 loops need 3000 descriptors.
         let prlimit = try #require(tool("prlimit"), "prlimit is required (Debian package util-linux)")
         let lowered = try await run(
-            prlimit, ["--nofile=512", "/usr/bin/timeout", "60", ServeProcess.binary, "serve", "--port", "0", "--tls-port", "0", "--threads", "1000"])
+            prlimit,
+            ["--nofile=512", "/usr/bin/timeout", "60", ServeProcess.binary, "serve", "--port", "0", "--tls-port", "0", "--threads", "1000"])
         #expect(lowered.status == 64)
-        #expect(lowered.error.contains("1000 event-loop threads need 3000 file descriptors; this process may open 512 (ulimit -n)"), "\(lowered.error)")
+        #expect(
+            lowered.error.contains("1000 event-loop threads need 3000 file descriptors; this process may open 512 (ulimit -n)"),
+            "\(lowered.error)")
     }
 
     @Test("--return-memory-after: a quiet gateway gives free heap memory back once per burst (glibc)")

@@ -21,13 +21,19 @@ struct ConfigurationFileMembersTests {
                 #"unknown key "requireAccesToken" at "expo.projects[1]""#
             ),
             (#"{"expo": {"tokens": [{"token": "ExponentPushToken[aaaaaaaaaaaaaaaaaaaaaa]", "projet": "@a/b"}]}}"#, #"at "expo.tokens[0]""#),
-            (#"{"categories": [{"id": "c1", "actions": [], "ap": "a.b"}]}"#, #"unknown key "ap" at "categories[0]" (expected one of id, app, actions"#),
+            (
+                #"{"categories": [{"id": "c1", "actions": [], "ap": "a.b"}]}"#,
+                #"unknown key "ap" at "categories[0]" (expected one of id, app, actions"#
+            ),
             (
                 #"{"categories": [{"id": "c1", "actions": [{"id": "a", "title": "A", "foregroud": true}]}]}"#,
                 #"unknown key "foregroud" at "categories[0].actions[0]" (expected one of id, title"#
             ),
             (#"{"apns": {"options": {"maxConcurrentStreams": 0}}}"#, "must be at least 1: with 0 no request could be sent"),
-            (#"{"apns": {"options": {"maxConcurrentStreams": 99999999999999999999}}}"#, ".apns.options.maxConcurrentStreams: the number 99999999999999999999 is out of range"),
+            (
+                #"{"apns": {"options": {"maxConcurrentStreams": 99999999999999999999}}}"#,
+                ".apns.options.maxConcurrentStreams: the number 99999999999999999999 is out of range"
+            ),
             (#"{"faults": [{"action": {"type": "close"}, "trigger": {"probablity": 0.5}}]}"#, #"unknown member "probablity" in trigger"#),
             (#"{"webhooks": [{"url": "http://127.0.0.1:9/", "timeoutSeconds": 5}]}"#, #"unknown member "timeoutSeconds" in a webhook"#),
         ])

@@ -41,9 +41,18 @@ struct ControlAPITests {
     @Test(
         "a bad user is a 400 naming the member at fault",
         arguments: [
-            (#"{"id":"u","preferences":{"caps":[{"limit":1,"window":"0s"}]}}"#, #".preferences.caps[0].window: a cap's window "0s" is not a duration"#),
-            (#"{"id":"u","preferences":{"caps":[{"limit":-1,"calendar":"day"}]}}"#, ".preferences.caps[0].limit: a cap's limit cannot be negative (was -1)"),
-            (#"{"id":"u","preferences":{"caps":[{"limit":1,"calendar":"year"}]}}"#, #".preferences.caps[0].calendar: a cap's calendar "year" is not day, week or month"#),
+            (
+                #"{"id":"u","preferences":{"caps":[{"limit":1,"window":"0s"}]}}"#,
+                #".preferences.caps[0].window: a cap's window "0s" is not a duration"#
+            ),
+            (
+                #"{"id":"u","preferences":{"caps":[{"limit":-1,"calendar":"day"}]}}"#,
+                ".preferences.caps[0].limit: a cap's limit cannot be negative (was -1)"
+            ),
+            (
+                #"{"id":"u","preferences":{"caps":[{"limit":1,"calendar":"year"}]}}"#,
+                #".preferences.caps[0].calendar: a cap's calendar "year" is not day, week or month"#
+            ),
             (#"{"id":"u","preferences":{"caps":[{"limit":1}]}}"#, #".preferences.caps[0]: a cap needs exactly one of "window""#),
             (#"{"id":"u","timeZone":"+99:00"}"#, #""+99:00" is not a time zone"#),
             (#"{"id":"u","timeZone":"+14:60"}"#, #""+14:60" is not a time zone"#),
@@ -67,8 +76,14 @@ struct ControlAPITests {
                 "users", #"{"id":"u","preferences":{"caps":[{"limit":99999999999999999999,"window":"7d"}]}}"#,
                 ".preferences.caps[0].limit: the number 99999999999999999999 is out of range"
             ),
-            ("faults", #"{"action":{"type":"reset"},"trigger":{"probability":1e400}}"#, ".trigger.probability: the number 1e400 is out of range"),
-            ("apns/tokens", #"[{"token":"aa","expireAfterSends":-99999999999999999999}]"#, "[0].expireAfterSends: the number -99999999999999999999 is out of range"),
+            (
+                "faults", #"{"action":{"type":"reset"},"trigger":{"probability":1e400}}"#,
+                ".trigger.probability: the number 1e400 is out of range"
+            ),
+            (
+                "apns/tokens", #"[{"token":"aa","expireAfterSends":-99999999999999999999}]"#,
+                "[0].expireAfterSends: the number -99999999999999999999 is out of range"
+            ),
             (
                 "engagement/model", #"{"seed":-1,"rules":[{"open":0.5}]}"#,
                 "a number does not fit its member: a fraction or a negative number where a whole or non-negative one is expected (.seed = -1, .rules[0].open = 0.5)"

@@ -285,7 +285,9 @@ struct EngagementTests {
                 let far = try await control.request(
                     "PUT", "engagement/model", json: Array(#"{"seed":1,"rules":[{"open":1,"delay":\#(delay)}]}"#.utf8))
                 #expect(far.status == 400, "\(delay): \(far.text)")
-                #expect(far.errorMessage == "rules[0]: delay needs 0 <= min <= max <= 315576000000 seconds (at most 10000 years)", "\(far.text)")
+                #expect(
+                    far.errorMessage == "rules[0]: delay needs 0 <= min <= max <= 315576000000 seconds (at most 10000 years)", "\(far.text)"
+                )
             }
             // Set in Swift, the model is not validated: the plan stops at 10,000 years.
             mock.engagementModel = EngagementModel(seed: 3, rules: [.init(open: 1, delay: .init(min: 1e300, max: 1e300))])

@@ -143,7 +143,8 @@ package enum UserDefinitionCheck {
     package static func check(_ user: PushUser) throws(UserDefinitionError) {
         if let zone = user.timeZone, !isTimeZone(zone) {
             throw UserDefinitionError(
-                "\"\(zone)\" is not a time zone (use an IANA identifier such as Europe/Oslo, or an offset such as +02:00, at most 18 hours)")
+                "\"\(zone)\" is not a time zone (use an IANA identifier such as Europe/Oslo, or an offset such as +02:00, at most 18 hours)"
+            )
         }
         if user.tokens.contains(where: \.isEmpty) { throw UserDefinitionError("a token cannot be empty") }
     }

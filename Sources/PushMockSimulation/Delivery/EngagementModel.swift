@@ -123,7 +123,9 @@ public struct EngagementModel: Codable, Sendable, Hashable {
                 problems.append("\(name): an action needs an id")
             }
             if let delay = rule.delay, !delay.isUsable {
-                problems.append("\(name): delay needs 0 <= min <= max <= \(Int(InputLimits.longestDurationSeconds)) seconds (\(InputLimits.durationRangeText))")
+                problems.append(
+                    "\(name): delay needs 0 <= min <= max <= \(Int(InputLimits.longestDurationSeconds)) seconds (\(InputLimits.durationRangeText))"
+                )
             }
         }
         return problems

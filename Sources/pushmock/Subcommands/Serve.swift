@@ -259,7 +259,9 @@ struct Serve: AsyncParsableCommand {
             throw ValidationError("--memory-capacity must be at least 1 (the newest record is always kept), not \(memoryCapacity).")
         }
         if maxConcurrentStreams < 1 {
-            throw ValidationError("--max-concurrent-streams must be at least 1: with 0 no request could be sent (a fault's settings action can refuse streams for a while).")
+            throw ValidationError(
+                "--max-concurrent-streams must be at least 1: with 0 no request could be sent (a fault's settings action can refuse streams for a while)."
+            )
         }
         if let clockStart, ISO8601Milliseconds.parse(clockStart) == nil, Int64(clockStart) == nil {
             throw ValidationError("--clock-start \(clockStart): use ISO 8601 such as 2026-11-21T10:00:00Z")
