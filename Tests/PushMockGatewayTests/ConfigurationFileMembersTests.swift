@@ -34,6 +34,7 @@ struct ConfigurationFileMembersTests {
                 #"{"apns": {"options": {"maxConcurrentStreams": 99999999999999999999}}}"#,
                 ".apns.options.maxConcurrentStreams: the number 99999999999999999999 is out of range"
             ),
+            (#"{"simulation": {"apnsDefaultStorage": "-5s"}}"#, "simulation.apnsDefaultStorage must not be negative"),
             (#"{"faults": [{"action": {"type": "close"}, "trigger": {"probablity": 0.5}}]}"#, #"unknown member "probablity" in trigger"#),
             (#"{"webhooks": [{"url": "http://127.0.0.1:9/", "timeoutSeconds": 5}]}"#, #"unknown member "timeoutSeconds" in a webhook"#),
         ])

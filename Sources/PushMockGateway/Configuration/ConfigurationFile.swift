@@ -150,6 +150,11 @@ public struct ConfigurationFile: Codable, Sendable {
             throw DefinitionError("\(path): \(OutOfRangeNumber.describe(error, body: Array(data)) ?? error.readableDescription)")
         }
         try checkDefinitionMembers(data, file, path: path)
+        // A negative storage time was taken and made every stored APNs notification expire
+        // as it was stored. Zero is APNs's "now or never".
+        if let storage = file.simulation?.apnsDefaultStorage, storage.duration < .zero {
+            throw DefinitionError("\(path): simulation.apnsDefaultStorage must not be negative (a duration such as 30d)")
+        }
         file.baseDirectory = (path as NSString).deletingLastPathComponent
         return file
     }
