@@ -8,7 +8,8 @@ import PushMockJSON
 enum OutOfRangeNumber {
     /// `.preferences.caps[0].limit: the number 99999999999999999999 is out of range …`; for a
     /// body whose numbers all fit some Swift number, the fractions and negatives that may be
-    /// the one; `nil` when `error` is another problem or the body is not JSON.
+    /// the one; `nil` when `error` is another problem, the body is not JSON, or it holds no
+    /// such number.
     static func describe(_ error: DecodingError, body: [UInt8]) -> String? {
         guard case .dataCorrupted(let context) = error, context.codingPath.isEmpty, !body.isEmpty,
             let document = try? JSONValue(parsing: body)
@@ -19,10 +20,12 @@ enum OutOfRangeNumber {
             let prefix = place.isEmpty ? "" : "\(place): "
             return "\(prefix)the number \(text) is out of range (whole numbers are at most 9223372036854775807 either way)"
         }
+        // No fraction or negative number: the refusal was something else (Foundation also
+        // refuses an escaped lone surrogate, `"\uD800"`, which JSON allows), so its words stand.
         let suspects = numbers.filter { $0.text.hasPrefix("-") || !isWhole($0.text) }.prefix(3)
+        guard !suspects.isEmpty else { return nil }
         let named = suspects.map { "\($0.place.isEmpty ? "" : "\($0.place) = ")\($0.text)" }.joined(separator: ", ")
-        return "a number does not fit its member: a fraction or a negative number where a whole or non-negative one is expected"
-            + (named.isEmpty ? "" : " (\(named))")
+        return "a number does not fit its member: a fraction or a negative number where a whole or non-negative one is expected (\(named))"
     }
 
     private static func isWhole(_ text: String) -> Bool {
