@@ -21,16 +21,13 @@ package enum EventLoopCount {
     package static let descriptorsPerLoop = 3
 
     /// Why `count` event loops cannot run in this process (out of 1…``maximum``, or more
-    /// descriptors than `RLIMIT_NOFILE` leaves once 64 are kept for listeners, the journal
-    /// and files), or `nil` when they can.
+    /// descriptors than ``DescriptorLimit/available`` leaves), or `nil` when they can.
     package static func problem(running count: Int) -> String? {
         guard (1...maximum).contains(count) else { return "event-loop threads must be 1 to \(maximum), not \(count)" }
-        var limit = rlimit()
-        guard getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0, limit.rlim_cur < rlim_t(Int.max) else { return nil }
-        let available = Int(clamping: limit.rlim_cur) - 64
-        guard count * descriptorsPerLoop > available else { return nil }
+        guard let limit = DescriptorLimit.current else { return nil }
+        guard count * descriptorsPerLoop > limit - DescriptorLimit.reserved else { return nil }
         return
-            "\(count) event-loop threads need \(count * descriptorsPerLoop) file descriptors; this process may open \(limit.rlim_cur) (ulimit -n)"
+            "\(count) event-loop threads need \(count * descriptorsPerLoop) file descriptors; this process may open \(limit) (ulimit -n)"
     }
 
     /// The group to run on when none is given: NIO's shared singleton, or, in a process

@@ -86,19 +86,32 @@ struct SendCommandTests {
     @Test(
         "a timeout beyond 10000 years, or an APNs volume or score outside 0…1, is a usage error, not a crash or a null",
         arguments: [
-            (["send", "apns", "--token", "aa", "--alert", "x", "--timeout", "1e300"], "--timeout"),
-            (["send", "apns", "--token", "aa", "--alert", "x", "--duration", "1e300"], "--duration"),
-            (["send", "expo", "--token", "ExponentPushToken[x]", "--title", "x", "--receipt-timeout", "1e300"], "--receipt-timeout"),
-            (["send", "expo", "--token", "ExponentPushToken[x]", "--title", "x", "--receipt-interval", "0"], "--receipt-interval"),
+            (["send", "apns", "--token", "aa", "--alert", "x", "--timeout", "1e300"], "--timeout must be"),
+            (["send", "apns", "--token", "aa", "--alert", "x", "--duration", "1e300"], "--duration must be"),
+            (
+                ["send", "expo", "--token", "ExponentPushToken[x]", "--title", "x", "--receipt-timeout", "1e300"],
+                "--receipt-timeout must be"
+            ),
+            (["send", "expo", "--token", "ExponentPushToken[x]", "--title", "x", "--receipt-interval", "0"], "--receipt-interval must be"),
+            // NaN is no number of seconds (it was called "negative").
+            (
+                ["send", "apns", "--token", "aa", "--alert", "x", "--duration", "1", "--warmup", "nan"],
+                "--warmup must be a number of seconds"
+            ),
+            (
+                ["send", "expo", "--token", "ExponentPushToken[x]", "--title", "x", "--receipt-timeout", "nan"],
+                "--receipt-timeout must be a number of seconds"
+            ),
+            (["send", "apns", "--token", "aa", "--alert", "x", "--duration", "1", "--warmup=-1"], "--warmup must not be negative"),
             // Apple's 0…1 values: `1e999` went out as null (JSON has no infinity), 5 as 5.
-            (["send", "apns", "--token", "aa", "--alert", "x", "--relevance-score", "1e999"], "--relevance-score"),
-            (["send", "apns", "--token", "aa", "--alert", "x", "--relevance-score", "nan"], "--relevance-score"),
-            (["send", "apns", "--token", "aa", "--critical-sound", "a.caf", "--critical-volume", "5"], "--critical-volume"),
+            (["send", "apns", "--token", "aa", "--alert", "x", "--relevance-score", "1e999"], "--relevance-score must be"),
+            (["send", "apns", "--token", "aa", "--alert", "x", "--relevance-score", "nan"], "--relevance-score must be"),
+            (["send", "apns", "--token", "aa", "--critical-sound", "a.caf", "--critical-volume", "5"], "--critical-volume must be"),
         ])
-    func hugeTimeouts(arguments: [String], flag: String) async throws {
+    func hugeTimeouts(arguments: [String], message: String) async throws {
         let result = try await pushmock(arguments, in: NSTemporaryDirectory())
         #expect(result.status == 64, "\(result.error)")
-        #expect(result.error.contains("Error: \(flag) must be"), "\(result.error)")
+        #expect(result.error.contains("Error: \(message)"), "\(result.error)")
     }
 
     /// The first thing a new user meets when the gateway is not running: each command says

@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import PushMockTransport
 
 /// What one gateway lets its clients hold, so that a hostile or broken client cannot starve
 /// the others (docs/SECURITY.md). Every limit has a documented default far above what a
@@ -44,11 +40,7 @@ public struct ConnectionLimits: Sendable, Hashable {
 
     /// ``maximumConnections`` lowered to what the descriptor limit allows.
     var effectiveMaximumConnections: Int {
-        var limit = rlimit()
-        guard getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0, limit.rlim_cur < rlim_t(Int.max) else {
-            return maximumConnections
-        }
-        let available = Int(clamping: limit.rlim_cur) - 64
+        guard let available = DescriptorLimit.available else { return maximumConnections }
         return max(1, min(maximumConnections, available))
     }
 }

@@ -119,9 +119,10 @@ struct SendOptions: ParsableArguments {
         }
         guard `repeat` >= 1 else { throw ValidationError("--repeat must be at least 1.") }
         if let duration, duration <= 0 { throw ValidationError("--duration must be positive.") }
-        guard warmup >= 0 else { throw ValidationError("--warmup must not be negative.") }
         try SecondsOption.checkUpperBound(timeout, flag: "--timeout")
+        // The upper bound first: it also refuses NaN, which is not "negative".
         try SecondsOption.checkUpperBound(warmup, flag: "--warmup")
+        guard warmup >= 0 else { throw ValidationError("--warmup must not be negative.") }
         if let duration { try SecondsOption.checkUpperBound(duration, flag: "--duration") }
     }
 

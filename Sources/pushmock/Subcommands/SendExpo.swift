@@ -97,9 +97,10 @@ struct SendExpo: AsyncParsableCommand {
         if tokens.isEmpty, tokensFile == nil { throw ValidationError("give --token or --tokens-file") }
         for entry in data where !entry.contains("=") { throw ValidationError("--data takes KEY=VALUE (was \(entry))") }
         guard receiptInterval > 0 else { throw ValidationError("--receipt-interval must be positive.") }
-        guard receiptTimeout >= 0 else { throw ValidationError("--receipt-timeout must not be negative.") }
         try SecondsOption.checkUpperBound(receiptInterval, flag: "--receipt-interval")
+        // The upper bound first: it also refuses NaN, which is not "negative".
         try SecondsOption.checkUpperBound(receiptTimeout, flag: "--receipt-timeout")
+        guard receiptTimeout >= 0 else { throw ValidationError("--receipt-timeout must not be negative.") }
     }
 
     func run() async throws {
