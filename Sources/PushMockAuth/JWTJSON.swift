@@ -22,9 +22,21 @@ enum JWTJSON {
     ///
     /// Accepts a JSON integer, a JSON floating-point number (truncated toward zero: clients such
     /// as some Node libraries send milliseconds as a fraction) and a string of ASCII digits
-    /// (APNSwift sends `"iat": "1700000000"`). Booleans, `null`, other strings and values outside
-    /// the `Int64` range are invalid.
+    /// (APNSwift sends `"iat": "1700000000"`). Booleans, `null`, other strings and times outside
+    /// ``secondsRange`` are invalid.
     static func numericDate(_ value: Any?) -> NumericDate {
+        switch wholeSeconds(value) {
+        case .seconds(let seconds) where !secondsRange.contains(seconds): .invalid
+        case let date: date
+        }
+    }
+
+    /// The NumericDates a JWT may carry: years 1 to 9999, the times every other part of the
+    /// gateway takes. Beyond them no clock can be, and ages computed from `Int64.min` overflow
+    /// (a signed token with `"iat": -9223372036854775808` once took the gateway down).
+    static let secondsRange: ClosedRange<Int64> = -62_135_596_800...253_402_300_799
+
+    private static func wholeSeconds(_ value: Any?) -> NumericDate {
         guard let value else { return .absent }
         if let text = value as? String {
             guard !text.isEmpty, text.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }),

@@ -89,6 +89,10 @@ struct APNsAuthenticationTests {
                     .makeProviderToken(issuedAt: mock.state.clock.now().secondsSince1970)
             }
         ),
+        // Signed by the sample key: the age of `Int64.min` overflowed and took the gateway down.
+        ("iat -2^63", { mock in try mock.sampleKey.signingKey.makeProviderToken(issuedAt: .min) }),
+        ("iat 2^63 - 1", { mock in try mock.sampleKey.signingKey.makeProviderToken(issuedAt: .max) }),
+        ("iat in year 10000", { mock in try mock.sampleKey.signingKey.makeProviderToken(issuedAt: 253_402_300_800) }),
         (
             "tampered claims",
             { mock in
@@ -108,6 +112,8 @@ struct APNsAuthenticationTests {
             // Even a rejected token is recorded decoded where possible, never with its signature.
             let record = try #require(mock.recordings.records(limit: 1).first)
             #expect(record.response.reason == "InvalidProviderToken")
+            // And the gateway is still there for the next sender.
+            #expect(try await mock.sendOnNewConnection(try mock.apnsRequest()).status == 200)
         }
     }
 

@@ -498,6 +498,9 @@ struct OAuthTokenTests {
         }
     }
 
+    static let timeframe =
+        "Invalid JWT: Token must be a short-lived token (60 minutes) and in a reasonable timeframe. Check your iat and exp values in the JWT claim."
+
     static let rejections: [(String, String, String)] = [
         ("other grant type", "unsupported_grant_type", "Invalid grant_type: client_credentials"),
         ("unknown service account", "invalid_grant", "Invalid JWT Signature."),
@@ -520,7 +523,24 @@ struct OAuthTokenTests {
             "Invalid JWT: Failed audience check. The expected audience is https://oauth2.googleapis.com/token."
         ),
         ("missing assertion", "invalid_request", "Missing required parameter: assertion"),
+        // Correctly signed, so "Signature" would point at the wrong part (it did).
+        ("no iat", "invalid_grant", timeframe),
+        ("no exp", "invalid_grant", timeframe),
+        ("iat in year 10000", "invalid_grant", timeframe),
+        // exp − iat overflowed and took the gateway down.
+        ("iat -2^63, exp 1", "invalid_grant", timeframe),
+        ("iat 10^18, exp -9×10^18", "invalid_grant", timeframe),
     ]
+
+    /// An assertion signed with the sample account's key with exactly these time claims.
+    static func assertion(_ mock: PushMockHarness, timeClaims: [JWTClaim]) throws -> String {
+        try mock.serviceAccount.key.makeSignedJWT(
+            claims: [
+                JWTClaim("iss", .string(mock.serviceAccount.json.clientEmail)),
+                JWTClaim("scope", .string("https://www.googleapis.com/auth/cloud-platform")),
+                JWTClaim("aud", .string("https://oauth2.googleapis.com/token")),
+            ] + timeClaims)
+    }
 
     @Test("rejections", arguments: rejections.map(\.0))
     func rejection(name: String) async throws {
@@ -546,6 +566,26 @@ struct OAuthTokenTests {
                 request = mock.tokenRequest(assertion: try mock.assertion(issuedAt: now - .seconds(7200)))
             case "wrong audience":
                 request = mock.tokenRequest(assertion: try mock.assertion(audience: "https://example.com/oauth"))
+            case "no iat":
+                request = mock.tokenRequest(
+                    assertion: try Self.assertion(mock, timeClaims: [JWTClaim("exp", .integer(now.secondsSince1970))]))
+            case "no exp":
+                request = mock.tokenRequest(
+                    assertion: try Self.assertion(mock, timeClaims: [JWTClaim("iat", .integer(now.secondsSince1970))]))
+            case "iat in year 10000":
+                request = mock.tokenRequest(
+                    assertion: try Self.assertion(
+                        mock, timeClaims: [JWTClaim("iat", .integer(253_402_300_800)), JWTClaim("exp", .integer(253_402_301_000))]))
+            case "iat -2^63, exp 1":
+                request = mock.tokenRequest(
+                    assertion: try Self.assertion(mock, timeClaims: [JWTClaim("iat", .integer(.min)), JWTClaim("exp", .integer(1))]))
+            case "iat 10^18, exp -9×10^18":
+                request = mock.tokenRequest(
+                    assertion: try Self.assertion(
+                        mock,
+                        timeClaims: [
+                            JWTClaim("iat", .integer(1_000_000_000_000_000_000)), JWTClaim("exp", .integer(-9_000_000_000_000_000_000)),
+                        ]))
             default:
                 var bare = mock.tokenRequest(assertion: "x")
                 bare.body = Array("grant_type=urn%3Aietf%3Aparams%3Aoauth%3Agrant-type%3Ajwt-bearer".utf8)
@@ -558,6 +598,8 @@ struct OAuthTokenTests {
             let record = try #require(mock.recordings.records(limit: 1).first)
             #expect(record.platform == .oauth)
             #expect(record.response.reason == error)
+            // And the gateway is still there for the next sender.
+            #expect(try await Self.tokenCall(mock, mock.tokenRequest(assertion: try mock.assertion())).0 == 200)
         }
     }
 

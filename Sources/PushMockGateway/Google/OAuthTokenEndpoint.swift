@@ -36,6 +36,10 @@ struct OAuthTokenEndpoint: GatewayEndpoint {
 
     static let jwtBearerGrant = "urn:ietf:params:oauth:grant-type:jwt-bearer"
 
+    /// Google's answer to an assertion whose `iat`/`exp` it cannot take (push-wire-spec C4).
+    static let timeframeDescription =
+        "Invalid JWT: Token must be a short-lived token (60 minutes) and in a reasonable timeframe. Check your iat and exp values in the JWT claim."
+
     func parse(_ request: consuming HTTPRequestMessage, in context: PipelineContext) -> OAuthTokenExchange {
         var exchange = OAuthTokenExchange(request: copy request)
         guard request.method == "POST" else {
@@ -59,7 +63,15 @@ struct OAuthTokenEndpoint: GatewayEndpoint {
             fail(&exchange, 400, "invalid_request", "Missing required parameter: assertion")
             return exchange
         }
-        guard let assertion = try? ServiceAccountAssertion(parsing: assertionText) else {
+        let assertion: ServiceAccountAssertion
+        do {
+            assertion = try ServiceAccountAssertion(parsing: assertionText)
+        } catch .missingIssuedAt, .invalidIssuedAt, .missingExpiration, .invalidExpiration {
+            // What Google says of every iat/exp it cannot take; "Signature" would send the
+            // user looking at the wrong part of a correctly signed assertion.
+            fail(&exchange, 400, "invalid_grant", Self.timeframeDescription)
+            return exchange
+        } catch {
             fail(&exchange, 400, "invalid_grant", "Invalid JWT Signature.")
             return exchange
         }
@@ -91,6 +103,8 @@ struct OAuthTokenEndpoint: GatewayEndpoint {
             return fail(&exchange, 400, "invalid_grant", TokenAudience.failureDescription)
         }
         let skew = options.assertionClockSkew.wholeMilliseconds / 1000
+        // Both lie in years 1–9999 (`JWTJSON.secondsRange`), so neither this nor the
+        // comparisons below can overflow.
         let lifetime = assertion.expiresAt - assertion.issuedAt
         let isValid = { (time: Timestamp) -> Bool in
             let seconds = time.secondsSince1970
@@ -102,12 +116,7 @@ struct OAuthTokenEndpoint: GatewayEndpoint {
         // jump) sends the very same assertion, which must not look an hour old. What is in use
         // for an hour is the access token, and that expires on the gateway clock.
         guard lifetime > 0, lifetime <= 3600, isValid(context.now) || isValid(credentialClock.realNow()) else {
-            return fail(
-                &exchange,
-                400,
-                "invalid_grant",
-                "Invalid JWT: Token must be a short-lived token (60 minutes) and in a reasonable timeframe. Check your iat and exp values in the JWT claim."
-            )
+            return fail(&exchange, 400, "invalid_grant", Self.timeframeDescription)
         }
     }
 
