@@ -58,9 +58,20 @@ struct HardeningLimitsTests {
         .init(name: "preset throttling perSeconds 1e300", path: "/_pushmock/faults/presets/throttling", body: #"{"perSeconds":1e300}"#),
         .init(name: "recordings wait=1e300", method: "GET", path: "/_pushmock/recordings?wait=1e300"),
         .init(name: "recordings wait=-5s", method: "GET", path: "/_pushmock/recordings?wait=-5s"),
+        // Deep nesting overflowed the stack of a recursive parser (found by probing, not numbers).
+        .init(
+            name: "schedule check with a condition 3,000 parentheses deep", path: "/_pushmock/checks/schedule",
+            body:
+                #"{"config":{"notifications":{"n":{"title":"t","body":"b","deliveryTime":{"eventName":"e","eventOffsetSeconds":60},"scheduleCondition":""#
+                + String(repeating: "(", count: 3000) + "true" + String(repeating: ")", count: 3000)
+                + #""}}},"user":"nobody","from":"2026-01-05T08:00:00Z","until":"2026-01-07T08:00:00Z"}"#),
+        .init(
+            name: "contract with a pattern 2,000 groups deep", method: "PUT", path: "/_pushmock/contracts",
+            body: #"{"version":1,"contracts":[{"name":"a","schema":{"properties":{"link":{"pattern":""#
+                + String(repeating: "(?:", count: 2000) + "a" + String(repeating: ")", count: 2000) + #""}}}}]}"#),
     ]
 
-    @Test("numbers out of range get 400 and the gateway keeps answering", arguments: hostileInputs)
+    @Test("numbers out of range and nesting too deep get 400 and the gateway keeps answering", arguments: hostileInputs)
     func outOfRangeNumbers(_ input: HostileInput) async throws {
         try await withPushMock { mock in
             let answer = try await ControlAPITests.curl(mock, input.method, input.path, body: input.body)

@@ -71,6 +71,21 @@ struct ECMARegexTests {
         #expect(throws: ECMARegexError.self) { try ECMARegex(pattern) }
     }
 
+    /// 2,000 nested `(?:` (8 KB to `PUT /_pushmock/contracts`) overflowed the stack while the
+    /// pattern was parsed, and took the gateway down.
+    @Test(
+        "groups nested beyond 100 levels are an error, not a stack overflow",
+        arguments: ["(?:", "(", "(?=", "(?<!", "(?<g>"])
+    func deepGroups(opening: String) throws {
+        func nested(_ depth: Int) -> String {
+            (0..<depth).map { opening == "(?<g>" ? "(?<g\($0)>" : opening }.joined() + "a" + String(repeating: ")", count: depth)
+        }
+        let error = try #require(throws: ECMARegexError.self) { try ECMARegex(nested(2000)) }
+        #expect(error.message == "groups nest more than 100 levels deep")
+        #expect(throws: ECMARegexError.self) { try ECMARegex(nested(101)) }
+        _ = try ECMARegex(nested(100))
+    }
+
     @Test("an invalid pattern is a schema error naming the place", arguments: ["pattern", "patternProperties"])
     func invalidPatternIsASchemaError(_ keyword: String) throws {
         let schema: JSONValue =

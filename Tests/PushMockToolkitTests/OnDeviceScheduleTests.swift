@@ -65,6 +65,44 @@ struct OnDeviceScheduleTests {
         #expect(throws: DeviceConditionError.self) { try DeviceCondition(text) }
     }
 
+    /// Parsing, evaluating and freeing a condition all recurse: 3,000 nested parentheses (10 KB
+    /// to `POST /_pushmock/checks/schedule`) overflowed the stack and took the gateway down.
+    @Test(
+        "conditions nested beyond 100 levels are parse errors, not stack overflows",
+        arguments: [
+            String(repeating: "(", count: 3000) + "true" + String(repeating: ")", count: 3000),
+            String(repeating: "!", count: 100_000) + "true",
+            String(repeating: "not ", count: 5000) + "true",
+            String(repeating: "-", count: 5000) + "1 > 0",
+            String(repeating: "[", count: 3000) + "1" + String(repeating: "]", count: 3000),
+            String(repeating: "eventCount(", count: 3000) + "'a'" + String(repeating: ")", count: 3000),
+            // No nesting at all, but a chain is a level per operator.
+            Array(repeating: "has_wifi", count: 20_000).joined(separator: " || "),
+            "1" + String(repeating: " + 1", count: 20_000) + " > 0",
+            "has_wifi && (" + Array(repeating: "a == 1", count: 200).joined(separator: " or ") + ")",
+        ])
+    func deepConditions(text: String) {
+        #expect {
+            try DeviceCondition(text)
+        } throws: { error in
+            "\(error)".contains("the condition nests more than 100 levels deep")
+        }
+    }
+
+    @Test("a condition 100 levels deep, and a long list, still parse and decide")
+    func deepestConditions() throws {
+        let nested = try DeviceCondition(String(repeating: "(", count: 99) + "true" + String(repeating: ")", count: 99))
+        let chain = try DeviceCondition(Array(repeating: "has_wifi", count: 99).joined(separator: " || "))
+        let list = try DeviceCondition("app_state in [" + (0..<5000).map { "'s\($0)'" }.joined(separator: ", ") + ", 'background']")
+        let state = Self.state(["has_wifi": "true", "app_state": "background"])
+        #expect(nested.evaluate(in: state) == .success(true))
+        #expect(chain.evaluate(in: state) == .success(true))
+        #expect(list.evaluate(in: state) == .success(true))
+        #expect(throws: DeviceConditionError.self) {
+            try DeviceCondition(String(repeating: "(", count: 100) + "true" + String(repeating: ")", count: 100))
+        }
+    }
+
     @Test func undecidableConditionsAreNotMet() throws {
         let condition = try DeviceCondition("battery_level > 'high' || app_state")
         let result = condition.evaluate(in: Self.state(["battery_level": "0.2"]))

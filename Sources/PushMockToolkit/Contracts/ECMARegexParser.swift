@@ -3,10 +3,17 @@
 /// repeat (`a**`, `a*+`), a group kind ECMA does not have (`(?>…)`, `(?i)`, `(?#…)`) or a
 /// backreference to a group that does not exist is an error, never a literal.
 struct RegexParser {
+    /// How deep groups may nest. Parsing, matching and freeing a pattern all recurse through
+    /// its groups, and 2,000 nested `(?:` in a contract (8 KB to `PUT /_pushmock/contracts`)
+    /// overflowed the stack and took the gateway down; real patterns nest a handful.
+    static let maximumGroupDepth = 100
+
     private let pattern: [UInt32]
     private var position = 0
     private(set) var captureCount = 0
     private var groupNames: [String: Int] = [:]
+    /// Groups open around the current position.
+    private var groupDepth = 0
     private let totalCaptures: Int
     private let declaredNames: Set<String>
 
@@ -110,6 +117,9 @@ struct RegexParser {
     /// under the `u` flag.
     private mutating func group() throws(ECMARegexError) -> (RegexNode, quantifiable: Bool) {
         let open = position
+        guard groupDepth < Self.maximumGroupDepth else { throw error("groups nest more than \(Self.maximumGroupDepth) levels deep") }
+        groupDepth += 1
+        defer { groupDepth -= 1 }
         position += 1
         var result: RegexNode
         var quantifiable = true

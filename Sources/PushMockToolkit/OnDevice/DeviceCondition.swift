@@ -207,23 +207,62 @@ indirect enum ConditionNode: Sendable, Hashable {
 
 /// Recursive descent over the condition subset; precedence from loosest: `||`, `&&`, `!`,
 /// comparisons and `in`, `+ -`, `* / %`, unary `-`.
+///
+/// Trees are at most ``maximumDepth`` levels deep, counted as the parser descends (parentheses,
+/// lists, `!`, unary `-`, `eventCount(…)`) and as operator chains grow (`a || b || c` is a
+/// level per operator). Parsing, evaluating and freeing a tree all recurse, and a condition of
+/// 3,000 nested parentheses, sent to `POST /_pushmock/checks/schedule` in 10 KB, overflowed
+/// the stack and took the gateway down.
 private struct ConditionParser {
+    /// Conditions in real configs nest a handful of levels.
+    static let maximumDepth = 100
+
+    /// A subtree and how many levels deep it is (a leaf is 1).
+    private struct Parsed {
+        var node: ConditionNode
+        var depth: Int
+    }
+
     private let characters: [Character]
     private var position = 0
+    /// Levels of the tree above the part being parsed.
+    private var enclosingDepth = 0
 
     init(_ text: String) { characters = Array(text) }
 
     mutating func parseAll() throws(DeviceConditionError) -> ConditionNode {
         skipSpace()
         guard position < characters.count else { throw DeviceConditionError("the condition is empty") }
-        let node = try parseOr()
+        let parsed = try parseOr()
         skipSpace()
         guard position == characters.count else { throw problem("unexpected \"\(String(characters[position...]).prefix(12))\"") }
-        return node
+        return parsed.node
     }
 
     private func problem(_ message: String) -> DeviceConditionError {
-        DeviceConditionError("\(message) at character \(position + 1) of \"\(String(characters))\"")
+        let shown = characters.count > 120 ? String(characters.prefix(120)) + "…" : String(characters)
+        return DeviceConditionError("\(message) at character \(position + 1) of \"\(shown)\"")
+    }
+
+    private var tooDeep: DeviceConditionError {
+        problem("the condition nests more than \(Self.maximumDepth) levels deep")
+    }
+
+    /// Parses one level further down (inside parentheses, a list, `!`, `-`, `eventCount`).
+    private mutating func descending(
+        _ parse: (inout Self) throws(DeviceConditionError) -> Parsed
+    ) throws(DeviceConditionError) -> Parsed {
+        guard enclosingDepth < Self.maximumDepth else { throw tooDeep }
+        enclosingDepth += 1
+        defer { enclosingDepth -= 1 }
+        return try parse(&self)
+    }
+
+    /// `node` over `children`, one level deeper than the deepest of them.
+    private func joining(_ node: ConditionNode, _ children: Parsed...) throws(DeviceConditionError) -> Parsed {
+        let depth = (children.map(\.depth).max() ?? 0) + 1
+        guard enclosingDepth + depth <= Self.maximumDepth else { throw tooDeep }
+        return Parsed(node: node, depth: depth)
     }
 
     private mutating func skipSpace() {
@@ -249,99 +288,124 @@ private struct ConditionParser {
         character.isLetter || character.isNumber || character == "_"
     }
 
-    private mutating func parseOr() throws(DeviceConditionError) -> ConditionNode {
-        var node = try parseAnd()
-        while take("||") || take("or") { node = .binary(.or, node, try parseAnd()) }
-        return node
+    private mutating func parseOr() throws(DeviceConditionError) -> Parsed {
+        var parsed = try parseAnd()
+        while take("||") || take("or") {
+            let right = try parseAnd()
+            parsed = try joining(.binary(.or, parsed.node, right.node), parsed, right)
+        }
+        return parsed
     }
 
-    private mutating func parseAnd() throws(DeviceConditionError) -> ConditionNode {
-        var node = try parseNot()
-        while take("&&") || take("and") { node = .binary(.and, node, try parseNot()) }
-        return node
+    private mutating func parseAnd() throws(DeviceConditionError) -> Parsed {
+        var parsed = try parseNot()
+        while take("&&") || take("and") {
+            let right = try parseNot()
+            parsed = try joining(.binary(.and, parsed.node, right.node), parsed, right)
+        }
+        return parsed
     }
 
-    private mutating func parseNot() throws(DeviceConditionError) -> ConditionNode {
-        if take("!") || take("not") { return .not(try parseNot()) }
+    private mutating func parseNot() throws(DeviceConditionError) -> Parsed {
+        if take("!") || take("not") {
+            let operand = try descending { parser throws(DeviceConditionError) in try parser.parseNot() }
+            return try joining(.not(operand.node), operand)
+        }
         return try parseComparison()
     }
 
-    private mutating func parseComparison() throws(DeviceConditionError) -> ConditionNode {
+    private mutating func parseComparison() throws(DeviceConditionError) -> Parsed {
         let left = try parseAdditive()
         let operators: [(String, ConditionNode.BinaryOperator)] = [
             ("==", .equal), ("!=", .notEqual), ("<=", .lessOrEqual), (">=", .greaterOrEqual), ("<", .less), (">", .greater),
             ("in", .member),
         ]
         for (symbol, operation) in operators where take(symbol) {
-            return .binary(operation, left, try parseAdditive())
+            let right = try parseAdditive()
+            return try joining(.binary(operation, left.node, right.node), left, right)
         }
         let saved = position
         if take("not") {
-            if take("in") { return .binary(.notMember, left, try parseAdditive()) }
+            if take("in") {
+                let right = try parseAdditive()
+                return try joining(.binary(.notMember, left.node, right.node), left, right)
+            }
             position = saved
         }
         return left
     }
 
-    private mutating func parseAdditive() throws(DeviceConditionError) -> ConditionNode {
-        var node = try parseMultiplicative()
+    private mutating func parseAdditive() throws(DeviceConditionError) -> Parsed {
+        var parsed = try parseMultiplicative()
         while true {
+            let operation: ConditionNode.BinaryOperator
             if take("+") {
-                node = .binary(.add, node, try parseMultiplicative())
+                operation = .add
             } else if take("-") {
-                node = .binary(.subtract, node, try parseMultiplicative())
+                operation = .subtract
             } else {
-                return node
+                return parsed
             }
+            let right = try parseMultiplicative()
+            parsed = try joining(.binary(operation, parsed.node, right.node), parsed, right)
         }
     }
 
-    private mutating func parseMultiplicative() throws(DeviceConditionError) -> ConditionNode {
-        var node = try parseUnary()
+    private mutating func parseMultiplicative() throws(DeviceConditionError) -> Parsed {
+        var parsed = try parseUnary()
         while true {
+            let operation: ConditionNode.BinaryOperator
             if take("*") {
-                node = .binary(.multiply, node, try parseUnary())
+                operation = .multiply
             } else if take("/") {
-                node = .binary(.divide, node, try parseUnary())
+                operation = .divide
             } else if take("%") {
-                node = .binary(.remainder, node, try parseUnary())
+                operation = .remainder
             } else {
-                return node
+                return parsed
             }
+            let right = try parseUnary()
+            parsed = try joining(.binary(operation, parsed.node, right.node), parsed, right)
         }
     }
 
-    private mutating func parseUnary() throws(DeviceConditionError) -> ConditionNode {
-        if take("-") { return .negate(try parseUnary()) }
+    private mutating func parseUnary() throws(DeviceConditionError) -> Parsed {
+        if take("-") {
+            let operand = try descending { parser throws(DeviceConditionError) in try parser.parseUnary() }
+            return try joining(.negate(operand.node), operand)
+        }
         return try parsePrimary()
     }
 
-    private mutating func parsePrimary() throws(DeviceConditionError) -> ConditionNode {
+    private mutating func parsePrimary() throws(DeviceConditionError) -> Parsed {
         skipSpace()
         guard position < characters.count else { throw problem("the condition ends too early") }
         let character = characters[position]
         if take("(") {
-            let node = try parseOr()
+            let inner = try descending { parser throws(DeviceConditionError) in try parser.parseOr() }
             guard take(")") else { throw problem("expected )") }
-            return node
+            return inner
         }
         if take("[") {
-            var elements: [ConditionNode] = []
-            if take("]") { return .list(elements) }
-            repeat { elements.append(try parseOr()) } while take(",")
+            var elements: [Parsed] = []
+            if take("]") { return try joining(.list([])) }
+            repeat {
+                elements.append(try descending { parser throws(DeviceConditionError) in try parser.parseOr() })
+            } while take(",")
             guard take("]") else { throw problem("expected ] or ,") }
-            return .list(elements)
+            let depth = (elements.map(\.depth).max() ?? 0) + 1
+            return Parsed(node: .list(elements.map(\.node)), depth: depth)
         }
-        if character == "'" || character == "\"" { return .literal(.string(try parseString(quote: character))) }
-        if character.isNumber || character == "." { return .literal(.number(try parseNumber())) }
+        if character == "'" || character == "\"" { return try joining(.literal(.string(try parseString(quote: character)))) }
+        if character.isNumber || character == "." { return try joining(.literal(.number(try parseNumber()))) }
         guard character.isLetter || character == "_" else { throw problem("unexpected \"\(character)\"") }
         let start = position
         while position < characters.count, Self.isNameCharacter(characters[position]) { position += 1 }
         let name = String(characters[start..<position])
         switch name {
-        case "true": return .literal(.bool(true))
-        case "false": return .literal(.bool(false))
-        case "nil": return .literal(.null)
+        case "true": return try joining(.literal(.bool(true)))
+        case "false": return try joining(.literal(.bool(false)))
+        case "nil": return try joining(.literal(.null))
         default: break
         }
         if take("(") {
@@ -349,11 +413,11 @@ private struct ConditionParser {
                 position = start
                 throw problem("the function \(name)() is not one PushMock evaluates (only eventCount('name'))")
             }
-            let argument = try parseOr()
+            let argument = try descending { parser throws(DeviceConditionError) in try parser.parseOr() }
             guard take(")") else { throw problem("expected ) after eventCount's argument") }
-            return .eventCount(argument)
+            return try joining(.eventCount(argument.node), argument)
         }
-        return .property(name)
+        return try joining(.property(name))
     }
 
     private mutating func parseString(quote: Character) throws(DeviceConditionError) -> String {
