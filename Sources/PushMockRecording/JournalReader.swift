@@ -54,17 +54,26 @@ public final class JournalReader: Sequence, IteratorProtocol {
         closeFile()
     }
 
+    /// Why reading stopped early, if it did: the file could be opened but not read (a
+    /// directory, an I/O error). The sequence also ends with a ``Entry/problem(_:)`` saying so.
+    public private(set) var readError: JournalIOError?
+
     /// Reads a whole journal into memory: every decodable record, plus a report for each line
     /// that was not.
+    ///
+    /// - Throws: ``JournalIOError`` when the file cannot be opened or read to its end (a
+    ///   directory is no empty journal: every check of it would pass).
     public static func readAll(path: String) throws(JournalIOError) -> (records: [ExchangeRecord], problems: [JournalProblem]) {
         var records: [ExchangeRecord] = []
         var problems: [JournalProblem] = []
-        for entry in try JournalReader(path: path) {
+        let reader = try JournalReader(path: path)
+        for entry in reader {
             switch entry {
             case .record(let record, _): records.append(record)
             case .problem(let problem): problems.append(problem)
             }
         }
+        if let error = reader.readError { throw error }
         return (records, problems)
     }
 
@@ -104,6 +113,7 @@ public final class JournalReader: Sequence, IteratorProtocol {
                 return
             } else if errno != EINTR {
                 let error = JournalIOError(operation: .read, path: path, code: errno)
+                readError = error
                 ready = [.problem(splitter.problem(message: error.description))]
                 finished = true
                 closeFile()
@@ -121,17 +131,40 @@ public final class JournalReader: Sequence, IteratorProtocol {
 }
 
 /// Splits a byte stream into lines and decodes them; shared by file and in-memory reading.
+///
+/// Each byte is searched for a newline once, however many reads a line spans (searching every
+/// line from its start again made a 16 MB line take minutes), and a line longer than
+/// ``maximumLineBytes`` is reported and skipped instead of held (`--journal /dev/zero` grew
+/// without end).
 struct JournalLineSplitter {
+    /// The longest line kept. The gateway writes at most about 7 MiB a line (a 1 MiB body
+    /// with every byte escaped), so a longer one is not a record.
+    static let maximumLineBytes = 64 << 20
+
     private var pending: [UInt8] = []
     private var lineNumber = 0
     /// File offset of `pending[0]`.
     private var pendingOffset: Int64 = 0
+    /// Leading bytes of `pending` already known to hold no newline.
+    private var searched = 0
+    /// Discarding the rest of a line longer than ``maximumLineBytes``, up to its newline.
+    private var skippingLongLine = false
 
     mutating func feed(_ chunk: ArraySlice<UInt8>) -> [JournalReader.Entry] {
+        var chunk = chunk
+        if skippingLongLine {
+            guard let newline = chunk.firstIndex(of: 0x0A) else {
+                pendingOffset += Int64(chunk.count)
+                return []
+            }
+            pendingOffset += Int64(newline + 1 - chunk.startIndex)
+            chunk = chunk[(newline + 1)...]
+            skippingLongLine = false
+        }
         pending.append(contentsOf: chunk)
         var entries: [JournalReader.Entry] = []
         var lineStart = 0
-        while let newline = pending[lineStart...].firstIndex(of: 0x0A) {
+        while let newline = pending[max(lineStart, searched)...].firstIndex(of: 0x0A) {
             if let entry = decode(pending[lineStart..<newline], offset: pendingOffset + Int64(lineStart), torn: false) {
                 entries.append(entry)
             }
@@ -139,6 +172,19 @@ struct JournalLineSplitter {
         }
         pending.removeSubrange(0..<lineStart)
         pendingOffset += Int64(lineStart)
+        searched = pending.count
+        if pending.count > Self.maximumLineBytes {
+            lineNumber += 1
+            entries.append(
+                .problem(
+                    JournalProblem(
+                        line: lineNumber, byteOffset: pendingOffset,
+                        message: "the line is longer than \(Self.maximumLineBytes >> 20) MiB, more than any record; skipped")))
+            pendingOffset += Int64(pending.count)
+            pending.removeAll()
+            searched = 0
+            skippingLongLine = true
+        }
         return entries
     }
 
@@ -147,6 +193,7 @@ struct JournalLineSplitter {
         defer {
             pendingOffset += Int64(pending.count)
             pending.removeAll()
+            searched = 0
         }
         return decode(pending[...], offset: pendingOffset, torn: true).map { [$0] } ?? []
     }

@@ -242,6 +242,11 @@ struct ExpectCommandTests {
     func exitStatuses() async throws {
         #expect(try await run(ServeProcess.binary, ["expect", "--server", "http://127.0.0.1:1"]).status == 2)
         #expect(try await run(ServeProcess.binary, ["expect", "--journal", "/nonexistent/journal.jsonl"]).status == 2)
+        // A directory opens but cannot be read: it was taken for a journal without records, and
+        // `--none` passed.
+        let directory = try await run(ServeProcess.binary, ["expect", "--journal", "/", "--none"])
+        #expect(directory.status == 2)
+        #expect(directory.error == "pushmock: cannot read /: Is a directory (errno 21)\n")
         #expect(try await run(ServeProcess.binary, ["expect", "--count", "1", "--none"]).status == 2)
         #expect(try await run(ServeProcess.binary, ["expect", "--json-path", "$.[bad"]).status == 2)
         #expect(try await run(ServeProcess.binary, ["expect", "--no-such-flag"]).status == 2)

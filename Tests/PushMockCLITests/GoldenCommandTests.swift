@@ -151,7 +151,9 @@ struct GoldenCommandTests {
         arguments: [
             (["verify"], "Missing expected argument"),
             (["verify", "x.json", "--no-such-flag"], "Unknown option"),
-            (["verify", "x.json", "--journal", "/nonexistent/journal.jsonl"], "cannot read journal"),
+            (["verify", "x.json", "--journal", "/nonexistent/journal.jsonl"], "cannot open /nonexistent/journal.jsonl: No such file"),
+            // A directory opens, and was read as a journal without records: every check passed.
+            (["verify", "x.json", "--journal", "/"], "cannot read /: Is a directory"),
             (["verify", "x.json", "--journal", "/dev/null", "--status", "two hundred"], "invalid query"),
             (["verify", "x.json", "--journal", "/dev/null", "--ignore", "aps.badge"], "invalid"),
             (["verify", "x.json", "--server", "http://127.0.0.1:1"], "cannot read recordings"),

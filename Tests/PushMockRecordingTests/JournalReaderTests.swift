@@ -25,6 +25,35 @@ struct JournalReaderTests {
         #expect(bytes.count > 3 * 64 * 1024)
     }
 
+    /// Every line used to be searched for its newline from its start after each 64 KiB read
+    /// (a 16 MB line took minutes), and a line was held however long it grew.
+    @Test("a line of many reads decodes; a line over 64 MiB is reported and skipped, and reading goes on")
+    func longLines() throws {
+        let directory = TemporaryDirectory()
+        defer { directory.cleanup() }
+        var big = makeAPNsRecord(sequence: 1)
+        big.request.body = .text(String(repeating: "x", count: 1 << 20))
+        let after = makeAPNsRecord(sequence: 2)
+        var bytes = big.jsonLine
+        let tooLongStart = bytes.count
+        bytes += [UInt8](repeating: UInt8(ascii: "z"), count: (64 << 20) + 100_000) + [0x0A]
+        bytes += after.jsonLine
+        let path = directory.file("long.jsonl")
+        #expect(FileManager.default.createFile(atPath: path, contents: Data(bytes)))
+        let entries = Array(try JournalReader(path: path))
+        #expect(entries.count == 3)
+        guard entries.count == 3 else { return }
+        #expect(entries[0] == .record(big, line: 1))
+        if case .problem(let problem) = entries[1] {
+            #expect(problem.line == 2)
+            #expect(problem.byteOffset == Int64(tooLongStart))
+            #expect(problem.message == "the line is longer than 64 MiB, more than any record; skipped")
+        } else {
+            Issue.record("expected a problem on line 2, got \(entries[1])")
+        }
+        #expect(entries[2] == .record(after, line: 3))
+    }
+
     @Test("reports bad lines with line numbers and keeps going; detects a torn last line")
     func badLinesAndTornTail() throws {
         let first = makeAPNsRecord(sequence: 1)

@@ -20,7 +20,8 @@ struct RecordingSourceOptions: ParsableArguments {
         do {
             contents = try JournalFiles.readAll(path: path)
         } catch {
-            throw CheckError("cannot read \(path): \(error)")
+            // "cannot open/read <path>: <reason>"
+            throw CheckError(error.description)
         }
         for problem in contents.problems where !problem.isTornLastLine {
             printError("pushmock: \(path):\(problem.line): \(problem.message)")

@@ -184,7 +184,7 @@ struct GoldenOptions: ParsableArguments {
         do {
             journal = try JournalFiles.readAll(path: path)
         } catch {
-            throw fail("cannot read journal \(path): \(error)")
+            throw fail("\(error)")
         }
         // A skipped line may hide a notification, so say so (the comparison still runs: a
         // torn last line after a crash should not block reading the rest).
