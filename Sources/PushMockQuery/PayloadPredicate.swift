@@ -58,7 +58,7 @@ public struct PayloadPredicate: Sendable, Hashable, Codable, CustomStringConvert
     /// The value for `=`/`!=` (any JSON), or the glob for `~` (a string).
     public var value: JSONValue?
 
-    enum CodingKeys: String, CodingKey {
+    enum CodingKeys: String, CodingKey, CaseIterable {
         case path
         case op
         case value
@@ -67,6 +67,7 @@ public struct PayloadPredicate: Sendable, Hashable, Codable, CustomStringConvert
     /// The JSON form `{"path", "op", "value"}`, held to the rules of the text form: a path that
     /// does not parse is refused here, not found to match nothing later.
     public init(from decoder: any Decoder) throws {
+        try UnknownMembers.reject(in: decoder, known: CodingKeys.allCases.map(\.rawValue), what: "a payload condition")
         let container = try decoder.container(keyedBy: CodingKeys.self)
         let path = try container.decode(String.self, forKey: .path)
         let op = try container.decode(Operator.self, forKey: .op)

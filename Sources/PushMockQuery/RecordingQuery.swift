@@ -81,13 +81,16 @@ public struct RecordingQuery: Sendable, Hashable, Codable {
         self.text = text
     }
 
-    enum CodingKeys: String, CodingKey {
+    enum CodingKeys: String, CodingKey, CaseIterable {
         case platform, token, topic, project, namespace, status, reason, pushType, priority, environment, since, until, payload, text
         case collapseID = "collapseId"
         case messageID = "messageId"
     }
 
+    /// Unknown members are refused: `{"platfrm": "apns"}` was a query for every exchange, and
+    /// an expectation or check on it passed.
     public init(from decoder: any Decoder) throws {
+        try UnknownMembers.reject(in: decoder, known: CodingKeys.allCases.map(\.rawValue), what: "a query")
         let container = try decoder.container(keyedBy: CodingKeys.self)
         platform = try container.decodeIfPresent(Platform.self, forKey: .platform)
         token = try container.decodeIfPresent(Glob.self, forKey: .token)

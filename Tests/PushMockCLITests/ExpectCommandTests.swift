@@ -247,6 +247,20 @@ struct ExpectCommandTests {
         let directory = try await run(ServeProcess.binary, ["expect", "--journal", "/", "--none"])
         #expect(directory.status == 2)
         #expect(directory.error == "pushmock: cannot read /: Is a directory (errno 21)\n")
+        // A file's `within` is held to `--within`'s five minutes against a journal too (it
+        // waited the whole million hours), and a misspelt member is no default left in force.
+        let folder = NSTemporaryDirectory() + "pushmock-expect-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        for (body, message) in [
+            (#"{"query":{"platform":"apns"},"within":"1000000h"}"#, "within is at most 300s"),
+            (#"{"query":{"platfrm":"apns"},"count":{"atLeast":1}}"#, #"unknown member "platfrm" in a query"#),
+        ] {
+            try body.write(toFile: folder + "/e.json", atomically: true, encoding: .utf8)
+            let judged = try await run(ServeProcess.binary, ["expect", "--file", folder + "/e.json", "--journal", "/dev/null"])
+            #expect(judged.status == 2, "\(body)")
+            #expect(judged.error.contains(message), "\(judged.error)")
+        }
         #expect(try await run(ServeProcess.binary, ["expect", "--count", "1", "--none"]).status == 2)
         #expect(try await run(ServeProcess.binary, ["expect", "--json-path", "$.[bad"]).status == 2)
         #expect(try await run(ServeProcess.binary, ["expect", "--no-such-flag"]).status == 2)

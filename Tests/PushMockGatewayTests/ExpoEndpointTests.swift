@@ -407,6 +407,37 @@ struct ExpoEndpointTests {
         }
     }
 
+    /// RFC 1952: a gzip body may be several members one after another (`cat a.gz b.gz`), which
+    /// `gzip -d`, Python and Node decode whole. Only the first member was read, and whatever
+    /// followed it was dropped: half a body was "not valid JSON", and a whole message followed
+    /// by garbage was sent.
+    @Test("gzip bodies of several members are decoded whole; data after a stream is refused")
+    func compressedStreams() async throws {
+        try await withPushMock { mock in
+            let first = Array(#"[{"to":"\#(tokenA)","title":"two "#.utf8)
+            let second = Array(#"members"}]"#.utf8)
+            let twoMembers = HTTPContentCoding.gzipCompress(first) + HTTPContentCoding.gzipCompress(second) + [0, 0, 0, 0]
+            let joined = try await ExpoCurl.post(
+                mock, body: twoMembers, headers: ["content-type: application/json", "content-encoding: gzip"])
+            #expect(joined.status == 200, "\(joined.text)")
+            #expect(
+                mock.recordings.records { $0.platform == .expo }.last?.request.body.textValue
+                    == String(decoding: first + second, as: UTF8.self))
+
+            let whole = Array(#"{"to":"\#(tokenA)","title":"one"}"#.utf8)
+            for (name, body, coding) in [
+                ("gzip + garbage", HTTPContentCoding.gzipCompress(whole) + Array(#" , {"to":"x"} garbage"#.utf8), "gzip"),
+                ("gzip + a torn member", HTTPContentCoding.gzipCompress(whole) + HTTPContentCoding.gzipCompress(whole).dropLast(9), "gzip"),
+                ("zlib + data", try await zlibCompress(whole) + Array("trailing".utf8), "deflate"),
+            ] {
+                let answer = try await ExpoCurl.post(
+                    mock, body: body, headers: ["content-type: application/json", "content-encoding: \(coding)"])
+                #expect(answer.status == 400, "\(name): \(answer.text)")
+                #expect(answer.text.contains("The request body could not be decoded as \(coding) content."), "\(name): \(answer.text)")
+            }
+        }
+    }
+
     @Test("receipts: absent before the delay, then ok / DeviceNotRegistered after an uninstall / relay failures; gone after 24 h")
     func receipts() async throws {
         try await withPushMock { mock in

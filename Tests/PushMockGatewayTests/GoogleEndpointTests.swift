@@ -677,7 +677,7 @@ struct IIDTests {
 
     @Test(
         "bad requests and missing credentials",
-        arguments: ["no to", "no tokens", "1001 tokens", "bad topic", "no bearer", "no access_token_auth"])
+        arguments: ["no to", "no tokens", "1001 tokens", "bad topic", "901-character topic", "no bearer", "no access_token_auth"])
     func badRequests(name: String) async throws {
         try await withPushMock { mock in
             let connection = try await mock.connect()
@@ -696,6 +696,15 @@ struct IIDTests {
             case "bad topic":
                 (status, json) = try await Self.call(
                     mock, body: #"{"to":"/topics/a b","registration_tokens":["\#(token)"]}"#, accessToken: accessToken)
+            case "901-character topic":
+                // The topic-subscription API's limit; IID kept 900 KB names without end.
+                let long = String(repeating: "a", count: 901)
+                (status, json) = try await Self.call(
+                    mock, body: #"{"to":"/topics/\#(long)","registration_tokens":["\#(token)"]}"#, accessToken: accessToken)
+                let longest = String(repeating: "a", count: 900)
+                let (accepted, _) = try await Self.call(
+                    mock, body: #"{"to":"/topics/private/\#(longest)","registration_tokens":["\#(token)"]}"#, accessToken: accessToken)
+                #expect(accepted == 200)
             case "no bearer":
                 (status, json) = try await Self.call(
                     mock, body: #"{"to":"/topics/a","registration_tokens":["\#(token)"]}"#, accessToken: nil)

@@ -252,6 +252,35 @@ struct SimulatedFCMDeviceTests {
     static let android = "android-token-1:APA91bXYZ"
     static let iphone = "ios-token-1:APA91bXYZ"
 
+    /// FCM's platform blocks are outside its 4 KB budget, so a message may carry most of a
+    /// megabyte, and a device keeps 200: three tokens sent 210 such messages held 600 MB.
+    @Test("the payloads devices hold are bounded in bytes: the least recently active devices are forgotten")
+    func payloadBudget() async throws {
+        try await withPushMock(configure: { $0.simulation.limits.payloadMebibytes = 1 }) { mock in
+            let connection = try await mock.connect()
+            let accessToken = try await mock.fetchAccessToken(over: connection)
+            let big = String(repeating: "x", count: 200_000)
+            let tokens = (0..<4).map { "budget-token-\($0):APA91bXYZ" }
+            for token in tokens {
+                for round in 0..<3 {
+                    let response = try await connection.send(
+                        mock.fcmSend(
+                            #"{"message":{"token":"\#(token)","android":{"data":{"n":"\#(round)","pad":"\#(big)"}}}}"#,
+                            accessToken: accessToken))
+                    #expect(response.status == 200, "\(String(decoding: response.body, as: UTF8.self))")
+                }
+            }
+            await connection.close()
+            // 2.4 MB were sent; what the devices hold stays within the budget (the last batch's
+            // payload may still be in flight when the budget is checked, hence one more).
+            #expect(mock.state.simulatedDevices.contentLedger.heldBytes <= (1 << 20) + 200_100)
+            #expect(mock.device(tokens[3], service: .fcm)?.notifications.count == 3, "the most recent device stays")
+            #expect(mock.device(tokens[0], service: .fcm) == nil, "the least recently active is forgotten")
+            // Every push is still in the recordings: only the devices' copies are bounded.
+            #expect(mock.recordings.records { $0.platform == .fcm }.count == 12)
+        }
+    }
+
     @Test("Android: TTL, collapse keys and priority; iOS through FCM: APNs's one-per-app rule; dry runs deliver nothing")
     func fcmStorage() async throws {
         try await withPushMock { mock in

@@ -336,6 +336,20 @@ struct ExpectationTests {
             (#"{"query":{},"count":-1}"#, ".count: count needs 0 ≤ exactly"),
             (#"{"query":{},"count":{"exactly":-1}}"#, ".count: count needs 0 ≤ exactly"),
             (#"{"query":{},"count":{"atLeast":3,"atMost":2}}"#, ".count: count needs 0 ≤ atLeast ≤ atMost"),
+            // A misspelt member left its default in force and the check passed.
+            (#"{"query":{"platfrm":"apns"},"count":{"atLeast":1}}"#, #".query.platfrm: unknown member "platfrm" in a query"#),
+            (#"{"query":{},"count":{"none":true}}"#, #".count.none: unknown member "none" in a count"#),
+            (#"{"query":{},"cont":{"atLeast":1}}"#, #".cont: unknown member "cont" in an expectation"#),
+            (
+                #"{"query":{},"deepLink":{"routes":{"routes":[]},"opens":"/x"}}"#,
+                #".deepLink.opens: unknown member "opens" in deepLink"#
+            ),
+            (#"{"expectations":[{"query":{}}],"ordr":[]}"#, #".ordr: unknown member "ordr" in a batch of expectations"#),
+            (#"{"order":[{"steps":[{}],"nme":"x"}]}"#, #".order[0].nme: unknown member "nme" in an order expectation"#),
+            (#"{"query":{"payload":[{"path":"$.a","op":"=","vlue":1}]}}"#, #".query.payload[0].vlue: unknown member "vlue""#),
+            // As `--within` and the API: a check waits at most five minutes.
+            (#"{"query":{},"within":"301s"}"#, "within is at most 300s"),
+            (#"[{"query":{}},{"query":{},"within":"1000000h"}]"#, "within is at most 300s"),
         ])
     func batchProblems(json: String, place: String) {
         do {

@@ -7,9 +7,20 @@
 /// * the Instance ID form the topic-management endpoints take (`"to": "/topics/news"`), which
 ///   firebase-admin-go validates as `^(/topics/)?(private/)?[a-zA-Z0-9-_.~%]+$`.
 ///
-/// No length limit is applied (the Android client SDK caps subscriptions at 900 characters;
-/// no server-side limit is documented).
+/// A message's topic has no length limit (none is documented for sending); a subscription's
+/// is at most ``maximumSubscribedLength`` characters (the topic-subscription API's pattern
+/// `[a-zA-Z0-9-_.~%]{1,900}`, and the Android client SDK's cap), so that the names the gateway
+/// keeps for its tokens stay small.
 public struct FCMTopicName: Sendable, Hashable, CustomStringConvertible {
+    /// The longest topic a token may subscribe to.
+    public static let maximumSubscribedLength = 900
+
+    /// Whether `text` is a bare topic name a token may subscribe to: valid and at most
+    /// ``maximumSubscribedLength`` characters.
+    public static func isSubscribable(_ text: some StringProtocol) -> Bool {
+        text.utf8.count <= maximumSubscribedLength && isValid(String(text))
+    }
+
     /// The name without `/topics/` or `private/`, e.g. `weather`.
     public let name: String
     /// Whether the IID form carried `private/`.

@@ -63,12 +63,12 @@ extension HTTPContentCoding {
         case .identity:
             return bytes
         case .gzip:
-            return try ZlibStream.inflate(bytes, windowBits: 15 + 16, limit: limit)
+            return try ZlibStream.inflate(bytes, windowBits: 15 + 16, limit: limit, members: .many)
         case .deflate:
             do {
-                return try ZlibStream.inflate(bytes, windowBits: 15, limit: limit)
+                return try ZlibStream.inflate(bytes, windowBits: 15, limit: limit, members: .one)
             } catch .corrupt {
-                return try ZlibStream.inflate(bytes, windowBits: -15, limit: limit)
+                return try ZlibStream.inflate(bytes, windowBits: -15, limit: limit, members: .one)
             }
         }
     }
@@ -81,7 +81,17 @@ extension HTTPContentCoding {
 
 /// zlib's streaming API over whole buffers; every return code checked.
 private enum ZlibStream {
-    static func inflate(_ input: [UInt8], windowBits: Int32, limit: Int) throws(HTTPContentCodingError) -> [UInt8] {
+    /// How many compressed streams a body may hold one after another.
+    enum Members {
+        /// zlib and raw deflate: one stream, nothing after it.
+        case one
+        /// gzip: one or more members (RFC 1952 §2.2, what `gzip -d`, Python and Node decode),
+        /// then at most zero bytes of padding. Only the first member was decoded, and whatever
+        /// followed it, members or garbage, was dropped without a word.
+        case many
+    }
+
+    static func inflate(_ input: [UInt8], windowBits: Int32, limit: Int, members: Members) throws(HTTPContentCodingError) -> [UInt8] {
         // zlib keeps a pointer back to its z_stream: the stream lives at one heap address for
         // its whole life, never in a Swift variable the compiler may move or copy.
         let stream = UnsafeMutablePointer<z_stream>.allocate(capacity: 1)
@@ -97,21 +107,33 @@ private enum ZlibStream {
         input.withUnsafeBufferPointer { source in
             stream.pointee.next_in = UnsafeMutablePointer(mutating: source.baseAddress)
             stream.pointee.avail_in = UInt32(source.count)
-            repeat {
-                chunk.withUnsafeMutableBufferPointer { buffer in
-                    stream.pointee.next_out = buffer.baseAddress
-                    stream.pointee.avail_out = UInt32(buffer.count)
-                    status = CZlib.inflate(stream, Z_NO_FLUSH)
-                    let produced = buffer.count - Int(stream.pointee.avail_out)
-                    if output.count + produced > limit {
-                        tooLarge = true
-                    } else {
-                        output.append(contentsOf: buffer[0..<produced])
+            while true {
+                repeat {
+                    chunk.withUnsafeMutableBufferPointer { buffer in
+                        stream.pointee.next_out = buffer.baseAddress
+                        stream.pointee.avail_out = UInt32(buffer.count)
+                        status = CZlib.inflate(stream, Z_NO_FLUSH)
+                        let produced = buffer.count - Int(stream.pointee.avail_out)
+                        if output.count + produced > limit {
+                            tooLarge = true
+                        } else {
+                            output.append(contentsOf: buffer[0..<produced])
+                        }
+                        // The pointer lent by withUnsafeMutableBufferPointer must not outlive it.
+                        stream.pointee.next_out = nil
                     }
-                    // The pointer lent by withUnsafeMutableBufferPointer must not outlive it.
-                    stream.pointee.next_out = nil
+                } while status == Z_OK && !tooLarge && (stream.pointee.avail_in > 0 || stream.pointee.avail_out == 0)
+                // After a complete stream: done at the end of the input; otherwise another gzip
+                // member (or zero padding) may follow, and anything else is not the body.
+                let rest = Int(stream.pointee.avail_in)
+                guard status == Z_STREAM_END, !tooLarge, rest > 0 else { break }
+                let remaining = UnsafeBufferPointer(start: source.baseAddress.map { $0 + (source.count - rest) }, count: rest)
+                if members == .many, remaining.allSatisfy({ $0 == 0 }) { break }
+                guard members == .many, inflateReset(stream) == Z_OK else {
+                    status = Z_DATA_ERROR
+                    break
                 }
-            } while status == Z_OK && !tooLarge && (stream.pointee.avail_in > 0 || stream.pointee.avail_out == 0)
+            }
             stream.pointee.next_in = nil
         }
         if tooLarge { throw .tooLarge(limit: limit) }

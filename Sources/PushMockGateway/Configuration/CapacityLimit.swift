@@ -30,6 +30,8 @@ public enum CapacityLimit: String, CaseIterable, Sendable, CodingKey {
     case notificationsPerDevice
     /// Timeline events remembered per simulated device (``DeliveryLimits/timelineEventsPerDevice``).
     case timelineEventsPerDevice
+    /// MiB of payload all simulated devices may hold (``DeliveryLimits/payloadMebibytes``).
+    case simulatedDevicePayloadMiB
 
     /// The smallest count a limit takes: every registry and ring needs room for one entry.
     public static let smallest = 1
@@ -58,6 +60,7 @@ public enum CapacityLimit: String, CaseIterable, Sendable, CodingKey {
         case .simulatedDevices: \.simulation.limits.devices
         case .notificationsPerDevice: \.simulation.limits.notificationsPerDevice
         case .timelineEventsPerDevice: \.simulation.limits.timelineEventsPerDevice
+        case .simulatedDevicePayloadMiB: \.simulation.limits.payloadMebibytes
         }
     }
 

@@ -349,7 +349,7 @@ struct FCMTopicSubscriptionEndpoint: GatewayEndpoint {
 
     /// Topic names match `[a-zA-Z0-9-_.~%]{1,900}` (Google's reference).
     static func isTopicName(_ text: String) -> Bool {
-        text.utf8.count <= 900 && FCMTopicName.isValid(text)
+        FCMTopicName.isSubscribable(text)
     }
 
     static func decoded(_ segment: Substring) -> String? {

@@ -246,7 +246,7 @@ struct GatewayEndpoints {
     init(state: GatewayState, controlAPI: ControlAPI) {
         let intake =
             state.simulationOptions.simulateDevices
-            ? DeliveryIntake(options: state.simulationOptions, fcmTokens: state.fcmTokens)
+            ? DeliveryIntake(options: state.simulationOptions, fcmTokens: state.fcmTokens, ledger: state.simulatedDevices.contentLedger)
             : nil
         let linting = state.simulationOptions.lint.map {
             NotificationLinting(configuration: $0, fcmTokens: state.fcmTokens, expoTokens: state.expoTokens)

@@ -9,7 +9,13 @@ struct DeliveryIntake {
     let options: SimulationOptions
     let fcmTokens: FCMRegistry
     /// Shares what this connection's notifications repeat: payloads, app names, templates.
-    let interner = DeliveryInterner()
+    let interner: DeliveryInterner
+
+    init(options: SimulationOptions, fcmTokens: FCMRegistry, ledger: ContentLedger) {
+        self.options = options
+        self.fcmTokens = fcmTokens
+        interner = DeliveryInterner(ledger: ledger)
+    }
 
     typealias Delivery = SimulatedDelivery
 

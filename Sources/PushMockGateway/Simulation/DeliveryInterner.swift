@@ -21,8 +21,12 @@ package final class DeliveryInterner {
     private var lastPayload: [UInt8]?
     private var lastApp: String?
     private var lastContent: NotificationContent?
+    /// Where the contents made here count their payloads (the simulator's).
+    private let ledger: ContentLedger?
 
-    package init() {}
+    package init(ledger: ContentLedger? = nil) {
+        self.ledger = ledger
+    }
 
     /// The app, kind, keys and payload of one notification as one shared object: the last one
     /// handed out when they are the same (a bulk send's every push), else a new one over shared
@@ -33,7 +37,8 @@ package final class DeliveryInterner {
             return last
         }
         let made = NotificationContent(
-            app: self.app(app), collapseKey: collapseKey, displayKey: displayKey, kind: kind, payload: self.payload(payload))
+            app: self.app(app), collapseKey: collapseKey, displayKey: displayKey, kind: kind, payload: self.payload(payload), ledger: ledger
+        )
         lastContent = made
         return made
     }

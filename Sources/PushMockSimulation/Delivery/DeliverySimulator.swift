@@ -8,6 +8,8 @@
 public final class DeliverySimulator: Sendable {
     public let limits: DeliveryLimits
     private let state: SanitizerVisibleMutex<State>
+    /// The payload bytes of the contents made for this simulator (``DeliveryLimits/payloadMebibytes``).
+    package let contentLedger = ContentLedger()
 
     struct State {
         var devices = DeviceTable()
@@ -103,6 +105,7 @@ public final class DeliverySimulator: Sendable {
                 }
             }
             Self.evictIfNeeded(&state, limit: limits.devices)
+            Self.evictIfNeeded(&state, ledger: contentLedger, budget: limits.payloadBytes)
             return (events, state.sink)
         }
         hand(events, to: sink)
@@ -228,6 +231,15 @@ public final class DeliverySimulator: Sendable {
     }
 
     public var count: Int { state.withLock { $0.devices.count } }
+
+    /// Beyond the payload budget, forgets the least recently active devices holding the excess
+    /// and a tenth of the budget more (amortises the sort). Payloads still in flight, or shared
+    /// with a device that stays, are freed later: a later delivery looks again.
+    private static func evictIfNeeded(_ state: inout State, ledger: ContentLedger, budget: Int) {
+        let held = ledger.heldBytes
+        guard held > budget else { return }
+        state.devices.removeLeastRecentlyActive(holdingAtLeast: held - budget + budget / 10)
+    }
 
     /// Beyond the limit, forgets the least recently active tenth (amortises the sort).
     private static func evictIfNeeded(_ state: inout State, limit: Int) {

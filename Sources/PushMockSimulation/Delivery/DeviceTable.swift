@@ -182,6 +182,27 @@ struct DeviceTable {
         let oldest: Set<Int> = devices.withUnsafeBufferPointer { devices in
             Set(devices.indices.sorted { devices[$0].lastActivity < devices[$1].lastActivity }.prefix(count))
         }
+        remove(oldest)
+    }
+
+    /// Forgets the least recently active devices whose payloads, each counted, add up to at
+    /// least `bytes` (all of them if they hold less).
+    mutating func removeLeastRecentlyActive(holdingAtLeast bytes: Int) {
+        let chosen: Set<Int> = devices.withUnsafeBufferPointer { devices in
+            var total = 0
+            var chosen = Set<Int>()
+            for position in devices.indices.sorted(by: { devices[$0].lastActivity < devices[$1].lastActivity }) {
+                guard total < bytes else { break }
+                total += devices[position].payloadBytes
+                chosen.insert(position)
+            }
+            return chosen
+        }
+        remove(chosen)
+    }
+
+    private mutating func remove(_ oldest: Set<Int>) {
+        guard !oldest.isEmpty else { return }
         var kept = 0
         for position in devices.indices where !oldest.contains(position) {
             if kept != position { devices.swapAt(kept, position) }

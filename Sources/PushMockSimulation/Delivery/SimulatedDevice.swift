@@ -13,22 +13,47 @@ public struct DeliveryLimits: Sendable, Hashable {
     public var fcmStoredMessages: Int
     /// FCM: distinct collapse keys stored per device. Default 4.
     public var fcmCollapseKeys: Int
+    /// Payload bytes all devices' notifications may hold, in MiB (a payload several devices
+    /// remember counts once); beyond it the least recently active devices are forgotten.
+    /// Default 256, as the recordings' bytes.
+    public var payloadMebibytes: Int
 
     public init(
         notificationsPerDevice: Int = 200,
         timelineEventsPerDevice: Int = 1000,
         devices: Int = 100_000,
         fcmStoredMessages: Int = 100,
-        fcmCollapseKeys: Int = 4
+        fcmCollapseKeys: Int = 4,
+        payloadMebibytes: Int = 256
     ) {
         self.notificationsPerDevice = notificationsPerDevice
         self.timelineEventsPerDevice = timelineEventsPerDevice
         self.devices = devices
         self.fcmStoredMessages = fcmStoredMessages
         self.fcmCollapseKeys = fcmCollapseKeys
+        self.payloadMebibytes = payloadMebibytes
     }
 
+    /// ``payloadMebibytes`` in bytes.
+    var payloadBytes: Int { payloadMebibytes.multipliedReportingOverflow(by: 1 << 20).partialValue }
+
     public static let defaults = DeliveryLimits()
+}
+
+/// The part of ``DeliveryLimits`` one device reads, kept in every device: the simulator-wide
+/// bounds stay out of its 208 bytes.
+struct DeviceLimits: Sendable, Hashable {
+    let notificationsPerDevice: Int
+    let timelineEventsPerDevice: Int
+    let fcmStoredMessages: Int
+    let fcmCollapseKeys: Int
+
+    init(_ limits: DeliveryLimits) {
+        notificationsPerDevice = limits.notificationsPerDevice
+        timelineEventsPerDevice = limits.timelineEventsPerDevice
+        fcmStoredMessages = limits.fcmStoredMessages
+        fcmCollapseKeys = limits.fcmCollapseKeys
+    }
 }
 
 /// One simulated device: its connectivity, the notifications the service holds for it or
@@ -68,7 +93,7 @@ public struct SimulatedDevice: Sendable {
     public private(set) var plannedCount = 0
     /// The last time anything happened to the device.
     public private(set) var lastActivity: Timestamp
-    let limits: DeliveryLimits
+    let limits: DeviceLimits
     /// The gateway's behaviour model, handed in by the simulator before each operation; `nil`:
     /// no engagement is planned and delivery does no extra work.
     var behaviour: EngagementModel?
@@ -82,6 +107,9 @@ public struct SimulatedDevice: Sendable {
 
     /// Every remembered notification, oldest first.
     public var notifications: [DeviceNotification] { Array(history) }
+    /// The payload bytes of the notifications remembered, each counted (for choosing devices
+    /// to forget: a payload other devices share is not freed with this one).
+    var payloadBytes: Int { history.reduce(0) { $0 + $1.notification.content.payload.count } }
     /// What happened, in order.
     public var timeline: [DeviceTimelineEvent] { Array(events) }
 
@@ -95,7 +123,7 @@ public struct SimulatedDevice: Sendable {
         self.address = address
         self.policy = policy
         self.connectivity = connectivity
-        self.limits = limits
+        self.limits = DeviceLimits(limits)
         self.lastActivity = now
         // Sized to what `trim()` lets them reach.
         self.history = RingBuffer(usualMaximumCount: limits.notificationsPerDevice + Self.slack(limits.notificationsPerDevice) + 1)

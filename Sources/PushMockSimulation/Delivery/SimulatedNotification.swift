@@ -171,13 +171,21 @@ package final class NotificationContent: Sendable {
     package let displayKey: String?
     package let kind: String
     package let payload: [UInt8]
+    /// Where this content's payload bytes are counted while it lives; `nil`: nowhere.
+    private let ledger: ContentLedger?
 
-    package init(app: String, collapseKey: String?, displayKey: String?, kind: String, payload: [UInt8]) {
+    package init(app: String, collapseKey: String?, displayKey: String?, kind: String, payload: [UInt8], ledger: ContentLedger? = nil) {
         self.app = app
         self.collapseKey = collapseKey
         self.displayKey = displayKey
         self.kind = kind
         self.payload = payload
+        self.ledger = ledger
+        ledger?.add(payload.count)
+    }
+
+    deinit {
+        ledger?.remove(payload.count)
     }
 
     /// Whether both hold the same values (the same object, or equal fields and payload bytes).
@@ -214,7 +222,8 @@ package final class NotificationContent: Sendable {
         var values = Values(app: app, collapseKey: collapseKey, displayKey: displayKey, kind: kind, payload: payload)
         change(&values)
         return NotificationContent(
-            app: values.app, collapseKey: values.collapseKey, displayKey: values.displayKey, kind: values.kind, payload: values.payload)
+            app: values.app, collapseKey: values.collapseKey, displayKey: values.displayKey, kind: values.kind, payload: values.payload,
+            ledger: ledger)
     }
 }
 

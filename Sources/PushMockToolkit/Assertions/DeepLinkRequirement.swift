@@ -1,4 +1,5 @@
 import Foundation
+import PushMockCore
 public import PushMockRecording
 
 /// The deep-link part of an ``Expectation``: the notification's link must resolve, under a
@@ -45,9 +46,12 @@ public struct DeepLinkRequirement: Sendable, Hashable, Codable {
         self.routesFile = routesFile
     }
 
-    enum CodingKeys: String, CodingKey { case routes, screen, parameters, route }
+    enum CodingKeys: String, CodingKey, CaseIterable { case routes, screen, parameters, route }
 
+    /// Unknown members are refused: `"opens"` for `"screen"` left the link unchecked and the
+    /// expectation passed.
     public init(from decoder: any Decoder) throws {
+        try UnknownMembers.reject(in: decoder, known: CodingKeys.allCases.map(\.rawValue), what: "deepLink")
         let container = try decoder.container(keyedBy: CodingKeys.self)
         if let path = try? container.decode(String.self, forKey: .routes) {
             let reader = decoder.userInfo[.definitionFileReader] as? DefinitionFileReader ?? .fileSystem

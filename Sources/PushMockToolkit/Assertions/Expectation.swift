@@ -34,9 +34,12 @@ public struct Expectation: Sendable, Hashable, Codable {
         self.deepLink = deepLink
     }
 
-    enum CodingKeys: String, CodingKey { case name, query, count, within, deepLink }
+    enum CodingKeys: String, CodingKey, CaseIterable { case name, query, count, within, deepLink }
 
+    /// Unknown members are refused: with `"cont"` for `"count"` the default (exactly 1) was
+    /// judged without a word.
     public init(from decoder: any Decoder) throws {
+        try UnknownMembers.reject(in: decoder, known: CodingKeys.allCases.map(\.rawValue), what: "an expectation")
         let container = try decoder.container(keyedBy: CodingKeys.self)
         name = try container.decodeIfPresent(String.self, forKey: .name)
         query = try container.decode(RecordingQuery.self, forKey: .query)
@@ -111,7 +114,7 @@ public struct CountRule: Sendable, Hashable, Codable, CustomStringConvertible {
         }
     }
 
-    enum CodingKeys: String, CodingKey { case exactly, atLeast, atMost }
+    enum CodingKeys: String, CodingKey, CaseIterable { case exactly, atLeast, atMost }
 
     public init(from decoder: any Decoder) throws {
         // A negative count can never be met: a mistake to report, not an expectation that
@@ -126,6 +129,8 @@ public struct CountRule: Sendable, Hashable, Codable, CustomStringConvertible {
             self = try exact(single)
             return
         }
+        // `{"none": true}` was at least 0: always met.
+        try UnknownMembers.reject(in: decoder, known: CodingKeys.allCases.map(\.rawValue), what: "a count")
         let container = try decoder.container(keyedBy: CodingKeys.self)
         if let exactly = try container.decodeIfPresent(Int.self, forKey: .exactly) {
             self = try exact(exactly)
@@ -158,5 +163,14 @@ public struct OrderExpectation: Sendable, Hashable, Codable {
     public init(name: String? = nil, steps: [RecordingQuery]) {
         self.name = name
         self.steps = steps
+    }
+
+    enum CodingKeys: String, CodingKey, CaseIterable { case name, steps }
+
+    public init(from decoder: any Decoder) throws {
+        try UnknownMembers.reject(in: decoder, known: CodingKeys.allCases.map(\.rawValue), what: "an order expectation")
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        name = try container.decodeIfPresent(String.self, forKey: .name)
+        steps = try container.decode([RecordingQuery].self, forKey: .steps)
     }
 }

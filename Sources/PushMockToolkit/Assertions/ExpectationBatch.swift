@@ -54,7 +54,14 @@ public struct ExpectationBatch: Sendable, Hashable, Codable {
             self.init(expectations: [try decode(Expectation.self)])
         }
         guard !expectations.isEmpty || !order.isEmpty else { throw .query(QueryError("no expectations given")) }
+        // A check waits at most this long, from a file as through the API (`--within` too).
+        guard longestWait <= Self.longestWithin else {
+            throw .query(QueryError("within is at most \(Self.longestWithin.components.seconds)s"))
+        }
     }
+
+    /// The longest `within` a batch read from JSON may ask for.
+    public static let longestWithin: Duration = .seconds(300)
 
     /// The longest `within`: how long judging the batch may take.
     public var longestWait: Duration { expectations.compactMap(\.within).max() ?? .zero }
@@ -62,6 +69,15 @@ public struct ExpectationBatch: Sendable, Hashable, Codable {
     private struct Wrapped: Decodable {
         var expectations: [Expectation]?
         var order: [OrderExpectation]?
+
+        enum CodingKeys: String, CodingKey, CaseIterable { case expectations, order }
+
+        init(from decoder: any Decoder) throws {
+            try UnknownMembers.reject(in: decoder, known: CodingKeys.allCases.map(\.rawValue), what: "a batch of expectations")
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            expectations = try container.decodeIfPresent([Expectation].self, forKey: .expectations)
+            order = try container.decodeIfPresent([OrderExpectation].self, forKey: .order)
+        }
     }
 }
 

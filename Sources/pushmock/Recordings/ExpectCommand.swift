@@ -85,8 +85,8 @@ struct ExpectCommand: AsyncParsableCommand {
         }
         if let atLeast, let atMost, atLeast > atMost { throw ValidationError("--at-least is more than --at-most") }
         if let within {
-            guard let duration = DurationText.parse(within), duration <= .seconds(300) else {
-                throw ValidationError("--within takes a duration up to 300s, such as 5s")
+            guard let duration = DurationText.parse(within), duration <= ExpectationBatch.longestWithin else {
+                throw ValidationError("--within takes a duration up to \(ExpectationBatch.longestWithin.components.seconds)s, such as 5s")
             }
         }
         let wantsLink = opens != nil || !linkParameters.isEmpty || linkRoute != nil
