@@ -236,6 +236,15 @@ struct InboxBrowserTests {
                     "return document.querySelector(\"#expo-messages tr[aria-selected='true']\").dataset.message")
                 driver.save_screenshot(os.path.join(shots, "inbox-expo-batch.png"))
 
+                # 11. An image that is no absolute URL gets no <img>: a relative path made the
+                # browser ask the gateway itself, and that request was recorded as a push.
+                driver.find_element(By.CSS_SELECTOR, "nav a[href='#/']").click()
+                send(T1, "Relative image", "x", "--mutable-content", "--custom", "image=/relative.png")
+                wait(driver, lambda d: "Relative image" in row_titles(d))
+                [r for r in rows(driver) if "Relative image" in r.text][0].click()
+                wait(driver, lambda d: d.find_element(By.CSS_SELECTOR, ".ios .preview-title").text == "Relative image")
+                results["relativeImages"] = len(driver.find_elements(By.CSS_SELECTOR, "img.preview-image"))
+
                 # 5. Screenshots: the list at 1280 px, dark theme, and a narrow window.
                 driver.find_element(By.CSS_SELECTOR, "nav a[href='#/']").click()
                 wait(driver, lambda d: "While offline" in row_titles(d))
@@ -536,6 +545,7 @@ struct InboxBrowserTests {
             ])
         #expect(results["batchFirstPreview"] as? String == "Batch first")
         #expect(results["batchSelected"] as? String == "1")
+        #expect(results["relativeImages"] as? Int == 0)
         // Narrow window without horizontal scrolling; no console errors.
         #expect(results["narrowOverflow"] as? Bool == true)
         #expect(results["consoleErrors"] as? [String] == [])

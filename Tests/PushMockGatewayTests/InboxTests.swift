@@ -24,6 +24,9 @@ struct InboxTests {
             #expect(page.status == 200)
             #expect(page.header("content-type") == "text/html; charset=utf-8")
             #expect(String(decoding: page.body, as: UTF8.self).contains("<title>PushMock inbox</title>"))
+            // No other page may frame it (clickjacking: its buttons clear recordings).
+            #expect(page.header("content-security-policy")?.contains("frame-ancestors 'none'") == true)
+            #expect(page.header("x-frame-options") == "DENY")
             let script = try await cleartext.send(HTTPRequestMessage(method: "GET", path: "/inbox/inbox.js"))
             #expect(script.status == 200)
             #expect(script.header("content-type") == "text/javascript; charset=utf-8")

@@ -44,17 +44,20 @@ struct InboxEndpoint: GatewayEndpoint {
             exchange.reply = .respond(HTTPResponseMessage(status: 404, headers: HTTPHeaderList(), body: []))
             return
         }
-        var headers = HTTPHeaderList(fields: 5, bytes: 256)
+        var headers = HTTPHeaderList(fields: 6, bytes: 320)
         headers.append(name: "content-type", value: asset.contentType)
         // The page is small and changes with the binary: always revalidate.
         headers.append(name: "cache-control", value: "no-cache")
         headers.append(name: "x-content-type-options", value: "nosniff")
         // Only our own script and style; payload images may come from anywhere (that is what
-        // the preview is for).
+        // the preview is for). No page may frame the inbox: its buttons clear recordings and
+        // change the clock, and a framed inbox's own requests are same-origin (clickjacking).
         headers.append(
             name: "content-security-policy",
-            value: "default-src 'self'; img-src * data: blob:; style-src 'self'; script-src 'self'; connect-src 'self'"
+            value:
+                "default-src 'self'; img-src * data: blob:; style-src 'self'; script-src 'self'; connect-src 'self'; frame-ancestors 'none'"
         )
+        headers.append(name: "x-frame-options", value: "DENY")
         exchange.reply = .respond(HTTPResponseMessage(status: 200, headers: headers, body: asset.bytes))
     }
 

@@ -161,7 +161,7 @@ function notificationModel(record, messageIndex) {
     model.mutable = aps["mutable-content"] === 1;
     model.silent = aps["content-available"] === 1 && !aps.alert;
     model.interruption = aps["interruption-level"];
-    model.image = body.image || body["image-url"] || body.imageUrl || (body.fcm_options && body.fcm_options.image) || (body.data && body.data.image);
+    model.image = imageURL(body.image || body["image-url"] || body.imageUrl || (body.fcm_options && body.fcm_options.image) || (body.data && body.data.image));
     model.threadId = aps["thread-id"];
     model.pushType = n.pushType || header(record.request.headers, "apns-push-type");
     model.priority = n.priority;
@@ -175,7 +175,7 @@ function notificationModel(record, messageIndex) {
     model.title = androidNotification.title || common.title || apsAlert.title || (message.data && message.data.title);
     model.body = androidNotification.body || common.body || apsAlert.body || (message.data && message.data.body);
     model.subtitle = apsAlert.subtitle;
-    model.image = androidNotification.image || common.image || (message.apns && message.apns.fcm_options && message.apns.fcm_options.image);
+    model.image = imageURL(androidNotification.image || common.image || (message.apns && message.apns.fcm_options && message.apns.fcm_options.image));
     model.channel = androidNotification.channel_id;
     model.category = androidNotification.click_action || aps.category || (message.data && message.data.category);
     model.badge = androidNotification.notification_count !== undefined ? androidNotification.notification_count : aps.badge;
@@ -198,7 +198,7 @@ function notificationModel(record, messageIndex) {
     model.channel = message.channelId;
     model.category = message.categoryId;
     model.mutable = Boolean(message.mutableContent);
-    model.image = message.richContent && message.richContent.image;
+    model.image = imageURL(message.richContent && message.richContent.image);
     model.interruption = message.interruptionLevel;
     model.androidPriority = message.priority;
     // Expo's own word (default, normal, high): it maps to a different APNs and FCM priority each.
@@ -209,6 +209,19 @@ function notificationModel(record, messageIndex) {
   collectLinks(record.platform === "expo" && messageIndex !== undefined ? expoMessage(record, messageIndex) : body, model.deepLinks, 0);
   model.deepLinks = [...new Set(model.deepLinks)];
   return model;
+}
+
+// An image the previews may load: an absolute http(s) or data: URL. Anything else (an object,
+// a number, a relative path) would make the browser ask the gateway itself, and the gateway
+// records what it is asked (such a request was listed as a push).
+function imageURL(value) {
+  if (typeof value !== "string") return null;
+  try {
+    const url = new URL(value);
+    return ["https:", "http:", "data:"].includes(url.protocol) ? url.href : null;
+  } catch (_) {
+    return null;
+  }
 }
 
 // Deep links a payload carries: URL-like strings and values of link-like keys.
