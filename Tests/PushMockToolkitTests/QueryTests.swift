@@ -347,6 +347,11 @@ struct ExpectationTests {
             (#"{"expectations":[{"query":{}}],"ordr":[]}"#, #".ordr: unknown member "ordr" in a batch of expectations"#),
             (#"{"order":[{"steps":[{}],"nme":"x"}]}"#, #".order[0].nme: unknown member "nme" in an order expectation"#),
             (#"{"query":{"payload":[{"path":"$.a","op":"=","vlue":1}]}}"#, #".query.payload[0].vlue: unknown member "vlue""#),
+            // Bodies that read as a check that cannot fail, or ignore a member.
+            (#"{"query":{},"within":-1}"#, ".within: within must not be negative"),
+            (#"{"query":{},"count":{}}"#, ".count: count needs exactly, or atLeast and/or atMost"),
+            (#"{"query":{},"count":{"exactly":1,"atLeast":1}}"#, ".count: count takes exactly, or atLeast and/or atMost, not both"),
+            (#"{"order":[{"steps":[]}]}"#, ".order[0].steps: an order needs at least one step"),
             // As `--within` and the API: a check waits at most five minutes.
             (#"{"query":{},"within":"301s"}"#, "within is at most 300s"),
             (#"[{"query":{}},{"query":{},"within":"1000000h"}]"#, "within is at most 300s"),

@@ -45,6 +45,9 @@ public struct Expectation: Sendable, Hashable, Codable {
         query = try container.decode(RecordingQuery.self, forKey: .query)
         count = try container.decodeIfPresent(CountRule.self, forKey: .count) ?? .exactly(1)
         within = try container.decodeIfPresent(FlexibleDuration.self, forKey: .within)?.duration
+        if let within, within < .zero {
+            throw DecodingError.dataCorruptedError(forKey: .within, in: container, debugDescription: "within must not be negative")
+        }
         deepLink = try container.decodeIfPresent(DeepLinkRequirement.self, forKey: .deepLink)
     }
 
@@ -132,7 +135,17 @@ public struct CountRule: Sendable, Hashable, Codable, CustomStringConvertible {
         // `{"none": true}` was at least 0: always met.
         try UnknownMembers.reject(in: decoder, known: CodingKeys.allCases.map(\.rawValue), what: "a count")
         let container = try decoder.container(keyedBy: CodingKeys.self)
+        // One reading only: `{}` was "at least 0" (always met), and `exactly` beside bounds
+        // left the bounds unread.
+        guard !container.allKeys.isEmpty else {
+            throw DecodingError.dataCorrupted(
+                .init(codingPath: decoder.codingPath, debugDescription: "count needs exactly, or atLeast and/or atMost"))
+        }
         if let exactly = try container.decodeIfPresent(Int.self, forKey: .exactly) {
+            guard container.allKeys.count == 1 else {
+                throw DecodingError.dataCorrupted(
+                    .init(codingPath: decoder.codingPath, debugDescription: "count takes exactly, or atLeast and/or atMost, not both"))
+            }
             self = try exact(exactly)
             return
         }
@@ -172,5 +185,9 @@ public struct OrderExpectation: Sendable, Hashable, Codable {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         name = try container.decodeIfPresent(String.self, forKey: .name)
         steps = try container.decode([RecordingQuery].self, forKey: .steps)
+        // No steps is always "in order": a check that cannot fail.
+        guard !steps.isEmpty else {
+            throw DecodingError.dataCorruptedError(forKey: .steps, in: container, debugDescription: "an order needs at least one step")
+        }
     }
 }
