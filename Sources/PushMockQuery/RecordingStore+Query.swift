@@ -59,9 +59,55 @@ extension RecordingStore {
     /// Waits (real time) until at least `count` exchanges match `query`, or `timeout` passes;
     /// returns the matches either way, oldest first.
     public func wait(for query: RecordingQuery, count: Int = 1, timeout: Duration) async -> [ExchangeRecord] {
-        _ = await wait(timeout: timeout) { records in
-            records.lazy.filter(query.matches).prefix(count).count >= count
-        }
+        _ = await waitForMatches(count: count, timeout: timeout, prefilter: { query.mayMatch($0) }, matches: query.matches)
         return records(matching: query)
+    }
+
+    /// Waits (real time) until at least `count` exchanges after `cursor` pass `prefilter` (on
+    /// their summaries) and `matches` (decoded), or `timeout` passes; `true` when they did.
+    /// Each record is looked at once however often the store changes, and records appended
+    /// later count as they come (a match later evicted or cleared still counts).
+    public func waitForMatches(
+        count: Int,
+        after cursor: UInt64? = nil,
+        timeout: Duration,
+        prefilter: @escaping @Sendable (ExchangeSummary) -> Bool,
+        matches: @escaping @Sendable (ExchangeRecord) -> Bool
+    ) async -> Bool {
+        guard count > 0 else { return true }
+        return await wait(timeout: timeout, from: (examined: cursor, found: 0)) { progress in
+            let (examined, found) = self.countMatches(
+                after: progress.examined, upTo: count - progress.found, prefilter: prefilter, matches: matches)
+            progress.examined = examined
+            progress.found += found
+            return progress.found >= count
+        }
+    }
+
+    /// Counts (up to `needed`) the records after `cursor` that pass both tests, oldest first;
+    /// returns how many, and the sequence number up to which every record has been looked at.
+    private func countMatches(
+        after cursor: UInt64?, upTo needed: Int, prefilter: (ExchangeSummary) -> Bool, matches: (ExchangeRecord) -> Bool
+    ) -> (examined: UInt64?, found: Int) {
+        // Only up to the last record now: one appended during the scan is left for the next
+        // call, which starts after `end`, so nothing is counted twice.
+        let end = lastSequence
+        if let cursor, cursor >= end { return (cursor, 0) }
+        let pageSize = 512
+        var position = cursor
+        var found = 0
+        scan: while found < needed {
+            let page = entries(matching: prefilter, newestFirst: false, limit: pageSize, after: position)
+            for entry in page {
+                guard entry.sequence <= end else { break scan }
+                if let record = try? entry.record(), matches(record) {
+                    found += 1
+                    if found >= needed { return (entry.sequence, found) }
+                }
+            }
+            guard let last = page.last, page.count == pageSize else { break }
+            position = last.sequence
+        }
+        return (end, found)
     }
 }

@@ -77,6 +77,28 @@ struct QueryAPITests {
         }
     }
 
+    /// The wait counted matches in the whole store, so a page after the newest record came
+    /// back empty at once instead of waiting for the next one.
+    @Test("long poll from a cursor, oldest first: waits for a match after the cursor (tailing)")
+    func longPollAfterCursor() async throws {
+        try await withPushMock { mock in
+            expectAccepted(try await mock.sendOnNewConnection(try mock.apnsRequest(payload: alert("first"))))
+            let first = try #require(mock.recordings.records(limit: 1).first?.sequence)
+            let control = try mock.controlClient()
+            let poll = Task {
+                try await control.call(
+                    "GET", "recordings",
+                    query: [("platform", "apns"), ("order", "oldest"), ("after", String(first)), ("wait", "300s"), ("count", "1")])
+            }
+            try await Task.sleep(for: .milliseconds(200))
+            expectAccepted(try await mock.sendOnNewConnection(try mock.apnsRequest(payload: alert("second"))))
+            let body = try JSONValue(parsing: try await poll.value.body)
+            #expect(body["count"]?.intValue == 1)
+            #expect(body["records"]?[0]?["request"]?["body"]?["aps"]?["alert"]?["title"]?.stringValue == "second")
+            await control.close()
+        }
+    }
+
     @Test("POST /expectations: 200 when met, 417 with nearest misses when not; JUnit on request")
     func expectations() async throws {
         try await withPushMock { mock in

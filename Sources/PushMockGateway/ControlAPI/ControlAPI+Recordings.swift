@@ -40,8 +40,13 @@ extension ControlAPI {
         if request.matches("GET", "recordings"), request.query["wait"] != nil {
             let listing = try RecordingListing(request.queryItems, now: state.clock.now())
             guard let wait = listing.wait else { return nil }
+            let query = listing.query
+            // Oldest first from a cursor, the wait is for matches after it (tailing the store);
+            // it counted the whole store, and such a page came back empty at once.
+            let cursor = listing.newestFirst ? nil : listing.after
             return { [self] in
-                _ = await state.recordings.wait(for: listing.query, count: listing.waitCount, timeout: wait)
+                _ = await state.recordings.waitForMatches(
+                    count: listing.waitCount, after: cursor, timeout: wait, prefilter: { query.mayMatch($0) }, matches: query.matches)
                 return list(listing)
             }
         }

@@ -10,10 +10,9 @@ extension RecordingStore {
                 // "Nothing (or at most N) within 5 s": only the whole window can tell.
                 try? await Task.sleep(for: within)
             } else {
-                let wanted = expectation.count.minimum
-                _ = await wait(timeout: within) { records in
-                    records.lazy.filter(expectation.matches).prefix(wanted).count >= wanted
-                }
+                let query = expectation.query
+                _ = await waitForMatches(
+                    count: expectation.count.minimum, timeout: within, prefilter: { query.mayMatch($0) }, matches: expectation.matches)
             }
         }
         return ExpectationEvaluator.evaluate(expectation, records: candidates(for: expectation.query))
