@@ -35,22 +35,32 @@ extension ControlAPI {
         return nil
     }
 
-    /// Routes that wait: `GET /recordings?wait=5s` (until `count` matches exist).
+    /// Routes answered later, off the event loop: `GET /recordings?wait=5s` (until `count`
+    /// matches exist), and any listing with a query. A query may decode and match every
+    /// record of a full store (seconds, more with a long `where` glob on long payloads), and on
+    /// the event loop that held up every connection of the loop: a push on a new connection
+    /// waited 3.8 s.
     func waitingRoute(_ request: ControlRequest) throws -> (@Sendable () async throws -> HTTPResponseMessage)? {
-        if request.matches("GET", "recordings"), request.query["wait"] != nil {
-            let listing = try RecordingListing(request.queryItems, now: state.clock.now())
-            guard let wait = listing.wait else { return nil }
-            let query = listing.query
-            // Oldest first from a cursor, the wait is for matches after it (tailing the store);
-            // it counted the whole store, and such a page came back empty at once.
-            let cursor = listing.newestFirst ? nil : listing.after
-            return { [self] in
+        guard request.matches("GET", "recordings"), request.query["wait"] != nil || request.queryItems.contains(where: Self.isQueryItem)
+        else { return nil }
+        let listing = try RecordingListing(request.queryItems, now: state.clock.now())
+        guard listing.wait != nil || !listing.query.isEmpty else { return nil }
+        let query = listing.query
+        // Oldest first from a cursor, the wait is for matches after it (tailing the store);
+        // it counted the whole store, and such a page came back empty at once.
+        let cursor = listing.newestFirst ? nil : listing.after
+        return { [self] in
+            if let wait = listing.wait {
                 _ = await state.recordings.waitForMatches(
                     count: listing.waitCount, after: cursor, timeout: wait, prefilter: { query.mayMatch($0) }, matches: query.matches)
-                return list(listing)
             }
+            return try await context.runBlocking { _ in list(listing) }
         }
-        return nil
+    }
+
+    /// Whether a query item of `GET /recordings` is part of the query (not paging or waiting).
+    private static func isQueryItem(_ item: (name: String, value: String)) -> Bool {
+        !["limit", "after", "order", "wait", "count"].contains(item.name)
     }
 
     private func list(_ listing: RecordingListing) -> HTTPResponseMessage {

@@ -55,7 +55,7 @@ package struct ControlAPI: Sendable {
     /// Areas added by other targets, by their first path segment.
     private let extensions: [String: any ControlAPIExtension]
     /// What the extensions may use, files named in request bodies included.
-    private let context: ControlAPIContext
+    let context: ControlAPIContext
     /// Called after a CA was added so the TLS listener can rebuild its context.
     let onCertificateAuthoritiesChanged: @Sendable () throws -> Void
     /// Host, origin and token rules (``ControlAccess``).
