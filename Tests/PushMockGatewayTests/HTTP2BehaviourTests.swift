@@ -121,6 +121,25 @@ struct HTTP2BehaviourTests {
         }
     }
 
+    /// RFC 9110 §10.1.1. Without the interim answer curl waited a second before sending the
+    /// body (here its wait is 120 s, so a missing answer shows in its output, not in time).
+    @Test("HTTP/1.1 Expect: 100-continue gets 100 Continue, then the answer")
+    func expectContinue() async throws {
+        try await withPushMock { mock in
+            let body = #"{"to":"ExponentPushToken[abcdefghijklmnopqrstuv]","title":""# + String(repeating: "x", count: 2000) + #""}"#
+            let result = try await run(
+                "/usr/bin/curl",
+                [
+                    "-s", "-v", "--http1.1", "--expect100-timeout", "120", "-H", "expect: 100-continue",
+                    "-H", "content-type: application/json", "-d", body, "-o", "/dev/null", "-w", "%{http_code}",
+                    "http://127.0.0.1:\(mock.cleartextPort)/--/api/v2/push/send",
+                ])
+            #expect(result.output == "200", "\(result.error)")
+            #expect(result.error.contains("< HTTP/1.1 100 Continue"), "\(result.error)")
+            #expect(mock.recordings.records { $0.platform == .expo }.count == 1)
+        }
+    }
+
     /// HEAD on every kind of endpoint, in every protocol curl speaks to the gateway.
     static let headCases: [(protocolFlag: String, tls: Bool, path: String, status: Int)] = {
         let device = "/3/device/\(PushMockHarness.sampleDeviceToken)"

@@ -115,6 +115,17 @@ package final class HTTP1ServerHandler: ChannelInboundHandler, RemovableChannelH
                 headers.append(name: lowered, value: value)
             }
             currentKeepAlive = head.isKeepAlive
+            // RFC 9110 §10.1.1: a client that sent `Expect: 100-continue` waits for the go-ahead
+            // before its body (curl for large bodies, PHP, .NET), or gives up waiting after about
+            // a second: every such request took a second longer. Not while another answer is
+            // being written, which the interim response would cut into; the client then sends
+            // its body once its own wait is over.
+            if !answering, queued.isEmpty,
+                head.headers[canonicalForm: "expect"].contains(where: { $0.lowercased() == "100-continue" })
+            {
+                let interim = HTTPResponseHead(version: .http1_1, status: .continue)
+                context.writeAndFlush(wrapOutboundOut(.head(interim)), promise: nil)
+            }
             current = HTTPRequestMessage(
                 method: head.method.rawValue,
                 path: head.uri,
