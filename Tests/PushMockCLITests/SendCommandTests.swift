@@ -81,6 +81,26 @@ struct SendCommandTests {
         #expect(result.error == "Error: cannot read --tokens-file \(missing)\nSee 'pushmock send expo --help'.\n")
     }
 
+    /// A file without recipients sent nothing and exited 0, as if everything had gone out.
+    @Test("a recipients or tokens file without any is a usage error")
+    func emptyRecipientFiles() async throws {
+        let directory = NSTemporaryDirectory() + "pushmock-empty-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        try "token\n".write(toFile: directory + "/header-only.csv", atomically: true, encoding: .utf8)
+        try "\n\n".write(toFile: directory + "/blank.jsonl", atomically: true, encoding: .utf8)
+        try "\u{FEFF}\n".write(toFile: directory + "/tokens.txt", atomically: true, encoding: .utf8)
+        for (arguments, message) in [
+            (["send", "apns", "--recipients", directory + "/header-only.csv", "--alert", "x"], "no recipients in --recipients"),
+            (["send", "fcm", "--recipients", directory + "/blank.jsonl", "--title", "x"], "no recipients in --recipients"),
+            (["send", "expo", "--tokens-file", directory + "/tokens.txt", "--title", "x"], "no tokens in --tokens-file"),
+        ] {
+            let result = try await pushmock(arguments, in: directory)
+            #expect(result.status == 64, "\(arguments): \(result.error)")
+            #expect(result.error.contains(message), "\(result.error)")
+        }
+    }
+
     /// Seconds too large for a `Duration` in milliseconds once crashed the CLI while it built
     /// its connection configuration.
     @Test(

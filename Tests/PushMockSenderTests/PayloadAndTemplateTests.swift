@@ -186,6 +186,21 @@ struct RecipientFileTests {
         #expect(recipients[0].line == 2 && recipients[1].line == 4)
     }
 
+    /// Excel's "CSV UTF-8" export starts with a byte-order mark: the header was refused for a
+    /// column named "\u{FEFF}token", invisible in the message.
+    @Test("a file starting with a byte-order mark reads as without it, CSV and JSON Lines", arguments: ["csv", "jsonl"])
+    func byteOrderMark(format: String) throws {
+        let directory = NSTemporaryDirectory() + "pushmock-bom-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let path = directory + "/recipients." + format
+        let text = format == "csv" ? "token,name\n00aa,Ada\n" : #"{"token":"00aa","name":"Ada"}"# + "\n"
+        try Data([0xEF, 0xBB, 0xBF] + Array(text.utf8)).write(to: URL(fileURLWithPath: path))
+        let recipients = try RecipientFile.load(path: path)
+        #expect(recipients.map(\.token) == ["00aa"])
+        #expect(recipients.first?.data["name"] == "Ada")
+    }
+
     @Test("CSV errors name the line", arguments: ["name\nx\n", "token,a\n00,1,2\n", "token\n\"open\n", "token,a\n0\"0,1\n"])
     func csvErrors(text: String) {
         #expect(throws: SenderError.self) { try RecipientFile.parseCSV(text) }

@@ -44,7 +44,10 @@ public enum RecipientFile {
         guard let data = FileManager.default.contents(atPath: path) else {
             throw SenderError(.invalidRecipients, "cannot read the recipient file \(path)")
         }
-        let text = String(decoding: data, as: UTF8.self)
+        var text = String(decoding: data, as: UTF8.self)
+        // Excel's "CSV UTF-8" starts with a byte-order mark, which is no part of the first
+        // column's name (the header was refused for a "﻿token" column).
+        if text.hasPrefix("\u{FEFF}") { text.removeFirst() }
         if path.lowercased().hasSuffix(".csv") {
             return try parseCSV(text)
         }

@@ -155,14 +155,18 @@ struct SendOptions: ParsableArguments {
         return object
     }
 
-    /// The rows of `--recipients`.
+    /// The rows of `--recipients`; a file without any is a usage error (it sent nothing and
+    /// exited 0, as if every notification had gone out).
     func fileRecipients() throws -> [Recipient] {
         guard let recipientsFile else { return [] }
+        let recipients: [Recipient]
         do {
-            return try RecipientFile.load(path: recipientsFile)
+            recipients = try RecipientFile.load(path: recipientsFile)
         } catch {
             throw ValidationError(error.message)
         }
+        guard !recipients.isEmpty else { throw ValidationError("no recipients in --recipients \(recipientsFile)") }
+        return recipients
     }
 }
 

@@ -157,13 +157,14 @@ struct SendAPNs: AsyncParsableCommand {
     }
 
     private func send() async throws {
+        // The command line's own files first: their mistakes are usage errors wherever it sends.
+        var recipients = tokens.map { Recipient(token: $0) }
+        recipients += try options.fileRecipients()
         var configuration = try senderConfiguration()
         configuration.connection = options.connectionConfiguration
         configuration.retry = options.retryPolicy
         let template = try payloadTemplate()
         let variables = try options.globalVariables()
-        var recipients = tokens.map { Recipient(token: $0) }
-        recipients += try options.fileRecipients()
         for recipient in recipients where recipient.token == nil {
             throw ValidationError("line \(recipient.line): APNs recipients need a token (topics and conditions are FCM's).")
         }

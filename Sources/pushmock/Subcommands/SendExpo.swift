@@ -109,8 +109,13 @@ struct SendExpo: AsyncParsableCommand {
             guard let data = FileManager.default.contents(atPath: tokensFile) else {
                 throw ValidationError("cannot read --tokens-file \(tokensFile)")
             }
-            let text = String(decoding: data, as: UTF8.self)
-            recipients += text.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+            var text = String(decoding: data, as: UTF8.self)
+            // A byte-order mark is no part of the first token (it was sent, and called unregistered).
+            if text.hasPrefix("\u{FEFF}") { text.removeFirst() }
+            let fromFile = text.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+            // An empty file sent nothing and exited 0.
+            guard !fromFile.isEmpty else { throw ValidationError("no tokens in --tokens-file \(tokensFile)") }
+            recipients += fromFile
         }
         var dataObject = JSONObject()
         for entry in data {

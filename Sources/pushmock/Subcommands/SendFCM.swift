@@ -96,15 +96,16 @@ struct SendFCM: AsyncParsableCommand {
     }
 
     private func send() async throws {
+        // The command line's own files first: their mistakes are usage errors wherever it sends.
+        var recipients =
+            tokens.map { Recipient(token: $0) } + topics.map { Recipient(topic: $0) } + conditions.map { Recipient(condition: $0) }
+        recipients += try options.fileRecipients()
         var configuration = try senderConfiguration()
         configuration.connection = options.connectionConfiguration
         configuration.retry = options.retryPolicy
         configuration.validateOnly = validateOnly
         let template = try messageTemplate()
         let variables = try options.globalVariables()
-        var recipients =
-            tokens.map { Recipient(token: $0) } + topics.map { Recipient(topic: $0) } + conditions.map { Recipient(condition: $0) }
-        recipients += try options.fileRecipients()
         let messages = try render(template, for: recipients, variables: variables)
         let target =
             "\(configuration.server) project \(configuration.effectiveProjectID)\(self.target == .mock ? " (local mock)" : "")\(validateOnly ? " (validate_only)" : "")"
