@@ -81,6 +81,26 @@ struct SendCommandTests {
         #expect(result.error == "Error: cannot read --tokens-file \(missing)\nSee 'pushmock send expo --help'.\n")
     }
 
+    /// `{}` as a ready file was taken for one naming nothing, and the send went to the default
+    /// ports: perhaps to another developer's gateway.
+    @Test("a ready file that names no TLS listener is refused, for every sender", arguments: ["{}", "[]", "null", #"{"tls":{"port":"x"}}"#])
+    func foreignReadyFile(contents: String) async throws {
+        let directory = NSTemporaryDirectory() + "pushmock-ready-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let readyFile = directory + "/ready.json"
+        try contents.write(toFile: readyFile, atomically: true, encoding: .utf8)
+        for arguments in [
+            ["send", "apns", "--ready-file", readyFile, "--token", "aa", "--alert", "x"],
+            ["send", "expo", "--ready-file", readyFile, "--token", "ExponentPushToken[x]", "--title", "x"],
+        ] {
+            let result = try await pushmock(arguments, in: directory)
+            #expect(result.status != 0, "\(arguments)")
+            #expect(result.error.contains("is not a ready file of `pushmock serve --ready-file`"), "\(result.error)")
+            #expect(!result.output.contains("2197") && !result.output.contains("2198"), "\(result.output)")
+        }
+    }
+
     /// A file without recipients sent nothing and exited 0, as if everything had gone out.
     @Test("a recipients or tokens file without any is a usage error")
     func emptyRecipientFiles() async throws {

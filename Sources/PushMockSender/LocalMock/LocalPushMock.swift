@@ -54,7 +54,15 @@ public struct LocalPushMock: Sendable {
                 throw SenderError(
                     .invalidConfiguration, "cannot read the ready file \(readyFile) (is `pushmock serve --ready-file` running?)")
             }
-            if url == nil, let tlsURL = info["tls"]?["url"]?.stringValue { resolvedURL = tlsURL }
+            // Every ready file names a listener (the TLS one unless `--no-tls`). One that names
+            // none (`{}`, `[]`, another program's JSON) is no ready file: going on sent to the
+            // default ports, perhaps to someone else's gateway.
+            guard let listenerURL = info["tls"]?["url"]?.stringValue ?? info["cleartext"]?["url"]?.stringValue else {
+                throw SenderError(
+                    .invalidConfiguration,
+                    "\(readyFile) is not a ready file of `pushmock serve --ready-file` (it names no tls.url or cleartext.url)")
+            }
+            if url == nil { resolvedURL = listenerURL }
             if let path = info["caCertificatePath"]?.stringValue { caPath = resolve(path) }
             if let key = info["apnsSampleKey"] {
                 if let path = key["path"]?.stringValue { keyPath = resolve(path) }
