@@ -374,6 +374,16 @@ struct ChecksAPITests {
                 "checks/policy", #"{"policy":{"version":1},"users":{"users":[{"id":"u1","timeZone":"-0575"}]}}"#,
                 #"users: users[0] ("u1"): "-0575" is not a time zone (use an IANA identifier such as Europe/Oslo, or an offset such as +02:00, at most 18 hours)"#
             ),
+            // A misspelt member was a directory of nobody (every check passed); a second user
+            // with one id replaced the first without a word.
+            (
+                "checks/policy", #"{"policy":{"version":1},"users":{"user":[{"id":"u1"}]}}"#,
+                #".user: unknown member "user" in a user directory (expected: users, events)"#
+            ),
+            (
+                "checks/policy", #"{"policy":{"version":1},"users":{"users":[{"id":"u1"},{"id":"u1","tokens":["aa"]}]}}"#,
+                #"users: users[1]: the id "u1" is used twice"#
+            ),
         ])
     func checkUsersValidated(path: String, body: String, error: String) async throws {
         try await withPushMock { mock in

@@ -306,11 +306,14 @@ public struct UserDirectory: Sendable, Hashable, Codable {
         self.events = events
     }
 
-    enum CodingKeys: String, CodingKey {
+    enum CodingKeys: String, CodingKey, CaseIterable {
         case users, events
     }
 
+    /// Unknown members are refused: a users file with `"user": […]` was a directory of nobody,
+    /// and every policy check on it passed.
     public init(from decoder: any Decoder) throws {
+        try UnknownMembers.reject(in: decoder, known: CodingKeys.allCases.map(\.rawValue), what: "a user directory")
         let container = try decoder.container(keyedBy: CodingKeys.self)
         users = try container.decodeIfPresent([PushUser].self, forKey: .users) ?? []
         events = try container.decodeIfPresent([AppEvent].self, forKey: .events) ?? []

@@ -152,6 +152,11 @@ package enum UserDefinitionCheck {
     /// Every user of a directory given in place of the gateway's (a check's `users`, a users
     /// file), held to what `POST /_pushmock/users` holds each user to.
     package static func check(_ directory: UserDirectory) throws(UserDefinitionError) {
+        // The gateway keeps one user per id; a file with two kept the last without a word.
+        var seen = Set<String>()
+        for (index, user) in directory.users.enumerated() where !seen.insert(user.id).inserted {
+            throw UserDefinitionError("users[\(index)]: the id \"\(user.id)\" is used twice")
+        }
         for (index, user) in directory.users.enumerated() {
             do {
                 try check(user)
