@@ -83,7 +83,8 @@ struct SendCommandTests {
 
     /// `{}` as a ready file was taken for one naming nothing, and the send went to the default
     /// ports: perhaps to another developer's gateway.
-    @Test("a ready file that names no TLS listener is refused, for every sender", arguments: ["{}", "[]", "null", #"{"tls":{"port":"x"}}"#])
+    @Test(
+        "a ready file that names no TLS listener is refused, for every sender", arguments: ["{}", "[]", "null", #"{"tls":{"port":"x"}}"#])
     func foreignReadyFile(contents: String) async throws {
         let directory = NSTemporaryDirectory() + "pushmock-ready-\(UUID().uuidString)"
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)

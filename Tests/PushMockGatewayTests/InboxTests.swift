@@ -155,6 +155,50 @@ struct InboxTests {
         }
     }
 
+    /// EventSource resends the last id it got when it reconnects; the stream started at the
+    /// newest record instead, and what came while the client was away was lost.
+    @Test("a reconnecting EventSource's Last-Event-ID is where the stream goes on")
+    func lastEventID() async throws {
+        try await withPushMock { mock in
+            expectAccepted(try await mock.sendOnNewConnection(try mock.apnsRequest()))
+            expectAccepted(try await mock.sendOnNewConnection(try mock.apnsRequest()))
+            let client = try StreamingCurl(
+                ["--http1.1", "-H", "Last-Event-ID: 1", "http://127.0.0.1:\(mock.cleartextPort)/_pushmock/recordings/stream"])
+            defer { client.terminate() }
+            try await waitUntil("the record after the last event seen came") { client.output.contains("id: 2\nevent: record\n") }
+            #expect(!client.output.contains("id: 1\n"))
+            await client.stop()
+        }
+    }
+
+    /// Streams whose clients never read each hold up to a megabyte: hundreds grew the gateway
+    /// by a gigabyte.
+    @Test("at most 128 event streams are open at once; a closed one frees its slot")
+    func eventStreamSlots() async throws {
+        let slots = EventStreamSlots()
+        for _ in 0..<EventStreamSlots.maximum { #expect(slots.take()) }
+        #expect(!slots.take())
+        slots.give()
+        #expect(slots.take())
+        try await withPushMock { mock in
+            for _ in 0..<EventStreamSlots.maximum { #expect(mock.state.eventStreamSlots.take()) }
+            let refused = try await ControlAPITests.curl(mock, "GET", "/_pushmock/recordings/stream")
+            #expect(refused.status == 503)
+            #expect(refused.json?["error"]?.stringValue == "at most 128 event streams may be open at once; close one")
+            mock.state.eventStreamSlots.give()
+            let client = try StreamingCurl(["--http1.1", "http://127.0.0.1:\(mock.cleartextPort)/_pushmock/recordings/stream"])
+            defer { client.terminate() }
+            try await waitUntil("a stream opens in the freed slot") { client.output.contains(": pushmock recordings") }
+            await client.stop()
+            // The client's leaving gives the slot back.
+            try await waitUntil("the slot is free again") {
+                let free = mock.state.eventStreamSlots.take()
+                if free { mock.state.eventStreamSlots.give() }
+                return free
+            }
+        }
+    }
+
     @Test("the event stream rejects what GET /recordings rejects")
     func eventStreamErrors() async throws {
         try await withPushMock { mock in

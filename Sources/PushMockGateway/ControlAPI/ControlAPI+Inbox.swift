@@ -2,6 +2,7 @@
 import PushMockJSON
 import PushMockQuery
 import PushMockRecording
+import Synchronization
 
 /// What the web inbox needs beyond the rest of the API (`docs/inbox.md`):
 ///
@@ -13,13 +14,18 @@ import PushMockRecording
 extension ControlAPI {
     /// `GET /recordings/stream?…`: an event per new matching record. Query items are those of
     /// `GET /recordings` (``RecordingQuery``) plus `after` (start after this sequence number;
-    /// default: the newest record now, so only new ones come).
-    func streamingRoute(_ request: ControlRequest) throws -> HTTPStreamingResponse? {
+    /// default: the `Last-Event-ID` an EventSource sends when it reconnects, else the newest
+    /// record now, so only new ones come).
+    func streamingRoute(_ request: ControlRequest, lastEventID: String?) throws -> HTTPStreamingResponse? {
         guard request.matches("GET", "recordings", "stream") else { return nil }
         let query = try RecordingQuery(queryItems: request.queryItems.filter { $0.name != "after" }, now: state.clock.now())
         var after = state.recordings.lastSequence
         if let text = request.query["after"] {
             guard let number = UInt64(text) else { throw ControlAPIError(400, "after must be a sequence number") }
+            after = number
+        } else if let lastEventID, let number = UInt64(lastEventID.filter { $0 != " " }) {
+            // A reconnecting EventSource names the last event it got: what came meanwhile
+            // follows, where it was lost before.
             after = number
         }
         for (name, _) in request.queryItems where name != "after" && !RecordingQuery.queryItemNames.contains(name) {
@@ -28,7 +34,10 @@ extension ControlAPI {
         var headers = HTTPHeaderList()
         headers.append(name: "content-type", value: "text/event-stream")
         headers.append(name: "cache-control", value: "no-cache")
-        let feed = RecordingEventFeed(store: state.recordings, query: query, after: after)
+        guard state.eventStreamSlots.take() else {
+            throw ControlAPIError(503, "at most \(EventStreamSlots.maximum) event streams may be open at once; close one")
+        }
+        let feed = RecordingEventFeed(store: state.recordings, query: query, after: after, slots: state.eventStreamSlots)
         return HTTPStreamingResponse(status: 200, headers: headers, body: AsyncStream(unfolding: { await feed.next() }))
     }
 
@@ -72,10 +81,18 @@ final class RecordingEventFeed: Sendable {
     /// Records per chunk (the rest follow in the next).
     static let batch = 100
 
-    init(store: RecordingStore, query: RecordingQuery, after: UInt64) {
+    /// Given back when the feed goes (its stream ended or its client left).
+    private let slots: EventStreamSlots
+
+    init(store: RecordingStore, query: RecordingQuery, after: UInt64, slots: EventStreamSlots) {
         self.store = store
         self.query = query
         self.position = SanitizerVisibleMutex(Position(cursor: after))
+        self.slots = slots
+    }
+
+    deinit {
+        slots.give()
     }
 
     /// The next chunk, or `nil` once the consuming task is cancelled.
@@ -120,4 +137,26 @@ final class RecordingEventFeed: Sendable {
         }
         return bytes
     }
+}
+
+/// How many event streams (`GET /recordings/stream`) one gateway holds open. A stream whose
+/// client does not read holds up to a megabyte of unsent events before it is reset, and
+/// hundreds of them per connection grew the gateway by a gigabyte; a browser tab of the inbox
+/// is one stream, so the cap is far above what people open.
+package final class EventStreamSlots: Sendable {
+    /// The most streams open at once.
+    package static let maximum = 128
+    private let open = Synchronization.Atomic<Int>(0)
+
+    package init() {}
+
+    /// Takes a slot; `false` when all are taken.
+    func take() -> Bool {
+        let (_, taken) = open.add(1, ordering: .relaxed)
+        guard taken > Self.maximum else { return true }
+        open.subtract(1, ordering: .relaxed)
+        return false
+    }
+
+    func give() { open.subtract(1, ordering: .relaxed) }
 }

@@ -131,7 +131,7 @@ package struct ControlAPI: Sendable {
                     }
                 }
             }
-            if let streaming = try streamingRoute(control) {
+            if let streaming = try streamingRoute(control, lastEventID: request.headers.first(named: "last-event-id")) {
                 return .now(HTTPReply(.stream(streaming)))
             }
             if let waiting = try waitingRoute(control) {

@@ -55,6 +55,8 @@ package final class GatewayState: Sendable {
     let addedClientCertificateAuthorities: SanitizerVisibleMutex<[String]>
     /// Notification categories with action buttons, for the inbox's previews.
     package let notificationCategories = NotificationCategoryRegistry()
+    /// The event streams (`GET /_pushmock/recordings/stream`) open now, bounded.
+    package let eventStreamSlots = EventStreamSlots()
     /// The Prometheus series of `GET /metrics`; `nil` with `--no-metrics`.
     package let metrics: GatewayMetrics?
     /// Webhooks on receipt (none until configured).
