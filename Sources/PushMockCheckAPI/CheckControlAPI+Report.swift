@@ -14,6 +14,11 @@ extension CheckControlAPI {
             throw ControlAPIError(
                 405, "\(request.method) is not supported on /_pushmock/\(request.segments.joined(separator: "/")); GET report")
         }
+        // As `GET /recordings`: an item the report does not take is a mistake to name, not one
+        // to ignore (`?targt=…` judged no target and passed).
+        for item in request.queryItems where item.name != "format" && item.name != "target" {
+            throw ControlAPIError(400, "unknown query item \(item.name); GET /_pushmock/report takes format and target")
+        }
         let format = request.query["format"] ?? "json"
         guard ["json", "junit", "text"].contains(format) else { throw ControlAPIError(400, "format is json, junit or text") }
         var targets: [LatencyTarget] = []

@@ -52,6 +52,17 @@ struct QueryAPITests {
             let bad = try await control.request("GET", "recordings", query: [("where", "$.[")])
             #expect(bad.status == 400)
             #expect(try await control.request("GET", "recordings", query: [("colour", "red")]).status == 400)
+            // Taken and ignored before: a second value of a paging item, `count` with nothing
+            // waiting, an item the report does not take.
+            for (path, items, message) in [
+                ("recordings", [("limit", "1"), ("limit", "2")], "limit is given twice"),
+                ("recordings", [("count", "5")], "count is how many matches wait= waits for; give wait too"),
+                ("report", [("bogus", "1")], "unknown query item bogus; GET /_pushmock/report takes format and target"),
+            ] {
+                let refused = try await control.request("GET", path, query: items)
+                #expect(refused.status == 400, "\(items)")
+                #expect(refused.errorMessage == message, "\(refused.text)")
+            }
             await control.close()
         }
     }

@@ -96,7 +96,12 @@ struct RecordingListing: Sendable {
         limit = 100
         newestFirst = true
         waitCount = 1
+        var seen: Set<String> = []
         for (name, value) in items {
+            // Paging and waiting take one value each: `limit=1&limit=2` used the last.
+            if ["limit", "after", "order", "wait", "count"].contains(name), !seen.insert(name).inserted {
+                throw ControlAPIError(400, "\(name) is given twice")
+            }
             switch name {
             case "limit":
                 guard let number = Int(value), number > 0 else { throw ControlAPIError(400, "limit must be a positive integer") }
@@ -115,6 +120,10 @@ struct RecordingListing: Sendable {
             case "count":
                 guard let number = Int(value), number > 0 else { throw ControlAPIError(400, "count must be a positive integer") }
                 waitCount = number
+                // Without `wait` nothing waits for it: it was taken and ignored.
+                guard items.contains(where: { $0.name == "wait" }) else {
+                    throw ControlAPIError(400, "count is how many matches wait= waits for; give wait too")
+                }
             default:
                 guard RecordingQuery.queryItemNames.contains(name) else {
                     throw ControlAPIError(400, "unknown query item \(name); see docs/queries.md")
