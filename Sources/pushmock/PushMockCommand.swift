@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import PushMockCore
 import PushMockGateway
 
 /// `pushmock`: a local APNs/FCM/Expo gateway for testing push senders.
@@ -33,6 +34,8 @@ struct PushMockCommand: AsyncParsableCommand {
     /// - a `ValidationError` thrown by a command's `run()` (a bad `--config` file, an
     ///   unreadable `--tokens-file`) is printed with a pointer to that command's help, where
     ///   ArgumentParser would print the root command's usage, `Usage: pushmock <subcommand>`;
+    /// - Foundation's file errors and Codable's decoding errors are printed as
+    ///   ``ReadableError`` describes them (`cannot read /tmp: Is a directory`);
     /// - glibc's allocator cache is deepened first (``AllocatorTuning``).
     static func main() async {
         AllocatorTuning.apply()
@@ -53,6 +56,11 @@ struct PushMockCommand: AsyncParsableCommand {
                 try command.run()
             }
         } catch {
+            if ReadableError.needsRewriting(error) {
+                // Foundation's file errors and Codable's would print as debugger dumps.
+                FileHandle.standardError.write(Data("Error: \(readable: error)\n".utf8))
+                Foundation.exit(isCheck ? CheckExit.couldNotCheck.rawValue : ExitCode.failure.rawValue)
+            }
             guard exitCode(for: error) == .validationFailure else { exit(withError: error) }
             let help = (["pushmock"] + commandPath(arguments) + ["--help"]).joined(separator: " ")
             FileHandle.standardError.write(Data("Error: \(message(for: error))\nSee '\(help)'.\n".utf8))

@@ -78,7 +78,45 @@ struct SendCommandTests {
         let missing = directory + "/pushmock-missing-\(UUID().uuidString).txt"
         let result = try await pushmock(["send", "expo", "--tokens-file", missing, "--title", "Hi"], in: directory)
         #expect(result.status == 64)
-        #expect(result.error == "Error: cannot read --tokens-file \(missing)\nSee 'pushmock send expo --help'.\n")
+        #expect(
+            result.error == "Error: cannot read --tokens-file \(missing): No such file or directory\nSee 'pushmock send expo --help'.\n")
+    }
+
+    /// Foundation's file errors printed as `Error Domain=NSCocoaErrorDomain Code=256 "(null)"
+    /// UserInfo={…}` and Codable's as `Expected to decode Dictionary<String, Any>`.
+    @Test(
+        "files the CLI cannot use are named with the system's reason, not Foundation's or Codable's dump",
+        arguments: [
+            (
+                ["provider-token", "--key", "/", "--key-id", "ABCDEFGHIJ", "--team-id", "ABCDEFGHIJ"], Int32(1),
+                "Error: cannot read /: Is a directory\n"
+            ),
+            (
+                ["serve", "--config", "array.json", "--port", "0", "--tls-port", "0"], Int32(64),
+                "Error: array.json: expected an object, found an array\nSee 'pushmock serve --help'.\n"
+            ),
+            (["user", "add", "--file", "/"], Int32(64), "Error: cannot read /: Is a directory\nSee 'pushmock user add --help'.\n"),
+            (
+                ["fault", "add", "--file", "/nonexistent/rule.json"], Int32(64),
+                "Error: cannot read /nonexistent/rule.json: No such file or directory\nSee 'pushmock fault add --help'.\n"
+            ),
+            (
+                ["check", "policy", "--policy", "/", "--journal", "/dev/null"], Int32(2),
+                "pushmock: /: cannot read the policy file: Is a directory\n"
+            ),
+            (
+                ["expect", "--journal", "/dev/null", "--junit", "/"], Int32(2),
+                "pushmock: cannot write /: it is a directory (--junit names the report file)\n"
+            ),
+        ])
+    func unusableFiles(_ arguments: [String], _ status: Int32, _ message: String) async throws {
+        let directory = NSTemporaryDirectory() + "pushmock-files-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        try Data("[]".utf8).write(to: URL(fileURLWithPath: directory + "/array.json"))
+        let result = try await pushmock(arguments, in: directory)
+        #expect(result.status == status, "\(result)")
+        #expect(result.error == message)
     }
 
     /// `{}` as a ready file was taken for one naming nothing, and the send went to the default

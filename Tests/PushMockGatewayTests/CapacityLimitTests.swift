@@ -55,9 +55,9 @@ struct CapacityLimitTests {
         arguments: [
             (#"{"limits": {"users": 0}}"#, ".limits.users: must be 1 to 1000000000"),
             (#"{"limits": {"faultRules": 1000000001}}"#, ".limits.faultRules: must be 1 to 1000000000"),
-            (#"{"limits": {"users": "5"}}"#, ".limits.users: Expected to decode Int but found a string instead."),
+            (#"{"limits": {"users": "5"}}"#, ".limits.users: expected a number, found a string"),
             (#"{"limits": {"users": 5, "usres": 5}}"#, #"unknown key "usres" at "limits""#),
-            (#"{"limits": [5]}"#, ".limits: Expected to decode Dictionary<String, Any> but found an array instead."),
+            (#"{"limits": [5]}"#, ".limits: expected an object, found an array"),
         ])
     func fileRefuses(_ text: String, _ message: String) throws {
         do {

@@ -312,7 +312,7 @@ struct DeepLinkRouteTableTests {
             _ = try RouteTable(contentsOfFile: missing)
         } throws: { error in
             (error as? DeepLinkError)?.code == .unreadableFile
-                && (error as? DeepLinkError)?.description == "\(missing): cannot read the route table"
+                && (error as? DeepLinkError)?.description == "\(missing): cannot read the route table: No such file or directory"
         }
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("pushmock-routes-\(UUID().uuidString).json").path
         defer { try? FileManager.default.removeItem(atPath: path) }

@@ -182,7 +182,7 @@ struct PolicyFileTests {
         #expect {
             _ = try PolicyFile(contentsOfFile: "/nonexistent/policy.json")
         } throws: { error in
-            (error as? PolicyError)?.description == "/nonexistent/policy.json: cannot read the policy file"
+            (error as? PolicyError)?.description == "/nonexistent/policy.json: cannot read the policy file: No such file or directory"
                 && (error as? PolicyError)?.code == .unreadableFile
         }
     }

@@ -13,12 +13,44 @@ extension DecodingError {
             return place.isEmpty ? message : "\(place): \(message)"
         }
         switch self {
-        case .typeMismatch(_, let context), .valueNotFound(_, let context), .dataCorrupted(let context):
+        case .typeMismatch(let type, let context):
+            return placed(context, Self.mismatch(expected: type, context.debugDescription))
+        case .valueNotFound(_, let context), .dataCorrupted(let context):
             return placed(context, context.debugDescription)
         case .keyNotFound(let key, let context):
             return placed(context, "missing \"\(key.stringValue)\"")
         @unknown default:
             return "\(self)"
         }
+    }
+
+    /// "expected an object, found an array" rather than Swift's "Expected to decode
+    /// Dictionary<String, Any> but found an array instead.": JSON's words, not Swift's types.
+    private static func mismatch(expected type: Any.Type, _ debugDescription: String) -> String {
+        let name = String(describing: type)
+        let expected: String
+        switch name {
+        case _ where name.hasPrefix("Dictionary"): expected = "an object"
+        case _ where name.hasPrefix("Array"): expected = "an array"
+        case "String", "Character": expected = "a string"
+        case "Bool": expected = "true or false"
+        case "Int", "Int8", "Int16", "Int32", "Int64", "UInt", "UInt8", "UInt16", "UInt32", "UInt64", "Double", "Float", "Decimal":
+            expected = "a number"
+        default: return debugDescription
+        }
+        // Foundation's JSONDecoder says "… but found a dictionary instead."
+        guard let found = debugDescription.range(of: "but found "),
+            let end = debugDescription.range(of: " instead", range: found.upperBound..<debugDescription.endIndex)
+        else { return "expected \(expected)" }
+        // Foundation's words for what it found differ by value kind and version.
+        let foundWords = String(debugDescription[found.upperBound..<end.lowerBound])
+        let actual: String
+        switch foundWords {
+        case "a dictionary", "dictionary": actual = "an object"
+        case "a boolean", "bool": actual = "true or false"
+        case "number": actual = "a number"
+        default: actual = foundWords
+        }
+        return "expected \(expected), found \(actual)"
     }
 }

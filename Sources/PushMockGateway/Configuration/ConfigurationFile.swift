@@ -139,8 +139,11 @@ public struct ConfigurationFile: Codable, Sendable {
 
     /// Reads and validates a configuration file.
     public static func load(path: String) throws -> ConfigurationFile {
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw DefinitionError("cannot read the configuration file \(path)")
+        let data: Data
+        do {
+            data = try FileContents.read(path)
+        } catch {
+            throw DefinitionError("cannot read the configuration file \(path): \(error.reason)")
         }
         try checkKnownKeys(data, path: path)
         var file: ConfigurationFile
@@ -250,7 +253,7 @@ public struct ConfigurationFile: Codable, Sendable {
             }
         } catch {
             // Typed throws: `error` is a FaultRuleError here.
-            throw DefinitionError("fault rule: \(error)")
+            throw DefinitionError("fault rule: \(readable: error)")
         }
         for user in users ?? [] {
             do {
@@ -259,7 +262,7 @@ public struct ConfigurationFile: Codable, Sendable {
             } catch let error as UserRegistry.TokenTaken {
                 throw DefinitionError("users: token \(error.token) of \"\(user.id)\" already belongs to \"\(error.owner)\"")
             } catch {
-                throw DefinitionError("users: \"\(user.id)\": \(error)")
+                throw DefinitionError("users: \"\(user.id)\": \(readable: error)")
             }
         }
         if let fcm {
@@ -314,7 +317,7 @@ public struct ConfigurationFile: Codable, Sendable {
         do {
             document = try JSONValue(parsing: data)
         } catch {
-            throw DefinitionError("\(path) is not valid JSON: \(error)")
+            throw DefinitionError("\(path) is not valid JSON: \(readable: error)")
         }
         func check(_ value: JSONValue, at section: String) throws {
             guard let object = value.objectValue, let allowed = knownKeys[section] else { return }

@@ -71,7 +71,7 @@ public struct APNsKeyDefinition: Codable, Sendable, Hashable {
         } catch let error as DefinitionError {
             throw error
         } catch {
-            throw DefinitionError("key \(keyId): cannot read the key (\(error))")
+            throw DefinitionError("key \(keyId): cannot read the key (\(readable: error))")
         }
         return APNsKeyRecord(
             keyID: keyId,

@@ -37,8 +37,11 @@ public struct ServiceAccountDefinition: Codable, Sendable, Hashable {
     package func makeRecord(relativeTo base: String? = nil) throws -> ServiceAccountRecord {
         if let path {
             let resolved = DefinitionError.resolve(path, relativeTo: base)
-            guard let data = FileManager.default.contents(atPath: resolved) else {
-                throw DefinitionError("service account: cannot read \(resolved)")
+            let data: Data
+            do {
+                data = try FileContents.read(resolved)
+            } catch {
+                throw DefinitionError("service account: \(error)")
             }
             return try Self.record(fromGoogleJSON: data, projectNumber: projectNumber)
         }
@@ -57,7 +60,7 @@ public struct ServiceAccountDefinition: Codable, Sendable, Hashable {
         } catch let error as DefinitionError {
             throw error
         } catch {
-            throw DefinitionError("service account \(clientEmail): cannot read the key (\(error))")
+            throw DefinitionError("service account \(clientEmail): cannot read the key (\(readable: error))")
         }
         return ServiceAccountRecord(
             clientEmail: clientEmail,
@@ -74,7 +77,7 @@ public struct ServiceAccountDefinition: Codable, Sendable, Hashable {
         do {
             json = try ServiceAccountJSON.decode(from: data)
         } catch {
-            throw DefinitionError("not a service-account JSON (client_email, private_key, private_key_id, project_id): \(error)")
+            throw DefinitionError("not a service-account JSON (client_email, private_key, private_key_id, project_id): \(readable: error)")
         }
         do {
             let key = try json.signingKey()
@@ -86,7 +89,7 @@ public struct ServiceAccountDefinition: Codable, Sendable, Hashable {
                 projectNumber: projectNumber
             )
         } catch {
-            throw DefinitionError("service account \(json.clientEmail): cannot read private_key (\(error))")
+            throw DefinitionError("service account \(json.clientEmail): cannot read private_key (\(readable: error))")
         }
     }
 

@@ -1,6 +1,7 @@
 import Foundation
 public import NIOSSL
 public import PushMockAuth
+import PushMockCore
 
 /// How a sender proves itself to APNs.
 public struct APNsAuthentication: Sendable {
@@ -100,8 +101,11 @@ public struct ClientIdentity: Sendable {
 
     /// A PKCS#12 (`.p12`) file.
     public static func pkcs12(path: String, passphrase: String) throws(SenderError) -> ClientIdentity {
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw SenderError(.invalidCredentials, "cannot read \(path)")
+        let data: Data
+        do {
+            data = try FileContents.read(path)
+        } catch {
+            throw SenderError(.invalidCredentials, error.description)
         }
         return try pkcs12(bytes: Array(data), passphrase: passphrase)
     }

@@ -1,5 +1,6 @@
 import Foundation
 public import PushMockAuth
+import PushMockCore
 import PushMockJSON
 
 /// A `pushmock serve` running on this machine, found through the files it writes: the CA,
@@ -111,8 +112,11 @@ public struct LocalPushMock: Sendable {
 
     /// The sample service account.
     public func serviceAccount() throws(SenderError) -> ServiceAccountJSON {
-        guard let data = FileManager.default.contents(atPath: serviceAccountPath) else {
-            throw SenderError(.invalidCredentials, "cannot read the mock's sample service account \(serviceAccountPath)")
+        let data: Data
+        do {
+            data = try FileContents.read(serviceAccountPath)
+        } catch {
+            throw SenderError(.invalidCredentials, "cannot read the mock's sample service account \(serviceAccountPath): \(error.reason)")
         }
         do {
             return try ServiceAccountJSON.decode(from: data)

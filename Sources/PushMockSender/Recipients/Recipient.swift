@@ -1,4 +1,5 @@
 import Foundation
+import PushMockCore
 public import PushMockJSON
 
 /// One row of a recipient file: who (a device/registration token, or for FCM a topic or
@@ -41,8 +42,11 @@ public struct Recipient: Sendable, Hashable {
 public enum RecipientFile {
     /// Parses a file by its extension: `.csv`, else JSON Lines (`.jsonl`, `.ndjson`, `.json`).
     public static func load(path: String) throws(SenderError) -> [Recipient] {
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw SenderError(.invalidRecipients, "cannot read the recipient file \(path)")
+        let data: Data
+        do {
+            data = try FileContents.read(path)
+        } catch {
+            throw SenderError(.invalidRecipients, "cannot read the recipient file \(path): \(error.reason)")
         }
         var text = String(decoding: data, as: UTF8.self)
         // Excel's "CSV UTF-8" starts with a byte-order mark, which is no part of the first

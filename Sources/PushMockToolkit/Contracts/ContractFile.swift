@@ -75,8 +75,11 @@ public struct ContractFile: Sendable, Hashable, DefinitionDocument {
     /// loaded as a shared schema, so contracts can `$ref` it by its `$id` (or its file name,
     /// relative to the `file://` URL of the contract file).
     public init(contentsOfFile path: String) throws(ContractError) {
-        guard let bytes = DefinitionObject.readFile(path) else {
-            throw ContractError(.unreadableFile, "cannot read the \(Self.documentName)", file: path)
+        let bytes: Data
+        do {
+            bytes = try FileContents.read(path)
+        } catch {
+            throw ContractError(.unreadableFile, "cannot read the \(Self.documentName): \(error.reason)", file: path)
         }
         let directory = (path as NSString).deletingLastPathComponent
         let registry: JSONSchemaRegistry
@@ -159,7 +162,7 @@ public struct ContractFile: Sendable, Hashable, DefinitionDocument {
         } catch let error as ContractError {
             throw error
         } catch {
-            throw ContractError(.invalidDefinition, "\(error)")
+            throw ContractError(.invalidDefinition, "\(readable: error)")
         }
     }
 }

@@ -143,7 +143,7 @@ public struct RouteTable: Sendable, Hashable, DefinitionDocument {
         } catch let error as DeepLinkError {
             throw error
         } catch {
-            throw DeepLinkError(.invalidDefinition, "\(error)")
+            throw DeepLinkError(.invalidDefinition, "\(readable: error)")
         }
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import PushMockCore
 
 #if canImport(Glibc)
 import Glibc
@@ -18,7 +19,8 @@ enum AtomicFile {
             do {
                 try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
             } catch {
-                throw GoldenError(.fileSystem, "Could not create the directory \(directory) for golden file \(path): \(error)", path: path)
+                throw GoldenError(
+                    .fileSystem, "Could not create the directory \(directory) for golden file \(path): \(reason: error)", path: path)
             }
         }
         let name = PathText.lastComponent(of: path)

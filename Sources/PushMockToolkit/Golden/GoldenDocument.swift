@@ -1,3 +1,4 @@
+import PushMockCore
 public import PushMockJSON
 public import PushMockRecording
 
@@ -50,7 +51,7 @@ public struct GoldenDocument: Sendable, Hashable {
             let conflict = text.contains("\n<<<<<<< ") || text.hasPrefix("<<<<<<< ") ? " It contains merge-conflict markers." : ""
             throw GoldenError(
                 .invalidFile,
-                "Golden file\(location) is not valid JSON (\(error)).\(conflict) Fix it, or re-record it with \(GoldenEnvironment.recordVariable)=1.",
+                "Golden file\(location) is not valid JSON (\(readable: error)).\(conflict) Fix it, or re-record it with \(GoldenEnvironment.recordVariable)=1.",
                 path: path
             )
         }

@@ -1,4 +1,5 @@
 import Foundation
+import PushMockCore
 public import PushMockRecording
 
 /// A golden file on disk and the policy for checking and re-recording it.
@@ -105,8 +106,11 @@ public struct GoldenFile: Sendable, Hashable {
     ///   ``GoldenError/Code/invalidFile`` if it is not a readable golden file.
     public func read() throws(GoldenError) -> GoldenDocument? {
         guard exists else { return nil }
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw GoldenError(.fileSystem, "Could not read golden file \(path).", path: path)
+        let data: Data
+        do {
+            data = try FileContents.read(path)
+        } catch {
+            throw GoldenError(.fileSystem, "Could not read golden file \(path): \(error.reason).", path: path)
         }
         return try GoldenDocument(parsing: String(decoding: data, as: UTF8.self), path: path)
     }

@@ -94,10 +94,13 @@ public struct InAppNotificationConfig: Sendable, Hashable {
 
     /// Reads a config file (the whole app config or just `{"notifications": {…}}`).
     public init(contentsOfFile path: String) throws(InAppConfigError) {
-        guard let bytes = DefinitionObject.readFile(path) else {
-            throw InAppConfigError("", "cannot read \(path)")
+        let bytes: Data
+        do {
+            bytes = try FileContents.read(path)
+        } catch {
+            throw InAppConfigError("", error.description)
         }
-        try self.init(json: bytes)
+        try self.init(json: Array(bytes))
     }
 
     public init(json bytes: some Collection<UInt8>) throws(InAppConfigError) {
@@ -122,7 +125,7 @@ public struct InAppNotificationConfig: Sendable, Hashable {
         } catch let error as InAppConfigError {
             throw error
         } catch {
-            throw InAppConfigError("", "\(error)")
+            throw InAppConfigError("", "\(readable: error)")
         }
     }
 

@@ -14,7 +14,7 @@ extension PolicyFile {
         } catch let error as PolicyError {
             throw error
         } catch {
-            throw PolicyError(.invalidDefinition, "\(error)")
+            throw PolicyError(.invalidDefinition, "\(readable: error)")
         }
     }
 

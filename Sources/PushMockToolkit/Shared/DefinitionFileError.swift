@@ -1,3 +1,5 @@
+import Foundation
+import PushMockCore
 public import PushMockJSON
 
 /// What kind of problem a definition file has; each kind of file (route table, policy) has its
@@ -72,8 +74,11 @@ public protocol DefinitionDocument {
 extension DefinitionDocument {
     /// Reads the file at `path`.
     public init(contentsOfFile path: String) throws(DefinitionFileError<ErrorCode>) {
-        guard let bytes = DefinitionObject.readFile(path) else {
-            throw DefinitionFileError(.unreadableFile, "cannot read the \(Self.documentName)", file: path)
+        let bytes: Data
+        do {
+            bytes = try FileContents.read(path)
+        } catch {
+            throw DefinitionFileError(.unreadableFile, "cannot read the \(Self.documentName): \(error.reason)", file: path)
         }
         try self.init(parsing: bytes, file: path)
     }

@@ -1,4 +1,5 @@
 import Foundation
+import PushMockCore
 import PushMockJSON
 
 /// Something wrong in a definition file (route table, policy), located by a path such as
@@ -146,7 +147,7 @@ struct DefinitionObject {
         do {
             return try JSONPath(text)
         } catch {
-            throw DefinitionProblem(location, "\(error)")
+            throw DefinitionProblem(location, "\(readable: error)")
         }
     }
 
@@ -167,7 +168,7 @@ struct DefinitionObject {
         do {
             return try JSONValue(parsing: bytes)
         } catch {
-            throw DefinitionProblem("", "not valid JSON: \(error)", kind: .syntax)
+            throw DefinitionProblem("", "not valid JSON: \(readable: error)", kind: .syntax)
         }
     }
 

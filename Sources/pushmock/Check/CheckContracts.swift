@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import PushMockCore
 import PushMockJSON
 import PushMockToolkit
 
@@ -26,7 +27,7 @@ struct CheckContracts: AsyncParsableCommand {
             } catch let error as ContractError {
                 throw CheckError(error.description)
             } catch {
-                throw CheckError("cannot read \(path): \(error)")
+                throw CheckError("cannot read \(path): \(reason: error)")
             }
             let outcome: CheckOutcome<ContractReport>
             if let journal = source.journal {

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import PushMockControl
+import PushMockCore
 import PushMockRecording
 import PushMockToolkit
 
@@ -45,7 +46,7 @@ struct CheckSourceOptions: ParsableArguments {
             await client.close()
         } catch {
             await client.close()
-            throw CheckError("\(error)")
+            throw CheckError("\(readable: error)")
         }
         guard response.status == 200 || response.status == 417 else {
             throw CheckError("POST /_pushmock/checks/\(check): \(response.status) \(response.errorMessage ?? response.text)")
@@ -53,7 +54,7 @@ struct CheckSourceOptions: ParsableArguments {
         do {
             return try response.decode(CheckOutcome<Report>.self)
         } catch {
-            throw CheckError("the gateway's answer is not a \(check) report: \(error)")
+            throw CheckError("the gateway's answer is not a \(check) report: \(readable: error)")
         }
     }
 

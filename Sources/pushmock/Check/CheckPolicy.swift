@@ -40,7 +40,7 @@ struct CheckPolicy: AsyncParsableCommand {
             } catch let error as PolicyError {
                 throw CheckError(error.description)
             } catch {
-                throw CheckError("cannot read \(policyPath): \(error)")
+                throw CheckError("cannot read \(policyPath): \(reason: error)")
             }
             var directory: UserDirectory?
             var usersDefinition: JSONValue?
@@ -52,7 +52,7 @@ struct CheckPolicy: AsyncParsableCommand {
                     directory = users
                     usersDefinition = try JSONValue(parsing: data)
                 } catch {
-                    throw CheckError("cannot read the users file \(users): \(error)")
+                    throw CheckError("cannot read the users file \(users): \(reason: error)")
                 }
             }
             let outcome: CheckOutcome<PolicyReport>

@@ -54,7 +54,7 @@ struct CheckSchedule: AsyncParsableCommand {
             do {
                 notifications = try InAppNotificationConfig(contentsOfFile: config)
             } catch {
-                throw CheckError("\(config): \(error)")
+                throw CheckError("\(config): \(readable: error)")
             }
             var options = OnDeviceScheduler.Options()
             if let checkEvery {
@@ -71,7 +71,7 @@ struct CheckSchedule: AsyncParsableCommand {
                     try UserDefinitionCheck.check(read)
                     directory = read
                 } catch {
-                    throw CheckError("cannot read the users file \(users): \(error)")
+                    throw CheckError("cannot read the users file \(users): \(reason: error)")
                 }
                 now = directory.events.map { Timestamp(millisecondsSince1970: $0.timeMilliseconds) }.max() ?? Timestamp(secondsSince1970: 0)
             } else {
@@ -92,7 +92,7 @@ struct CheckSchedule: AsyncParsableCommand {
                 start = try TimeArgument(text: from).resolve(gatewayNow: now)
                 end = try until.map { try TimeArgument(text: $0).resolve(gatewayNow: now) } ?? now
             } catch {
-                throw CheckError("\(error)")
+                throw CheckError("\(readable: error)")
             }
             let schedule = OnDeviceScheduler(config: notifications, options: options).schedule(
                 for: owner, events: directory.events, from: start, until: end)

@@ -124,7 +124,12 @@ struct FaultCommand: AsyncParsableCommand {
                 if let rule {
                     body = Array(rule.utf8)
                 } else if let file {
-                    guard let data = FileManager.default.contents(atPath: file) else { throw ValidationError("cannot read \(file)") }
+                    let data: Data
+                    do {
+                        data = try FileContents.read(file)
+                    } catch {
+                        throw ValidationError("\(error)")
+                    }
                     body = Array(data)
                 } else {
                     body = try jsonBody(try await buildRule(client))

@@ -48,7 +48,12 @@ struct UserCommand: AsyncParsableCommand {
             let body: [UInt8]
             if let file {
                 guard id == nil else { throw ValidationError("give an id or --file, not both") }
-                guard let data = FileManager.default.contents(atPath: file) else { throw ValidationError("cannot read \(file)") }
+                let data: Data
+                do {
+                    data = try FileContents.read(file)
+                } catch {
+                    throw ValidationError(error.description)
+                }
                 if let directory = try? JSONDecoder().decode(UserDirectory.self, from: data), !directory.users.isEmpty {
                     body = try jsonBody(directory.users)
                 } else {

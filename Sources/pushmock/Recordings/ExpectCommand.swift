@@ -143,12 +143,17 @@ struct ExpectCommand: AsyncParsableCommand {
             expectation.deepLink = try deepLinkRequirement()
             return ExpectationBatch(expectations: [expectation])
         }
-        guard let data = FileManager.default.contents(atPath: file) else { throw CheckError("cannot read \(file)") }
+        let data: Data
+        do {
+            data = try FileContents.read(file)
+        } catch {
+            throw CheckError(error.description)
+        }
         var batch: ExpectationBatch
         do {
             batch = try ExpectationBatch(json: data)
         } catch {
-            throw CheckError("\(file): \(error)")
+            throw CheckError("\(file): \(readable: error)")
         }
         // Route tables named by path were read here, relative to this directory: send them
         // inline, so the gateway (another working directory, its own --checks-dir) judges with
@@ -167,7 +172,7 @@ struct ExpectCommand: AsyncParsableCommand {
         do {
             table = try RouteTable(contentsOfFile: routes)
         } catch {
-            throw CheckError("\(routes): \(error)")
+            throw CheckError("\(routes): \(readable: error)")
         }
         var parameters: [String: String] = [:]
         for parameter in linkParameters {
@@ -190,7 +195,7 @@ struct ExpectCommand: AsyncParsableCommand {
         do {
             return try JSONDecoder().decode(ExpectationReport.self, from: Data(response.body)).results
         } catch {
-            throw CheckError("cannot read the gateway's report: \(error)")
+            throw CheckError("cannot read the gateway's report: \(readable: error)")
         }
     }
 

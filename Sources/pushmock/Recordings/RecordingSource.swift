@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import PushMockControl
+import PushMockCore
 import PushMockJSON
 import PushMockRecording
 import PushMockToolkit
@@ -94,7 +95,7 @@ struct RecordPage {
             do {
                 records.append(try ExchangeRecord.decode(jsonLine: value.compactBytes))
             } catch {
-                throw CheckError("cannot decode a record from the gateway: \(error)")
+                throw CheckError("cannot decode a record from the gateway: \(readable: error)")
             }
         }
         next = page["next"]?.uint64Value

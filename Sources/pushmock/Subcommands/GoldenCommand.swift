@@ -149,7 +149,7 @@ struct GoldenOptions: ParsableArguments {
         do {
             return try RecordingQuery(queryItems: filter.queryItems, now: now)
         } catch {
-            throw fail("invalid query: \(error)")
+            throw fail("invalid query: \(readable: error)")
         }
     }
 
@@ -161,7 +161,7 @@ struct GoldenOptions: ParsableArguments {
             do {
                 configuration.rules = try ignore.map { try GoldenRule.ignore($0) } + redact.map { try GoldenRule.redact($0) }
             } catch {
-                throw fail("\(error)")
+                throw fail("\(readable: error)")
             }
             return configuration
         }
@@ -184,7 +184,7 @@ struct GoldenOptions: ParsableArguments {
         do {
             journal = try JournalFiles.readAll(path: path)
         } catch {
-            throw fail("\(error)")
+            throw fail("\(readable: error)")
         }
         // A skipped line may hide a notification, so say so (the comparison still runs: a
         // torn last line after a crash should not block reading the rest).
@@ -201,7 +201,7 @@ struct GoldenOptions: ParsableArguments {
         do {
             client = try control.makeClient()
         } catch {
-            throw fail("\(error)")
+            throw fail("\(readable: error)")
         }
         let records: [ExchangeRecord]
         do {
@@ -211,7 +211,7 @@ struct GoldenOptions: ParsableArguments {
             await client.close()
         } catch {
             await client.close()
-            throw fail("cannot read recordings from \(client.endpoint): \(error)")
+            throw fail("cannot read recordings from \(client.endpoint): \(readable: error)")
         }
         return records
     }

@@ -124,7 +124,7 @@ struct Replay: AsyncParsableCommand {
             FileHandle.standardError.write(Data("Error: \(error.message)\n".utf8))
             throw ExitCode(2)
         } catch let error as JournalIOError {
-            FileHandle.standardError.write(Data("Error: \(error)\n".utf8))
+            FileHandle.standardError.write(Data("Error: \(readable: error)\n".utf8))
             throw ExitCode(2)
         }
         if JUnitFile.isStandardOutput(junitPath) {
@@ -138,7 +138,7 @@ struct Replay: AsyncParsableCommand {
             do {
                 try JUnitFile.write(report.renderJUnit(), to: junitPath)
             } catch {
-                FileHandle.standardError.write(Data("Error: \(error)\n".utf8))
+                FileHandle.standardError.write(Data("Error: \(readable: error)\n".utf8))
                 throw ExitCode(2)
             }
         }
@@ -241,7 +241,7 @@ struct Replay: AsyncParsableCommand {
         do {
             return .token(try APNsSigningKey(pem: pem, keyID: keyID, teamID: teamID))
         } catch {
-            throw ReplayUsageError("\(key.hasPrefix("-----BEGIN") ? "APNS_KEY" : key) is not a P-256 private key (.p8): \(error)")
+            throw ReplayUsageError("\(key.hasPrefix("-----BEGIN") ? "APNS_KEY" : key) is not a P-256 private key (.p8): \(readable: error)")
         }
     }
 
@@ -258,7 +258,8 @@ struct Replay: AsyncParsableCommand {
         do {
             account = try ServiceAccountJSON.decode(from: Data(text.utf8))
         } catch {
-            throw ReplayUsageError("\(source.hasPrefix("{") ? "the service account JSON" : source) is not a service-account JSON: \(error)")
+            throw ReplayUsageError(
+                "\(source.hasPrefix("{") ? "the service account JSON" : source) is not a service-account JSON: \(readable: error)")
         }
         var server = try SenderEndpoint(url: target)
         server.authority = authority

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import PushMockCore
 import PushMockJSON
 import PushMockSender
 
@@ -180,8 +181,11 @@ enum Environment {
     /// A PEM or JSON credential given either inline (starts like the content) or as a path.
     static func contents(ofInlineOrPath value: String, inlinePrefix: String) throws -> String {
         if value.hasPrefix(inlinePrefix) { return value }
-        guard let data = FileManager.default.contents(atPath: value) else {
-            throw SenderError(.invalidCredentials, "cannot read \(value)")
+        let data: Data
+        do {
+            data = try FileContents.read(value)
+        } catch {
+            throw SenderError(.invalidCredentials, error.description)
         }
         return String(decoding: data, as: UTF8.self)
     }

@@ -310,7 +310,8 @@ struct SendAPNs: AsyncParsableCommand {
             return .token(try APNsSigningKey(pem: pem, keyID: keyID, teamID: teamID))
         } catch {
             throw SenderError(
-                .invalidCredentials, "\(key.hasPrefix("-----BEGIN") ? "APNS_KEY" : key) is not a P-256 private key (.p8): \(error)")
+                .invalidCredentials,
+                "\(key.hasPrefix("-----BEGIN") ? "APNS_KEY" : key) is not a P-256 private key (.p8): \(readable: error)")
         }
     }
 }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import PushMockCore
 import PushMockJSON
 import PushMockSender
 
@@ -106,8 +107,11 @@ struct SendExpo: AsyncParsableCommand {
     func run() async throws {
         var recipients = tokens
         if let tokensFile {
-            guard let data = FileManager.default.contents(atPath: tokensFile) else {
-                throw ValidationError("cannot read --tokens-file \(tokensFile)")
+            let data: Data
+            do {
+                data = try FileContents.read(tokensFile)
+            } catch {
+                throw ValidationError("cannot read --tokens-file \(tokensFile): \(error.reason)")
             }
             var text = String(decoding: data, as: UTF8.self)
             // A byte-order mark is no part of the first token (it was sent, and called unregistered).

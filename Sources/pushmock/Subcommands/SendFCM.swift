@@ -220,7 +220,7 @@ struct SendFCM: AsyncParsableCommand {
         } catch {
             throw SenderError(
                 .invalidCredentials,
-                "\(source.hasPrefix("{") ? "the service account JSON" : source) is not a service-account JSON: \(error)")
+                "\(source.hasPrefix("{") ? "the service account JSON" : source) is not a service-account JSON: \(readable: error)")
         }
     }
 }

@@ -266,8 +266,11 @@ extension SendRun {
 func loadTemplate(file: String?, fileFlag: String, json: String?, built: () throws -> JSONValue) throws -> NotificationTemplate {
     do {
         if let file {
-            guard let data = FileManager.default.contents(atPath: file) else {
-                throw ValidationError("cannot read \(fileFlag) \(file)")
+            let data: Data
+            do {
+                data = try FileContents.read(file)
+            } catch {
+                throw ValidationError("cannot read \(fileFlag) \(file): \(error.reason)")
             }
             return try NotificationTemplate(json: String(decoding: data, as: UTF8.self))
         }

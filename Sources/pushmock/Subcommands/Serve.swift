@@ -356,8 +356,11 @@ struct Serve: AsyncParsableCommand {
         }
         configuration.controlAPIExtensions.append(CheckControlAPI())
         if let contractsPath {
-            guard let bytes = FileManager.default.contents(atPath: contractsPath) else {
-                throw ValidationError("--contracts \(contractsPath): cannot read the file")
+            let bytes: Data
+            do {
+                bytes = try FileContents.read(contractsPath)
+            } catch {
+                throw ValidationError("--contracts \(contractsPath): cannot read the file: \(error.reason)")
             }
             do {
                 let contracts = try ContractFile(parsing: Array(bytes), file: contractsPath)

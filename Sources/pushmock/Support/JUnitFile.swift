@@ -1,4 +1,5 @@
 import Foundation
+import PushMockCore
 
 /// `--junit PATH` of the check commands (`expect`, `check`, `golden verify`, `replay`): `-` is
 /// standard output, anything else a file whose missing directories are created first — CI
@@ -14,11 +15,16 @@ enum JUnitFile {
             return
         }
         let url = URL(fileURLWithPath: path)
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
+            // An atomic write would fail on the rename with a less helpful reason.
+            throw CheckError("cannot write \(path): it is a directory (--junit names the report file)")
+        }
         do {
             try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
             try Data(xml.utf8).write(to: url, options: .atomic)
         } catch {
-            throw CheckError("cannot write \(path): \(error.localizedDescription)")
+            throw CheckError("cannot write \(path): \(reason: error)")
         }
     }
 }
