@@ -29,9 +29,48 @@ package struct HTTPTransportProtocol: Hashable, Sendable, CustomStringConvertibl
 /// The answer to a batch of requests: right away, or once something finishes — for example
 /// the journal write that must reach the OS before any response goes out. `replies[i]`
 /// answers `requests[i]`.
-package enum HTTPReplyBatch {
+package indirect enum HTTPReplyBatch {
     case immediate([HTTPReply])
     case deferred(EventLoopFuture<[HTTPReply]>)
+    /// The batch's replies, except that the requests `late` names (long polls, expectations
+    /// with `within`) are answered when their own reply is ready; the batch's replies at
+    /// those indices are placeholders and never sent. Over HTTP/2 every other stream is
+    /// answered without waiting for them (one read may carry a 5-minute long poll and a push
+    /// on another stream); HTTP/1.1 answers in order anyway.
+    case withLateReplies(HTTPReplyBatch, late: [HTTPLateReply])
+
+    /// Every reply once all are ready, in request order: what HTTP/1.1 needs.
+    package func allReplies(on eventLoop: any EventLoop) -> EventLoopFuture<[HTTPReply]> {
+        switch self {
+        case .immediate(let replies):
+            return eventLoop.makeSucceededFuture(replies)
+        case .deferred(let future):
+            return future
+        case .withLateReplies(let batch, let late):
+            let lateReplies = late.map(\.reply)
+            let indices = late.map(\.index)
+            return batch.allReplies(on: eventLoop).flatMap { replies in
+                EventLoopFuture.whenAllSucceed(lateReplies, on: eventLoop).map { answers in
+                    var replies = replies
+                    for (index, answer) in zip(indices, answers) where replies.indices.contains(index) {
+                        replies[index] = answer
+                    }
+                    return replies
+                }
+            }
+        }
+    }
+}
+
+/// A reply that comes later than the rest of its batch: `reply` answers `requests[index]`.
+package struct HTTPLateReply {
+    package var index: Int
+    package var reply: EventLoopFuture<HTTPReply>
+
+    package init(index: Int, reply: EventLoopFuture<HTTPReply>) {
+        self.index = index
+        self.reply = reply
+    }
 }
 
 /// The application side of one connection. Created by the pipeline once the protocol is known,

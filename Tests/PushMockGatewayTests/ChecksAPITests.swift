@@ -84,6 +84,59 @@ struct ChecksAPITests {
         }
     }
 
+    /// A read that carried a long poll (or an expectation with `within`) and a push on
+    /// other streams answered all of them when the long poll ended: the push's answer waited
+    /// up to five minutes although its record was committed at once.
+    @Test(
+        "a long poll or a waiting expectation does not hold up the streams read with it",
+        arguments: [
+            ("GET", "/_pushmock/recordings?token=nobody&count=1&wait=30s", ""),
+            ("POST", "/_pushmock/expectations", #"{"query": {"token": "nobody"}, "count": {"atLeast": 1}, "within": "30s"}"#),
+        ])
+    func waitingRequestBesidePush(method: String, path: String, body: String) async throws {
+        let script = #"""
+            import json, socket, sys
+            import h2.config, h2.connection, h2.events
+            host, port, method, path, body = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4], sys.argv[5].encode()
+            sock = socket.create_connection((host, port), timeout=300)
+            conn = h2.connection.H2Connection(config=h2.config.H2Configuration(client_side=True, header_encoding="utf-8"))
+            conn.initiate_connection()
+            def send(stream, method, path, body):
+                headers = [(":method", method), (":scheme", "http"), (":authority", host), (":path", path)]
+                if body:
+                    conn.send_headers(stream, headers + [("content-type", "application/json"), ("content-length", str(len(body)))])
+                    conn.send_data(stream, body, end_stream=True)
+                else:
+                    conn.send_headers(stream, headers, end_stream=True)
+            push = json.dumps({"to": "ExponentPushToken[beside-a-long-poll]", "body": "hi"}).encode()
+            send(1, method, path, body)
+            send(3, "POST", "/--/api/v2/push/send", push)
+            send(5, "GET", "/_pushmock/health", b"")
+            # One write: the gateway reads all three requests in one read cycle.
+            sock.sendall(conn.data_to_send())
+            order, ended = [], set()
+            while not {3, 5} <= ended:
+                data = sock.recv(65536)
+                if not data:
+                    raise SystemExit("the server closed the connection")
+                for event in conn.receive_data(data):
+                    if isinstance(event, h2.events.ResponseReceived):
+                        order.append([event.stream_id, dict(event.headers)[":status"]])
+                    if isinstance(event, h2.events.StreamEnded):
+                        ended.add(event.stream_id)
+                    if isinstance(event, h2.events.DataReceived):
+                        conn.acknowledge_received_data(event.flow_controlled_length, event.stream_id)
+                sock.sendall(conn.data_to_send())
+            print(json.dumps(order))
+            """#
+        try await withPushMock { mock in
+            let result = try await run(venvPython, ["-c", script, "127.0.0.1", String(mock.cleartextPort), method, path, body])
+            try #require(result.status == 0, "\(result.output)\(result.error)")
+            // The waiting request (stream 1) is still open when the other two are answered.
+            #expect(result.output.trimmingCharacters(in: .whitespacesAndNewlines) == #"[[3, "200"], [5, "200"]]"#)
+        }
+    }
+
     /// Checks ran on NIO's shared pool for blocking work: anything else of the process that
     /// filled it (another gateway's schedule, an app's file I/O in the same test run) held
     /// every check of every gateway. In a loaded full run a 60 s client timeout expired on a

@@ -123,30 +123,20 @@ final class GatewayConnection: HTTPConnectionResponder {
 
     // MARK: Long polls
 
-    /// Answers the batch once every waiting control request has its reply; each runs in a task
-    /// that is cancelled if the connection closes first.
+    /// Answers the batch at once (or once its journal write is durable), and each waiting
+    /// control request when its own reply is ready: a long poll must not hold up the pushes
+    /// that arrived on other streams of the same read. Each waits in a task that is cancelled
+    /// if the connection closes first, and never answers before the batch's records are
+    /// committed (a poll may return them).
     private func waitForLateReplies(_ committed: HTTPReplyBatch, late: [(slot: Int, compute: @Sendable () async -> HTTPReply)])
         -> HTTPReplyBatch
     {
-        let ready: EventLoopFuture<[HTTPReply]>
-        switch committed {
-        case .immediate(let answers): ready = eventLoop.makeSucceededFuture(answers)
-        case .deferred(let future): ready = future
+        let committedReplies = committed.allReplies(on: eventLoop)
+        let lateReplies = late.map { entry in
+            let reply = start(entry.compute)
+            return HTTPLateReply(index: entry.slot, reply: committedReplies.flatMap { _ in reply })
         }
-        let lateReplies = late.map { start($0.compute) }
-        let slots = late.map(\.slot)
-        let eventLoop = self.eventLoop
-        return .deferred(
-            ready.flatMap { answers in
-                EventLoopFuture.whenAllSucceed(lateReplies, on: eventLoop).map { replies in
-                    var answers = answers
-                    for (slot, reply) in zip(slots, replies) {
-                        answers[slot] = reply
-                    }
-                    return answers
-                }
-            }
-        )
+        return .withLateReplies(committed, late: lateReplies)
     }
 
     private func start(_ compute: @escaping @Sendable () async -> HTTPReply) -> EventLoopFuture<HTTPReply> {

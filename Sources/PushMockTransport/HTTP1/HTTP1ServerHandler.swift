@@ -181,8 +181,9 @@ package final class HTTP1ServerHandler: ChannelInboundHandler, RemovableChannelH
         switch responder.respond(to: [request]) {
         case .immediate(let replies):
             schedule(replies.first, keepAlive: keepAlive, withoutBody: withoutBody, context: context)
-        case .deferred(let future):
-            future.assumeIsolated().whenComplete { [self] result in
+        case let batch:
+            // One request at a time: a late reply is simply this request's answer.
+            batch.allReplies(on: context.eventLoop).assumeIsolated().whenComplete { [self] result in
                 guard let context = self.context else { return }
                 switch result {
                 case .success(let replies):

@@ -335,7 +335,11 @@ package final class HTTP2ServerHandler: ChannelInboundHandler, RemovableChannelH
         guard !requests.isEmpty else { return }
         let streamIDs = requests.map { $0.streamID ?? 0 }
 
-        switch responder.respond(to: consume requests) {
+        deliver(responder.respond(to: consume requests), to: streamIDs, context: context)
+    }
+
+    private func deliver(_ batch: HTTPReplyBatch, to streamIDs: [Int32], context: ChannelHandlerContext) {
+        switch batch {
         case .immediate(let replies):
             apply(replies, to: streamIDs, context: context)
         case .deferred(let future):
@@ -352,6 +356,27 @@ package final class HTTP2ServerHandler: ChannelInboundHandler, RemovableChannelH
                 }
                 self.flush(context: context)
             }
+        case .withLateReplies(let batch, let late):
+            // The placeholders at the late indices are skipped; each late stream is answered
+            // on its own, so a long poll never holds up the streams that arrived beside it.
+            var onTime = streamIDs
+            for entry in late where onTime.indices.contains(entry.index) {
+                onTime[entry.index] = 0
+            }
+            deliver(batch, to: onTime, context: context)
+            for entry in late where streamIDs.indices.contains(entry.index) {
+                let streamID = streamIDs[entry.index]
+                entry.reply.assumeIsolated().whenComplete { [self] result in
+                    guard let context = self.context, self.session != nil else { return }
+                    let reply: HTTPReply
+                    switch result {
+                    case .success(let answer): reply = answer
+                    case .failure: reply = HTTPReply(.resetStream(.internalError))
+                    }
+                    self.apply([reply], to: [streamID], context: context)
+                    self.flush(context: context)
+                }
+            }
         }
     }
 
@@ -360,6 +385,8 @@ package final class HTTP2ServerHandler: ChannelInboundHandler, RemovableChannelH
         // through its multi-payload enum's value witnesses; `replies[index]` is read in place.
         for index in 0..<min(replies.count, streamIDs.count) {
             let streamID = streamIDs[index]
+            // 0: a late reply's placeholder (`HTTPReplyBatch.withLateReplies`); no client stream has id 0.
+            guard streamID != 0 else { continue }
             if let delay = replies[index].delay, delay > .zero {
                 let reply = replies[index]
                 if reply.action.answersOnlyItsStream, reply.settings.isEmpty, session?.inbound[streamID] == nil {
