@@ -92,7 +92,8 @@ package struct HTTPServerPipeline: Sendable {
             // HTTP1ServerHandler orders pipelined answers itself and keeps reading, so that a
             // client hanging up during a long poll is noticed.
             withPipeliningAssistance: false,
-            withErrorHandling: true
+            // HTTP1ServerHandler answers framing errors itself, after the answers before them.
+            withErrorHandling: false
         )
         try channel.pipeline.syncOperations.addHandler(
             HTTP1ServerHandler(

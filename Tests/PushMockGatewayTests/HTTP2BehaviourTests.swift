@@ -140,6 +140,93 @@ struct HTTP2BehaviourTests {
         }
     }
 
+    /// NIOHTTP1 reads nothing more after a request it takes for an upgrade
+    /// (apple/swift-nio#2570): `curl --http2 http://a http://b` (an h2c upgrade offer) waited
+    /// forever for its second answer, and Java's HttpClient timed out on its second send.
+    @Test("HTTP/1.1: after an h2c upgrade offer the connection closes cleanly, so the next request is answered on a new one")
+    func upgradeOfferThenNextRequest() async throws {
+        try await withPushMock { mock in
+            let base = "http://127.0.0.1:\(mock.cleartextPort)"
+            let result = try await run(
+                "/usr/bin/curl",
+                [
+                    "-s", "-S", "--http2", "--max-time", "120", "-w", " %{http_code}\n", base + "/_pushmock/health",
+                    base + "/_pushmock/health",
+                ])
+            #expect(result.status == 0, "\(result.error)")
+            #expect(result.output.components(separatedBy: " 200\n").count == 3, "\(result.output)")
+        }
+    }
+
+    /// RFC 9112 §3.2.2: `curl -x` (any HTTP proxy setting) sends the absolute form. It was
+    /// routed as an unknown APNs path (404 BadPath).
+    @Test("HTTP/1.1: an absolute-form request target is routed by its path, its authority taken as the host")
+    func absoluteFormTarget() async throws {
+        try await withPushMock { mock in
+            let result = try await run(
+                "/usr/bin/curl",
+                [
+                    "-s", "-S", "--max-time", "120", "-x", "http://127.0.0.1:\(mock.cleartextPort)", "-H", "content-type: application/json",
+                    "-d", #"{"to":"ExponentPushToken[absolute-form-target]","body":"hi"}"#, "-w", " %{http_code}",
+                    "http://exp.host/--/api/v2/push/send",
+                ])
+            #expect(result.output.hasSuffix(" 200"), "\(result.output)\(result.error)")
+            #expect(result.output.contains(#""status":"ok""#), "\(result.output)")
+            let records = mock.recordings.records { $0.platform == .expo }
+            #expect(records.count == 1)
+            #expect(records.first?.request.path == "/--/api/v2/push/send")
+            #expect(records.first?.request.authority == "exp.host")
+        }
+    }
+
+    /// Requests pipelined behind one whose answer is not ready yet (a long poll here; the
+    /// journal's fsync or a latency fault did the same): a malformed one, an oversized head,
+    /// or one too many, was answered (400, 431) or the connection closed at once — in place
+    /// of the earlier answers, although those requests were recorded.
+    @Test(
+        "HTTP/1.1: a request that ends the connection is refused only after the answers to the requests before it",
+        arguments: [
+            ("malformed", ["200", "200", "400"]),
+            ("oversized", ["200", "200", "431"]),
+            ("too many", ["200"] + Array(repeating: "200", count: 64) + ["503"]),
+        ])
+    func refusalAfterEarlierAnswers(_ kind: String, _ statuses: [String]) async throws {
+        let script = #"""
+            import json, re, socket, sys
+            port, kind = int(sys.argv[1]), sys.argv[2]
+            poll = b"GET /_pushmock/recordings?token=nobody&count=1&wait=1s HTTP/1.1\r\nhost: 127.0.0.1\r\n\r\n"
+            push = json.dumps({"to": "ExponentPushToken[pipelined-behind-a-poll]", "body": "hi"}).encode()
+            expo = (b"POST /--/api/v2/push/send HTTP/1.1\r\nhost: 127.0.0.1\r\ncontent-type: application/json\r\n"
+                    b"content-length: " + str(len(push)).encode() + b"\r\n\r\n" + push)
+            health = b"GET /_pushmock/health HTTP/1.1\r\nhost: 127.0.0.1\r\n\r\n"
+            if kind == "malformed":
+                data = poll + expo + b"GET / HTTP/1.1\r\nbad header line\r\n\r\n"
+            elif kind == "oversized":
+                data = poll + expo + b"GET / HTTP/1.1\r\nhost: 127.0.0.1\r\nx-big: " + b"a" * 9000 + b"\r\n\r\n"
+            else:
+                data = poll + health * 65
+            sock = socket.create_connection(("127.0.0.1", port), timeout=120)
+            sock.sendall(data)
+            received = b""
+            while True:
+                chunk = sock.recv(65536)
+                if not chunk:
+                    break
+                received += chunk
+            statuses = [status.decode() for status in re.findall(rb"HTTP/1\.1 (\d{3}) ", received)]
+            print(json.dumps(statuses))
+            """#
+        try await withPushMock { mock in
+            let result = try await run(venvPython, ["-c", script, String(mock.cleartextPort), kind])
+            try #require(result.status == 0, "\(result.output)\(result.error)")
+            let expected = String(data: try JSONSerialization.data(withJSONObject: statuses), encoding: .utf8)!
+            #expect(result.output.trimmingCharacters(in: .whitespacesAndNewlines) == expected.replacingOccurrences(of: ",", with: ", "))
+            if kind != "too many" {
+                #expect(mock.recordings.records { $0.platform == .expo }.count == 1)
+            }
+        }
+    }
+
     /// HEAD on every kind of endpoint, in every protocol curl speaks to the gateway.
     static let headCases: [(protocolFlag: String, tls: Bool, path: String, status: Int)] = {
         let device = "/3/device/\(PushMockHarness.sampleDeviceToken)"

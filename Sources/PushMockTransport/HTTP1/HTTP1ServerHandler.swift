@@ -39,6 +39,12 @@ package final class HTTP1ServerHandler: ChannelInboundHandler, RemovableChannelH
     private let maximumHeaderListBytes: Int
     /// Set after a 431: the rest of that request is discarded.
     private var discardingRequest = false
+    /// An answer that ends the connection (400 for a request that could not be framed, 431,
+    /// too many pipelined requests), written once every request before it is answered: those
+    /// were recorded, and a client must get their answers, not the refusal in their place.
+    private var refusal: HTTPResponseMessage?
+    /// Set with `refusal`: nothing read after it is a request.
+    private var refusing = false
 
     package init(
         responder: any HTTPConnectionResponder,
@@ -56,11 +62,26 @@ package final class HTTP1ServerHandler: ChannelInboundHandler, RemovableChannelH
     /// can be framed, so the connection closes (the 400 is already flushed).
     package func errorCaught(context: ChannelHandlerContext, error: any Error) {
         if error is HTTPParserError {
-            closed = true
-            context.close(promise: nil)
+            // NIOHTTP1's decoder stopped: nothing after this can be framed. The 400 is ours to
+            // write (its error handler would write it at once, in place of an answer still
+            // being computed).
+            refuse(with: HTTPResponseMessage(status: 400, headers: HTTPHeaderList(), body: []), context: context)
             return
         }
         context.fireErrorCaught(error)
+    }
+
+    /// Ends the connection with `response` after the answers to every request before it.
+    private func refuse(with response: HTTPResponseMessage, context: ChannelHandlerContext) {
+        guard !refusing else { return }
+        refusing = true
+        current = nil
+        if answering {
+            refusal = response
+        } else {
+            answering = true
+            write(response, keepAlive: false, withoutBody: false, context: context)
+        }
     }
 
     package func handlerAdded(context: ChannelHandlerContext) {
@@ -94,6 +115,7 @@ package final class HTTP1ServerHandler: ChannelInboundHandler, RemovableChannelH
     }
 
     package func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        guard !refusing else { return }
         switch unwrapInboundIn(data) {
         case .head(let head):
             var size = InboundLimits.fieldSize(nameCount: 5, valueCount: head.uri.utf8.count)
@@ -114,22 +136,29 @@ package final class HTTP1ServerHandler: ChannelInboundHandler, RemovableChannelH
                 }
                 headers.append(name: lowered, value: value)
             }
-            currentKeepAlive = head.isKeepAlive
+            // After a request NIOHTTP1 takes for an upgrade (an `Upgrade` header with
+            // `Connection: upgrade`, or CONNECT) its decoder reads nothing more
+            // (apple/swift-nio#2570): the next request on the connection would wait forever.
+            // Such a request is answered with `connection: close`, and the client opens a new
+            // connection (curl --http2 and Java's HttpClient ask for h2c this way).
+            currentKeepAlive = head.isKeepAlive && !Self.stopsDecoding(head)
             // RFC 9110 §10.1.1: a client that sent `Expect: 100-continue` waits for the go-ahead
             // before its body (curl for large bodies, PHP, .NET), or gives up waiting after about
             // a second: every such request took a second longer. Not while another answer is
             // being written, which the interim response would cut into; the client then sends
             // its body once its own wait is over.
-            if !answering, queued.isEmpty,
+            // HTTP/1.0 clients know no interim responses (RFC 9110 §15.2).
+            if !answering, queued.isEmpty, head.version != .http1_0,
                 head.headers[canonicalForm: "expect"].contains(where: { $0.lowercased() == "100-continue" })
             {
                 let interim = HTTPResponseHead(version: .http1_1, status: .continue)
                 context.writeAndFlush(wrapOutboundOut(.head(interim)), promise: nil)
             }
+            let target = Self.requestTarget(head.uri)
             current = HTTPRequestMessage(
                 method: head.method.rawValue,
-                path: head.uri,
-                authority: authority,
+                path: target.path,
+                authority: target.authority ?? authority,
                 scheme: scheme,
                 headers: headers
             )
@@ -146,7 +175,13 @@ package final class HTTP1ServerHandler: ChannelInboundHandler, RemovableChannelH
             guard !answering else {
                 let queuedBodyBytes = queued.reduce(request.body.count) { $0 + $1.request.body.count }
                 guard queued.count < Self.maximumQueuedRequests, queuedBodyBytes <= Self.maximumQueuedBodyBytes else {
-                    context.close(promise: nil)
+                    // This request is not taken (nor recorded); the ones before it are answered.
+                    var headers = HTTPHeaderList()
+                    headers.append(name: "content-type", value: "text/plain")
+                    refuse(
+                        with: HTTPResponseMessage(
+                            status: 503, headers: headers, body: Array("Too many pipelined requests\n".utf8)),
+                        context: context)
                     return
                 }
                 queued.append((request, currentKeepAlive))
@@ -164,14 +199,8 @@ package final class HTTP1ServerHandler: ChannelInboundHandler, RemovableChannelH
         var headers = HTTPHeaderList()
         headers.append(name: "content-type", value: "text/plain")
         let response = HTTPResponseMessage(status: 431, headers: headers, body: Array("Request Header Fields Too Large\n".utf8))
-        if answering {
-            // Let the answers in flight go first; nothing after this request is read.
-            queued.removeAll()
-            context.close(promise: nil)
-            return
-        }
-        answering = true
-        write(response, keepAlive: false, withoutBody: false, context: context)
+        // The answers in flight and queued go first; nothing after this request is read.
+        refuse(with: response, context: context)
     }
 
     private func dispatch(_ request: HTTPRequestMessage, keepAlive: Bool, context: ChannelHandlerContext) {
@@ -198,7 +227,14 @@ package final class HTTP1ServerHandler: ChannelInboundHandler, RemovableChannelH
     /// The current answer is written: the next queued request, if any, is answered.
     private func answered(context: ChannelHandlerContext) {
         answering = false
-        guard !closed, !queued.isEmpty else { return }
+        guard !closed else { return }
+        if queued.isEmpty, let refusal {
+            self.refusal = nil
+            answering = true
+            write(refusal, keepAlive: false, withoutBody: false, context: context)
+            return
+        }
+        guard !queued.isEmpty else { return }
         let next = queued.removeFirst()
         dispatch(next.request, keepAlive: next.keepAlive, context: context)
     }
@@ -316,5 +352,33 @@ package final class HTTP1ServerHandler: ChannelInboundHandler, RemovableChannelH
                 context.close(promise: nil)
             }
         }
+    }
+
+    /// Whether NIOHTTP1's decoder stops after this request (it takes it for a protocol
+    /// upgrade: llhttp's rule).
+    static func stopsDecoding(_ head: HTTPRequestHead) -> Bool {
+        if head.method == .CONNECT { return true }
+        guard head.headers.contains(name: "upgrade") else { return false }
+        return head.headers[canonicalForm: "connection"].contains { $0.lowercased() == "upgrade" }
+    }
+
+    /// RFC 9112 §3.2.2: a server must accept the absolute form (`POST http://host/path`, what
+    /// clients send through an HTTP proxy setting); its authority replaces `Host`.
+    static func requestTarget(_ uri: String) -> (path: String, authority: String?) {
+        let lowered = uri.prefix(8).lowercased()
+        let schemeLength: Int
+        if lowered.hasPrefix("http://") {
+            schemeLength = 7
+        } else if lowered.hasPrefix("https://") {
+            schemeLength = 8
+        } else {
+            return (uri, nil)
+        }
+        let rest = uri.dropFirst(schemeLength)
+        let pathStart = rest.firstIndex(where: { $0 == "/" || $0 == "?" }) ?? rest.endIndex
+        let authority = String(rest[..<pathStart])
+        var path = String(rest[pathStart...])
+        if path.isEmpty || path.hasPrefix("?") { path = "/" + path }
+        return (path, authority.isEmpty ? nil : authority)
     }
 }
