@@ -243,3 +243,18 @@ struct SupportTests {
         #expect(HTTP2ErrorCode(name: String(code.networkCode)) == code)
     }
 }
+
+@Suite("Accept-Encoding")
+struct AcceptEncodingTests {
+    /// RFC 9110 §12.4.2: qvalue = ( "0" [ "." 0*3DIGIT ] ) / ( "1" [ "." 0*3("0") ] ). "q=0."
+    /// refused gzip but got it.
+    @Test(
+        "gzip is allowed unless its weight is zero",
+        arguments: [
+            ("gzip", true), ("gzip;q=0", false), ("gzip;q=0.", false), ("gzip; q=0.000", false), ("gzip;q=0.001", true),
+            ("gzip;q=1", true), ("*", true), ("*;q=0", false), ("br, deflate", false), ("identity, GZIP;Q=0.5", true), ("", false),
+        ])
+    func gzipAllowed(_ header: String, _ allowed: Bool) {
+        #expect(HTTPContentCoding.acceptsGzip(header) == allowed)
+    }
+}

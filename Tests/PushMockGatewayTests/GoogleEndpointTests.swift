@@ -370,6 +370,42 @@ struct FCMSendTests {
         }
     }
 
+    /// Google's .NET client libraries gzip every request body; the body was parsed as JSON
+    /// as it came ("Invalid JSON payload received. Unexpected token.\n\u{1F}…"), and a plain
+    /// body labelled gzip was accepted.
+    @Test(
+        "a Content-Encoding: gzip body is decoded (and recorded decoded); one that is not gzip, or an unknown coding, is INVALID_ARGUMENT",
+        arguments: [
+            ("gzip", true, 200, ""),
+            ("deflate", false, 400, "could not be decoded as deflate"),
+            ("gzip", false, 400, "could not be decoded as gzip"),
+            ("br", false, 400, "Unsupported Content-Encoding: br"),
+        ])
+    func contentEncoding(coding: String, compress: Bool, status: Int, message: String) async throws {
+        try await withPushMock { mock in
+            let connection = try await mock.connect()
+            let accessToken = try await mock.fetchAccessToken(over: connection)
+            let json = #"{"message":{"token":"\#(token)","notification":{"title":"Zipped"}}}"#
+            var request = mock.fcmSend(json, accessToken: accessToken, headers: [("content-encoding", coding)])
+            if compress {
+                request.body = HTTPContentCoding.gzipCompress(Array(json.utf8))
+                request.bodyByteCount = request.body.count
+            }
+            let response = try await connection.send(request)
+            #expect(response.status == status, "\(String(decoding: response.body, as: UTF8.self))")
+            let fcm = mock.recordings.records { $0.platform == .fcm }
+            #expect(fcm.count == 1)
+            if status == 200 {
+                #expect(fcm.first?.request.body.jsonValue?["message"]?["notification"]?["title"]?.stringValue == "Zipped")
+            } else {
+                let error = try JSONValue(parsing: response.body)["error"]
+                #expect(error?["status"]?.stringValue == "INVALID_ARGUMENT")
+                #expect(error?["message"]?.stringValue?.contains(message) == true, "\(String(decoding: response.body, as: UTF8.self))")
+            }
+            await connection.close()
+        }
+    }
+
     @Test("HTTP/1.1 and h2 over TLS with curl")
     func curl() async throws {
         try await withPushMock { mock in

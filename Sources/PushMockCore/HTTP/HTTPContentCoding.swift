@@ -38,9 +38,12 @@ package struct HTTPContentCoding: Hashable, Sendable, CustomStringConvertible {
         for item in acceptEncoding.split(separator: ",") {
             let parts = item.split(separator: ";")
             guard let name = parts.first?.contentCodingTrimmed().lowercased(), name == "gzip" || name == "*" else { continue }
+            // RFC 9110 §12.4.2: qvalue = "0" [ "." 0*3DIGIT ]; "q=0." refuses too.
             let refused = parts.dropFirst().contains { parameter in
                 let text = parameter.contentCodingTrimmed().lowercased()
-                return text == "q=0" || text == "q=0.0" || text == "q=0.00" || text == "q=0.000"
+                guard text.hasPrefix("q=") else { return false }
+                let weight = text.dropFirst(2)
+                return weight.first == "0" && weight.dropFirst().allSatisfy { $0 == "." || $0 == "0" }
             }
             return !refused
         }

@@ -5,7 +5,7 @@ import PushMockSimulation
 
 /// One FCM `messages:send` as the pipeline carries it.
 struct FCMSendExchange: EndpointExchange {
-    let request: HTTPRequestMessage
+    var request: HTTPRequestMessage
     var reply: HTTPReply?
     var status = 0
     var error: FCMError?
@@ -80,14 +80,42 @@ struct FCMSendEndpoint: GatewayEndpoint {
                 FCMError(status: .invalidArgument, message: "Request payload size exceeds the limit: \(request.body.count) bytes."))
             return exchange
         }
-        if let root = try? JSONValue(parsing: request.body, maxDepth: FCMMessageValidator.maximumJSONDepth) {
+        guard decodeContentCoding(&exchange) else { return exchange }
+        if let root = try? JSONValue(parsing: exchange.request.body, maxDepth: FCMMessageValidator.maximumJSONDepth) {
             exchange.json = root
             exchange.body = FCMMessageValidator.validate(json: root)
         } else {
             // Empty bodies read as `{}`; anything else gets the parser's own message.
-            exchange.body = FCMMessageValidator.validate(body: request.body)
+            exchange.body = FCMMessageValidator.validate(body: exchange.request.body)
         }
         return exchange
+    }
+
+    /// The largest body a compressed request may decode to: the transport's cap on stored
+    /// bodies, which uncompressed requests meet first.
+    static let maximumDecodedBodyBytes = 1 << 20
+
+    /// Google's API front end reads `Content-Encoding: gzip` (and deflate) request bodies: the
+    /// .NET client libraries gzip every body by default. The recording keeps the decoded body.
+    /// An undecodable body or an unknown coding is INVALID_ARGUMENT (UNVERIFIED wording).
+    private func decodeContentCoding(_ exchange: inout FCMSendExchange) -> Bool {
+        let header = exchange.request.headers.values(named: "content-encoding").last ?? ""
+        guard let coding = HTTPContentCoding(headerValue: header) else {
+            fail(&exchange, FCMError(status: .invalidArgument, message: "Unsupported Content-Encoding: \(header)"))
+            return false
+        }
+        guard coding != .identity else { return true }
+        do {
+            let decoded = try coding.decode(exchange.request.body, limit: Self.maximumDecodedBodyBytes)
+            exchange.request.bodyByteCount = decoded.count
+            exchange.request.body = decoded
+            return true
+        } catch .tooLarge(let limit) {
+            fail(&exchange, FCMError(status: .invalidArgument, message: "Request payload size exceeds the limit: \(limit) bytes."))
+        } catch {
+            fail(&exchange, FCMError(status: .invalidArgument, message: "The request body could not be decoded as \(coding) content."))
+        }
+        return false
     }
 
     func answerInjected(_ action: FaultAction, _ exchange: inout FCMSendExchange, in context: PipelineContext) {
