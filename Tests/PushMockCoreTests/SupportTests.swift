@@ -258,3 +258,23 @@ struct AcceptEncodingTests {
         #expect(HTTPContentCoding.acceptsGzip(header) == allowed)
     }
 }
+
+@Suite("Virtual clock under concurrent changes")
+struct VirtualClockRaceTests {
+    /// `POST /clock/advance` checked the target and then advanced in two steps: two advances
+    /// of 900 years from 9000-01-01 both passed and the clock was clamped at 9999-12-31.
+    @Test("of many concurrent advances that each fit but not together, only those that fit move the clock")
+    func guardedAdvances() async {
+        let start = Timestamp(millisecondsSince1970: 221_845_392_000_000)  // 9000-01-01T00:00:00Z
+        let clock = VirtualClock(frozenAt: start)
+        let step = Duration.seconds(Int64(900) * 365 * 86_400)
+        let moved = await withTaskGroup(of: Bool.self) { group in
+            for _ in 0..<32 {
+                group.addTask { clock.advance(by: step, onlyIf: InputLimits.contains) }
+            }
+            return await group.reduce(0) { $0 + ($1 ? 1 : 0) }
+        }
+        #expect(moved == 1)
+        #expect(clock.now().millisecondsSince1970 == start.millisecondsSince1970 + step.wholeMilliseconds)
+    }
+}

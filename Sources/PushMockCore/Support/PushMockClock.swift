@@ -196,6 +196,26 @@ public final class VirtualClock: PushMockClock {
         }
     }
 
+    /// Moves time forward by `duration` only if `accepts` takes the time it would reach, read
+    /// and moved under one lock: two requests that check the target and then advance could
+    /// both pass a range check the second one's target fails. Returns whether it moved.
+    package func advance(by duration: Duration, onlyIf accepts: (Timestamp) -> Bool) -> Bool {
+        let real = RealtimeClock.milliseconds()
+        let delta = duration.wholeMilliseconds
+        return state.withLock { state in
+            let from = state.reading(real: real)
+            let (moved, overflow) = from.addingReportingOverflow(delta)
+            guard !overflow, accepts(Timestamp(millisecondsSince1970: moved)) else { return false }
+            let target = Self.clamped(moved)
+            if state.frozenAt != nil {
+                state.frozenAt = target
+            } else {
+                state.offsetMilliseconds = target - real
+            }
+            return true
+        }
+    }
+
     /// Returns to real time, running.
     public func reset() {
         state.withLock { state in

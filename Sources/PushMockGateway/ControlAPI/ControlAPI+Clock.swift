@@ -35,16 +35,14 @@ extension ControlAPI {
             clock.set(to: to.timestamp)
         case "advance":
             guard let by = change.by else { throw ControlAPIError(400, "give the duration: {\"by\": \"90s\"}") }
-            // Both are bounded (InputLimits), so the sum cannot overflow; the result must stay a
-            // time the gateway can spell, or every later JWT check would compute with it.
-            let target = state.clock.now() + by.duration
-            guard InputLimits.contains(target) else {
+            // The result must stay a time the gateway can spell, or every later JWT check would
+            // compute with it; checked and moved at once, as two advances may race.
+            guard clock.advance(by: by.duration, onlyIf: InputLimits.contains) else {
                 throw ControlAPIError(
                     400,
                     "advancing by \(DurationText.format(by.duration)) would leave the supported range: times are \(InputLimits.timestampRangeText)"
                 )
             }
-            clock.advance(by: by.duration)
         case "reset":
             clock.reset()
         default:
