@@ -66,7 +66,10 @@ extension RecordingStore {
     /// Waits (real time) until at least `count` exchanges after `cursor` pass `prefilter` (on
     /// their summaries) and `matches` (decoded), or `timeout` passes; `true` when they did.
     /// Each record is looked at once however often the store changes, and records appended
-    /// later count as they come (a match later evicted or cleared still counts).
+    /// later count as they come. A match later evicted for capacity still counts (a busy store
+    /// would never let a wait finish otherwise); a clear (`DELETE /recordings`) starts the
+    /// count again over what is left, as cleared matches no longer exist: a wait for three
+    /// matches answered with one after two had been cleared.
     public func waitForMatches(
         count: Int,
         after cursor: UInt64? = nil,
@@ -75,9 +78,20 @@ extension RecordingStore {
         matches: @escaping @Sendable (ExchangeRecord) -> Bool
     ) async -> Bool {
         guard count > 0 else { return true }
-        return await wait(timeout: timeout, from: (examined: cursor, found: 0)) { progress in
+        let start = MatchProgress(examined: cursor, found: 0, clears: clearCount)
+        return await wait(timeout: timeout, from: start) { progress in
+            let clears = self.clearCount
+            if clears != progress.clears {
+                progress = MatchProgress(examined: cursor, found: 0, clears: clears)
+            }
             let (examined, found) = self.countMatches(
                 after: progress.examined, upTo: count - progress.found, prefilter: prefilter, matches: matches)
+            guard self.clearCount == clears else {
+                // Cleared during the scan: what was counted may be gone. The clear moved the
+                // store's change count too, so the wait asks again at once.
+                progress = MatchProgress(examined: cursor, found: 0, clears: progress.clears)
+                return false
+            }
             progress.examined = examined
             progress.found += found
             return progress.found >= count
@@ -110,4 +124,12 @@ extension RecordingStore {
         }
         return (end, found)
     }
+}
+
+/// How far a ``RecordingStore/waitForMatches(count:after:timeout:prefilter:matches:)`` has
+/// counted: up to which sequence number, how many matched, and at which clear.
+private struct MatchProgress: Sendable {
+    var examined: UInt64?
+    var found: Int
+    var clears: UInt64
 }

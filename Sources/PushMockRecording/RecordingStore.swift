@@ -79,6 +79,8 @@ public final class RecordingStore: Sendable {
         var evicted: UInt64 = 0
         /// Incremented on every append batch and clear; waiters wait for it to move.
         var changeCount: UInt64 = 0
+        /// Incremented on every clear (whole store or a namespace).
+        var clearCount: UInt64 = 0
         var waiters: [UInt64: Waiter] = [:]
         var nextWaiterID: UInt64 = 0
         /// The batch's journal bytes, reused from batch to batch (it never leaves the lock).
@@ -398,12 +400,19 @@ public final class RecordingStore: Sendable {
 
     // MARK: Clearing
 
+    /// How many times records were cleared (``clear()``, ``clear(namespace:)``): a reader that
+    /// counted records incrementally sees it move and counts again what is left.
+    public var clearCount: UInt64 {
+        state.withLock { $0.clearCount }
+    }
+
     /// Removes every record. Sequence numbering continues where it was (numbers are never
     /// reused, so cursors and journal lines stay unambiguous).
     public func clear() {
         let continuations = state.withLock { state in
             state.replaceAll(with: [])
             state.changeCount &+= 1
+            state.clearCount &+= 1
             return state.takeSuspendedWaiters()
         }
         continuations.forEach { $0.resume(returning: true) }
@@ -418,6 +427,7 @@ public final class RecordingStore: Sendable {
             let kept = all.filter { $0.summary.namespace != namespace }
             state.replaceAll(with: kept)
             state.changeCount &+= 1
+            state.clearCount &+= 1
             return (all.count - kept.count, state.takeSuspendedWaiters())
         }
         continuations.forEach { $0.resume(returning: true) }

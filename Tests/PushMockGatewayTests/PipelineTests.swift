@@ -120,6 +120,42 @@ struct PipelineTests {
         }
     }
 
+    /// A poll for three matches answered with one: it counted two matches that
+    /// `DELETE /recordings` had removed while it waited. The same held for expectations.
+    @Test("a long poll counts again what is left after a clear: cleared matches no longer exist")
+    func longPollAcrossClear() async throws {
+        try await withPushMock { mock in
+            func push(_ title: String, over connection: HTTP2ClientConnection) async throws {
+                let body = #"{"to":"ExponentPushToken[wait-across-a-clear]","title":"\#(title)"}"#
+                var headers = HTTPHeaderList()
+                headers.append(name: "content-type", value: "application/json")
+                let response = try await connection.send(
+                    HTTPRequestMessage(method: "POST", path: "/--/api/v2/push/send", headers: headers, body: Array(body.utf8)))
+                #expect(response.status == 200)
+            }
+            let pushes = try await mock.connect()
+            let polling = try await mock.connect()
+            try await push("before 1", over: pushes)
+            try await push("before 2", over: pushes)
+            let poll = Task {
+                try await polling.send(HTTPRequestMessage(method: "GET", path: "/_pushmock/recordings?platform=expo&count=3&wait=120s"))
+            }
+            #expect(try await eventually { mock.state.recordings.pendingWaiterCount == 1 }, "the long poll is waiting")
+            let cleared = try await pushes.send(HTTPRequestMessage(method: "DELETE", path: "/_pushmock/recordings"))
+            #expect(cleared.status == 200)
+            for title in ["after 1", "after 2", "after 3"] {
+                try await push(title, over: pushes)
+            }
+            let answer = try await poll.value
+            let titles = try JSONValue(parsing: answer.body)["records"]?.arrayValue?.compactMap {
+                $0["request"]?["body"]?["title"]?.stringValue
+            }
+            #expect(titles?.sorted() == ["after 1", "after 2", "after 3"], "\(String(decoding: answer.body, as: UTF8.self))")
+            await pushes.close()
+            await polling.close()
+        }
+    }
+
     @Test("HTTP/1.1: a long poll whose client hangs up releases its waiter")
     func longPollCancelledOverHTTP1() async throws {
         try await withPushMock { mock in
