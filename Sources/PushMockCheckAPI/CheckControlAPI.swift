@@ -100,13 +100,16 @@ package struct CheckControlAPI: ControlAPIExtension {
         guard ["json", "junit", "text"].contains(format) else { throw ControlAPIError(400, "format is json, junit or text") }
         let recordings = context.state.recordings
         return .later {
+            // Each waits for its window, then is judged at once (a window's end decides "at
+            // most"). Judging decodes the store: on the gateway's own threads, as checks are,
+            // not on Swift's shared pool, where it held up every long poll's wait.
             var results: [ExpectationResult] = []
             for expectation in batch.expectations {
-                results.append(await recordings.evaluate(expectation))
+                await recordings.waitForWindow(of: expectation)
+                results.append(try await context.runBlocking { _ in recordings.judge(expectation) })
             }
-            for order in batch.order {
-                results.append(recordings.evaluate(order))
-            }
+            let orders = batch.order
+            results += try await context.runBlocking { _ in orders.map { recordings.evaluate($0) } }
             return Self.expectationResponse(results, format: format)
         }
     }

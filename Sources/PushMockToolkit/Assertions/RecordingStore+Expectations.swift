@@ -5,6 +5,13 @@ public import PushMockRecording
 extension RecordingStore {
     /// Judges an expectation, waiting up to its `within` for asynchronous senders.
     public func evaluate(_ expectation: Expectation) async -> ExpectationResult {
+        await waitForWindow(of: expectation)
+        return judge(expectation)
+    }
+
+    /// The wait part of ``evaluate(_:)-(Expectation)``: until enough matches arrived, or the
+    /// expectation's `within` passed. Cheap: each new record is looked at once.
+    package func waitForWindow(of expectation: Expectation) async {
         if let within = expectation.within {
             if expectation.waitsForWholeWindow {
                 // "Nothing (or at most N) within 5 s": only the whole window can tell.
@@ -15,7 +22,13 @@ extension RecordingStore {
                     count: expectation.count.minimum, timeout: within, prefilter: { query.mayMatch($0) }, matches: expectation.matches)
             }
         }
-        return ExpectationEvaluator.evaluate(expectation, records: candidates(for: expectation.query))
+    }
+
+    /// The judging part of ``evaluate(_:)-(Expectation)``, on the records there are now. It
+    /// decodes every record of the query's platform (near misses come from them): blocking
+    /// work, which the control API runs on its own threads rather than Swift's shared pool.
+    package func judge(_ expectation: Expectation) -> ExpectationResult {
+        ExpectationEvaluator.evaluate(expectation, records: candidates(for: expectation.query))
     }
 
     /// Judges an order of notifications.
