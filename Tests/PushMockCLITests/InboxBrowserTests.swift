@@ -400,6 +400,14 @@ struct InboxBrowserTests {
                 driver.find_element(By.ID, "clear").click()
                 wait(driver, lambda d: len(row_titles(d)) == 0)
                 results["storeAfterClear"] = rest("GET", "/recordings")["count"]
+                # A clear from elsewhere (the CLI, another tab) reaches the page as a stream event.
+                send(T3, "Before the other clear", "shown, then cleared elsewhere")
+                wait(driver, lambda d: row_titles(d) == ["Before the other clear"])
+                rest("DELETE", "/recordings")
+                wait(driver, lambda d: len(row_titles(d)) == 0)
+                send(T3, "After the other clear", "live again")
+                wait(driver, lambda d: row_titles(d) == ["After the other clear"])
+                results["afterOtherClear"] = row_titles(driver)
 
                 results["consoleErrors"] = [entry["message"] for entry in driver.get_log("browser") if entry["level"] == "SEVERE"]
             finally:
@@ -472,6 +480,7 @@ struct InboxBrowserTests {
         #expect(results["heldWhilePaused"] as? Bool == false)
         #expect(results["afterResume"] as? String == "Live")
         #expect(results["storeAfterClear"] as? Int == 0)
+        #expect(results["afterOtherClear"] as? [String] == ["After the other clear"])
         #expect(results["consoleErrors"] as? [String] == [])
         for name in ["inbox-contract.png", "inbox-engagement.png", "inbox-search.png"] {
             #expect(FileManager.default.fileExists(atPath: screenshots + "/" + name), "\(name)")

@@ -171,6 +171,25 @@ struct InboxTests {
         }
     }
 
+    /// A clear (another tab, the CLI, a test's reset) removed what an open inbox showed, and
+    /// records not yet streamed, without a word: the page kept showing them.
+    @Test("a clear is streamed as a `cleared` event, then records go on")
+    func clearedEvent() async throws {
+        try await withPushMock { mock in
+            let client = try StreamingCurl(["--http1.1", "http://127.0.0.1:\(mock.cleartextPort)/_pushmock/recordings/stream"])
+            defer { client.terminate() }
+            try await waitUntil("the stream opened") { client.output.contains(": pushmock recordings") }
+            try await waitUntil("the producer waits") { mock.recordings.pendingWaiterCount == 1 }
+            let cleared = try await mock.sendOnNewConnection(HTTPRequestMessage(method: "DELETE", path: "/_pushmock/recordings"))
+            #expect(cleared.status == 200)
+            try await waitUntil("the clear was told") { client.output.contains("event: cleared\ndata: {}\n\n") }
+            expectAccepted(try await mock.sendOnNewConnection(try mock.apnsRequest()))
+            try await waitUntil("the next record came") { client.output.contains("id: 1\nevent: record\n") }
+            #expect(client.output.components(separatedBy: "event: cleared").count == 2, "one clear, told once")
+            await client.stop()
+        }
+    }
+
     /// Streams whose clients never read each hold up to a megabyte: hundreds grew the gateway
     /// by a gigabyte.
     @Test("at most 128 event streams are open at once; a closed one frees its slot")

@@ -156,6 +156,81 @@ struct PipelineTests {
         }
     }
 
+    /// Requests read together take effect in order: the devices got a read's pushes only when
+    /// the whole read was committed, after the control requests read with them. A push to an
+    /// online device, read with "advance 1h" and "go offline", was stored, with a timeline
+    /// that went back in time.
+    @Test("a push read together with a clock advance and 'device offline' reaches the device before them")
+    func pushThenControlInOneRead() async throws {
+        let script = #"""
+            import json, socket, sys
+            import h2.config, h2.connection, h2.events
+            port, requests = int(sys.argv[1]), json.loads(sys.argv[2])
+            sock = socket.create_connection(("127.0.0.1", port), timeout=120)
+            conn = h2.connection.H2Connection(config=h2.config.H2Configuration(client_side=True, header_encoding="utf-8"))
+            conn.initiate_connection()
+            for index, request in enumerate(requests):
+                body = request["body"].encode()
+                headers = [(":method", "POST"), (":scheme", "http"), (":authority", "127.0.0.1"), (":path", request["path"])]
+                headers += [tuple(field) for field in request["headers"]] + [("content-length", str(len(body)))]
+                conn.send_headers(1 + 2 * index, headers)
+                conn.send_data(1 + 2 * index, body, end_stream=True)
+            sock.sendall(conn.data_to_send())
+            statuses, ended = {}, set()
+            while len(ended) < len(requests):
+                data = sock.recv(65536)
+                if not data:
+                    raise SystemExit("the server closed the connection")
+                for event in conn.receive_data(data):
+                    if isinstance(event, h2.events.ResponseReceived):
+                        statuses[event.stream_id] = dict(event.headers)[":status"]
+                    if isinstance(event, h2.events.StreamEnded):
+                        ended.add(event.stream_id)
+                    if isinstance(event, h2.events.DataReceived):
+                        conn.acknowledge_received_data(event.flow_controlled_length, event.stream_id)
+                sock.sendall(conn.data_to_send())
+            print(json.dumps([statuses[key] for key in sorted(statuses)]))
+            """#
+        try await withPushMock { mock in
+            let token = PushMockHarness.sampleDeviceToken
+            let connection = try await mock.connect()
+            func control(_ path: String, _ body: String) async throws {
+                var headers = HTTPHeaderList()
+                headers.append(name: "content-type", value: "application/json")
+                let response = try await connection.send(
+                    HTTPRequestMessage(method: "POST", path: "/_pushmock/" + path, headers: headers, body: Array(body.utf8)))
+                #expect(response.status == 200, "\(path): \(String(decoding: response.body, as: UTF8.self))")
+            }
+            try await control("clock/freeze", #"{"at": "2030-01-01T10:00:00Z"}"#)
+            try await control("devices/apns/\(token)", #"{"connectivity": "online"}"#)
+            let push = try mock.apnsRequest(token: token, providerToken: .some(try mock.providerToken()))
+            var pushHeaders: [[String]] = []
+            for index in 0..<push.headers.count {
+                pushHeaders.append([push.headers.name(at: index), push.headers.value(at: index)])
+            }
+            let json: [[String: Any]] = [
+                ["path": push.path, "headers": pushHeaders, "body": String(decoding: push.body, as: UTF8.self)],
+                ["path": "/_pushmock/clock/advance", "headers": [["content-type", "application/json"]], "body": #"{"by": "1h"}"#],
+                [
+                    "path": "/_pushmock/devices/apns/\(token)", "headers": [["content-type", "application/json"]],
+                    "body": #"{"connectivity": "offline"}"#,
+                ],
+            ]
+            let requests = String(decoding: try JSONSerialization.data(withJSONObject: json), as: UTF8.self)
+            let result = try await run(venvPython, ["-c", script, String(mock.cleartextPort), requests])
+            try #require(result.status == 0, "\(result.output)\(result.error)")
+            #expect(result.output.trimmingCharacters(in: .whitespacesAndNewlines) == #"["200", "200", "200"]"#)
+            let device = try await connection.send(HTTPRequestMessage(method: "GET", path: "/_pushmock/devices/apns/\(token)"))
+            let answer = try JSONValue(parsing: device.body)
+            let notification = answer["notifications"]?.arrayValue?.first
+            #expect(notification?["status"]?.stringValue == "delivered", "\(String(decoding: device.body, as: UTF8.self))")
+            #expect(notification?["statusAt"]?.stringValue == "2030-01-01T10:00:00.000Z")
+            let times = answer["timeline"]?.arrayValue?.compactMap { $0["at"]?.stringValue } ?? []
+            #expect(!times.isEmpty && times == times.sorted(), "\(times)")
+            await connection.close()
+        }
+    }
+
     @Test("HTTP/1.1: a long poll whose client hangs up releases its waiter")
     func longPollCancelledOverHTTP1() async throws {
         try await withPushMock { mock in

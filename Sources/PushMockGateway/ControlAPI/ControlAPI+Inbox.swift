@@ -73,6 +73,8 @@ final class RecordingEventFeed: Sendable {
     private struct Position {
         var cursor: UInt64
         var greeted = false
+        /// The store's clear count last told to the client.
+        var clears: UInt64
     }
     private let position: SanitizerVisibleMutex<Position>
     /// A comment line goes out when nothing happened for this long, so proxies and the browser
@@ -87,7 +89,7 @@ final class RecordingEventFeed: Sendable {
     init(store: RecordingStore, query: RecordingQuery, after: UInt64, slots: EventStreamSlots) {
         self.store = store
         self.query = query
-        self.position = SanitizerVisibleMutex(Position(cursor: after))
+        self.position = SanitizerVisibleMutex(Position(cursor: after, clears: store.clearCount))
         self.slots = slots
     }
 
@@ -106,6 +108,16 @@ final class RecordingEventFeed: Sendable {
             return Array("retry: 1000\n: pushmock recordings\n\n".utf8)
         }
         while !Task.isCancelled {
+            // A clear removed what the client shows (and records not yet sent, which are gone):
+            // it hears so, rather than a stream that silently skips them.
+            let clears = store.clearCount
+            let cleared = position.withLock { position in
+                defer { position.clears = clears }
+                return position.clears != clears
+            }
+            if cleared {
+                return Array("event: cleared\ndata: {}\n\n".utf8)
+            }
             let cursor = position.withLock { $0.cursor }
             // Read the newest number before looking, so nothing appended meanwhile is skipped.
             let newest = store.lastSequence

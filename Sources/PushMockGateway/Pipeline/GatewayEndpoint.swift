@@ -124,7 +124,9 @@ extension EndpointExchange {
 struct PipelineContext {
     let connection: GatewayConnectionContext
     let state: GatewayState
-    let now: Timestamp
+    /// The clock's reading for the requests of a batch: one read per batch, read again after
+    /// a control request (which may have moved it).
+    var now: Timestamp
     /// The record annotators in force for this batch (payload contracts), read once.
     var annotators: [any RecordAnnotator] = []
 }

@@ -42,13 +42,15 @@ final class GatewayConnection: HTTPConnectionResponder {
     }
 
     func respond(to requests: consuming [HTTPRequestMessage]) -> HTTPReplyBatch {
-        let pipelineContext = PipelineContext(
+        var pipelineContext = PipelineContext(
             connection: context, state: state, now: state.clock.now(), annotators: state.recordAnnotators.current)
         var batch = PipelineBatch(capacity: requests.count)
         // Unrecorded requests (control, metrics) are timed from the batch's start: one clock
         // read per batch; recorded ones carry their own latency.
         let batchStarted = tally == nil ? nil : NIODeadline.now()
         var requests = requests
+        // Parts of the batch committed early, and how many requests each answers.
+        var committedParts: [(replies: HTTPReplyBatch, count: Int)] = []
         for index in requests.indices {
             // Each request is moved out of the array (an empty one left in its place) and on
             // into its exchange: `for request in requests` copied it, retaining each of its
@@ -56,6 +58,14 @@ final class GatewayConnection: HTTPConnectionResponder {
             var request = Self.movedOutRequest
             swap(&request, &requests[index])
             let endpoint = EndpointID(routing: request, servesInbox: context.servesInbox)
+            if endpoint == .control, !batch.records.isEmpty {
+                // A control request (the clock, a device going offline) must find the pushes
+                // read before it delivered, as if they had come in reads of their own: the
+                // devices get a batch's pushes only when it is committed.
+                tally?.flush()
+                committedParts.append((finish(&batch, now: pipelineContext.now), batch.replies.count))
+                batch = PipelineBatch(capacity: requests.count - index)
+            }
             let recordsBefore = batch.records.count
             let faultsBefore = batch.faultsFired.count
             switch endpoint {
@@ -74,10 +84,52 @@ final class GatewayConnection: HTTPConnectionResponder {
             if let batchStarted {
                 count(endpoint, in: batch, recordsBefore: recordsBefore, faultsBefore: faultsBefore, batchStarted: batchStarted)
             }
+            if endpoint == .control {
+                // It may have moved the clock: the requests after it see the new time.
+                pipelineContext.now = state.clock.now()
+            }
         }
         tally?.flush()
-        let committed = commit(&batch, now: pipelineContext.now)
+        let last = finish(&batch, now: pipelineContext.now)
+        guard !committedParts.isEmpty else { return last }
+        committedParts.append((last, batch.replies.count))
+        return Self.joined(committedParts, on: eventLoop)
+    }
+
+    /// Commits `batch` and answers it, its long polls included.
+    private func finish(_ batch: inout PipelineBatch, now: Timestamp) -> HTTPReplyBatch {
+        let committed = commit(&batch, now: now)
         return batch.waiting.isEmpty ? committed : waitForLateReplies(committed, late: batch.waiting)
+    }
+
+    /// The answers of consecutive parts of one read, as one batch.
+    static func joined(_ parts: [(replies: HTTPReplyBatch, count: Int)], on eventLoop: any EventLoop) -> HTTPReplyBatch {
+        var immediate: [HTTPReply] = []
+        var onTime: [EventLoopFuture<[HTTPReply]>] = []
+        var late: [HTTPLateReply] = []
+        var offset = 0
+        var allImmediate = true
+        for part in parts {
+            var replies = part.replies
+            if case .withLateReplies(let base, let lateReplies) = replies {
+                replies = base
+                late += lateReplies.map { HTTPLateReply(index: $0.index + offset, reply: $0.reply) }
+            }
+            switch replies {
+            case .immediate(let answers):
+                immediate += answers
+                onTime.append(eventLoop.makeSucceededFuture(answers))
+            default:
+                allImmediate = false
+                onTime.append(replies.allReplies(on: eventLoop))
+            }
+            offset += part.count
+        }
+        let base: HTTPReplyBatch =
+            allImmediate
+            ? .immediate(immediate)
+            : .deferred(EventLoopFuture.whenAllSucceed(onTime, on: eventLoop).map { $0.flatMap { $0 } })
+        return late.isEmpty ? base : .withLateReplies(base, late: late)
     }
 
     /// What a request moved out of the batch's array leaves behind: nothing to allocate or

@@ -401,6 +401,14 @@ function connect() {
     }
     addLive(record);
   });
+  // Someone cleared the recordings (another tab, `pushmock recordings clear`, a test's reset):
+  // what this page shows is gone from the store, so it starts over from the first page.
+  source.addEventListener("cleared", async () => {
+    state.held = [];
+    state.selected = null;
+    stopDetailPoll();
+    try { await loadFirstPage(); } catch (_) { /* the stream's error handler reconnects */ }
+  });
 }
 
 function togglePause() {
