@@ -100,7 +100,8 @@ package struct HTTPServerPipeline: Sendable {
                 responder: makeResponder(),
                 scheme: scheme,
                 maximumStoredBodyBytes: http2.maximumStoredBodyBytes,
-                maximumHeaderListBytes: http2.maximumHeaderListBytes
+                maximumHeaderListBytes: http2.maximumHeaderListBytes,
+                bodyBudget: http2.bodyBudget
             )
         )
     }

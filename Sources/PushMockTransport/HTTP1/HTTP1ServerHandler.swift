@@ -45,13 +45,20 @@ package final class HTTP1ServerHandler: ChannelInboundHandler, RemovableChannelH
     private var refusal: HTTPResponseMessage?
     /// Set with `refusal`: nothing read after it is a request.
     private var refusing = false
+    /// Body bytes all connections of the server may hold together (shared with HTTP/2).
+    private let bodyBudget: BodyBudget?
+    /// What this connection took of `bodyBudget`: the bodies of the request being read and of
+    /// the queued ones, given back as each is handed to the responder or the connection ends.
+    private var reservedBodyBytes = 0
 
     package init(
         responder: any HTTPConnectionResponder,
         scheme: String,
         maximumStoredBodyBytes: Int = 1 << 20,
-        maximumHeaderListBytes: Int = 8000
+        maximumHeaderListBytes: Int = 8000,
+        bodyBudget: BodyBudget? = nil
     ) {
+        self.bodyBudget = bodyBudget
         self.responder = responder
         self.scheme = scheme
         self.maximumStoredBodyBytes = maximumStoredBodyBytes
@@ -90,6 +97,7 @@ package final class HTTP1ServerHandler: ChannelInboundHandler, RemovableChannelH
 
     package func handlerRemoved(context: ChannelHandlerContext) {
         self.context = nil
+        releaseBodyBytes(reservedBodyBytes)
         streamTask?.cancel()
         streamTask = nil
     }
@@ -166,8 +174,24 @@ package final class HTTP1ServerHandler: ChannelInboundHandler, RemovableChannelH
             guard current != nil, !discardingRequest else { return }
             current!.bodyByteCount += buffer.readableBytes
             let room = maximumStoredBodyBytes - current!.body.count
-            if room > 0, let bytes = buffer.readBytes(length: min(room, buffer.readableBytes)) {
-                current!.body.append(contentsOf: bytes)
+            if room > 0 {
+                let taken = min(room, buffer.readableBytes)
+                guard bodyBudget?.reserve(taken) ?? true else {
+                    // Every connection together holds as much as the server allows: this
+                    // request is not taken (HTTP/2 resets such a stream with REFUSED_STREAM).
+                    var headers = HTTPHeaderList()
+                    headers.append(name: "content-type", value: "text/plain")
+                    headers.append(name: "retry-after", value: "1")
+                    refuse(
+                        with: HTTPResponseMessage(
+                            status: 503, headers: headers, body: Array("Too many request bodies in flight; retry\n".utf8)),
+                        context: context)
+                    return
+                }
+                reservedBodyBytes += taken
+                if let bytes = buffer.readBytes(length: taken) {
+                    current!.body.append(contentsOf: bytes)
+                }
             }
         case .end:
             guard !discardingRequest, let request = current else { return }
@@ -205,6 +229,8 @@ package final class HTTP1ServerHandler: ChannelInboundHandler, RemovableChannelH
 
     private func dispatch(_ request: HTTPRequestMessage, keepAlive: Bool, context: ChannelHandlerContext) {
         answering = true
+        // Handed over: the responder holds the body now, as on HTTP/2.
+        releaseBodyBytes(request.body.count)
         // RFC 9110 §9.3.2: the answer to HEAD has the headers a GET would get and no content.
         let withoutBody = request.method == "HEAD"
         switch responder.respond(to: [request]) {
@@ -380,5 +406,12 @@ package final class HTTP1ServerHandler: ChannelInboundHandler, RemovableChannelH
         var path = String(rest[pathStart...])
         if path.isEmpty || path.hasPrefix("?") { path = "/" + path }
         return (path, authority.isEmpty ? nil : authority)
+    }
+
+    private func releaseBodyBytes(_ count: Int) {
+        let released = min(count, reservedBodyBytes)
+        guard released > 0 else { return }
+        reservedBodyBytes -= released
+        bodyBudget?.release(released)
     }
 }
