@@ -134,6 +134,10 @@ package final class HTTP1ServerHandler: ChannelInboundHandler, RemovableChannelH
                 refuseOversizedHead(context: context)
                 return
             }
+            if let problem = Self.framingProblem(head) {
+                refuse(with: problem, context: context)
+                return
+            }
             var headers = HTTPHeaderList()
             headers.reserveCapacity(fields: head.headers.count, bytes: 512)
             var authority: String?
@@ -413,5 +417,22 @@ package final class HTTP1ServerHandler: ChannelInboundHandler, RemovableChannelH
         guard released > 0 else { return }
         reservedBodyBytes -= released
         bodyBudget?.release(released)
+    }
+
+    /// What RFC 9112 has a server refuse before reading a request: a transfer coding other
+    /// than chunked (§6.1: 501; NIOHTTP1 frames only chunked, so `gzip, chunked` was read as
+    /// if the body were plain), and an HTTP/1.1 request without exactly one `Host` (§3.2: 400).
+    static func framingProblem(_ head: HTTPRequestHead) -> HTTPResponseMessage? {
+        var headers = HTTPHeaderList()
+        headers.append(name: "content-type", value: "text/plain")
+        let codings = head.headers[canonicalForm: "transfer-encoding"].map { $0.lowercased() }
+        if let unknown = codings.first(where: { $0 != "chunked" }) {
+            return HTTPResponseMessage(status: 501, headers: headers, body: Array("Transfer-Encoding \(unknown) is not supported\n".utf8))
+        }
+        if head.version != .http1_0, head.headers[canonicalForm: "host"].count != 1 {
+            return HTTPResponseMessage(
+                status: 400, headers: headers, body: Array("An HTTP/1.1 request needs exactly one Host header\n".utf8))
+        }
+        return nil
     }
 }
