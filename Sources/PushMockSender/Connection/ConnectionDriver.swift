@@ -79,6 +79,17 @@ final class ConnectionDriver {
             handler.onGoAway = nil
             handler.onPingAcknowledged = nil
         }
+        guard handler.isAcceptingRequests else {
+            // GOAWAY (or the close) came with the server's first frames, before `onGoAway` was
+            // set: the connection will take no request. Counted as a failed connect, so the
+            // queued deliveries spend an attempt and back off; leaving the pool plainly had
+            // the engine open the next connection at once, forever (400 connections in 20 s).
+            isGone = true
+            let error = handler.receivedGoAway.map { HTTP2ClientError(.goAway($0)) } ?? HTTP2ClientError(.connectionClosed)
+            engine.driverUnusable(id, error: error)
+            connection.channel.close(promise: nil)
+            return
+        }
         scheduleTick()
         pump(flush: true)
     }
@@ -197,6 +208,12 @@ final class ConnectionDriver {
             handler.cancel(streamID: entry.streamID)
             finished(key, .failure(CancellationError()), timedOut: true)
         }
+        if !expired.isEmpty {
+            // Their streams are free again, and their retries may be queued for this driver
+            // (it was full, so not among the hungry ones an enqueue wakes): without this pump
+            // the queue waited for the keep-alive PING, an hour.
+            pump(flush: true)
+        }
         if inFlight.isEmpty {
             let idle = now - lastActivity
             if let idleTimeout = engine.connection.idleTimeout, idle >= TimeAmount(idleTimeout) {
@@ -209,8 +226,6 @@ final class ConnectionDriver {
                 pingSent = now
                 lastActivity = now
             }
-        } else if !expired.isEmpty {
-            pump(flush: true)
         }
         scheduleTick()
     }

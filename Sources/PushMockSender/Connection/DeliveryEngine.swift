@@ -470,6 +470,26 @@ final class DeliveryEngine: Sendable {
             while let item = state.queue.popFirst() { items.append(item) }
             return items
         }
+        failConnectAttempt(stranded, error)
+    }
+
+    /// A driver whose connection refused all work before taking any (GOAWAY with the server's
+    /// first frames): a failed connect, not a connection that went away after serving.
+    func driverUnusable(_ id: Int, error: any Error) {
+        let stranded = state.withLock { state -> [Item] in
+            guard state.drivers.removeValue(forKey: id) != nil else { return [] }
+            state.hungry.remove(id)
+            guard state.drivers.isEmpty, state.connecting == 0 else { return [] }
+            var items: [Item] = []
+            while let item = state.queue.popFirst() { items.append(item) }
+            return items
+        }
+        failConnectAttempt(stranded, error)
+    }
+
+    /// Charges the deliveries no connection could take one attempt each, and retries them
+    /// (with backoff) or fails them, as the retry policy says.
+    private func failConnectAttempt(_ stranded: [Item], _ error: any Error) {
         guard !stranded.isEmpty else { return }
         let failure = DeliveryFailure(
             reason: "connect failed",

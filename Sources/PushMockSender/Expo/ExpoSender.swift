@@ -290,7 +290,7 @@ public final class ExpoSender: Sendable {
         let response: HTTPResponseMessage
         do {
             let connection = try await connections.connection()
-            response = try await Self.withTimeout(configuration.requestTimeout) {
+            response = try await withSenderTimeout(configuration.requestTimeout) {
                 try await connection.send(request)
             }
         } catch let error as SenderError {
@@ -331,22 +331,6 @@ public final class ExpoSender: Sendable {
             )
         }
         return (json, response)
-    }
-
-    private static func withTimeout<Value: Sendable>(
-        _ timeout: Duration,
-        _ body: @escaping @Sendable () async throws -> Value
-    ) async throws -> Value {
-        try await withThrowingTaskGroup(of: Value.self) { group in
-            group.addTask { try await body() }
-            group.addTask {
-                try await Task.sleep(for: timeout)
-                throw SenderError(.timeout, "no answer within \(timeout)")
-            }
-            defer { group.cancelAll() }
-            guard let value = try await group.next() else { throw SenderError(.timeout, "no answer") }
-            return value
-        }
     }
 }
 

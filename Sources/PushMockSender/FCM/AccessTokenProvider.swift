@@ -159,6 +159,9 @@ public final class AccessTokenProvider: Sendable {
         }
     }
 
+    /// The longest lifetime a token endpoint's `expires_in` is believed for.
+    static let longestLifetimeSeconds: Int64 = 86_400
+
     private struct RetryableTokenError: Error {
         var error: SenderError
     }
@@ -196,7 +199,14 @@ public final class AccessTokenProvider: Sendable {
         )
         let response: HTTPResponseMessage
         do {
-            response = try await opened.send(request)
+            // Bounded like every other request: a token endpoint that never answers (or whose
+            // stream libnghttp2 closed without a word) held the whole send forever.
+            response = try await withSenderTimeout(connection.requestTimeout) { try await opened.send(request) }
+        } catch let error as SenderError where error.code == .timeout {
+            await opened.close()
+            throw RetryableTokenError(
+                error: SenderError(
+                    .timeout, "token endpoint \(tokenURI) did not answer within \(DurationText.format(connection.requestTimeout))"))
         } catch {
             await opened.close()
             throw error
@@ -218,7 +228,10 @@ public final class AccessTokenProvider: Sendable {
         guard let value = json?["access_token"]?.stringValue else {
             throw SenderError(.authorizationFailed, "token endpoint \(tokenURI) answered without access_token")
         }
-        let lifetime = json?["expires_in"]?.int64Value ?? json?["expires_in"]?.stringValue.flatMap { Int64($0) } ?? 3600
+        let stated = json?["expires_in"]?.int64Value ?? json?["expires_in"]?.stringValue.flatMap { Int64($0) } ?? 3600
+        // Google's tokens live 3599 s; a stated lifetime beyond a day (or below zero) is not
+        // taken as given: 2^63 seconds overflowed the expiry time and trapped.
+        let lifetime = min(max(stated, 0), Self.longestLifetimeSeconds)
         return AccessToken(value: value, expiresAt: issuedAt + .seconds(lifetime), header: "Bearer " + value)
     }
 }

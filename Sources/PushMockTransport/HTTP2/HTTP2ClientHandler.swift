@@ -311,6 +311,9 @@ public final class HTTP2ClientHandler: ChannelInboundHandler, RemovableChannelHa
     }
 
     /// Writes whatever the session has queued (requests sent with `flush: false`).
+    /// Set while a pass over streams libnghttp2 closed during a flush is scheduled.
+    private var closedStreamsScheduled = false
+
     public func flushPending() {
         guard let context else { return }
         flush(context: context)
@@ -449,6 +452,7 @@ public final class HTTP2ClientHandler: ChannelInboundHandler, RemovableChannelHa
     private func flush(context: ChannelHandlerContext) {
         guard let session else { return }
         var buffer = context.channel.allocator.buffer(capacity: 1024)
+        let closedBefore = session.closed.count
         do {
             try session.drainOutput(into: &buffer)
         } catch {
@@ -458,6 +462,20 @@ public final class HTTP2ClientHandler: ChannelInboundHandler, RemovableChannelHa
         }
         if buffer.readableBytes > 0 {
             context.writeAndFlush(wrapOutboundOut(buffer), promise: nil)
+        }
+        if session.closed.count > closedBefore, !closedStreamsScheduled {
+            // libnghttp2 closed streams while producing output (it reset one whose response was
+            // malformed, or could not send a request's headers): their waiters hear it now, not
+            // at the next read, which a silent server never causes (they waited the whole
+            // request timeout, then were called timeouts). Not from here: this flush may run
+            // inside the processing of the previous ones.
+            closedStreamsScheduled = true
+            context.eventLoop.assumeIsolated().execute { [self] in
+                closedStreamsScheduled = false
+                guard let context = self.context else { return }
+                processEvents(context: context)
+                flush(context: context)
+            }
         }
         if started, !session.wantsIO {
             // After a GOAWAY either way with no stream left, or libnghttp2 ended the session
