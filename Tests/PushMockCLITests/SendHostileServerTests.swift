@@ -20,6 +20,18 @@ struct SendHostileServerTests {
         def answer(conn, stream, path):
             if mode == "never" or (mode == "token-never" and path == "/token"):
                 return
+            if mode == "expo-corrupt-gzip" and path.endswith("/push/send"):
+                conn.send_headers(stream, [(":status", "200"), ("content-encoding", "gzip"), ("content-length", "8")])
+                conn.send_data(stream, b"not gzip", end_stream=True)
+                return
+            if mode.startswith("expo-"):
+                if path.endswith("/push/send"):
+                    body = json.dumps({"data": [{"status": "ok", "id": "ticket-1"}]}).encode()
+                else:
+                    body = json.dumps({"data": {"someone-elses-ticket": {"status": "ok"}}}).encode()
+                conn.send_headers(stream, [(":status", "200"), ("content-length", str(len(body)))])
+                conn.send_data(stream, body, end_stream=True)
+                return
             if path == "/token":
                 lifetime = 9223372036854775807 if mode == "token-lifetime" else 3600
                 body = json.dumps({"access_token": "ya29.hostile", "expires_in": lifetime, "token_type": "Bearer"}).encode()
@@ -87,7 +99,17 @@ struct SendHostileServerTests {
         }
         try #require(!port.isEmpty, "the hostile server did not start")
         let url = "http://127.0.0.1:\(port)"
-        var credentials: [String]
+        let credentials: [String]
+        if platform == "expo" {
+            return try await run(
+                "/usr/bin/timeout",
+                [
+                    "120", ServeProcess.binary, "send", "expo", "--server", url, "--token", "ExponentPushToken[aaaaaaaaaaaaaaaaaaaaaa]",
+                    "--title", "hi",
+                ]
+                    + arguments,
+                directory: directory)
+        }
         if platform == "apns" {
             let key = directory + "/key.p8"
             _ = try await run("/usr/bin/openssl", ["genpkey", "-algorithm", "EC", "-pkeyopt", "ec_paramgen_curve:P-256", "-out", key])
@@ -160,5 +182,25 @@ struct SendHostileServerTests {
         let result = try await send(mode: "token-never", platform: "fcm", ["--timeout", "1", "--max-attempts", "2"])
         #expect(result.status == 2, "\(result)")
         #expect(result.output.contains("/token did not answer within 1s"), "\(result.output)")
+    }
+
+    /// Receipts for ids nobody asked for were counted as ok: a send whose receipt never came
+    /// exited 0.
+    @Test("Expo receipts for tickets not asked about are ignored: the missing receipt fails the send")
+    func unaskedReceipts() async throws {
+        let result = try await send(
+            mode: "expo-receipts", platform: "expo", ["--receipts", "--receipt-timeout", "2", "--receipt-interval", "1"])
+        #expect(result.status == 2, "\(result)")
+        #expect(result.output.contains("receipts: 0 receipts, 0 ok, 1 missing"), "\(result.output)")
+    }
+
+    /// A 200 whose gzip body could not be read was taken for a lost connection and sent again:
+    /// the batch the service had accepted was delivered twice (three times by default).
+    @Test("an Expo 200 whose body cannot be read is not sent again")
+    func unreadableAcceptedBatch() async throws {
+        let result = try await send(mode: "expo-corrupt-gzip", platform: "expo", [])
+        #expect(result.status == 2, "\(result)")
+        #expect(result.output.contains("1 requests (0 retries)"), "\(result.output)")
+        #expect(result.output.contains("UNREADABLE_RESPONSE 1"), "\(result.output)")
     }
 }

@@ -108,7 +108,10 @@ public final class ExpoSender: Sendable {
             guard let data = json["data"]?.objectValue else {
                 throw SenderError(.serverError, "getReceipts answered without data: \(json.compactString)")
             }
-            for (id, receipt) in data {
+            // Only the ids asked for: receipts for others (a confused or hostile server) were
+            // counted as ok and turned a send with missing receipts into exit status 0.
+            let asked = Set(chunk)
+            for (id, receipt) in data where asked.contains(id) {
                 if receipt["status"]?.stringValue == "ok" {
                     result[id] = .ok
                 } else {
@@ -309,11 +312,24 @@ public final class ExpoSender: Sendable {
             do {
                 bytes = try coding.decode(bytes, limit: 64 << 20)
             } catch {
-                throw .transport(SenderError(.serverError, "the answer could not be decoded as \(coding)"))
+                // An answer, not a lost connection: the service may have accepted the batch (a
+                // 200), so it is retried only as its status says. As a transport fault it was
+                // sent again, and delivered twice.
+                let problem: String
+                if case .tooLarge(let limit) = error {
+                    problem = "the answer decodes to more than \(limit) bytes of \(coding)"
+                } else {
+                    problem = "the answer could not be decoded as \(coding)"
+                }
+                throw .requestError(status: response.status, code: "UNREADABLE_RESPONSE", message: problem, retryAfter: nil)
             }
         }
         let json = (try? JSONValue(parsing: bytes)) ?? .null
-        let retryAfter = response.headers.first(named: "retry-after").flatMap(Int64.init).map { Duration.seconds($0) }
+        // As for APNs and FCM: seconds ≥ 0 or an HTTP-date (a negative value asked for no wait
+        // at all, and the retries came at once).
+        let retryAfter = response.headers.first(named: "retry-after").flatMap {
+            RetryAfter.parse($0, now: SystemClock().now())
+        }
         if let error = json["errors"]?[0] {
             throw .requestError(
                 status: response.status,

@@ -195,7 +195,8 @@ struct SendExpo: AsyncParsableCommand {
             if let receiptReport { print("receipts: \(receiptReport.summary)") }
             for token in toDelete { print("delete \(token)") }
         }
-        let allOK = report.okCount == report.tickets.count && (receiptReport.map { $0.okCount == report.okCount } ?? true)
+        let allOK =
+            report.okCount == report.tickets.count && (receiptReport.map { $0.okCount == report.okCount && $0.missing.isEmpty } ?? true)
         if !allOK { throw ExitCode(2) }
     }
 }
