@@ -20,6 +20,11 @@ struct SendHostileServerTests {
         def answer(conn, stream, path):
             if mode == "never" or (mode == "token-never" and path == "/token"):
                 return
+            if mode == "escape-reason":
+                body = json.dumps({"reason": "\u001b[2J\rBadDeviceToken\u202e" + "x" * 5000}).encode()
+                conn.send_headers(stream, [(":status", "400"), ("content-length", str(len(body)))])
+                conn.send_data(stream, body, end_stream=True)
+                return
             if mode == "expo-corrupt-gzip" and path.endswith("/push/send"):
                 conn.send_headers(stream, [(":status", "200"), ("content-encoding", "gzip"), ("content-length", "8")])
                 conn.send_data(stream, b"not gzip", end_stream=True)
@@ -202,5 +207,17 @@ struct SendHostileServerTests {
         #expect(result.status == 2, "\(result)")
         #expect(result.output.contains("1 requests (0 retries)"), "\(result.output)")
         #expect(result.output.contains("UNREADABLE_RESPONSE 1"), "\(result.output)")
+    }
+
+    /// A server's reason went to the terminal as sent: escape sequences could clear the screen
+    /// or forge lines, and a long one was printed in full, twice.
+    @Test("a server's reason is printed with its control characters escaped and its length cut")
+    func escapedReason() async throws {
+        let result = try await send(mode: "escape-reason", platform: "apns", ["--max-attempts", "1"])
+        #expect(result.status == 2, "\(result)")
+        #expect(!result.output.unicodeScalars.contains { $0.value == 0x1B || $0.value == 0x0D || $0.value == 0x202E }, "\(result.output)")
+        #expect(result.output.contains("\\u{1B}[2J\\u{D}BadDeviceToken\\u{202E}xxx"), "\(result.output)")
+        #expect(result.output.contains("more characters)"))
+        #expect(result.output.utf8.count < 5000, "\(result.output.utf8.count) bytes")
     }
 }

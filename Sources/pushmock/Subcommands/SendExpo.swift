@@ -180,8 +180,9 @@ struct SendExpo: AsyncParsableCommand {
             }
             print(JSONValue.object(object).compactString)
         } else {
-            print("tickets: \(report.summary)")
-            for line in Self.problemLines(report.tickets) { print(line) }
+            // Codes and messages come from the server.
+            print(TerminalText.line("tickets: \(report.summary)"))
+            for line in Self.problemLines(report.tickets) { print(TerminalText.line(line)) }
             // Only when no request got an answer: a request error (an injected outage's 500, say)
             // is an answer.
             let unanswered = [SenderError.Code.connectionFailed, .timeout].map(\.description)
@@ -192,8 +193,8 @@ struct SendExpo: AsyncParsableCommand {
             {
                 print("  No answer from the gateway. Is `pushmock serve` running? (--server or --ready-file names another.)")
             }
-            if let receiptReport { print("receipts: \(receiptReport.summary)") }
-            for token in toDelete { print("delete \(token)") }
+            if let receiptReport { print(TerminalText.line("receipts: \(receiptReport.summary)")) }
+            for token in toDelete { print(TerminalText.line("delete \(token)")) }
         }
         let allOK =
             report.okCount == report.tickets.count && (receiptReport.map { $0.okCount == report.okCount && $0.missing.isEmpty } ?? true)

@@ -141,7 +141,8 @@ struct SendRun {
                 "  No answer from the gateway. Is `pushmock serve` running there? (`pushmock send` defaults to the one started in this directory; --url or --ready-file name another.)"
             )
         }
-        return lines.joined(separator: "\n")
+        // Reasons and details come from the server.
+        return lines.map(TerminalText.line).joined(separator: "\n")
     }
 }
 
