@@ -63,7 +63,9 @@ struct PushMockCommand: AsyncParsableCommand {
             }
             guard exitCode(for: error) == .validationFailure else { exit(withError: error) }
             let help = (["pushmock"] + commandPath(arguments) + ["--help"]).joined(separator: " ")
-            FileHandle.standardError.write(Data("Error: \(message(for: error))\nSee '\(help)'.\n".utf8))
+            // An `ExitCode` carries no text: the command printed its own "Error: …" already.
+            let text = message(for: error)
+            FileHandle.standardError.write(Data("\(text.isEmpty ? "" : "Error: \(text)\n")See '\(help)'.\n".utf8))
             Foundation.exit(isCheck ? CheckExit.couldNotCheck.rawValue : ExitCode.validationFailure.rawValue)
         }
     }

@@ -108,6 +108,11 @@ struct SendCommandTests {
                 ["expect", "--journal", "/dev/null", "--junit", "/"], Int32(2),
                 "pushmock: cannot write /: it is a directory (--junit names the report file)\n"
             ),
+            // Printed by the command itself, then an empty "Error: " line followed.
+            (
+                ["send", "apns", "--token", "00", "--alert", "hi"], Int32(64),
+                "Error: no local mock found: certs/ca.pem does not exist (start `pushmock serve` here, or pass --certs-dir / --ready-file, or a real target with credentials)\nSee 'pushmock send apns --help'.\n"
+            ),
         ])
     func unusableFiles(_ arguments: [String], _ status: Int32, _ message: String) async throws {
         let directory = NSTemporaryDirectory() + "pushmock-files-\(UUID().uuidString)"
