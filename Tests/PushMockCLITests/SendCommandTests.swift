@@ -41,6 +41,28 @@ struct SendCommandTests {
         return try text.split(separator: "\n").map { try json(String($0)) }
     }
 
+    /// NIOSSL's error read `handshakeFailed(NIOSSL.BoringSSLError.sslError([Error: 268435581
+    /// error:1000007d:SSL routines:OPENSSL_internal:CERTIFICATE_VERIFY_FAILED at
+    /// /…/.build/checkouts/swift-nio-ssl/…/handshake.cc:320]))`.
+    @Test("a server certificate the sender does not trust is named as such, without BoringSSL's numbers and paths")
+    func untrustedCertificate() async throws {
+        let serve = try await ServeProcess()
+        defer { serve.kill(); serve.removeDirectory() }
+        let result = try await pushmock(
+            [
+                "send", "apns", "--environment", "sandbox", "--url", "https://127.0.0.1:\(serve.tlsPort)",
+                "--key", serve.directory + "/certs/apns-sample-key.p8", "--key-id", "PUSHMOCK01", "--team-id", "PUSHMOCK00",
+                "--topic", "dev.pushmock.sample", "--token", "00fc13adff785122b4ad28809a3420982341241421348097878e577c991de8f0",
+                "--alert", "hi", "--max-attempts", "1", "--progress", "never",
+            ], in: serve.directory)
+        #expect(result.status == 2, "\(result.output)\(result.error)")
+        #expect(
+            result.output.contains(
+                "the server's TLS certificate could not be verified (expired, not valid yet, or not issued by a CA you trust: see --ca)"),
+            "\(result.output)")
+        #expect(!result.output.contains("BoringSSL") && !result.output.contains(".build/"), "\(result.output)")
+    }
+
     @Test("send expo finds a gateway on free ports through its ready file (flag or PUSHMOCK_READY_FILE)")
     func expoReadyFile() async throws {
         let serve = try await ServeProcess()

@@ -1,6 +1,7 @@
 import Glibc
 import NIOCore
 import NIOPosix
+import NIOSSL
 import Testing
 
 @testable import PushMockTransport
@@ -23,6 +24,14 @@ struct ConnectFailureTextTests {
     func connectTimeout(amount: TimeAmount, text: String) {
         #expect(ConnectFailureText.describe(ChannelError.connectTimeout(amount)) == text)
         #expect(ConnectFailureText.isConnectFailure(ChannelError.connectTimeout(amount)))
+    }
+
+    @Test("TLS failures in words: a certificate for another name, a connection closed without close_notify")
+    func tlsFailures() {
+        #expect(
+            ConnectFailureText.describe(NIOSSLExtraError.failedToValidateHostname)
+                == "the server's TLS certificate is not for this host name")
+        #expect(ConnectFailureText.describe(NIOSSLError.uncleanShutdown) == "the server closed the TLS connection")
     }
 
     @Test("anything else keeps its own description, and is not taken for a connect failure")

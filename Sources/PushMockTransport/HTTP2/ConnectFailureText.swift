@@ -1,5 +1,6 @@
 import NIOCore
 import NIOPosix
+import NIOSSL
 
 #if canImport(Glibc)
 import Glibc
@@ -49,9 +50,41 @@ package enum ConnectFailureText {
             return "timed out after \(seconds(timeout))"
         case let error as IOError:
             return systemMessage(error.errnoCode)
+        case let error as NIOSSLError:
+            return describe(error)
+        case let error as NIOSSLExtraError where error == .failedToValidateHostname:
+            // NIOSSL: "Couldn't find <none> in certificate from peer".
+            return "the server's TLS certificate is not for this host name"
         default:
             return "\(error)"
         }
+    }
+
+    /// NIOSSL's errors print BoringSSL's numbers and the build path of the C file that failed
+    /// (`handshakeFailed(NIOSSL.BoringSSLError.sslError([Error: 268435581 error:1000007d:SSL
+    /// routines:OPENSSL_internal:CERTIFICATE_VERIFY_FAILED at /…/handshake.cc:320]))`).
+    private static func describe(_ error: NIOSSLError) -> String {
+        switch error {
+        case .handshakeFailed(.sslError(let errors)):
+            let reasons = errors.map(boringSSLReason)
+            if reasons.contains("CERTIFICATE_VERIFY_FAILED") {
+                return
+                    "the server's TLS certificate could not be verified (expired, not valid yet, or not issued by a CA you trust: see --ca)"
+            }
+            return "the TLS handshake failed (\(reasons.joined(separator: ", ")))"
+        case .uncleanShutdown:
+            return "the server closed the TLS connection"
+        default:
+            return "TLS error: \(error)"
+        }
+    }
+
+    /// `CERTIFICATE_VERIFY_FAILED` from `Error: 268435581 error:1000007d:SSL
+    /// routines:OPENSSL_internal:CERTIFICATE_VERIFY_FAILED at /path/handshake.cc:320`.
+    static func boringSSLReason(_ error: BoringSSLInternalError) -> String {
+        let text = error.description
+        let message = text.firstRange(of: " at ").map { text[..<$0.lowerBound] } ?? text[...]
+        return message.split(separator: ":").last.map { String($0.drop { $0 == " " }) } ?? String(message)
     }
 
     /// `strerror` in lower case, as it reads in the middle of a sentence.
