@@ -106,6 +106,13 @@ public final class HTTP2ClientConnection: Sendable {
                     handshake.fail(error)
                 }
                 return handshake.futureResult.flatMapThrowing { alpn in
+                    // The server chose HTTP/1.1 (a proxy, a plain web server): HTTP/2 frames
+                    // would only end in "libnghttp2 ended the session". Without ALPN at all,
+                    // h2 is still tried (a server may speak it by prior knowledge).
+                    if let alpn, alpn != "h2" {
+                        throw HTTP2ClientError(
+                            .connectionClosed, detail: "the server does not speak HTTP/2 here (TLS ALPN chose \(alpn), not h2)")
+                    }
                     let handler = HTTP2ClientHandler(authority: authority, scheme: scheme)
                     try channel.pipeline.syncOperations.addHandler(handler)
                     return (NIOLoopBound(handler, eventLoop: channel.eventLoop), alpn)
