@@ -140,6 +140,29 @@ struct HTTP2BehaviourTests {
         }
     }
 
+    /// A body announced beyond the stored-body limit got `100 Continue`, and then the whole
+    /// upload was read before the 413.
+    @Test("HTTP/1.1 Expect: 100-continue with a body over the limit is answered 413 at once, and recorded")
+    func expectContinueTooLarge() async throws {
+        try await withPushMock { mock in
+            let directory = try makeTemporaryDirectory()
+            defer { try? FileManager.default.removeItem(atPath: directory) }
+            let body = #"{"to":"ExponentPushToken[abcdefghijklmnopqrstuv]","title":""# + String(repeating: "x", count: 3 << 20) + #""}"#
+            try Data(body.utf8).write(to: URL(fileURLWithPath: directory + "/body.json"))
+            let result = try await run(
+                "/usr/bin/curl",
+                [
+                    "-s", "-v", "--http1.1", "--expect100-timeout", "120", "-H", "expect: 100-continue",
+                    "-H", "content-type: application/json", "--data-binary", "@" + directory + "/body.json", "-o", "/dev/null",
+                    "-w", "%{http_code} %{size_upload}", "http://127.0.0.1:\(mock.cleartextPort)/--/api/v2/push/send",
+                ])
+            #expect(result.output == "413 0", "\(result.error)")
+            #expect(!result.error.contains("100 Continue"), "\(result.error)")
+            let records = mock.recordings.records { $0.platform == .expo }
+            #expect(records.map(\.response.status) == [413])
+        }
+    }
+
     /// NIOHTTP1 reads nothing more after a request it takes for an upgrade
     /// (apple/swift-nio#2570): `curl --http2 http://a http://b` (an h2c upgrade offer) waited
     /// forever for its second answer, and Java's HttpClient timed out on its second send.

@@ -160,12 +160,8 @@ package final class HTTP1ServerHandler: ChannelInboundHandler, RemovableChannelH
             // being written, which the interim response would cut into; the client then sends
             // its body once its own wait is over.
             // HTTP/1.0 clients know no interim responses (RFC 9110 §15.2).
-            if !answering, queued.isEmpty, head.version != .http1_0,
-                head.headers[canonicalForm: "expect"].contains(where: { $0.lowercased() == "100-continue" })
-            {
-                let interim = HTTPResponseHead(version: .http1_1, status: .continue)
-                context.writeAndFlush(wrapOutboundOut(.head(interim)), promise: nil)
-            }
+            let expectsContinue = head.headers[canonicalForm: "expect"].contains(where: { $0.lowercased() == "100-continue" })
+            let declaredLength = head.headers.first(name: "content-length").flatMap { Int($0) } ?? 0
             let target = Self.requestTarget(head.uri)
             current = HTTPRequestMessage(
                 method: head.method.rawValue,
@@ -174,6 +170,25 @@ package final class HTTP1ServerHandler: ChannelInboundHandler, RemovableChannelH
                 scheme: scheme,
                 headers: headers
             )
+            if expectsContinue, declaredLength > maximumStoredBodyBytes, head.version != .http1_0 {
+                // RFC 9110 §10.1.1: a server may answer the final status instead of 100. The
+                // request goes to the gateway as an oversized one (its 413, recorded as every
+                // answer is); the client never sends the body, and the connection closes after.
+                current!.bodyByteCount = declaredLength
+                let request = current!
+                current = nil
+                discardingRequest = true
+                if answering {
+                    queued.append((request, false))
+                } else {
+                    dispatch(request, keepAlive: false, context: context)
+                }
+                return
+            }
+            if !answering, queued.isEmpty, head.version != .http1_0, expectsContinue {
+                let interim = HTTPResponseHead(version: .http1_1, status: .continue)
+                context.writeAndFlush(wrapOutboundOut(.head(interim)), promise: nil)
+            }
         case .body(var buffer):
             guard current != nil, !discardingRequest else { return }
             current!.bodyByteCount += buffer.readableBytes
