@@ -90,13 +90,18 @@ public final class ExpoSender: Sendable {
 
     /// The receipts the service has for `ids` (absent ones are not ready, unknown or expired).
     public func receipts(for ids: [String]) async throws(SenderError) -> [String: ExpoReceiptOutcome] {
+        try await receipts(for: ids, timeout: configuration.requestTimeout)
+    }
+
+    /// ``receipts(for:)`` with each request's timeout given (a poll's remaining time).
+    func receipts(for ids: [String], timeout: Duration) async throws(SenderError) -> [String: ExpoReceiptOutcome] {
         var result: [String: ExpoReceiptOutcome] = [:]
         for start in stride(from: 0, to: ids.count, by: configuration.receiptIDsPerRequest) {
             let chunk = Array(ids[start..<min(start + configuration.receiptIDsPerRequest, ids.count)])
             let body = JSONValue.object(["ids": .array(chunk.map(JSONValue.string))]).compactBytes
             let json: JSONValue
             do {
-                (json, _) = try await exchange(path: receiptsPath, body: body)
+                (json, _) = try await exchange(path: receiptsPath, body: body, timeout: timeout)
             } catch {
                 switch error {
                 case .requestError(let status, let code, let message, _):
@@ -133,7 +138,11 @@ public final class ExpoSender: Sendable {
         var receipts: [String: ExpoReceiptOutcome] = [:]
         let deadline = ContinuousClock.now + timeout
         while !pending.isEmpty {
-            if let fetched = try? await self.receipts(for: pending) {
+            // No request outlives the poll: a getReceipts that never answered held a
+            // --receipt-timeout of 2 s for the whole request timeout.
+            let remaining = deadline - ContinuousClock.now
+            guard remaining > .zero else { break }
+            if let fetched = try? await self.receipts(for: pending, timeout: min(configuration.requestTimeout, remaining)) {
                 receipts.merge(fetched) { $1 }
                 pending.removeAll { fetched[$0] != nil }
             }
@@ -265,7 +274,8 @@ public final class ExpoSender: Sendable {
     private func exchange(
         path: String,
         body: [UInt8],
-        extraHeaders: HTTPHeaderList = HTTPHeaderList()
+        extraHeaders: HTTPHeaderList = HTTPHeaderList(),
+        timeout: Duration? = nil
     ) async throws(ExpoExchangeError) -> (JSONValue, HTTPResponseMessage) {
         var headers = HTTPHeaderList()
         for field in extraHeaders { headers.append(name: field.name, value: field.value) }
@@ -293,7 +303,7 @@ public final class ExpoSender: Sendable {
         let response: HTTPResponseMessage
         do {
             let connection = try await connections.connection()
-            response = try await withSenderTimeout(configuration.requestTimeout) {
+            response = try await withSenderTimeout(timeout ?? configuration.requestTimeout) {
                 try await connection.send(request)
             }
         } catch let error as SenderError {

@@ -62,6 +62,8 @@ struct SendExpo: AsyncParsableCommand {
     var concurrency = 6
     @Option(name: .customLong("max-attempts"), help: "Attempts per request, the first included (429 and 5xx are retried).")
     var maxAttempts = 3
+    @Option(help: "Seconds to wait for each response.")
+    var timeout: Double = 30
     @Flag(help: "Poll the receipts of the accepted messages until all are in (or --receipt-timeout).")
     var receipts = false
     @Option(name: .customLong("receipt-interval"), help: "Seconds between receipt polls.")
@@ -97,6 +99,8 @@ struct SendExpo: AsyncParsableCommand {
     func validate() throws {
         if tokens.isEmpty, tokensFile == nil { throw ValidationError("give --token or --tokens-file") }
         for entry in data where !entry.contains("=") { throw ValidationError("--data takes KEY=VALUE (was \(entry))") }
+        try SecondsOption.checkUpperBound(timeout, flag: "--timeout")
+        guard timeout > 0 else { throw ValidationError("--timeout must be positive.") }
         guard receiptInterval > 0 else { throw ValidationError("--receipt-interval must be positive.") }
         try SecondsOption.checkUpperBound(receiptInterval, flag: "--receipt-interval")
         // The upper bound first: it also refuses NaN, which is not "negative".
@@ -139,6 +143,7 @@ struct SendExpo: AsyncParsableCommand {
         if let caPath { configuration.trustRoots = .file(caPath) }
         configuration.concurrentRequests = concurrency
         configuration.retry.maximumAttempts = maxAttempts
+        configuration.requestTimeout = .milliseconds(Int64(timeout * 1000))
         let sender = try ExpoSender(configuration: configuration)
         let messages = recipients.map {
             ExpoPushMessage(
