@@ -198,13 +198,7 @@ package final class HTTP1ServerHandler: ChannelInboundHandler, RemovableChannelH
                 guard bodyBudget?.reserve(taken) ?? true else {
                     // Every connection together holds as much as the server allows: this
                     // request is not taken (HTTP/2 resets such a stream with REFUSED_STREAM).
-                    var headers = HTTPHeaderList()
-                    headers.append(name: "content-type", value: "text/plain")
-                    headers.append(name: "retry-after", value: "1")
-                    refuse(
-                        with: HTTPResponseMessage(
-                            status: 503, headers: headers, body: Array("Too many request bodies in flight; retry\n".utf8)),
-                        context: context)
+                    refuse(with: Self.plainText(503, "Too many request bodies in flight; retry", retryAfter: 1), context: context)
                     return
                 }
                 reservedBodyBytes += taken
@@ -219,12 +213,7 @@ package final class HTTP1ServerHandler: ChannelInboundHandler, RemovableChannelH
                 let queuedBodyBytes = queued.reduce(request.body.count) { $0 + $1.request.body.count }
                 guard queued.count < Self.maximumQueuedRequests, queuedBodyBytes <= Self.maximumQueuedBodyBytes else {
                     // This request is not taken (nor recorded); the ones before it are answered.
-                    var headers = HTTPHeaderList()
-                    headers.append(name: "content-type", value: "text/plain")
-                    refuse(
-                        with: HTTPResponseMessage(
-                            status: 503, headers: headers, body: Array("Too many pipelined requests\n".utf8)),
-                        context: context)
+                    refuse(with: Self.plainText(503, "Too many pipelined requests"), context: context)
                     return
                 }
                 queued.append((request, currentKeepAlive))
@@ -239,11 +228,8 @@ package final class HTTP1ServerHandler: ChannelInboundHandler, RemovableChannelH
     private func refuseOversizedHead(context: ChannelHandlerContext) {
         discardingRequest = true
         current = nil
-        var headers = HTTPHeaderList()
-        headers.append(name: "content-type", value: "text/plain")
-        let response = HTTPResponseMessage(status: 431, headers: headers, body: Array("Request Header Fields Too Large\n".utf8))
         // The answers in flight and queued go first; nothing after this request is read.
-        refuse(with: response, context: context)
+        refuse(with: Self.plainText(431, "Request Header Fields Too Large"), context: context)
     }
 
     private func dispatch(_ request: HTTPRequestMessage, keepAlive: Bool, context: ChannelHandlerContext) {
@@ -438,16 +424,23 @@ package final class HTTP1ServerHandler: ChannelInboundHandler, RemovableChannelH
     /// than chunked (§6.1: 501; NIOHTTP1 frames only chunked, so `gzip, chunked` was read as
     /// if the body were plain), and an HTTP/1.1 request without exactly one `Host` (§3.2: 400).
     static func framingProblem(_ head: HTTPRequestHead) -> HTTPResponseMessage? {
-        var headers = HTTPHeaderList()
-        headers.append(name: "content-type", value: "text/plain")
         let codings = head.headers[canonicalForm: "transfer-encoding"].map { $0.lowercased() }
         if let unknown = codings.first(where: { $0 != "chunked" }) {
-            return HTTPResponseMessage(status: 501, headers: headers, body: Array("Transfer-Encoding \(unknown) is not supported\n".utf8))
+            return plainText(501, "Transfer-Encoding \(unknown) is not supported")
         }
         if head.version != .http1_0, head.headers[canonicalForm: "host"].count != 1 {
-            return HTTPResponseMessage(
-                status: 400, headers: headers, body: Array("An HTTP/1.1 request needs exactly one Host header\n".utf8))
+            return plainText(400, "An HTTP/1.1 request needs exactly one Host header")
         }
         return nil
+    }
+
+    /// The transport's own answers: a line of text.
+    static func plainText(_ status: Int, _ text: String, retryAfter seconds: Int? = nil) -> HTTPResponseMessage {
+        var headers = HTTPHeaderList()
+        headers.append(name: "content-type", value: "text/plain")
+        if let seconds {
+            headers.append(name: "retry-after", value: String(seconds))
+        }
+        return HTTPResponseMessage(status: status, headers: headers, body: Array((text + "\n").utf8))
     }
 }
