@@ -535,3 +535,22 @@ extension FaultAction {
         return nil
     }
 }
+
+@Suite("Fault rules under concurrent changes")
+struct FaultEngineRaceTests {
+    /// The hot path reads a rule count kept beside the rules; it was stored after the lock, so
+    /// a `removeAll` racing an `add` could leave a listed rule that never fired.
+    @Test("after concurrent adds and removals, the engine is active exactly when it holds rules")
+    func activeMatchesRules() async throws {
+        let engine = FaultEngine()
+        let now = Timestamp(secondsSince1970: 1_000)
+        for round in 0..<500 {
+            await withTaskGroup(of: Void.self) { group in
+                group.addTask { _ = try? engine.add(FaultRule(trigger: FaultTrigger(count: 1), action: .reset()), now: now) }
+                group.addTask { engine.removeAll() }
+                group.addTask { _ = engine.remove(id: "fault-\(round)") }
+            }
+            #expect(engine.isActive == !engine.rules.isEmpty, "round \(round)")
+        }
+    }
+}

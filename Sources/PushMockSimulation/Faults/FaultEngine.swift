@@ -63,9 +63,11 @@ public final class FaultEngine: Sendable {
             state.nextID += 1
             state.rules.removeAll { $0.rule.id == rule.id }
             state.rules.append(Active(rule: rule, random: FastRandom(seed: rule.trigger.seed ?? 1)))
+            // Under the lock: stored after it, a concurrent removeAll's 0 could land last and
+            // leave a listed rule that never fires.
+            ruleCount.store(state.rules.count, ordering: .releasing)
             return rule
         }
-        ruleCount.store(state.withLock { $0.rules.count }, ordering: .releasing)
         return added
     }
 
@@ -75,16 +77,18 @@ public final class FaultEngine: Sendable {
         let removed = state.withLock { state -> Bool in
             let before = state.rules.count
             state.rules.removeAll { $0.rule.id == id }
+            ruleCount.store(state.rules.count, ordering: .releasing)
             return state.rules.count != before
         }
-        ruleCount.store(state.withLock { $0.rules.count }, ordering: .releasing)
         return removed
     }
 
     /// Removes every rule.
     public func removeAll() {
-        state.withLock { $0.rules.removeAll() }
-        ruleCount.store(0, ordering: .releasing)
+        state.withLock { state in
+            state.rules.removeAll()
+            ruleCount.store(0, ordering: .releasing)
+        }
     }
 
     /// The rules, in evaluation order, with how often each matched and fired.
