@@ -406,16 +406,21 @@ public final class RecordingStore: Sendable {
         state.withLock { $0.clearCount }
     }
 
-    /// Removes every record. Sequence numbering continues where it was (numbers are never
-    /// reused, so cursors and journal lines stay unambiguous).
-    public func clear() {
-        let continuations = state.withLock { state in
+    /// Removes every record and returns how many there were (counted in the same critical
+    /// section: a count read before would miss records appended in between). Sequence
+    /// numbering continues where it was (numbers are never reused, so cursors and journal
+    /// lines stay unambiguous).
+    @discardableResult
+    public func clear() -> Int {
+        let (removed, continuations) = state.withLock { state in
+            let removed = state.count
             state.replaceAll(with: [])
             state.changeCount &+= 1
             state.clearCount &+= 1
-            return state.takeSuspendedWaiters()
+            return (removed, state.takeSuspendedWaiters())
         }
         continuations.forEach { $0.resume(returning: true) }
+        return removed
     }
 
     /// Removes the records of one namespace (`nil`: records without a namespace) and returns

@@ -19,9 +19,7 @@ extension ControlAPI {
             guard query.isEmpty else {
                 throw ControlAPIError(400, "DELETE /_pushmock/recordings takes only namespace=…")
             }
-            let count = state.recordings.count
-            state.recordings.clear()
-            return Self.json(status: 200, ["cleared": JSONValue(count)])
+            return Self.json(status: 200, ["cleared": JSONValue(state.recordings.clear())])
         }
         if request.matches("GET", "recordings", "*") {
             let sequence = request.segments[1]
