@@ -40,7 +40,7 @@ struct SendHostileServerTests {
                 conn.send_data(stream, body, end_stream=True)
                 return
             if path == "/token":
-                lifetime = 9223372036854775807 if mode == "token-lifetime" else 3600
+                lifetime = {"token-lifetime": 9223372036854775807, "token-expired": -5}.get(mode, 3600)
                 body = json.dumps({"access_token": "ya29.hostile", "expires_in": lifetime, "token_type": "Bearer"}).encode()
             elif mode == "no-status":
                 conn.send_headers(stream, [("content-type", "application/json")], end_stream=True)
@@ -180,6 +180,15 @@ struct SendHostileServerTests {
         let result = try await send(mode: "token-lifetime", platform: "fcm", [])
         #expect(result.status == 0, "\(result)")
         #expect(result.output.contains("accepted    1"), "\(result.output)")
+    }
+
+    /// A token that expires at once was fetched three times and then reported as "no access
+    /// token could be obtained".
+    @Test("an OAuth token that expires at once is reported as such")
+    func expiredToken() async throws {
+        let result = try await send(mode: "token-expired", platform: "fcm", [])
+        #expect(result.status == 2, "\(result)")
+        #expect(result.output.contains("issued a token that expires at once (expires_in -5 s)"), "\(result.output)")
     }
 
     /// The token request had no deadline: a token endpoint that never answered held the send

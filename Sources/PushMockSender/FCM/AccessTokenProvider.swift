@@ -98,7 +98,7 @@ public final class AccessTokenProvider: Sendable {
     /// usable token. Starts a background refresh when the token is within the margin.
     func currentHeader(now: Timestamp) -> String? {
         state.withLock { state in
-            guard let current = state.current, current.expiresAt - now > .seconds(10) else { return nil }
+            guard let current = state.current, current.expiresAt - now > .seconds(Self.shortestUsableLifetimeSeconds) else { return nil }
             if current.expiresAt - now <= margin, state.refresh == nil {
                 _ = startRefresh(&state)
             }
@@ -161,6 +161,8 @@ public final class AccessTokenProvider: Sendable {
 
     /// The longest lifetime a token endpoint's `expires_in` is believed for.
     static let longestLifetimeSeconds: Int64 = 86_400
+    /// A token must outlive this to be sent at all (``currentHeader(now:)``).
+    static let shortestUsableLifetimeSeconds: Int64 = 10
 
     private struct RetryableTokenError: Error {
         var error: SenderError
@@ -232,6 +234,13 @@ public final class AccessTokenProvider: Sendable {
         // Google's tokens live 3599 s; a stated lifetime beyond a day (or below zero) is not
         // taken as given: 2^63 seconds overflowed the expiry time and trapped.
         let lifetime = min(max(stated, 0), Self.longestLifetimeSeconds)
+        guard lifetime > Self.shortestUsableLifetimeSeconds else {
+            // It would be stale before a request could use it; said as it is rather than as
+            // "no access token could be obtained" after three fetches that all succeeded.
+            throw SenderError(
+                .authorizationFailed,
+                "token endpoint \(tokenURI) issued a token that expires at once (expires_in \(stated) s)")
+        }
         return AccessToken(value: value, expiresAt: issuedAt + .seconds(lifetime), header: "Bearer " + value)
     }
 }
