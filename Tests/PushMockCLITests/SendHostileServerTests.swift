@@ -170,7 +170,11 @@ struct SendHostileServerTests {
     func malformedResponse() async throws {
         let result = try await send(mode: "no-status", platform: "apns", ["--max-attempts", "2", "--timeout", "120"])
         #expect(result.status == 2, "\(result)")
-        #expect(result.output.contains("PROTOCOL_ERROR"), "\(result.output)")
+        #expect(
+            result.output.contains(
+                "malformed response (PROTOCOL_ERROR): stream reset by this client (PROTOCOL_ERROR): the server's response broke HTTP/2's rules"
+            ),
+            "\(result.output)")
         #expect(!result.output.contains("timeout"), "\(result.output)")
     }
 

@@ -282,7 +282,7 @@ final class DeliveryEngine: Sendable {
                 )
             case .streamReset(let code):
                 failure = DeliveryFailure(
-                    reason: "RST_STREAM \(code.name)",
+                    reason: error.resetLocally ? "malformed response (\(code.name))" : "RST_STREAM \(code.name)",
                     error: SenderError(.streamReset, error.description, cause: error)
                 )
             case .connectionClosed, .submitFailed:

@@ -21,6 +21,10 @@ public struct HTTP2ClientError: Error, Hashable, Sendable, CustomStringConvertib
     /// closing it. For reading, not matching: two errors of the same kind are equal whatever
     /// their details.
     public var detail: String?
+    /// For ``Kind/streamReset``: libnghttp2 reset the stream itself (the server's response
+    /// broke HTTP/2's rules: no `:status`, a malformed header; or the request could not be
+    /// sent), not the server.
+    public var resetLocally = false
 
     public init(_ kind: Kind, detail: String? = nil) {
         self.kind = kind
@@ -34,7 +38,11 @@ public struct HTTP2ClientError: Error, Hashable, Sendable, CustomStringConvertib
     public var description: String {
         let text: String
         switch kind {
-        case .streamReset(let code): text = "stream reset by peer (\(code))"
+        case .streamReset(let code):
+            text =
+                resetLocally
+                ? "stream reset by this client (\(code)): the server's response broke HTTP/2's rules, or the request could not be sent"
+                : "stream reset by peer (\(code))"
         case .goAway(let goAway):
             let debug = String(decoding: goAway.debugData, as: UTF8.self)
             text = "connection going away (\(goAway.errorCode), last stream \(goAway.lastStreamID)\(debug.isEmpty ? "" : ", \(debug)"))"
@@ -419,11 +427,14 @@ public final class HTTP2ClientHandler: ChannelInboundHandler, RemovableChannelHa
             if let stream = session.inbound.removeValue(forKey: streamID) {
                 session.releaseBody(of: stream)
             }
+            let resetByPeer = session.peerResetStreams.remove(streamID) != nil
             guard let waiter = pending.removeValue(forKey: streamID) else { continue }
             if let receivedGoAway, streamID > receivedGoAway.lastStreamID {
                 complete(waiter, with: .failure(HTTP2ClientError(.goAway(receivedGoAway))))
             } else {
-                complete(waiter, with: .failure(HTTP2ClientError(.streamReset(.init(networkCode: errorCode)))))
+                var error = HTTP2ClientError(.streamReset(.init(networkCode: errorCode)))
+                error.resetLocally = !resetByPeer
+                complete(waiter, with: .failure(error))
             }
         }
         session.closed.removeAll(keepingCapacity: true)

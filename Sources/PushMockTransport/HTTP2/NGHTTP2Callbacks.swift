@@ -104,6 +104,8 @@ enum NGHTTP2Callbacks {
             }
             stream.isComplete = true
             session.completed.append(header.stream_id)
+        case NGHTTP2_RST_STREAM.rawValue where session.role == .client:
+            session.peerResetStreams.insert(header.stream_id)
         case NGHTTP2_GOAWAY.rawValue:
             let goAway = frame.pointee.goaway
             var debugData: [UInt8] = []

@@ -127,6 +127,9 @@ final class NGHTTP2Session {
     @exclusivity(unchecked) var closed: [(streamID: Int32, errorCode: UInt32)] = []
     /// Bodies being sent, by stream.
     @exclusivity(unchecked) var outbound = StreamTable<OutboundBody>()
+    /// Streams the peer reset with RST_STREAM, until the application handles their close (the
+    /// client tells a server's reset from one libnghttp2 made itself over a malformed response).
+    var peerResetStreams: Set<Int32> = []
     /// The last GOAWAY the peer sent.
     var receivedGoAway: ReceivedGoAway?
     /// Whether the peer's SETTINGS changed since the application last looked.
