@@ -154,12 +154,6 @@ package final class HTTP1ServerHandler: ChannelInboundHandler, RemovableChannelH
             // Such a request is answered with `connection: close`, and the client opens a new
             // connection (curl --http2 and Java's HttpClient ask for h2c this way).
             currentKeepAlive = head.isKeepAlive && !Self.stopsDecoding(head)
-            // RFC 9110 §10.1.1: a client that sent `Expect: 100-continue` waits for the go-ahead
-            // before its body (curl for large bodies, PHP, .NET), or gives up waiting after about
-            // a second: every such request took a second longer. Not while another answer is
-            // being written, which the interim response would cut into; the client then sends
-            // its body once its own wait is over.
-            // HTTP/1.0 clients know no interim responses (RFC 9110 §15.2).
             let expectsContinue = head.headers[canonicalForm: "expect"].contains(where: { $0.lowercased() == "100-continue" })
             let declaredLength = head.headers.first(name: "content-length").flatMap { Int($0) } ?? 0
             let target = Self.requestTarget(head.uri)
@@ -185,6 +179,12 @@ package final class HTTP1ServerHandler: ChannelInboundHandler, RemovableChannelH
                 }
                 return
             }
+            // RFC 9110 §10.1.1: a client that sent `Expect: 100-continue` waits for the go-ahead
+            // before its body (curl for large bodies, PHP, .NET), or gives up waiting after about
+            // a second: every such request took a second longer. Not while another answer is
+            // being written, which the interim response would cut into; the client then sends
+            // its body once its own wait is over. HTTP/1.0 clients know no interim responses
+            // (RFC 9110 §15.2).
             if !answering, queued.isEmpty, head.version != .http1_0, expectsContinue {
                 let interim = HTTPResponseHead(version: .http1_1, status: .continue)
                 context.writeAndFlush(wrapOutboundOut(.head(interim)), promise: nil)
@@ -396,6 +396,8 @@ package final class HTTP1ServerHandler: ChannelInboundHandler, RemovableChannelH
     /// RFC 9112 §3.2.2: a server must accept the absolute form (`POST http://host/path`, what
     /// clients send through an HTTP proxy setting); its authority replaces `Host`.
     static func requestTarget(_ uri: String) -> (path: String, authority: String?) {
+        // The origin form (`/3/device/…`), nearly every request: no copy.
+        if uri.utf8.first == UInt8(ascii: "/") { return (uri, nil) }
         let lowered = uri.prefix(8).lowercased()
         let schemeLength: Int
         if lowered.hasPrefix("http://") {

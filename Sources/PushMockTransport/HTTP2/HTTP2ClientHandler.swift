@@ -318,10 +318,10 @@ public final class HTTP2ClientHandler: ChannelInboundHandler, RemovableChannelHa
         return true
     }
 
-    /// Writes whatever the session has queued (requests sent with `flush: false`).
     /// Set while a pass over streams libnghttp2 closed during a flush is scheduled.
     private var closedStreamsScheduled = false
 
+    /// Writes whatever the session has queued (requests sent with `flush: false`).
     public func flushPending() {
         guard let context else { return }
         flush(context: context)
